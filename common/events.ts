@@ -1,0 +1,12 @@
+/**
+ * Events the server pushes to a signed-in user's browser over /api/events (server-sent events).
+ * `type` is the SSE event name; the rest is the JSON data.
+ */
+export type RealtimeEvent =
+  | { type: 'credits'; credits: number }
+  | { type: 'subscription'; status: string | null; plan: string | null }
+  | { type: 'generation'; action: 'created' | 'updated' | 'deleted'; id: string }
+  | { type: 'training'; action: 'created' | 'updated'; id: string; status: string };
+
+export type RealtimeEventType = RealtimeEvent['type'];
+export const REALTIME_EVENT_TYPES: readonly RealtimeEventType[] = ['credits', 'subscription', 'generation', 'training'];

@@ -1,0 +1,72 @@
+/** The subscription plan table (spec §9), in display order Basic → Standard → Professional. */
+export const PLAN_IDS = ['BASIC', 'STANDARD', 'PROFESSIONAL'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
+
+export interface Plan {
+  id: PlanId;
+  name: string;
+  priceUsd: number;
+  credits: number;
+  /** Credits per month as shown on the cards. */
+  creditsText: string;
+  approxPhotos: number;
+  trainings: number;
+  features: string[];
+  popular: boolean;
+}
+
+const BASE_FEATURES = ['Image to Prompt Extraction', '30 days storage history', 'Commercial rights'];
+
+export const PLANS: readonly Plan[] = [
+  {
+    id: 'BASIC',
+    name: 'Basic',
+    priceUsd: 19,
+    credits: 1500,
+    creditsText: '1,500 credits',
+    approxPhotos: 150,
+    trainings: 1,
+    features: ['~150 photos per month', 'Up to 1 character training', ...BASE_FEATURES],
+    popular: false,
+  },
+  {
+    id: 'STANDARD',
+    name: 'Standard',
+    priceUsd: 49,
+    credits: 4500,
+    creditsText: '4,500 credits',
+    approxPhotos: 450,
+    trainings: 3,
+    features: ['~450 photos per month', 'Up to 3 character trainings', ...BASE_FEATURES, 'Priority Support'],
+    popular: true,
+  },
+  {
+    id: 'PROFESSIONAL',
+    name: 'Professional',
+    priceUsd: 99,
+    credits: 10000,
+    creditsText: '10,000 credits',
+    approxPhotos: 1000,
+    trainings: 7,
+    features: ['~1,000 photos per month', 'Up to 7 character trainings', ...BASE_FEATURES, 'Priority Support'],
+    popular: false,
+  },
+];
+
+export function isPlanId(value: unknown): value is PlanId {
+  return typeof value === 'string' && (PLAN_IDS as readonly string[]).includes(value);
+}
+
+export function planById(id: PlanId): Plan {
+  const plan = PLANS.find((p) => p.id === id);
+  if (!plan) throw new Error(`Unknown plan ${id}`);
+  return plan;
+}
+
+/** Label of a plan's button relative to the user's current plan (spec §4). */
+export function planButtonLabel(plan: PlanId, current: PlanId | null): string {
+  if (!current) return 'Choose plan';
+  const diff = PLAN_IDS.indexOf(plan) - PLAN_IDS.indexOf(current);
+  if (diff === 0) return 'Manage Current Plan';
+  return diff > 0 ? 'Upgrade' : 'Downgrade';
+}

@@ -1,0 +1,38 @@
+/** Product-wide constants shared by the SPA and the server (spec §9). */
+export const PRODUCT_NAME = 'Likeness';
+
+export const CREDIT_COSTS = {
+  generation: 10,
+  training: 500,
+  captionFast: 1,
+  captionDetailed: 2,
+} as const;
+
+export const LIMITS = {
+  pageSize: 40,
+  recentGenerations: 6,
+  featuredLimit: 12,
+  generationImageCount: 1,
+  uploadMaxBytes: 5 * 1024 * 1024,
+  trainingMinImages: 4,
+  trainingMaxImages: 50,
+  trainingSteps: 1000,
+  originalsRetentionDays: 30,
+} as const;
+
+export const TIMINGS = {
+  tokenRefreshMs: 55_000,
+  copyFeedbackMs: 2_000,
+  panelResetMs: 300,
+  trainingSuccessBannerMs: 180_000,
+  checkoutAttempts: 3,
+} as const;
+
+export const LAYOUT = {
+  mobileBreakpointPx: 768,
+  sidebarOpenPx: 240,
+  sidebarClosedPx: 64,
+  sidebarTransitionS: 0.3,
+  anchorOffsetPx: 80,
+  explorePromptCut: 150,
+} as const;

@@ -1,0 +1,80 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { randomUUID } from 'node:crypto';
+import type { Runtime } from './runtime.ts';
+import type { AppEnv } from './http/context.ts';
+import { AppError, notFound, payloadTooLarge } from './http/errors.ts';
+import { originCheck, securityHeaders } from './http/security.ts';
+import { authRoutes } from './routes/auth.routes.ts';
+import { meRoutes } from './routes/me.routes.ts';
+import { eventsRoutes } from './routes/events.routes.ts';
+
+/** Paths that enforce their own body limit (streamed uploads) or authenticate by signature (webhooks). */
+const OWN_BODY_LIMIT = ['/api/upload'];
+const NO_ORIGIN_CHECK = ['/api/webhooks/'];
+
+export interface BuildAppOptions {
+  /** Folder of the built SPA; served with an index.html fallback when it exists. */
+  staticDir?: string;
+}
+
+/** Builds the HTTP app from a started runtime; no I/O happens here. */
+export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
+  const { config, logger } = rt;
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    c.set('requestId', c.req.header('x-request-id')?.slice(0, 64) || randomUUID());
+    await next();
+  });
+  app.use('*', securityHeaders({ hsts: config.secureCookies }));
+  app.use('/api/*', originCheck({ publicUrl: config.PUBLIC_URL, exemptPrefixes: NO_ORIGIN_CHECK }));
+  app.use('/api/*', async (c, next) => {
+    if (OWN_BODY_LIMIT.some((p) => c.req.path.startsWith(p))) return next();
+    return bodyLimit({
+      maxSize: config.BODY_LIMIT_BYTES,
+      onError: () => {
+        throw payloadTooLarge();
+      },
+    })(c, next);
+  });
+
+  app.get('/api/health', (c) => c.json({ ok: true, database: rt.database.kind }));
+  app.route('/api/auth', authRoutes({ identity: rt.identity, db: rt.db, signInLimit: config.AUTH_RATE_LIMIT, trustProxy: config.TRUST_PROXY }));
+  app.route('/api/me', meRoutes(rt));
+  app.route('/api/events', eventsRoutes({ ...rt, heartbeatMs: rt.options.sseHeartbeatMs }));
+
+  app.all('/api/*', () => {
+    throw notFound('No such API endpoint.');
+  });
+
+  if (opts.staticDir && existsSync(join(opts.staticDir, 'index.html'))) {
+    const indexHtml = readFileSync(join(opts.staticDir, 'index.html'), 'utf8');
+    app.use(
+      '/assets/*',
+      serveStatic({
+        root: opts.staticDir,
+        onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
+      }),
+    );
+    app.use('*', serveStatic({ root: opts.staticDir, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=3600') }));
+    // Client-side routes: every other GET gets the SPA shell.
+    app.get('*', (c) => {
+      c.header('Cache-Control', 'no-cache');
+      return c.html(indexHtml);
+    });
+  }
+
+  app.onError((err, c) => {
+    if (err instanceof AppError) return c.json({ message: err.message, code: err.code }, err.status);
+    const requestId = c.get('requestId');
+    logger.error({ err, requestId, path: c.req.path, method: c.req.method }, 'unhandled error');
+    return c.json({ message: 'Something went wrong on our side. Please try again.', code: 'internal', requestId }, 500);
+  });
+  app.notFound((c) => c.json({ message: 'Not found.', code: 'not_found' }, 404));
+  return app;
+}
+export type App = ReturnType<typeof buildApp>;

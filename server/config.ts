@@ -1,0 +1,76 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+const url = z.url({ protocol: /^https?$/ });
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(url.optional())
+  .optional();
+const positiveInt = z.coerce.number().int().positive();
+
+/**
+ * Every environment variable the server reads. Each is documented in README.md and .env.example;
+ * nothing else in server/ reads process.env.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: optionalUrl,
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional())
+    .optional(),
+  AUTH_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  AUTH_RATE_LIMIT: positiveInt.default(10),
+  SUPPORT_EMAIL: z.email().default('support@likeness.app'),
+  BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+});
+
+export type Config = z.infer<typeof envSchema> & {
+  /** Absolute data folder. */
+  dataDir: string;
+  /** Cookies get the Secure flag when the public address is HTTPS. */
+  secureCookies: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
+    );
+  }
+  const cfg = parsed.data;
+  const issues: string[] = [];
+  if (cfg.DATABASE_URL && !cfg.AUTH_SECRET) {
+    issues.push('AUTH_SECRET: required when DATABASE_URL is set, so that every instance signs sessions alike');
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return {
+    ...cfg,
+    dataDir: resolve(cfg.DATA_DIR),
+    secureCookies: cfg.PUBLIC_URL?.startsWith('https://') ?? false,
+  };
+}

@@ -1,0 +1,315 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+// ───────────────────────── Spec entities (spec §3); names kept for the hosted adapter ─────────────────────────
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The identity provider's user id (better-auth's user id in local mode, Clerk's when hosted). */
+    clerkId: text('clerk_id').notNull(),
+    email: text('email'),
+    fullName: text('full_name'),
+    credits: integer('credits').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    subscriptionStatus: text('subscription_status'),
+    subscriptionPlan: text('subscription_plan'),
+    creemCustomerId: text('creem_customer_id'),
+  },
+  (t) => [
+    uniqueIndex('users_clerk_id_key').on(t.clerkId),
+    index('users_creem_customer_id_idx').on(t.creemCustomerId),
+    check('users_credits_non_negative', sql`${t.credits} >= 0`),
+  ],
+);
+
+export const userPublicMeta = pgTable(
+  'user_public_meta',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credits: integer('credits').notNull().default(0),
+  },
+  (t) => [check('user_public_meta_credits_non_negative', sql`${t.credits} >= 0`)],
+);
+
+export const loraTrainings = pgTable(
+  'lora_trainings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    characterName: text('character_name').notNull(),
+    triggerWord: text('trigger_word'),
+    gender: text('gender').notNull().default('other'),
+    hairColor: text('hair_color').notNull().default('other'),
+    status: text('status', { enum: ['IN_PROGRESS', 'COMPLETED', 'FAILED'] }).notNull().default('IN_PROGRESS'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    loraFileUrl: text('lora_file_url'),
+    requestId: text('request_id'),
+    result: jsonb('result'),
+    error: text('error'),
+    uploadUrl: text('upload_url'),
+    /** Which trainer ran it (builtin | fal), so the poller asks the right one. */
+    provider: text('provider'),
+  },
+  (t) => [
+    index('lora_trainings_user_created_idx').on(t.userId, t.createdAt.desc()),
+    uniqueIndex('lora_trainings_request_id_key').on(t.requestId),
+    index('lora_trainings_lora_file_url_idx').on(t.loraFileUrl),
+    index('lora_trainings_in_progress_idx').on(t.status).where(sql`${t.status} = 'IN_PROGRESS'`),
+  ],
+);
+
+export const generations = pgTable(
+  'generations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    prompt: text('prompt').notNull(),
+    style: text('style'),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    outputFormat: text('output_format').notNull().default('jpeg'),
+    imageUrl: text('image_url').notNull(),
+    loraId: uuid('lora_id').references(() => loraTrainings.id, { onDelete: 'set null' }),
+    loraScale: real('lora_scale'),
+    seed: text('seed'),
+    numInferenceSteps: integer('num_inference_steps'),
+    guidanceScale: real('guidance_scale'),
+    status: text('status', { enum: ['ACTIVE', 'DELETED'] }).notNull().default('ACTIVE'),
+    isFavorite: boolean('is_favorite').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('generations_user_active_created_idx')
+      .on(t.userId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.status} = 'ACTIVE'`),
+    index('generations_user_favorite_created_idx')
+      .on(t.userId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.status} = 'ACTIVE' and ${t.isFavorite}`),
+  ],
+);
+
+export const exploreGallery = pgTable(
+  'explore_gallery',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    imageUrl: text('image_url').notNull(),
+    prompt: text('prompt').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    style: text('style'),
+    seed: text('seed'),
+    numInferenceSteps: integer('num_inference_steps'),
+    guidanceScale: real('guidance_scale'),
+    gender: text('gender'),
+    ethnicity: text('ethnicity'),
+    hairColor: text('hair_color'),
+    isFeatured: boolean('is_featured').notNull().default(false),
+    createdAt: createdAt(),
+    /** The generation it was published from, if any. */
+    sourceGenerationId: uuid('source_generation_id'),
+  },
+  (t) => [index('explore_gallery_order_idx').on(t.isFeatured.desc(), t.createdAt.desc(), t.id.desc())],
+);
+
+// ───────────────────────── Credits ─────────────────────────
+
+/**
+ * Every grant, debit and refund. users.credits always equals the sum of `delta` for the user; each row's
+ * idempotency key makes a retried action count once.
+ */
+export const creditLedger = pgTable(
+  'credit_ledger',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    delta: integer('delta').notNull(),
+    /** grant | debit | refund | adjustment */
+    kind: text('kind', { enum: ['grant', 'debit', 'refund', 'adjustment'] }).notNull(),
+    reason: text('reason').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('credit_ledger_idempotency_key').on(t.idempotencyKey),
+    index('credit_ledger_user_created_idx').on(t.userId, t.createdAt.desc()),
+  ],
+);
+
+// ───────────────────────── Payments ─────────────────────────
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    customerId: text('customer_id').notNull(),
+    plan: text('plan').notNull(),
+    status: text('status').notNull(),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true, mode: 'date' }),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true, mode: 'date' }),
+    canceledAt: timestamp('canceled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('subscriptions_user_idx').on(t.userId), index('subscriptions_customer_idx').on(t.customerId)],
+);
+
+/** Webhook events already processed (provider, event id): a replay is acknowledged and ignored. */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    receivedAt: createdAt(),
+    payload: jsonb('payload'),
+  },
+  (t) => [uniqueIndex('payment_events_key').on(t.provider, t.eventId)],
+);
+
+// ───────────────────────── Files and jobs ─────────────────────────
+
+/** Files a user uploaded (prompt-extraction images, training archives); originals expire after ~30 days. */
+export const uploads = pgTable(
+  'uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    storageKey: text('storage_key').notNull(),
+    url: text('url').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    kind: text('kind').notNull().default('image'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('uploads_url_key').on(t.url),
+    index('uploads_user_idx').on(t.userId),
+    index('uploads_expiry_idx').on(t.expiresAt).where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+/**
+ * A paid generation in flight. Written with the debit, so a server that dies mid-generation finds it at
+ * start-up and refunds or completes it.
+ */
+export const generationJobs = pgTable(
+  'generation_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['PENDING', 'SUCCEEDED', 'FAILED'] }).notNull().default('PENDING'),
+    input: jsonb('input').notNull(),
+    provider: text('provider').notNull(),
+    providerRequestId: text('provider_request_id'),
+    generationId: uuid('generation_id'),
+    error: text('error'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('generation_jobs_pending_idx').on(t.createdAt).where(sql`${t.status} = 'PENDING'`)],
+);
+
+/** Fixed-window counters for rate limits, shared by every instance. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+// ───────────────────────── better-auth (local identity) ─────────────────────────
+
+export const authUsers = pgTable('auth_users', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  image: text('image'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const authSessions = pgTable(
+  'auth_sessions',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    token: text('token').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    userId: text('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('auth_sessions_user_idx').on(t.userId)],
+);
+
+export const authAccounts = pgTable(
+  'auth_accounts',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => authUsers.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    password: text('password'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('auth_accounts_user_idx').on(t.userId)],
+);
+
+export const authVerifications = pgTable('auth_verifications', {
+  id: text('id').primaryKey(),
+  identifier: text('identifier').notNull(),
+  value: text('value').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,25 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** A failure that is safe to show to the caller: status, stable code and a message a user can act on. */
+export class AppError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string, code = 'bad_request') => new AppError(400, code, message);
+export const unauthorized = (message = 'Please sign in to continue.') => new AppError(401, 'unauthorized', message);
+export const forbidden = (message = 'You do not have access to this resource.', code = 'forbidden') =>
+  new AppError(403, code, message);
+export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
+export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
+export const insufficientCredits = (required: number, available: number) =>
+  new AppError(402, 'insufficient_credits', `This needs ${required} credits; you have ${available}.`);
+export const payloadTooLarge = (message = 'The request is too large.') => new AppError(413, 'payload_too_large', message);
+export const tooManyRequests = (message: string) => new AppError(429, 'rate_limited', message);
+export const unavailable = (message: string, code = 'unavailable') => new AppError(503, code, message);

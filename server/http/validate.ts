@@ -1,0 +1,20 @@
+import type { z } from 'zod';
+import { badRequest } from './errors.ts';
+
+/** Parses input with a shared schema; the first problem becomes a 400 naming the field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue.path.join('.');
+  throw badRequest(field ? `${field}: ${issue.message}` : issue.message, 'invalid_input');
+}
+
+/** Reads a JSON body, turning malformed JSON into a 400 instead of a 500. */
+export async function readJson(req: Request): Promise<unknown> {
+  try {
+    return await req.json();
+  } catch {
+    throw badRequest('The request body must be valid JSON.', 'invalid_json');
+  }
+}

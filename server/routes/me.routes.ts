@@ -1,0 +1,40 @@
+import { Hono } from 'hono';
+import type { IdentityProvider } from '../auth/identity.ts';
+import type { AppEnv } from '../http/context.ts';
+import { unauthorized } from '../http/errors.ts';
+import { requireUser } from '../http/require-user.ts';
+import type { UsersService, UserRow } from '../services/users.service.ts';
+import type { Identity } from '../auth/identity.ts';
+
+/** The caller's own record as the SPA reads it (spec §3 users, plus the identity's profile fields). */
+export function toMe(user: UserRow, identity: Identity) {
+  return {
+    id: user.id,
+    clerk_id: user.clerkId,
+    email: user.email,
+    full_name: user.fullName,
+    credits: user.credits,
+    updated_at: user.updatedAt,
+    subscription_status: user.subscriptionStatus,
+    subscription_plan: user.subscriptionPlan,
+    creem_customer_id: user.creemCustomerId,
+    image_url: identity.imageUrl,
+    joined_at: identity.createdAt,
+  };
+}
+export type Me = ReturnType<typeof toMe>;
+
+export function meRoutes(deps: { identity: IdentityProvider; users: UsersService }) {
+  const app = new Hono<AppEnv>();
+
+  // User sync (spec §4): create or refresh the caller's users row.
+  app.post('/sync', async (c) => {
+    const identity = await deps.identity.identify(c.req.raw.headers);
+    if (!identity) throw unauthorized();
+    const user = await deps.users.sync(identity);
+    return c.json(toMe(user, identity));
+  });
+
+  app.get('/', requireUser(deps.identity, deps.users), (c) => c.json(toMe(c.var.user, c.var.identity)));
+  return app;
+}

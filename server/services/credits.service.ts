@@ -1,0 +1,116 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../db/index.ts';
+import { creditLedger, userPublicMeta, users } from '../db/schema.ts';
+import { insufficientCredits, notFound } from '../http/errors.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
+
+export type LedgerKind = 'grant' | 'debit' | 'refund' | 'adjustment';
+
+export interface CreditChange {
+  userId: string;
+  /** Positive to add, negative to take. */
+  delta: number;
+  kind: LedgerKind;
+  reason: string;
+  /** Unique per real-world action: applying the same key twice changes nothing the second time. */
+  idempotencyKey: string;
+}
+
+export interface CreditResult {
+  /** False when the idempotency key had already been applied. */
+  applied: boolean;
+  balance: number;
+}
+
+export type CreditsService = ReturnType<typeof createCreditsService>;
+
+/**
+ * The only code that changes a balance. Each change locks the user's row, writes one ledger row and the new
+ * balance to users and user_public_meta, and notifies the user's browsers, all in the caller's transaction.
+ */
+export function createCreditsService(deps: { db: Db; events: EventBus }) {
+  async function applyIn(tx: Executor, change: CreditChange): Promise<CreditResult> {
+    if (!Number.isInteger(change.delta) || change.delta === 0) throw new Error('delta must be a non-zero integer');
+    const [row] = await tx
+      .select({ credits: users.credits })
+      .from(users)
+      .where(eq(users.id, change.userId))
+      .for('update');
+    if (!row) throw notFound('User not found');
+
+    const balance = row.credits + change.delta;
+    if (balance < 0) {
+      const [seen] = await tx
+        .select({ id: creditLedger.id })
+        .from(creditLedger)
+        .where(eq(creditLedger.idempotencyKey, change.idempotencyKey));
+      if (seen) return { applied: false, balance: row.credits };
+      throw insufficientCredits(-change.delta, row.credits);
+    }
+
+    const inserted = await tx
+      .insert(creditLedger)
+      .values({
+        userId: change.userId,
+        delta: change.delta,
+        kind: change.kind,
+        reason: change.reason,
+        idempotencyKey: change.idempotencyKey,
+        balanceAfter: balance,
+      })
+      .onConflictDoNothing({ target: creditLedger.idempotencyKey })
+      .returning({ id: creditLedger.id });
+    if (inserted.length === 0) return { applied: false, balance: row.credits };
+
+    await tx
+      .update(users)
+      .set({ credits: balance, updatedAt: sql`now()` })
+      .where(eq(users.id, change.userId));
+    await tx
+      .insert(userPublicMeta)
+      .values({ userId: change.userId, credits: balance })
+      .onConflictDoUpdate({ target: userPublicMeta.userId, set: { credits: balance } });
+    await deps.events.publish(tx, change.userId, { type: 'credits', credits: balance });
+    return { applied: true, balance };
+  }
+
+  return {
+    /** Applies a change inside an existing transaction (for actions that pay in the same step). */
+    applyIn,
+
+    apply(change: CreditChange): Promise<CreditResult> {
+      return deps.db.transaction((tx) => applyIn(tx, change));
+    },
+
+    debit(userId: string, amount: number, reason: string, idempotencyKey: string, tx?: Executor) {
+      const change: CreditChange = { userId, delta: -amount, kind: 'debit', reason, idempotencyKey };
+      return tx ? applyIn(tx, change) : this.apply(change);
+    },
+
+    grant(userId: string, amount: number, reason: string, idempotencyKey: string, tx?: Executor) {
+      const change: CreditChange = { userId, delta: amount, kind: 'grant', reason, idempotencyKey };
+      return tx ? applyIn(tx, change) : this.apply(change);
+    },
+
+    /** Gives back a debit; keyed on the debit's own key so it can happen at most once. */
+    refund(userId: string, amount: number, reason: string, debitKey: string, tx?: Executor) {
+      const change: CreditChange = { userId, delta: amount, kind: 'refund', reason, idempotencyKey: `refund:${debitKey}` };
+      return tx ? applyIn(tx, change) : this.apply(change);
+    },
+
+    async balance(userId: string): Promise<number> {
+      const [row] = await deps.db.select({ credits: users.credits }).from(users).where(eq(users.id, userId));
+      if (!row) throw notFound('User not found');
+      return row.credits;
+    },
+
+    /** Sum of the user's ledger; equals the balance by construction (checked in tests and by operators). */
+    async ledgerSum(userId: string): Promise<number> {
+      const [row] = await deps.db
+        .select({ sum: sql<string>`coalesce(sum(${creditLedger.delta}), 0)` })
+        .from(creditLedger)
+        .where(eq(creditLedger.userId, userId));
+      return Number(row.sum);
+    },
+  };
+}

@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import pg from 'pg';
+import { loadConfig } from '../../server/config.ts';
+import { buildApp, type BuildAppOptions } from '../../server/app.ts';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../../server/runtime.ts';
+
+export type TestDatabaseKind = 'pglite' | 'postgres';
+
+/** PGlite always; real Postgres too when TEST_DATABASE_URL is set (CI sets it). */
+export function testDatabases(): TestDatabaseKind[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** A throw-away database on the test Postgres server, dropped when the test server stops. */
+async function createScratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL!;
+  const name = `likeness_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer {
+  rt: Runtime;
+  url: string;
+  port: number;
+  dataDir: string;
+  /** A cookie-keeping client that speaks to this server like a browser on its origin. */
+  client(): TestClient;
+  /** Signs up a new user and returns a client holding their session, plus their users row id. */
+  signUp(opts?: { email?: string; name?: string; credits?: number }): Promise<{ client: TestClient; userId: string; email: string }>;
+  stop(): Promise<void>;
+}
+
+export interface StartTestServerOptions {
+  database?: TestDatabaseKind;
+  env?: Record<string, string>;
+  runtime?: Partial<RuntimeOptions>;
+  app?: BuildAppOptions;
+  /** Reuse a data folder (restart tests). */
+  dataDir?: string;
+  databaseUrl?: string;
+}
+
+export async function startTestServer(opts: StartTestServerOptions = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'likeness-test-'));
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  let databaseUrl = opts.databaseUrl;
+  if (!databaseUrl && opts.database === 'postgres') {
+    scratch = await createScratchDatabase();
+    databaseUrl = scratch.url;
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    AUTH_RATE_LIMIT: '1000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, AUTH_SECRET: 'test-secret-test-secret-test-secret-123' } : {}),
+    ...opts.env,
+  });
+  const rt = await startRuntime(config, { sseHeartbeatMs: 1000, ...opts.runtime });
+  const app = buildApp(rt, opts.app);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
+  const ts: TestServer = {
+    rt,
+    url,
+    port,
+    dataDir,
+    client: () => new TestClient(url),
+    async signUp(o = {}) {
+      const email = o.email ?? `user-${randomUUID().slice(0, 8)}@example.com`;
+      const client = new TestClient(url);
+      const res = await client.post('/api/auth/sign-up/email', { email, password: 'correct-horse-1', name: o.name ?? 'Test User' });
+      if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+      const me = await (await client.post('/api/me/sync')).json();
+      if (o.credits) await rt.credits.grant(me.id, o.credits, 'test grant', `test:${randomUUID()}`);
+      return { client, userId: me.id as string, email };
+    },
+    async stop() {
+      server.close();
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await rt.close();
+      await scratch?.drop();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return ts;
+}
+
+/** fetch with a cookie jar and the server's own Origin, as a browser tab on the site would send. */
+export class TestClient {
+  private cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (!headers.has('origin')) headers.set('origin', this.baseUrl);
+    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await fetch(this.baseUrl + path, { ...init, headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const i = pair.indexOf('=');
+      const name = pair.slice(0, i).trim();
+      const value = pair.slice(i + 1).trim();
+      if (/max-age=0/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  get(path: string) {
+    return this.fetch(path);
+  }
+
+  post(path: string, body?: unknown, headers: Record<string, string> = {}) {
+    return this.fetch(path, {
+      method: 'POST',
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
