@@ -14,6 +14,8 @@ export const LIMITS = {
   featuredLimit: 12,
   generationImageCount: 1,
   uploadMaxBytes: 5 * 1024 * 1024,
+  /** The training archive (training_images.zip) the browser builds from the chosen photos. */
+  trainingArchiveMaxBytes: 50 * 1024 * 1024,
   trainingMinImages: 4,
   trainingMaxImages: 50,
   trainingSteps: 1000,

@@ -11,6 +11,12 @@ import { originCheck, securityHeaders } from './http/security.ts';
 import { authRoutes } from './routes/auth.routes.ts';
 import { meRoutes } from './routes/me.routes.ts';
 import { eventsRoutes } from './routes/events.routes.ts';
+import { uploadsRoutes } from './routes/uploads.routes.ts';
+import { captionsRoutes } from './routes/captions.routes.ts';
+import { billingRoutes, webhookRoutes } from './routes/billing.routes.ts';
+import { sandboxRoutes } from './routes/sandbox.routes.ts';
+import { generationsRoutes } from './routes/generations.routes.ts';
+import { downloadRoutes, mediaRoutes } from './routes/media.routes.ts';
 
 /** Paths that enforce their own body limit (streamed uploads) or authenticate by signature (webhooks). */
 const OWN_BODY_LIMIT = ['/api/upload'];
@@ -46,10 +52,23 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api/auth', authRoutes({ identity: rt.identity, db: rt.db, signInLimit: config.AUTH_RATE_LIMIT, trustProxy: config.TRUST_PROXY }));
   app.route('/api/me', meRoutes(rt));
   app.route('/api/events', eventsRoutes({ ...rt, heartbeatMs: rt.options.sseHeartbeatMs }));
+  app.route('/api/upload', uploadsRoutes(rt));
+  app.route('/api/image', captionsRoutes(rt));
+  app.route('/api', generationsRoutes(rt));
+  app.route('/api/download', downloadRoutes(rt));
+  app.route('/media', mediaRoutes(rt));
+
+  app.route('/api/billing', billingRoutes({ ...rt, publicUrl: config.PUBLIC_URL }));
+  app.route('/api/webhooks', webhookRoutes(rt));
 
   app.all('/api/*', () => {
     throw notFound('No such API endpoint.');
   });
+
+  // The sandbox's test payment pages; before the SPA's catch-all.
+  if (rt.sandboxPayments) {
+    app.route('/sandbox', sandboxRoutes({ ...rt, sandboxPayments: rt.sandboxPayments, publicUrl: config.PUBLIC_URL }));
+  }
 
   if (opts.staticDir && existsSync(join(opts.staticDir, 'index.html'))) {
     const indexHtml = readFileSync(join(opts.staticDir, 'index.html'), 'utf8');

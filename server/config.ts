@@ -40,6 +40,27 @@ const envSchema = z.object({
   AUTH_RATE_LIMIT: positiveInt.default(10),
   SUPPORT_EMAIL: z.email().default('support@likeness.app'),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+  // Payments: Creem when CREEM_API_KEY is set, else the built-in sandbox.
+  CREEM_API_KEY: optionalText,
+  CREEM_WEBHOOK_SECRET: optionalText,
+  CREEM_PRODUCT_BASIC: optionalText,
+  CREEM_PRODUCT_STANDARD: optionalText,
+  CREEM_PRODUCT_PROFESSIONAL: optionalText,
+  CREEM_SERVER_URL: optionalUrl,
+  SANDBOX_WEBHOOK_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  // Object storage: an S3-compatible bucket when S3_BUCKET is set, else files under DATA_DIR/files.
+  S3_BUCKET: optionalText,
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  /** Image-generation provider calls in flight at once on this instance. */
+  INFERENCE_CONCURRENCY: positiveInt.default(4),
+  /** fal.ai key: set, fal runs captions (and generation/training where wired); unset, the built-in engine does. */
+  FAL_KEY: optionalText,
+  /** Seconds the built-in image analyser may spend on one image (including its first model load). */
+  VISION_TIMEOUT_SECONDS: positiveInt.default(30),
 });
 
 export type Config = z.infer<typeof envSchema> & {
@@ -66,6 +87,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const issues: string[] = [];
   if (cfg.DATABASE_URL && !cfg.AUTH_SECRET) {
     issues.push('AUTH_SECRET: required when DATABASE_URL is set, so that every instance signs sessions alike');
+  }
+  if (Boolean(cfg.S3_ACCESS_KEY_ID) !== Boolean(cfg.S3_SECRET_ACCESS_KEY)) {
+    issues.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  if (cfg.CREEM_API_KEY) {
+    for (const name of ['CREEM_WEBHOOK_SECRET', 'CREEM_PRODUCT_BASIC', 'CREEM_PRODUCT_STANDARD', 'CREEM_PRODUCT_PROFESSIONAL'] as const) {
+      if (!cfg[name]) issues.push(`${name}: required when CREEM_API_KEY is set`);
+    }
   }
   if (issues.length) throw new ConfigError(issues);
   return {

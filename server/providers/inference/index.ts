@@ -75,4 +75,39 @@ export class ProviderError extends Error {
     super(message);
     this.name = 'ProviderError';
   }
+
+  /** Rejected input, flagged content and cancellations fail the same way again; the rest may not. */
+  get retryable(): boolean {
+    return this.kind === 'timeout' || this.kind === 'failed';
+  }
+}
+
+/** What the server asks a trainer to learn (spec §3 training submission payload). */
+export interface TrainingInput {
+  /** A zip of the training photos, at a URL the trainer can read (see TrainingProvider.uploadArchive). */
+  imagesDataUrl: string;
+  /** Omitted when empty. */
+  triggerWord?: string;
+  createMasks: boolean;
+  steps: number;
+  isStyle: boolean;
+}
+
+export interface TrainingSubmitOptions extends CallOptions {
+  /** Where the trainer reports the end of the run (fal: `fal_webhook`); polling works without it. */
+  webhookUrl?: string;
+}
+
+/** Where a training run is. A FAILED state is final; a thrown error means "ask again later". */
+export type TrainingState =
+  | { status: 'IN_QUEUE' | 'IN_PROGRESS' }
+  | { status: 'COMPLETED'; loraFileUrl: string; result: unknown }
+  | { status: 'FAILED'; error: string };
+
+export interface TrainingProvider {
+  readonly name: 'builtin' | 'fal';
+  /** Puts the photo archive where the trainer can read it and returns its URL. */
+  uploadArchive(zip: Buffer, opts?: CallOptions): Promise<string>;
+  submit(input: TrainingInput, opts?: TrainingSubmitOptions): Promise<{ requestId: string }>;
+  status(requestId: string, opts?: CallOptions): Promise<TrainingState>;
 }

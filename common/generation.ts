@@ -1,0 +1,159 @@
+/**
+ * The generation request (spec §3) and its validation rules (spec §5), shared by the create-image form and
+ * the server's POST /api/image/generate-image. The server parses with `generationRequestSchema`; the SPA
+ * uses the same bounds, defaults and helpers so both sides agree on every number.
+ */
+import { z } from 'zod';
+import { LIMITS } from './product.ts';
+
+export const DIMENSION = { min: 512, max: 2048, step: 8 } as const;
+/** Random seeds are integers below this (spec §5). */
+export const SEED_LIMIT = 2147483647;
+export const PROMPT_MAX_LENGTH = 2000;
+/** A LoRA path is a product media URL or a provider URL; anything longer is not one. */
+const LORA_PATH_MAX_LENGTH = 2048;
+
+export const GENERATION_BOUNDS = {
+  steps: { min: 1, max: 50, step: 1 },
+  guidance: { min: 1, max: 20, step: 0.1 },
+  loraScale: { min: 0.5, max: 1.5, step: 0.01 },
+} as const;
+
+export type OutputFormat = 'jpeg' | 'png';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['jpeg', 'png'];
+
+export const GENERATION_DEFAULTS = {
+  width: 1024,
+  height: 1024,
+  numInferenceSteps: 28,
+  guidanceScale: 3.5,
+  loraScale: 1,
+  outputFormat: 'jpeg' as OutputFormat,
+} as const;
+
+export const ASPECT_PRESETS = [
+  { label: '1:1', width: 1024, height: 1024 },
+  { label: '16:9', width: 1024, height: 576 },
+  { label: '9:16', width: 576, height: 1024 },
+] as const;
+
+const dimension = z
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(DIMENSION.min, `must be at least ${DIMENSION.min}`)
+  .max(DIMENSION.max, `must be at most ${DIMENSION.max}`)
+  .refine((v) => v % DIMENSION.step === 0, `must be a multiple of ${DIMENSION.step}`);
+
+const between = (min: number, max: number) =>
+  z.number({ error: 'must be a number' }).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+
+export const generationRequestSchema = z.object({
+  prompt: z
+    .string({ error: 'is required' })
+    .trim()
+    .min(1, 'must not be blank')
+    .max(PROMPT_MAX_LENGTH, `must be at most ${PROMPT_MAX_LENGTH} characters`),
+  image_size: z.object({ width: dimension, height: dimension }, { error: 'must be {width, height}' }),
+  loras: z
+    .array(
+      z.object({
+        path: z.string({ error: 'is required' }).trim().min(1, 'must not be blank').max(LORA_PATH_MAX_LENGTH),
+        scale: between(GENERATION_BOUNDS.loraScale.min, GENERATION_BOUNDS.loraScale.max).default(GENERATION_DEFAULTS.loraScale),
+      }),
+      { error: 'must be a list' },
+    )
+    .max(1, 'at most one character can be used')
+    .default([]),
+  seed: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be at least 0')
+    .max(SEED_LIMIT - 1, `must be below ${SEED_LIMIT}`)
+    .optional(),
+  num_inference_steps: between(GENERATION_BOUNDS.steps.min, GENERATION_BOUNDS.steps.max)
+    .int('must be a whole number')
+    .default(GENERATION_DEFAULTS.numInferenceSteps),
+  guidance_scale: between(GENERATION_BOUNDS.guidance.min, GENERATION_BOUNDS.guidance.max).default(GENERATION_DEFAULTS.guidanceScale),
+  // The product always makes one image with the safety checker on, whatever a client sends (spec §3).
+  num_images: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .positive('must be positive')
+    .optional()
+    .transform((): typeof LIMITS.generationImageCount => LIMITS.generationImageCount),
+  enable_safety_checker: z
+    .boolean({ error: 'must be true or false' })
+    .optional()
+    .transform((): true => true),
+  output_format: z
+    .enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` })
+    .default(GENERATION_DEFAULTS.outputFormat),
+});
+
+/** What a client sends. */
+export type GenerationRequestInput = z.input<typeof generationRequestSchema>;
+/** What the server works with after parsing: defaults filled, num_images 1, safety checker on. */
+export type GenerationRequest = z.output<typeof generationRequestSchema>;
+
+/** One image of a generate-image answer (spec §3 response). */
+export interface GeneratedImage {
+  url: string;
+  width: number;
+  height: number;
+  content_type: string;
+}
+
+/** The character a generation used, joined from lora_trainings (spec §3). */
+export interface GenerationCharacter {
+  id: string;
+  character_name: string;
+  trigger_word: string | null;
+  lora_file_url: string | null;
+}
+
+/** The client view of a saved generation (spec §3): id, result, params, timestamp, isFavorited. */
+export interface GenerationView {
+  id: string;
+  result: { images: GeneratedImage[]; prompt: string; timestamp: string; style: string | null };
+  params: {
+    prompt: string;
+    image_size: { width: number; height: number };
+    loras: { path: string; scale: number }[];
+    seed: string | null;
+    num_inference_steps: number | null;
+    guidance_scale: number | null;
+    output_format: string;
+  };
+  timestamp: string;
+  isFavorited: boolean;
+  lora_trainings: GenerationCharacter | null;
+}
+
+/** POST /api/image/generate-image answers the spec's response plus the saved generation. */
+export interface GenerateImageResponse {
+  images: GeneratedImage[];
+  prompt: string;
+  seed: number;
+  generation: GenerationView;
+}
+
+/**
+ * Width/height field on blur (spec §5): clamp to 512–2048 and round down to a multiple of 8; empty or
+ * non-numeric input gives back the previous value.
+ */
+export function clampDimension(input: string | number, previous: number): number {
+  const text = String(input).trim();
+  if (text === '' || !/^\d+(\.\d+)?$/.test(text)) return previous;
+  const value = Math.min(DIMENSION.max, Math.max(DIMENSION.min, Math.floor(Number(text))));
+  return value - (value % DIMENSION.step);
+}
+
+/** An integer in 0..SEED_LIMIT-1 (spec §5: below 2147483647). */
+export function randomSeed(random: () => number = Math.random): number {
+  return Math.floor(random() * SEED_LIMIT) % SEED_LIMIT;
+}
+
+/** Seed field: digits only (spec §5). */
+export function seedDigits(input: string): string {
+  return input.replace(/\D+/g, '');
+}

@@ -1,0 +1,115 @@
+import { expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
+
+test('sign up through the form lands on Create Image with 0 credits in the shell', async ({ page }) => {
+  const user = newUser('Avery Stone');
+  await page.goto('/sign-up');
+  await page.getByLabel('Full name').fill(user.name);
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page).toHaveURL(/\/app\/create-image$/);
+  await expect(page.getByText('0 Credits').filter({ visible: true }).first()).toBeVisible();
+});
+
+test('a signed-out visit to /app/explore goes to /sign-in; signing in lands on Create Image', async ({ page }) => {
+  const user = newUser();
+  await signUp(page, user);
+  await page.context().clearCookies();
+  await page.goto('/app/explore');
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toContainText('Incorrect email or password');
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/app\/create-image$/);
+  // History was replaced: going back does not return to the guard's redirect.
+});
+
+test('sign-in and sign-up accept any sub-path', async ({ page }) => {
+  await page.goto('/sign-in/factor-one');
+  await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+  await page.goto('/sign-up/verify-email-address');
+  await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+});
+
+test('sign out returns to the home page signed out', async ({ page }) => {
+  await signUp(page);
+  await page.goto('/');
+  const header = page.locator('header').first();
+  const menu = header.getByRole('button', { name: /open menu/i });
+  if (isPhone(page) && (await menu.isVisible())) await menu.click();
+  await page.getByRole('button', { name: 'Sign out' }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/app/create-image');
+  await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+const REDIRECTS: Array<[string, RegExp]> = [
+  ['/create-image', /\/app\/create-image$/],
+  ['/ai-videos', /\/app\/ai-videos$/],
+  ['/my-generations', /\/app\/my-generations$/],
+  ['/explore', /\/app\/explore$/],
+  ['/favorites', /\/app\/favorites$/],
+  ['/character-training', /\/app\/character-training$/],
+  ['/app', /\/app\/create-image$/],
+  ['/terms', /\/terms-of-service$/],
+  ['/privacy', /\/privacy-policy$/],
+];
+
+test('every redirect of the spec', async ({ page }) => {
+  await signUp(page);
+  for (const [from, to] of REDIRECTS) {
+    await page.goto(from);
+    await expect(page, `${from} redirects`).toHaveURL(to);
+  }
+  await page.goto('/ai-videos');
+  await expect(page.getByRole('heading', { name: 'AI Video Generator' })).toBeVisible();
+  await expect(page.getByText('Coming soon...')).toBeVisible();
+});
+
+test('an unknown path shows a friendly not-found page with a way home', async ({ page }) => {
+  for (const path of ['/signup', '/login', '/about']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  }
+  await page.getByRole('link', { name: 'Back to home' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('navigation: sidebar opens on hover on desktop, the drop-down menu works on phones', async ({ page }) => {
+  const user = await signUp(page, newUser('Robin Vale'));
+  await page.goto('/app/create-image');
+  if (isPhone(page)) {
+    await expect(page.getByTestId('sidebar')).toBeHidden();
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('menuitem', { name: 'Explore' }).click();
+    await expect(page).toHaveURL(/\/app\/explore$/);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByRole('menuitem', { name: 'Robin Vale' })).toBeVisible();
+    await page.getByRole('menuitem', { name: '0 Credits' }).click();
+    await expect(page).toHaveURL(/\/app\/subscription$/);
+  } else {
+    const sidebar = page.getByTestId('sidebar');
+    await expect(sidebar).toHaveAttribute('data-open', 'false');
+    expect((await sidebar.boundingBox())!.width).toBeCloseTo(64, 0);
+    await sidebar.hover();
+    await expect(sidebar).toHaveAttribute('data-open', 'true');
+    await expect.poll(async () => Math.round((await sidebar.boundingBox())!.width)).toBe(240);
+    await expect(sidebar.getByText('Robin Vale')).toBeVisible();
+    await sidebar.getByRole('link', { name: 'My Generations' }).click();
+    await expect(page).toHaveURL(/\/app\/my-generations$/);
+    await page.mouse.move(900, 400);
+    await expect(sidebar).toHaveAttribute('data-open', 'false');
+  }
+  expect(user.email).toContain('@');
+});
+
+test('a credit change made on the server shows in the shell without a reload', async ({ page }) => {
+  const user = await signUp(page);
+  await page.goto('/app/create-image');
+  await expect(page.getByText('0 Credits').first()).toBeAttached();
+  await withCredits(user, 1500);
+  await expect(page.getByText('1,500 Credits').first()).toBeAttached();
+});

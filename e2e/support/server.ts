@@ -1,0 +1,48 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
+import { serve } from '@hono/node-server';
+import { loadConfig } from '../../server/config.ts';
+import { buildApp } from '../../server/app.ts';
+import { startRuntime } from '../../server/runtime.ts';
+
+/**
+ * The real server and SPA on a fresh data folder, plus a loopback-only control port (E2E_PORT + 1) through
+ * which Playwright fixtures act as an operator would (e.g. grant credits). Production code has no test hooks.
+ */
+const port = Number(process.env.E2E_PORT ?? 4310);
+const dataDir = mkdtempSync(join(tmpdir(), 'likeness-e2e-'));
+const config = loadConfig({ ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', AUTH_RATE_LIMIT: '1000' });
+const rt = await startRuntime(config, { sseHeartbeatMs: 5000 });
+const app = buildApp(rt, { staticDir: fileURLToPath(new URL('../../dist', import.meta.url)) });
+serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
+
+const control = createServer(async (req, res) => {
+  try {
+    const body = JSON.parse((await new Promise<string>((r) => {
+      let s = '';
+      req.on('data', (c) => (s += c));
+      req.on('end', () => r(s));
+    })) || '{}');
+    if (req.method === 'POST' && req.url === '/credits') {
+      const user = await rt.users.findByEmail(body.email);
+      if (!user) throw new Error(`no user ${body.email}`);
+      const result = await rt.credits.apply({
+        userId: user.id,
+        delta: body.amount,
+        kind: 'adjustment',
+        reason: 'e2e fixture',
+        idempotencyKey: `e2e:${Date.now()}:${Math.random()}`,
+      });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
+      return;
+    }
+    res.writeHead(404).end();
+  } catch (err) {
+    res.writeHead(500).end(String(err));
+  }
+});
+control.listen(port + 1, '127.0.0.1');
+console.log(`e2e server on http://127.0.0.1:${port} (data ${dataDir})`);

@@ -1,0 +1,129 @@
+import { badRequest, payloadTooLarge } from './errors.ts';
+
+/**
+ * Reads one file field from a multipart/form-data body as it streams in, so an upload is refused (413) the
+ * moment it passes its limit instead of after the whole body has arrived. Only the file's own bytes, at
+ * most `limitFor(kind)` of them, are ever held in memory. Other fields before the file are skipped.
+ */
+
+export interface FileTypeRule<K extends string> {
+  kind: K;
+  contentType: string;
+  extension: string;
+  maxBytes: number;
+  /** True when the file's first bytes carry this type's signature. */
+  matches(head: Uint8Array): boolean;
+}
+
+export interface ReceivedFile<K extends string> {
+  rule: FileTypeRule<K>;
+  bytes: Buffer;
+  fileName: string | null;
+}
+
+/** Bytes needed to recognise every supported type (WEBP: RIFF....WEBP). */
+const SIGNATURE_BYTES = 12;
+const MAX_PART_HEADER_BYTES = 16 * 1024;
+
+function boundaryOf(contentType: string | undefined): string {
+  const match = contentType?.match(/^multipart\/form-data\s*;.*boundary=(?:"([^"]+)"|([^\s;]+))/i);
+  const boundary = match?.[1] ?? match?.[2];
+  if (!boundary) throw badRequest('Send the file as multipart/form-data with a field named "file".', 'invalid_upload');
+  return boundary;
+}
+
+function parseDisposition(headers: string): { name: string | null; fileName: string | null } {
+  const line = headers.split('\r\n').find((l) => /^content-disposition:/i.test(l)) ?? '';
+  const name = line.match(/;\s*name="([^"]*)"/i)?.[1] ?? null;
+  const fileName = line.match(/;\s*filename="([^"]*)"/i)?.[1] ?? null;
+  return { name, fileName };
+}
+
+export async function readMultipartFile<K extends string>(
+  body: ReadableStream<Uint8Array> | null,
+  contentType: string | undefined,
+  field: string,
+  rules: FileTypeRule<K>[],
+  unsupported: string,
+): Promise<ReceivedFile<K>> {
+  const boundary = boundaryOf(contentType);
+  if (!body) throw badRequest('The upload is empty.', 'invalid_upload');
+  const opening = Buffer.from(`--${boundary}`);
+  const delimiter = Buffer.from(`\r\n--${boundary}`);
+  const reader = body.getReader();
+
+  let pending = Buffer.alloc(0);
+  let state: 'preamble' | 'headers' | 'skip' | 'file' = 'preamble';
+  let fileName: string | null = null;
+  let rule: FileTypeRule<K> | undefined;
+  const parts: Buffer[] = [];
+  let size = 0;
+
+  const takeFileBytes = (bytes: Buffer) => {
+    if (bytes.length === 0) return;
+    parts.push(bytes);
+    size += bytes.length;
+    if (!rule && size >= SIGNATURE_BYTES) rule = detect(Buffer.concat(parts));
+    if (rule && size > rule.maxBytes) throw payloadTooLarge(`The file is too large (max ${Math.round(rule.maxBytes / 1024 / 1024)} MB).`);
+  };
+  const detect = (head: Buffer) => {
+    const found = rules.find((r) => r.matches(head));
+    if (!found) throw badRequest(unsupported, 'unsupported_type');
+    return found;
+  };
+
+  try {
+    for (;;) {
+      // Drain what is buffered for the current state; read more only when it needs more bytes.
+      let progressed = true;
+      while (progressed) {
+        progressed = false;
+        if (state === 'preamble') {
+          const at = pending.indexOf(opening);
+          if (at >= 0 && pending.length >= at + opening.length + 2) {
+            pending = pending.subarray(at + opening.length + 2);
+            state = 'headers';
+            progressed = true;
+          }
+        } else if (state === 'headers') {
+          const end = pending.indexOf('\r\n\r\n');
+          if (end < 0 && pending.length > MAX_PART_HEADER_BYTES) throw badRequest('Malformed multipart body.', 'invalid_upload');
+          if (end >= 0) {
+            const part = parseDisposition(pending.subarray(0, end).toString('latin1'));
+            pending = pending.subarray(end + 4);
+            state = part.name === field && part.fileName !== null ? 'file' : 'skip';
+            fileName = part.fileName;
+            progressed = true;
+          }
+        } else {
+          const at = pending.indexOf(delimiter);
+          if (at >= 0) {
+            if (state === 'file') {
+              takeFileBytes(pending.subarray(0, at));
+              if (!rule) rule = detect(Buffer.concat(parts));
+              return { rule, bytes: Buffer.concat(parts, size), fileName };
+            }
+            // Another field ended; the next part's headers follow the delimiter's line break.
+            pending = pending.subarray(at + delimiter.length);
+            state = 'preamble';
+            pending = Buffer.concat([opening, pending]);
+            progressed = true;
+          } else {
+            // Keep a tail that could be the start of a delimiter split across chunks.
+            const keep = Math.min(pending.length, delimiter.length - 1);
+            if (state === 'file') takeFileBytes(Buffer.from(pending.subarray(0, pending.length - keep)));
+            pending = Buffer.from(pending.subarray(pending.length - keep));
+          }
+        }
+      }
+      const { value, done } = await reader.read();
+      if (done) break;
+      pending = pending.length ? Buffer.concat([pending, value]) : Buffer.from(value);
+    }
+  } catch (err) {
+    // Stop reading; the rest of the body is discarded with the connection.
+    void reader.cancel().catch(() => {});
+    throw err;
+  }
+  throw badRequest(`The form has no complete file field named "${field}".`, 'invalid_upload');
+}

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { Creem } from 'creem';
+import { PLAN_IDS, type PlanId } from '@common/plans.ts';
+import {
+  PaymentProviderError,
+  SIGNATURE_HEADER,
+  verifyWebhookSignature,
+  type CheckoutRequest,
+  type PaymentProvider,
+} from './index.ts';
+
+export interface CreemOptions {
+  apiKey: string;
+  webhookSecret: string;
+  /** Creem product id of each plan's monthly subscription. */
+  products: Record<PlanId, string>;
+  /** Overrides the API address (tests point it at a fake Creem). */
+  serverUrl?: string;
+}
+
+/** Creem (creem.io) through its official SDK; test keys (`creem_test_…`) talk to Creem's test API. */
+export function createCreemProvider(opts: CreemOptions): PaymentProvider {
+  const creem = new Creem({
+    apiKey: opts.apiKey,
+    ...(opts.serverUrl ? { serverURL: opts.serverUrl } : { server: opts.apiKey.startsWith('creem_test_') ? 'test' : 'prod' }),
+    timeoutMs: 15_000,
+    retryConfig: {
+      strategy: 'backoff',
+      backoff: { initialInterval: 500, maxInterval: 4_000, exponent: 2, maxElapsedTime: 10_000 },
+      retryConnectionErrors: true,
+    },
+  });
+  const planByProduct = new Map(PLAN_IDS.map((plan) => [opts.products[plan], plan] as const));
+
+  return {
+    name: 'creem',
+
+    async createCheckout(request: CheckoutRequest) {
+      try {
+        const checkout = await creem.checkouts.create({
+          productId: opts.products[request.plan],
+          requestId: `chk_${randomUUID()}`,
+          customer: { email: request.email },
+          successUrl: request.successUrl,
+          metadata: { userId: request.userId, plan: request.plan },
+        });
+        if (!checkout.checkoutUrl) throw new Error('Creem answered without checkout_url');
+        return checkout.checkoutUrl;
+      } catch (err) {
+        throw new PaymentProviderError('The payment provider could not start the checkout. Please try again.', err);
+      }
+    },
+
+    async customerPortalLink(customerId) {
+      try {
+        const links = await creem.customers.generateBillingLinks({ customerId });
+        return links.customerPortalLink;
+      } catch (err) {
+        throw new PaymentProviderError('The payment provider could not open the customer portal. Please try again.', err);
+      }
+    },
+
+    verifyWebhook(rawBody, headers) {
+      return verifyWebhookSignature(rawBody, headers.get(SIGNATURE_HEADER), opts.webhookSecret);
+    },
+
+    planForProduct(productId) {
+      return planByProduct.get(productId);
+    },
+  };
+}

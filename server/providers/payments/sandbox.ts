@@ -1,0 +1,188 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isPlanId, planById, type PlanId } from '@common/plans.ts';
+import {
+  PaymentProviderError,
+  SIGNATURE_HEADER,
+  signWebhookBody,
+  verifyWebhookSignature,
+  type CheckoutRequest,
+  type PaymentProvider,
+  type WebhookEnvelope,
+} from './index.ts';
+
+/**
+ * The built-in test payment service (the default with no Creem key). Its checkout and portal are pages of
+ * the product itself (server/routes/sandbox.routes.ts); what they do reaches the product only as signed
+ * Creem-format webhooks posted over HTTP, so a sandbox payment runs through the same code as a real one.
+ * No money moves.
+ */
+export interface SandboxProvider extends PaymentProvider {
+  readonly name: 'sandbox';
+  /** The checkout a /sandbox/checkout/<id> address stands for, or undefined when forged or expired. */
+  readCheckout(id: string): SandboxCheckout | undefined;
+  /** The stable, unguessable sandbox customer id of a user. */
+  customerIdFor(userId: string): string;
+  productIdFor(plan: PlanId): string;
+  /** Wraps an object in a signed Creem event envelope. */
+  signedEvent(eventType: string, object: Record<string, unknown>, eventId?: string): { body: string; signature: string };
+  /** Posts a signed event to a webhook endpoint and fails unless it answers 200. */
+  deliver(webhookUrl: string, event: { body: string; signature: string }): Promise<void>;
+}
+
+export interface SandboxCheckout {
+  id: string;
+  plan: PlanId;
+  userId: string;
+  email: string;
+  successUrl: string;
+}
+
+/** What the sandbox knows about a subscription when it writes an event about it. */
+export interface SandboxSubscription {
+  id: string;
+  userId: string;
+  customerId: string;
+  email: string | null;
+  plan: PlanId;
+  status: string;
+  periodStart: Date;
+  periodEnd: Date;
+  canceledAt: Date | null;
+  transactionId: string | null;
+}
+
+const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
+const PRODUCT_PREFIX = 'prod_sandbox_';
+
+export function createSandboxProvider(opts: { webhookSecret: string; publicUrl?: string }): SandboxProvider {
+  // Checkout addresses are signed with a key derived from the webhook secret, so they need no storage.
+  const tokenKey = createHmac('sha256', opts.webhookSecret).update('sandbox-checkout-token').digest();
+  const customerKey = createHmac('sha256', opts.webhookSecret).update('sandbox-customer-id').digest();
+  const tokenMac = (payload: string) => createHmac('sha256', tokenKey).update(payload).digest('base64url');
+
+  return {
+    name: 'sandbox',
+
+    async createCheckout(request: CheckoutRequest) {
+      const payload = Buffer.from(
+        JSON.stringify({
+          p: request.plan,
+          u: request.userId,
+          e: request.email,
+          s: request.successUrl,
+          x: Date.now() + CHECKOUT_TTL_MS,
+          n: randomBytes(6).toString('base64url'),
+        }),
+      ).toString('base64url');
+      const id = `${payload}.${tokenMac(payload)}`;
+      return `${new URL(request.successUrl).origin}/sandbox/checkout/${id}`;
+    },
+
+    async customerPortalLink(customerId) {
+      return `${opts.publicUrl?.replace(/\/$/, '') ?? ''}/sandbox/portal/${encodeURIComponent(customerId)}`;
+    },
+
+    verifyWebhook(rawBody, headers) {
+      return verifyWebhookSignature(rawBody, headers.get(SIGNATURE_HEADER), opts.webhookSecret);
+    },
+
+    planForProduct(productId) {
+      const plan = productId.startsWith(PRODUCT_PREFIX) ? productId.slice(PRODUCT_PREFIX.length).toUpperCase() : '';
+      return isPlanId(plan) ? plan : undefined;
+    },
+
+    productIdFor(plan) {
+      return PRODUCT_PREFIX + plan.toLowerCase();
+    },
+
+    readCheckout(id) {
+      const [payload, mac] = id.split('.');
+      if (!payload || !mac) return undefined;
+      const expected = Buffer.from(tokenMac(payload));
+      const given = Buffer.from(mac);
+      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+      let data: Record<string, unknown>;
+      try {
+        data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+      } catch {
+        return undefined;
+      }
+      if (typeof data.x !== 'number' || data.x < Date.now() || !isPlanId(data.p)) return undefined;
+      return { id, plan: data.p, userId: String(data.u), email: String(data.e), successUrl: String(data.s) };
+    },
+
+    customerIdFor(userId) {
+      return `cust_sbx_${createHmac('sha256', customerKey).update(userId).digest('hex').slice(0, 24)}`;
+    },
+
+    signedEvent(eventType, object, eventId) {
+      const envelope: WebhookEnvelope = {
+        id: eventId ?? `evt_sbx_${randomBytes(12).toString('hex')}`,
+        eventType,
+        created_at: Date.now(),
+        object,
+      };
+      const body = JSON.stringify(envelope);
+      return { body, signature: signWebhookBody(body, opts.webhookSecret) };
+    },
+
+    async deliver(webhookUrl, event) {
+      let res: Response;
+      try {
+        res = await fetch(webhookUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: event.signature },
+          body: event.body,
+          signal: AbortSignal.timeout(15_000),
+        });
+      } catch (err) {
+        throw new PaymentProviderError('The test payment service could not reach the webhook endpoint.', err);
+      }
+      if (res.status !== 200) {
+        throw new PaymentProviderError(`The webhook endpoint refused the test payment event (HTTP ${res.status}).`);
+      }
+    },
+  };
+}
+
+export function isSandboxProvider(provider: PaymentProvider): provider is SandboxProvider {
+  return provider.name === 'sandbox' && 'readCheckout' in provider;
+}
+
+/** Short stable ids derived from a seed, so a repeated sandbox action describes the same payment. */
+export function sandboxIds(seed: string) {
+  const h = createHash('sha256').update(seed).digest('hex').slice(0, 24);
+  return { subscription: `sub_sbx_${h}`, transaction: `tran_sbx_${h}`, order: `ord_sbx_${h}`, checkout: `ch_sbx_${h}`, event: `evt_sbx_${h}` };
+}
+
+export function sandboxProduct(sandbox: SandboxProvider, plan: PlanId) {
+  const p = planById(plan);
+  return {
+    id: sandbox.productIdFor(plan),
+    object: 'product',
+    name: p.name,
+    price: p.priceUsd * 100,
+    currency: 'USD',
+    billing_type: 'recurring',
+    billing_period: 'every-month',
+    mode: 'sandbox',
+  };
+}
+
+/** A subscription object shaped like Creem's (expanded product and customer, checkout metadata carried over). */
+export function sandboxSubscriptionObject(sandbox: SandboxProvider, sub: SandboxSubscription) {
+  return {
+    id: sub.id,
+    object: 'subscription',
+    mode: 'sandbox',
+    product: sandboxProduct(sandbox, sub.plan),
+    customer: { id: sub.customerId, object: 'customer', email: sub.email, mode: 'sandbox' },
+    collection_method: 'charge_automatically',
+    status: sub.status,
+    last_transaction_id: sub.transactionId ?? undefined,
+    current_period_start_date: sub.periodStart.toISOString(),
+    current_period_end_date: sub.periodEnd.toISOString(),
+    canceled_at: sub.canceledAt?.toISOString() ?? null,
+    metadata: { userId: sub.userId, plan: sub.plan },
+  };
+}

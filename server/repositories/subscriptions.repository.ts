@@ -1,0 +1,45 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../db/index.ts';
+import { paymentEvents, subscriptions } from '../db/schema.ts';
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type NewSubscription = Omit<typeof subscriptions.$inferInsert, 'createdAt' | 'updatedAt'>;
+
+/** Queries on subscriptions and processed payment events. */
+export const subscriptionsRepository = {
+  /** Records a webhook event; false when (provider, event id) was already recorded. */
+  async recordEvent(tx: Executor, e: { provider: string; eventId: string; eventType: string; payload: unknown }): Promise<boolean> {
+    const rows = await tx
+      .insert(paymentEvents)
+      .values({ provider: e.provider, eventId: e.eventId, eventType: e.eventType, payload: e.payload })
+      .onConflictDoNothing()
+      .returning({ eventId: paymentEvents.eventId });
+    return rows.length > 0;
+  },
+
+  async findById(tx: Executor, id: string): Promise<SubscriptionRow | undefined> {
+    const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
+    return row;
+  },
+
+  async upsert(tx: Executor, row: NewSubscription): Promise<void> {
+    const { id: _id, ...changes } = row;
+    await tx
+      .insert(subscriptions)
+      .values(row)
+      .onConflictDoUpdate({ target: subscriptions.id, set: { ...changes, updatedAt: sql`now()` } });
+  },
+
+  /** The user's subscriptions, latest change first. */
+  async listForUser(tx: Executor, userId: string): Promise<SubscriptionRow[]> {
+    return tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.updatedAt));
+  },
+
+  async findForCustomer(tx: Executor, provider: string, userId: string, customerId: string): Promise<SubscriptionRow[]> {
+    return tx
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.provider, provider), eq(subscriptions.userId, userId), eq(subscriptions.customerId, customerId)))
+      .orderBy(desc(subscriptions.updatedAt));
+  },
+};

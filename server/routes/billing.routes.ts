@@ -1,0 +1,42 @@
+import { Hono } from 'hono';
+import { checkoutRequestSchema, portalRequestSchema } from '@common/billing.ts';
+import type { IdentityProvider } from '../auth/identity.ts';
+import type { AppEnv } from '../http/context.ts';
+import { requireUser } from '../http/require-user.ts';
+import { parseOrThrow, readJson } from '../http/validate.ts';
+import type { BillingService } from '../services/billing.service.ts';
+import type { UsersService } from '../services/users.service.ts';
+
+/** Checkout, customer portal and the caller's subscription (spec §3 checkout and portal requests). */
+export function billingRoutes(deps: { identity: IdentityProvider; users: UsersService; billing: BillingService; publicUrl?: string }) {
+  const app = new Hono<AppEnv>();
+  app.use('*', requireUser(deps.identity, deps.users));
+
+  app.post('/checkout', async (c) => {
+    const body = parseOrThrow(checkoutRequestSchema, await readJson(c.req.raw));
+    const origin = deps.publicUrl?.replace(/\/$/, '') ?? new URL(c.req.url).origin;
+    return c.json(await deps.billing.checkout(c.var.user, body, `${origin}/app/subscription?checkout=success`));
+  });
+
+  app.post('/portal', async (c) => {
+    const body = parseOrThrow(portalRequestSchema, await readJson(c.req.raw));
+    return c.json(await deps.billing.portal(c.var.user, body.customer_id));
+  });
+
+  app.get('/subscription', async (c) => c.json(await deps.billing.subscriptionOf(c.var.user)));
+  return app;
+}
+
+/**
+ * Webhooks authenticate by signature over the raw bytes, so the body is read once as bytes and never
+ * re-serialised. Only the configured provider's endpoint exists.
+ */
+export function webhookRoutes(deps: { billing: BillingService }) {
+  const app = new Hono<AppEnv>();
+  app.post(`/${deps.billing.provider}`, async (c) => {
+    const raw = Buffer.from(await c.req.arrayBuffer());
+    const outcome = await deps.billing.handleWebhook(raw, c.req.raw.headers);
+    return c.json({ received: true, outcome });
+  });
+  return app;
+}

@@ -1,0 +1,40 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { generationRequestSchema } from '@common/generation.ts';
+import { LIMITS } from '@common/product.ts';
+import type { IdentityProvider } from '../auth/identity.ts';
+import type { AppEnv } from '../http/context.ts';
+import { requireUser } from '../http/require-user.ts';
+import { parseOrThrow, readJson } from '../http/validate.ts';
+import type { GenerationsService } from '../services/generations.service.ts';
+import type { UsersService } from '../services/users.service.ts';
+
+const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(LIMITS.pageSize).default(LIMITS.recentGenerations),
+});
+
+/** Mounted at /api: the image API's generate call and the lists the create page reads. */
+export function generationsRoutes(deps: { identity: IdentityProvider; users: UsersService; generations: GenerationsService }) {
+  const app = new Hono<AppEnv>();
+  const auth = requireUser(deps.identity, deps.users);
+
+  app.post('/image/generate-image', auth, async (c) => {
+    const request = parseOrThrow(generationRequestSchema, await readJson(c.req.raw));
+    return c.json(await deps.generations.create(c.var.user.id, request));
+  });
+
+  // Recent generations (spec §2 'Recent Generations': ACTIVE, newest first).
+  app.get('/generations', auth, async (c) => {
+    const { limit } = parseOrThrow(listQuery, c.req.query());
+    c.header('Cache-Control', 'no-store');
+    return c.json({ items: await deps.generations.listRecent(c.var.user.id, limit) });
+  });
+
+  // The character picker: the caller's COMPLETED trainings with a LoRA file, newest first.
+  app.get('/characters', auth, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json({ items: await deps.generations.listCharacters(c.var.user.id) });
+  });
+
+  return app;
+}

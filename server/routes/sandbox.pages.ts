@@ -1,0 +1,103 @@
+import { PLANS, planById } from '@common/plans.ts';
+import type { SandboxCheckout, SandboxSubscription } from '../providers/payments/sandbox.ts';
+
+/** HTML of the sandbox's test payment pages: no script (the CSP forbids inline code), plain forms. */
+
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;padding:16px;
+font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f4f6;color:#111827}
+.card{width:100%;max-width:440px;background:#fff;border-radius:16px;box-shadow:0 10px 30px rgba(0,0,0,.08);padding:28px}
+.test{background:#fef3c7;color:#92400e;border:1px solid #fcd34d;border-radius:8px;padding:8px 12px;font-size:14px;font-weight:600;text-align:center;margin-bottom:20px}
+.brand{font-size:14px;color:#6b7280;margin:0 0 4px}
+h1{font-size:24px;margin:0 0 16px}
+dl{margin:0 0 20px;display:grid;grid-template-columns:auto 1fr;gap:8px 16px}
+dt{color:#6b7280}dd{margin:0;text-align:right;font-weight:600}
+.total{font-size:28px;font-weight:700;margin:0 0 20px}.total small{font-size:15px;color:#6b7280;font-weight:500}
+form{margin:0}
+.btn{display:block;width:100%;padding:12px 16px;border-radius:10px;border:1px solid transparent;font-size:16px;font-weight:600;
+text-align:center;text-decoration:none;cursor:pointer;margin-top:10px;font-family:inherit}
+.primary{background:#4f46e5;color:#fff}.primary:hover{background:#4338ca}
+.secondary{background:#fff;color:#374151;border-color:#d1d5db}.secondary:hover{background:#f9fafb}
+.danger{background:#fff;color:#b91c1c;border-color:#fca5a5}.danger:hover{background:#fef2f2}
+.notice{background:#ecfdf5;color:#065f46;border-radius:8px;padding:8px 12px;margin-bottom:16px;font-size:14px}
+.error{background:#fef2f2;color:#991b1b;border-radius:8px;padding:8px 12px;margin-bottom:16px;font-size:14px}
+h2{font-size:16px;margin:24px 0 4px}
+.muted{color:#6b7280;font-size:14px;margin:0}
+`;
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${esc(title)} · Likeness</title><style>${STYLE}</style></head>
+<body><main class="card">
+<div class="test" role="note">Test payment page — no real money</div>
+<p class="brand">Likeness</p>
+${body}
+</main></body></html>`;
+}
+
+export function checkoutPage(checkout: SandboxCheckout): string {
+  const plan = planById(checkout.plan);
+  return layout(
+    'Test checkout',
+    `<h1>Subscribe to ${esc(plan.name)}</h1>
+<dl>
+<dt>Plan</dt><dd>${esc(plan.name)}</dd>
+<dt>Credits</dt><dd>${esc(plan.creditsText)} per month</dd>
+<dt>Email</dt><dd>${esc(checkout.email)}</dd>
+</dl>
+<p class="total">$${plan.priceUsd}<small>/month</small></p>
+<form method="post" action="/sandbox/checkout/${esc(checkout.id)}/pay"><button class="btn primary" type="submit">Pay</button></form>
+<a class="btn secondary" href="/app/subscription">Cancel</a>`,
+  );
+}
+
+const NOTICES: Record<string, string> = {
+  upgraded: 'Plan upgraded. A new monthly period started and its credits were added.',
+  downgraded: 'Plan changed. The new plan’s credits arrive with the next renewal.',
+  renewed: 'Renewal paid. This month’s credits were added.',
+  canceled: 'Subscription canceled. You are on the Free Plan now.',
+};
+
+const fmtDate = (d: Date) => d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+export function portalPage(customerId: string, sub: SandboxSubscription | undefined, done?: string): string {
+  const notice = done && NOTICES[done] ? `<div class="notice" role="status">${esc(NOTICES[done])}</div>` : '';
+  const back = '<a class="btn secondary" href="/app/subscription">Return to Likeness</a>';
+  if (!sub) {
+    return layout('Customer portal', `${notice}<h1>Customer portal</h1><p class="muted">You have no active subscription.</p>${back}`);
+  }
+  const plan = planById(sub.plan);
+  const action = (path: string) => `/sandbox/portal/${encodeURIComponent(customerId)}/${path}`;
+  const switches = PLANS.filter((p) => p.id !== sub.plan)
+    .map(
+      (p) => `<form method="post" action="${action('plan')}"><input type="hidden" name="plan" value="${p.id}">
+<button class="btn secondary" type="submit">Switch to ${esc(p.name)} ($${p.priceUsd}/month, ${esc(p.creditsText)})</button></form>`,
+    )
+    .join('\n');
+  return layout(
+    'Customer portal',
+    `${notice}<h1>Customer portal</h1>
+<dl>
+<dt>Plan</dt><dd>${esc(plan.name)}</dd>
+<dt>Price</dt><dd>$${plan.priceUsd}/month</dd>
+<dt>Credits</dt><dd>${esc(plan.creditsText)} per month</dd>
+<dt>Renews on</dt><dd>${esc(fmtDate(sub.periodEnd))}</dd>
+</dl>
+<h2>Change plan</h2>
+<p class="muted">Upgrades start a new month at once with the new plan’s credits; downgrades apply from the next renewal.</p>
+${switches}
+<h2>Billing</h2>
+<form method="post" action="${action('renew')}"><button class="btn primary" type="submit">Simulate next month’s renewal</button></form>
+<form method="post" action="${action('cancel')}"><button class="btn danger" type="submit">Cancel subscription</button></form>
+${back}`,
+  );
+}
+
+export function messagePage(title: string, message: string, link: { href: string; label: string }): string {
+  return layout(title, `<h1>${esc(title)}</h1><div class="error" role="alert">${esc(message)}</div><a class="btn secondary" href="${esc(link.href)}">${esc(link.label)}</a>`);
+}

@@ -1,0 +1,302 @@
+import { and, eq } from 'drizzle-orm';
+import { isPlanId, planById, type PlanId } from '@common/plans.ts';
+import { CHECKOUT_EMAIL_MESSAGE, type CheckoutRequestBody, type SubscriptionInfo } from '@common/billing.ts';
+import type { Db, Executor } from '../db/index.ts';
+import { creditLedger, users } from '../db/schema.ts';
+import { AppError, badRequest, conflict, forbidden, unauthorized } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
+import {
+  MalformedWebhookError,
+  PaymentProviderError,
+  parseWebhookEvent,
+  type PaymentEvent,
+  type PaymentProvider,
+} from '../providers/payments/index.ts';
+import { subscriptionsRepository as subs, type SubscriptionRow } from '../repositories/subscriptions.repository.ts';
+import type { CreditsService } from './credits.service.ts';
+import type { UserRow } from './users.service.ts';
+
+export type BillingService = ReturnType<typeof createBillingService>;
+
+/**
+ * Subscription statuses under which the user keeps the paid plan (users.subscription_status = 'active'):
+ * a scheduled cancellation runs to the end of the paid period, and past_due is the provider's retry window
+ * (the user must still reach the portal to fix the card). See docs/decisions/001-billing-events.md.
+ */
+const ENTITLED = new Set(['active', 'scheduled_cancel', 'past_due']);
+
+/** Statuses an event type implies when its object carries none. */
+const STATUS_OF_EVENT: Record<string, string> = {
+  'checkout.completed': 'active',
+  'subscription.paid': 'active',
+  'subscription.canceled': 'canceled',
+  'subscription.expired': 'expired',
+  'subscription.scheduled_cancel': 'scheduled_cancel',
+  'subscription.past_due': 'past_due',
+  'subscription.paused': 'paused',
+  'subscription.trialing': 'trialing',
+  'subscription.unpaid': 'unpaid',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export type WebhookOutcome = 'processed' | 'duplicate' | 'unmatched';
+
+export function createBillingService(deps: {
+  db: Db;
+  events: EventBus;
+  credits: CreditsService;
+  payments: PaymentProvider;
+  logger: Logger;
+}) {
+  const { db, payments, logger } = deps;
+  const provider = payments.name;
+
+  function providerFailure(err: unknown): never {
+    if (err instanceof PaymentProviderError) {
+      logger.error({ err: err.cause ?? err, provider }, 'payment provider call failed');
+      throw new AppError(502, 'payment_provider', err.message);
+    }
+    throw err;
+  }
+
+  /** Ledger key of one paid period: the payment's transaction id, else subscription id + period start. */
+  function periodKey(event: PaymentEvent): string | undefined {
+    if (event.transactionId) return `payment:${provider}:tx:${event.transactionId}`;
+    const sub = event.subscription;
+    if (sub?.currentPeriodStart) return `payment:${provider}:period:${sub.id}:${sub.currentPeriodStart.toISOString()}`;
+    return undefined;
+  }
+
+  async function resolveUserId(tx: Executor, event: PaymentEvent): Promise<string | undefined> {
+    if (event.userId && UUID.test(event.userId)) {
+      const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, event.userId));
+      if (row) return row.id;
+    }
+    if (event.subscription) {
+      const known = await subs.findById(tx, event.subscription.id);
+      if (known) return known.userId;
+    }
+    if (event.customerId) {
+      const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.creemCustomerId, event.customerId));
+      if (row) return row.id;
+    }
+    if (event.transactionId) {
+      // A refund names the payment it undoes; that payment's grant names the user.
+      const [grant] = await tx
+        .select({ userId: creditLedger.userId })
+        .from(creditLedger)
+        .where(eq(creditLedger.idempotencyKey, `payment:${provider}:tx:${event.transactionId}`));
+      if (grant) return grant.userId;
+    }
+    return undefined;
+  }
+
+  /** Writes what the event says about its subscription; returns the stored row's plan. */
+  async function saveSubscription(tx: Executor, userId: string, event: PaymentEvent, status?: string): Promise<SubscriptionRow | undefined> {
+    const sub = event.subscription;
+    if (!sub) return undefined;
+    const existing = await subs.findById(tx, sub.id);
+    const plan = sub.plan ?? existing?.plan;
+    const customerId = sub.customerId ?? event.customerId ?? existing?.customerId;
+    if (!plan || !customerId) {
+      logger.warn({ eventId: event.id, subscription: sub.id }, 'payment event without a known plan or customer; subscription not stored');
+      return existing;
+    }
+    const row = {
+      id: sub.id,
+      provider,
+      userId: existing?.userId ?? userId,
+      customerId,
+      plan,
+      status: status ?? sub.status ?? STATUS_OF_EVENT[event.type] ?? existing?.status ?? 'active',
+      currentPeriodStart: sub.currentPeriodStart ?? existing?.currentPeriodStart ?? null,
+      currentPeriodEnd: sub.currentPeriodEnd ?? existing?.currentPeriodEnd ?? null,
+      canceledAt: sub.canceledAt ?? existing?.canceledAt ?? null,
+    };
+    await subs.upsert(tx, row);
+    return { ...row, createdAt: existing?.createdAt ?? new Date(), updatedAt: new Date() };
+  }
+
+  /**
+   * users.subscription_status/plan/creem_customer_id are derived from the user's subscriptions: active with
+   * the plan of an entitled subscription (the newest period wins), else the latest subscription's status.
+   */
+  async function syncUser(tx: Executor, userId: string): Promise<void> {
+    const rows = await subs.listForUser(tx, userId);
+    if (rows.length === 0) return;
+    const entitled = rows
+      .filter((r) => ENTITLED.has(r.status))
+      .sort((a, b) => (b.currentPeriodStart?.getTime() ?? 0) - (a.currentPeriodStart?.getTime() ?? 0))[0];
+    const current = entitled ?? rows[0];
+    const status = entitled ? 'active' : current.status;
+    const [before] = await tx
+      .select({ status: users.subscriptionStatus, plan: users.subscriptionPlan, customer: users.creemCustomerId })
+      .from(users)
+      .where(eq(users.id, userId));
+    if (before && before.status === status && before.plan === current.plan && before.customer === current.customerId) return;
+    await tx
+      .update(users)
+      .set({ subscriptionStatus: status, subscriptionPlan: current.plan, creemCustomerId: current.customerId, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+    await deps.events.publish(tx, userId, { type: 'subscription', status, plan: current.plan });
+  }
+
+  async function grantPeriod(tx: Executor, userId: string, event: PaymentEvent, plan: PlanId | undefined): Promise<void> {
+    const key = periodKey(event);
+    if (!plan || !key) {
+      // checkout.completed without a transaction id: the subscription.paid that follows grants.
+      if (event.type === 'subscription.paid') logger.warn({ eventId: event.id }, 'paid event without plan or period key; no credits granted');
+      return;
+    }
+    const p = planById(plan);
+    const since = event.subscription?.currentPeriodStart?.toISOString().slice(0, 10);
+    await deps.credits.applyIn(tx, {
+      userId,
+      delta: p.credits,
+      kind: 'grant',
+      reason: `${p.name} plan credits${since ? ` for the period from ${since}` : ''}`,
+      idempotencyKey: key,
+    });
+  }
+
+  /**
+   * A refunded payment takes back what is left of the credits it granted (never below zero); credits
+   * already spent stay spent. Once per refunded payment.
+   */
+  async function clawBack(tx: Executor, userId: string, event: PaymentEvent): Promise<void> {
+    if (!event.transactionId) {
+      logger.warn({ eventId: event.id }, 'refund without a transaction id; credits left unchanged');
+      return;
+    }
+    const [grant] = await tx
+      .select({ delta: creditLedger.delta })
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, userId), eq(creditLedger.idempotencyKey, `payment:${provider}:tx:${event.transactionId}`)));
+    if (!grant) {
+      logger.warn({ eventId: event.id, transaction: event.transactionId }, 'refund of a payment that granted nothing');
+      return;
+    }
+    const [user] = await tx.select({ credits: users.credits }).from(users).where(eq(users.id, userId)).for('update');
+    const amount = Math.min(grant.delta, user?.credits ?? 0);
+    if (amount <= 0) return;
+    await deps.credits.applyIn(tx, {
+      userId,
+      delta: -amount,
+      kind: 'adjustment',
+      reason: `Payment ${event.transactionId} refunded: unspent credits removed`,
+      idempotencyKey: `payment:${provider}:refund-of:${event.transactionId}`,
+    });
+  }
+
+  async function apply(tx: Executor, userId: string, event: PaymentEvent): Promise<void> {
+    switch (event.type) {
+      case 'checkout.completed':
+      case 'subscription.paid': {
+        const row = await saveSubscription(tx, userId, event, 'active');
+        await grantPeriod(tx, userId, event, event.subscription?.plan ?? (row?.plan as PlanId | undefined));
+        await syncUser(tx, userId);
+        return;
+      }
+      case 'subscription.active': {
+        // Sync only: access is granted by subscription.paid. Refresh a subscription we already know.
+        const existing = event.subscription && (await subs.findById(tx, event.subscription.id));
+        if (existing) {
+          await saveSubscription(tx, userId, event, existing.status);
+          await syncUser(tx, userId);
+        }
+        return;
+      }
+      case 'subscription.update':
+      case 'subscription.canceled':
+      case 'subscription.expired':
+      case 'subscription.scheduled_cancel':
+      case 'subscription.past_due':
+      case 'subscription.paused':
+      case 'subscription.trialing':
+      case 'subscription.unpaid':
+        await saveSubscription(tx, userId, event);
+        await syncUser(tx, userId);
+        return;
+      case 'refund.created':
+        await clawBack(tx, userId, event);
+        return;
+      default:
+        // dispute.created and anything new: recorded for the operator, no automatic change.
+        logger.info({ eventId: event.id, type: event.type }, 'payment event recorded without action');
+    }
+  }
+
+  return {
+    provider,
+
+    async checkout(user: UserRow, body: CheckoutRequestBody, successUrl: string): Promise<{ checkout_url: string }> {
+      if (body.userId !== user.id) throw forbidden('You can only start a checkout for your own account.');
+      if (!isPlanId(body.plan)) throw badRequest('Unknown plan. Choose Basic, Standard or Professional.', 'unknown_plan');
+      const email = body.email?.trim();
+      if (!email || !EMAIL.test(email)) throw badRequest(CHECKOUT_EMAIL_MESSAGE, 'email_required');
+      if (user.subscriptionStatus === 'active') {
+        throw conflict('You already have an active subscription. Change your plan from the customer portal.', 'already_subscribed');
+      }
+      const url = await payments.createCheckout({ plan: body.plan, userId: user.id, email, successUrl }).catch(providerFailure);
+      return { checkout_url: url };
+    },
+
+    async portal(user: UserRow, customerId: string): Promise<{ customer_portal_link: string }> {
+      if (!user.creemCustomerId || customerId !== user.creemCustomerId) {
+        throw forbidden('This customer account does not belong to you.');
+      }
+      if (user.subscriptionStatus !== 'active') {
+        throw conflict('You have no active subscription to manage. Choose a plan first.', 'not_subscribed');
+      }
+      const link = await payments.customerPortalLink(customerId).catch(providerFailure);
+      return { customer_portal_link: link };
+    },
+
+    async subscriptionOf(user: UserRow): Promise<SubscriptionInfo> {
+      const rows = await subs.listForUser(db, user.id);
+      const current = rows.find((r) => r.customerId === user.creemCustomerId && ENTITLED.has(r.status)) ?? rows[0];
+      return {
+        status: user.subscriptionStatus,
+        plan: user.subscriptionPlan,
+        customer_id: user.creemCustomerId,
+        current_period_end: current?.currentPeriodEnd?.toISOString() ?? null,
+        cancel_at_period_end: current?.status === 'scheduled_cancel',
+      };
+    },
+
+    /** The user's subscriptions with a customer id (the sandbox portal shows the entitled one). */
+    subscriptionsForCustomer(userId: string, customerId: string) {
+      return subs.findForCustomer(db, provider, userId, customerId);
+    },
+
+    /**
+     * Verifies and applies one webhook delivery. Everything happens in one transaction with the event's
+     * record, so a failure leaves no trace and the provider's retry processes it afresh; a replay finds the
+     * record and changes nothing.
+     */
+    async handleWebhook(rawBody: Buffer, headers: Headers): Promise<WebhookOutcome> {
+      if (!payments.verifyWebhook(rawBody, headers)) throw unauthorized('Invalid webhook signature.');
+      let event: PaymentEvent;
+      try {
+        event = parseWebhookEvent(provider, rawBody, (id) => payments.planForProduct(id));
+      } catch (err) {
+        if (err instanceof MalformedWebhookError) throw badRequest(err.message, 'malformed_webhook');
+        throw err;
+      }
+      const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
+        const fresh = await subs.recordEvent(tx, { provider, eventId: event.id, eventType: event.type, payload: event.payload });
+        if (!fresh) return 'duplicate';
+        const userId = await resolveUserId(tx, event);
+        if (!userId) return 'unmatched';
+        await apply(tx, userId, event);
+        return 'processed';
+      });
+      if (outcome === 'unmatched') logger.warn({ eventId: event.id, type: event.type }, 'payment event matches no user');
+      logger.info({ eventId: event.id, type: event.type, outcome }, 'payment webhook');
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { THUMB_WIDTHS, type ThumbWidth } from '@common/media.ts';
+import { PRODUCT_NAME } from '@common/product.ts';
+import type { Db } from '../db/index.ts';
+import { exploreGallery } from '../db/schema.ts';
+import { notFound } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import { keyFromMediaUrl, type StorageProvider, type StoredObject } from '../providers/storage/index.ts';
+import { generationsRepository } from '../repositories/generations.repository.ts';
+
+/**
+ * Areas whose objects anyone holding the URL may read. Generated images are shared by URL ('Copy URL',
+ * 'Share', the explore gallery) and their keys hold a random uuid, so the URL itself is the capability.
+ * Every other area is laid out `<area>/<userId>/…` (uploads/<userId>/…) and is readable by its owner only.
+ */
+const PUBLIC_AREAS = ['generations/', 'explore/'];
+const THUMBNAIL_SOURCES = /\.(jpe?g|png|webp)$/i;
+const THUMB_QUALITY = 78;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isPublicKey(key: string): boolean {
+  return PUBLIC_AREAS.some((area) => key.startsWith(area));
+}
+
+/** Whether `viewerId` (null when signed out) may read the object at `key`. */
+export function canRead(key: string, viewerId: string | null): boolean {
+  if (isPublicKey(key)) return true;
+  const owner = key.split('/')[1];
+  return viewerId !== null && owner === viewerId;
+}
+
+export function isThumbWidth(width: number): width is ThumbWidth {
+  return (THUMB_WIDTHS as readonly number[]).includes(width);
+}
+
+export const thumbnailKey = (width: ThumbWidth, sourceKey: string) => `thumbs/${width}/${sourceKey}.webp`;
+
+export type MediaService = ReturnType<typeof createMediaService>;
+
+export function createMediaService(deps: { db: Db; storage: StorageProvider; logger: Logger }) {
+  const { db, storage, logger } = deps;
+  /** Renders in progress, so a burst of first views of one image renders it once per instance. */
+  const rendering = new Map<string, Promise<boolean>>();
+
+  async function renderThumbnail(width: ThumbWidth, sourceKey: string, key: string): Promise<boolean> {
+    const source = await storage.read(sourceKey);
+    if (!source) return false;
+    const webp = await sharp(source, { failOn: 'error' })
+      .rotate()
+      .resize({ width, withoutEnlargement: true })
+      .webp({ quality: THUMB_QUALITY })
+      .toBuffer()
+      .catch((err: Error) => {
+        logger.warn({ err, sourceKey }, 'could not render a thumbnail');
+        return null;
+      });
+    if (!webp) return false;
+    await storage.put(key, webp, 'image/webp');
+    return true;
+  }
+
+  return {
+    /** A stored object; null when it does not exist. The caller checks canRead first. */
+    open(key: string): Promise<StoredObject | null> {
+      return storage.get(key);
+    },
+
+    /** The WebP thumbnail of an image, rendered and kept in storage on first request. */
+    async openThumbnail(width: ThumbWidth, sourceKey: string): Promise<StoredObject | null> {
+      if (!THUMBNAIL_SOURCES.test(sourceKey)) return null;
+      const key = thumbnailKey(width, sourceKey);
+      const cached = await storage.get(key);
+      if (cached) return cached;
+      let job = rendering.get(key);
+      if (!job) {
+        job = renderThumbnail(width, sourceKey, key).finally(() => rendering.delete(key));
+        rendering.set(key, job);
+      }
+      return (await job) ? storage.get(key) : null;
+    },
+
+    /**
+     * What GET /api/download/<id> sends: the caller's own generation, or an explore item when `source` is
+     * 'explore' (visible to every signed-in user, spec §6). Named `likeness-<timestamp>.<ext>` (spec §7).
+     */
+    async openDownload(userId: string, id: string, source: 'generation' | 'explore') {
+      if (!UUID.test(id)) throw notFound('No such image.');
+      let imageUrl: string | undefined;
+      if (source === 'explore') {
+        const [item] = await db.select({ imageUrl: exploreGallery.imageUrl }).from(exploreGallery).where(eq(exploreGallery.id, id)).limit(1);
+        imageUrl = item?.imageUrl;
+      } else {
+        imageUrl = (await generationsRepository.findOwned(db, userId, id))?.imageUrl;
+      }
+      const key = imageUrl ? keyFromMediaUrl(imageUrl) : null;
+      const object = key ? await storage.get(key) : null;
+      if (!object) throw notFound('No such image.');
+      const extension = object.contentType === 'image/png' ? 'png' : 'jpeg';
+      return { object, filename: `${PRODUCT_NAME.toLowerCase()}-${Date.now()}.${extension}` };
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { PLAN_IDS, isPlanId } from '@common/plans.ts';
+import { badRequest, conflict, forbidden } from '../http/errors.ts';
+import {
+  sandboxIds,
+  sandboxProduct,
+  sandboxSubscriptionObject,
+  type SandboxCheckout,
+  type SandboxProvider,
+  type SandboxSubscription,
+} from '../providers/payments/sandbox.ts';
+import type { SubscriptionRow } from '../repositories/subscriptions.repository.ts';
+import type { BillingService } from './billing.service.ts';
+import type { UserRow } from './users.service.ts';
+
+export type SandboxPaymentsService = ReturnType<typeof createSandboxPaymentsService>;
+
+/** Statuses the sandbox portal can still act on (the paid plan is in force). */
+const MANAGEABLE = new Set(['active', 'scheduled_cancel', 'past_due']);
+
+function addMonth(d: Date): Date {
+  const next = new Date(d);
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  return next;
+}
+
+/**
+ * What the sandbox's pages do: each action becomes Creem-format events, signed and posted to the product's
+ * webhook endpoint like a real provider would. The sandbox reads subscription state from the subscriptions
+ * table (provider 'sandbox'), which only the webhook processing writes.
+ */
+export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; billing: BillingService }) {
+  const { sandbox } = deps;
+
+  async function send(webhookUrl: string, eventType: string, object: Record<string, unknown>, eventId?: string) {
+    await sandbox.deliver(webhookUrl, sandbox.signedEvent(eventType, object, eventId));
+  }
+
+  function toSandbox(row: SubscriptionRow, user: UserRow): SandboxSubscription {
+    if (!isPlanId(row.plan)) throw new Error(`sandbox subscription ${row.id} has unknown plan ${row.plan}`);
+    const periodStart = row.currentPeriodStart ?? new Date();
+    return {
+      id: row.id,
+      userId: user.id,
+      customerId: row.customerId,
+      email: user.email,
+      plan: row.plan,
+      status: row.status,
+      periodStart,
+      periodEnd: row.currentPeriodEnd ?? addMonth(periodStart),
+      canceledAt: row.canceledAt,
+      transactionId: null,
+    };
+  }
+
+  /** The caller's subscription in force under this customer id; only its owner may see or change it. */
+  async function current(user: UserRow, customerId: string): Promise<SandboxSubscription | undefined> {
+    if (customerId !== sandbox.customerIdFor(user.id)) throw forbidden('This customer portal belongs to another account.');
+    const rows = await deps.billing.subscriptionsForCustomer(user.id, customerId);
+    const row = rows.find((r) => MANAGEABLE.has(r.status));
+    return row && toSandbox(row, user);
+  }
+
+  async function requireCurrent(user: UserRow, customerId: string): Promise<SandboxSubscription> {
+    const sub = await current(user, customerId);
+    if (!sub) throw conflict('There is no active test subscription to change.', 'not_subscribed');
+    return sub;
+  }
+
+  return {
+    readCheckout(id: string, user: UserRow): SandboxCheckout | undefined {
+      const checkout = sandbox.readCheckout(id);
+      if (checkout && checkout.userId !== user.id) throw forbidden('This checkout belongs to another account.');
+      return checkout;
+    },
+
+    current,
+
+    /**
+     * 'Pay': the first payment sends checkout.completed and subscription.paid, as Creem does. Ids derive from
+     * the checkout, so paying the same checkout twice describes the same payment and grants once.
+     */
+    async pay(checkout: SandboxCheckout, webhookUrl: string): Promise<void> {
+      const ids = sandboxIds(checkout.id);
+      const now = new Date();
+      const sub: SandboxSubscription = {
+        id: ids.subscription,
+        userId: checkout.userId,
+        customerId: sandbox.customerIdFor(checkout.userId),
+        email: checkout.email,
+        plan: checkout.plan,
+        status: 'active',
+        periodStart: now,
+        periodEnd: addMonth(now),
+        canceledAt: null,
+        transactionId: ids.transaction,
+      };
+      const product = sandboxProduct(sandbox, checkout.plan);
+      await send(
+        webhookUrl,
+        'checkout.completed',
+        {
+          id: ids.checkout,
+          object: 'checkout',
+          mode: 'sandbox',
+          status: 'completed',
+          units: 1,
+          product,
+          order: {
+            id: ids.order,
+            object: 'order',
+            customer: sub.customerId,
+            product: product.id,
+            amount: product.price,
+            currency: 'USD',
+            status: 'paid',
+            type: 'recurring',
+            transaction: ids.transaction,
+            mode: 'sandbox',
+          },
+          customer: { id: sub.customerId, object: 'customer', email: checkout.email, mode: 'sandbox' },
+          subscription: sandboxSubscriptionObject(sandbox, sub),
+          success_url: checkout.successUrl,
+          metadata: { userId: checkout.userId, plan: checkout.plan },
+        },
+        `${ids.event}_checkout`,
+      );
+      await send(webhookUrl, 'subscription.paid', sandboxSubscriptionObject(sandbox, sub), `${ids.event}_paid`);
+    },
+
+    /**
+     * Plan switch: the plan changes at once (subscription.update). An upgrade is charged at once and starts
+     * a new monthly period, so it is also a paid period with the new plan's credits; a downgrade costs
+     * nothing now and its lower credits arrive with the next renewal.
+     */
+    async switchPlan(user: UserRow, customerId: string, plan: string, webhookUrl: string): Promise<'upgraded' | 'downgraded'> {
+      if (!isPlanId(plan)) throw badRequest('Unknown plan.', 'unknown_plan');
+      const sub = await requireCurrent(user, customerId);
+      if (plan === sub.plan) throw conflict('You are already on this plan.', 'same_plan');
+      const upgrade = PLAN_IDS.indexOf(plan) > PLAN_IDS.indexOf(sub.plan);
+      const changed: SandboxSubscription = { ...sub, plan, status: 'active', canceledAt: null };
+      await send(webhookUrl, 'subscription.update', sandboxSubscriptionObject(sandbox, changed));
+      if (upgrade) {
+        const now = new Date();
+        const paid = { ...changed, periodStart: now, periodEnd: addMonth(now), transactionId: `tran_sbx_${randomBytes(12).toString('hex')}` };
+        await send(webhookUrl, 'subscription.paid', sandboxSubscriptionObject(sandbox, paid));
+      }
+      return upgrade ? 'upgraded' : 'downgraded';
+    },
+
+    /** Cancels at once: the user returns to the Free Plan and keeps the credits already granted. */
+    async cancel(user: UserRow, customerId: string, webhookUrl: string): Promise<void> {
+      const sub = await requireCurrent(user, customerId);
+      await send(webhookUrl, 'subscription.canceled', sandboxSubscriptionObject(sandbox, { ...sub, status: 'canceled', canceledAt: new Date() }));
+    },
+
+    /** 'Simulate next month's renewal': the next period is paid and grants the plan's credits again. */
+    async renew(user: UserRow, customerId: string, webhookUrl: string): Promise<void> {
+      const sub = await requireCurrent(user, customerId);
+      const periodStart = sub.periodEnd;
+      const ids = sandboxIds(`${sub.id}:${periodStart.toISOString()}`);
+      const renewed = { ...sub, status: 'active', periodStart, periodEnd: addMonth(periodStart), transactionId: ids.transaction };
+      await send(webhookUrl, 'subscription.paid', sandboxSubscriptionObject(sandbox, renewed), `${ids.event}_renewal`);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { samplePhoto } from '../../tests/helpers/photos.ts';
+import { createVisionAnalyser, VisionError } from './analyser.ts';
+import { detailedCaption, fastCaption, framingOf } from './describe.ts';
+
+// Real models on real photos (cut from the samples inside @vladmandic/human): one analyser for the file.
+const analyser = createVisionAnalyser({ timeoutMs: 30_000 });
+afterAll(() => analyser.close());
+
+describe('vision analyser on sample photos', () => {
+  it('finds the smiling young woman in a close-up and says so', async () => {
+    const a = await analyser.analyse(await samplePhoto('smilingWoman'));
+    expect(a.faces).toHaveLength(1);
+    expect(a.faces[0]).toMatchObject({ gender: 'female', emotion: { name: 'happy' } });
+    expect(framingOf(a)).toBe('close-up');
+    expect(fastCaption(a)).toMatch(/^a close-up portrait photo of a smiling woman in her (twenties|thirties)/);
+    const detailed = detailedCaption(a);
+    expect(detailed.split('. ').length).toBeGreaterThanOrEqual(4);
+    expect(detailed).toContain('close-up');
+    expect(detailed).toMatch(/background/i);
+    expect(detailed).toMatch(/light is (warm|cool|neutral)/);
+  });
+
+  it('tells a man from a woman', async () => {
+    const a = await analyser.analyse(await samplePhoto('man'));
+    expect(a.faces[0]?.gender).toBe('male');
+    expect(fastCaption(a)).toMatch(/close-up portrait photo of a (\w+ )?man in his/);
+  });
+
+  it('frames a standing figure as full-body', async () => {
+    const a = await analyser.analyse(await samplePhoto('fullBody', 480));
+    expect(framingOf(a)).toBe('full-body');
+    expect(fastCaption(a)).toMatch(/^a full-body photo of /);
+    expect(detailedCaption(a)).toContain('from head to toe');
+  });
+
+  it('frames a person at a desk from the waist up and names their clothing colour', async () => {
+    const a = await analyser.analyse(await samplePhoto('webcamMan'));
+    expect(framingOf(a)).toBe('half-body');
+    expect(a.clothing?.length).toBeGreaterThan(0);
+    expect(fastCaption(a)).toMatch(/^a half-body portrait photo of .*, wearing an? [a-z ]+ top/);
+  });
+
+  it('describes an image without people as a scene, from its colours and light', async () => {
+    const sunset = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 240, g: 140, b: 40 } } })
+      .jpeg()
+      .toBuffer();
+    const a = await analyser.analyse(sunset);
+    expect(a.faces).toHaveLength(0);
+    expect(framingOf(a)).toBe('scene');
+    expect(a.stats.palette[0].name).toBe('orange');
+    expect(fastCaption(a)).toMatch(/^a photo, plain orange background, warm/);
+    expect(fastCaption(a)).not.toMatch(/\b(woman|man|person)\b/);
+  });
+
+  it('refuses bytes that are not an image as a bad image, and keeps working', async () => {
+    await expect(analyser.analyse(Buffer.from('this is not an image at all'))).rejects.toMatchObject({ kind: 'bad-image' });
+    const a = await analyser.analyse(await samplePhoto('smilingWoman'));
+    expect(a.faces).toHaveLength(1);
+  });
+
+  it('keeps the event loop free while it analyses', async () => {
+    const photo = await samplePhoto('fullBody', 1000);
+    let worstGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worstGap = Math.max(worstGap, now - last);
+      last = now;
+    }, 10);
+    await Promise.all([analyser.analyse(photo), analyser.analyse(photo)]);
+    clearInterval(timer);
+    expect(worstGap).toBeLessThan(150);
+  });
+
+  it('gives up after its timeout and recovers with a fresh worker', async () => {
+    const own = createVisionAnalyser();
+    try {
+      const photo = await samplePhoto('man');
+      const err = await own.analyse(photo, { timeoutMs: 5 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(VisionError);
+      expect(err).toMatchObject({ kind: 'timeout' });
+      const a = await own.analyse(photo);
+      expect(a.faces[0]?.gender).toBe('male');
+    } finally {
+      await own.close();
+    }
+  });
+});

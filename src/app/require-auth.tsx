@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { useSessionUser, useUserSync } from '@/features/session/api';
+
+function Centered({ children }: { children: ReactNode }) {
+  return <div className="flex min-h-dvh flex-col items-center justify-center gap-4 px-6 text-center">{children}</div>;
+}
+
+/**
+ * The /app session guard (spec §2): a spinner while auth loads; signed-out visitors go to /sign-in (history
+ * replaced, origin remembered); then 'Initializing session...' while the user record syncs.
+ */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const session = useSessionUser();
+  const sync = useUserSync(session.data);
+
+  if (session.isPending) {
+    return (
+      <Centered>
+        <Spinner className="size-8 text-brand" label="Loading" />
+      </Centered>
+    );
+  }
+  if (!session.data) return <Navigate to="/sign-in" replace state={{ from: location }} />;
+  if (sync.isError) {
+    return (
+      <Centered>
+        <p role="alert" className="max-w-md text-danger">
+          Error initializing user: {sync.error.message}
+        </p>
+        <Button onClick={() => window.location.reload()}>Try Again</Button>
+      </Centered>
+    );
+  }
+  if (sync.isPending) {
+    return (
+      <Centered>
+        <Spinner className="size-8 text-brand" label="Initializing session" />
+        <p className="text-sm text-fg-muted">Initializing session...</p>
+      </Centered>
+    );
+  }
+  return <>{children}</>;
+}

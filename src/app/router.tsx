@@ -1,0 +1,89 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { PageSpinner } from '@/components/ui/spinner';
+import { PublicLayout } from './public-layout';
+import { RequireAuth } from './require-auth';
+import { ScrollToTop } from './scroll-to-top';
+
+// Route-level code splitting: public pages never download the /app code.
+const page = (load: () => Promise<{ default: ComponentType }>) => {
+  const Page = lazy(load);
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <Page />
+    </Suspense>
+  );
+};
+const AppLayout = lazy(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));
+const Unfinished = lazy(() => import('@/pages/app/unfinished-page'));
+const unfinished = (title: string) => (
+  <Suspense fallback={<PageSpinner />}>
+    <Unfinished title={title} />
+  </Suspense>
+);
+
+/** Old top-level paths that now live under /app (spec §2 redirects), keeping query and hash. */
+const APP_REDIRECTS = ['create-image', 'ai-videos', 'my-generations', 'explore', 'favorites', 'character-training'];
+
+function RedirectTo({ to }: { to: string }) {
+  const { search, hash } = useLocation();
+  return <Navigate to={`${to}${search}${hash}`} replace />;
+}
+
+export function AppRoutes() {
+  return (
+    <>
+      <ScrollToTop />
+      <Routes>
+        <Route element={<PublicLayout />}>
+          <Route index element={page(() => import('@/pages/public/landing-page'))} />
+          <Route path="how-it-works" element={page(() => import('@/pages/public/how-it-works-page'))} />
+          <Route path="pricing" element={page(() => import('@/pages/public/pricing-page'))} />
+          <Route path="faq" element={page(() => import('@/pages/public/faq-page'))} />
+          <Route path="terms-of-service" element={page(() => import('@/pages/public/terms-of-service-page'))} />
+          <Route path="privacy-policy" element={page(() => import('@/pages/public/privacy-policy-page'))} />
+          <Route path="*" element={page(() => import('@/pages/not-found-page'))} />
+        </Route>
+
+        <Route path="sign-in/*" element={page(() => import('@/pages/auth/sign-in-page'))} />
+        <Route path="sign-up/*" element={page(() => import('@/pages/auth/sign-up-page'))} />
+
+        {APP_REDIRECTS.map((p) => (
+          <Route key={p} path={p} element={<RedirectTo to={`/app/${p}`} />} />
+        ))}
+        <Route path="terms" element={<RedirectTo to="/terms-of-service" />} />
+        <Route path="privacy" element={<RedirectTo to="/privacy-policy" />} />
+
+        <Route
+          path="app"
+          element={
+            <RequireAuth>
+              <Suspense fallback={<PageSpinner />}>
+                <AppLayout />
+              </Suspense>
+            </RequireAuth>
+          }
+        >
+          <Route index element={<Navigate to="/app/create-image" replace />} />
+          <Route path="create-image" element={unfinished('Create Image')} />
+          <Route path="ai-videos" element={page(() => import('@/pages/app/ai-videos-page'))} />
+          <Route path="character-training" element={unfinished('Character Training')} />
+          <Route path="my-generations" element={unfinished('My Generations')} />
+          <Route path="explore" element={unfinished('Explore')} />
+          <Route path="favorites" element={unfinished('Favorites')} />
+          <Route path="subscription" element={unfinished('Subscription')} />
+          <Route path="profile" element={unfinished('Profile')} />
+          <Route path="*" element={page(() => import('@/pages/not-found-page'))} />
+        </Route>
+      </Routes>
+    </>
+  );
+}
+
+export function AppRouter() {
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,23 @@
+import { Outlet } from 'react-router';
+import { useMe } from '@/features/session/api';
+import { useLiveUserRecord } from '@/features/session/use-realtime';
+import { MobileTopBar } from './mobile-top-bar';
+import { Sidebar } from './sidebar';
+
+/** The signed-in app: sidebar on desktop, top bar on phones, live balance. */
+export function AppLayout() {
+  const me = useMe();
+  useLiveUserRecord();
+  const who = { credits: me.credits, fullName: me.full_name, email: me.email, imageUrl: me.image_url };
+  return (
+    <div className="min-h-dvh bg-bg-subtle">
+      <Sidebar {...who} />
+      <MobileTopBar {...who} />
+      <main className="min-w-0 md:pl-16">
+        <div className="mx-auto w-full max-w-[1400px] px-4 py-6 md:px-8 md:py-8">
+          <Outlet />
+        </div>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { Link, useNavigate } from 'react-router';
+import { Coins, Menu, UserRound } from 'lucide-react';
+import { Avatar } from '@/components/ui/avatar';
+import { DropdownMenu } from '@/components/ui/dropdown-menu';
+import { Logo } from '@/components/logo';
+import { NAV_ITEMS, creditsLabel, profileLabel } from './nav-items';
+
+/** Under 768px: a top bar with the logo, the balance and a drop-down menu of every section. */
+export function MobileTopBar({ credits, fullName, email, imageUrl }: { credits: number; fullName: string | null; email: string | null; imageUrl: string | null }) {
+  const navigate = useNavigate();
+  return (
+    <header className="sticky top-0 z-40 flex h-14 items-center justify-between gap-2 border-b border-border bg-bg/95 px-4 backdrop-blur md:hidden">
+      <Link to="/app/create-image" aria-label="Likeness — Create Image">
+        <Logo />
+      </Link>
+      <div className="flex items-center gap-2">
+        <Link to="/app/subscription" className="rounded-full bg-bg-muted px-3 py-1 text-xs font-semibold text-fg">
+          {creditsLabel(credits)}
+        </Link>
+        <DropdownMenu
+          label="App menu"
+          trigger={
+            <button type="button" aria-label="Open menu" className="rounded-md p-2 text-fg hover:bg-bg-muted">
+              <Menu className="size-5" />
+            </button>
+          }
+          items={[
+            ...NAV_ITEMS.map(({ to, label, icon: Icon }) => ({ label, icon: <Icon className="size-4" />, onSelect: () => navigate(to) })),
+            { label: creditsLabel(credits), icon: <Coins className="size-4" />, onSelect: () => navigate('/app/subscription') },
+            {
+              label: profileLabel(fullName),
+              icon: imageUrl || fullName || email ? <Avatar src={imageUrl} name={fullName} email={email} className="size-4" /> : <UserRound className="size-4" />,
+              onSelect: () => navigate('/app/profile'),
+            },
+          ]}
+        />
+      </div>
+    </header>
+  );
+}

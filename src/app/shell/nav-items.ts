@@ -1,0 +1,20 @@
+import { Clapperboard, Compass, Heart, Images, ScanFace, WandSparkles, type LucideIcon } from 'lucide-react';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+/** The app's main sections, in sidebar order (spec §2 app shell). */
+export const NAV_ITEMS: NavItem[] = [
+  { to: '/app/create-image', label: 'Create Image', icon: WandSparkles },
+  { to: '/app/ai-videos', label: 'AI Videos', icon: Clapperboard },
+  { to: '/app/character-training', label: 'Character Training', icon: ScanFace },
+  { to: '/app/my-generations', label: 'My Generations', icon: Images },
+  { to: '/app/explore', label: 'Explore', icon: Compass },
+  { to: '/app/favorites', label: 'Favorites', icon: Heart },
+];
+
+export const creditsLabel = (credits: number) => `${credits.toLocaleString('en-US')} Credits`;
+export const profileLabel = (fullName: string | null | undefined) => fullName?.trim() || 'User Profile';

@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { Link, NavLink } from 'react-router';
+import { motion } from 'framer-motion';
+import { Coins } from 'lucide-react';
+import { LAYOUT } from '@common/product';
+import { Avatar } from '@/components/ui/avatar';
+import { LogoMark } from '@/components/logo';
+import { cn } from '@/lib/cn';
+import { NAV_ITEMS, creditsLabel, profileLabel } from './nav-items';
+
+export interface SidebarProps {
+  credits: number;
+  fullName: string | null;
+  email: string | null;
+  imageUrl: string | null;
+  /** Controlled open state; held internally when omitted. */
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+  animate?: boolean;
+}
+
+const itemClasses = ({ isActive }: { isActive: boolean }) =>
+  cn(
+    'flex h-10 items-center gap-3 rounded-md px-[11px] text-sm font-medium transition-colors',
+    isActive ? 'bg-brand-soft text-brand' : 'text-fg-muted hover:bg-bg-muted hover:text-fg',
+  );
+
+/** Desktop sidebar: 64px closed, 240px open; opens while the pointer is over it (spec §2). */
+export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, onOpenChange, animate = true }: SidebarProps) {
+  const [openState, setOpenState] = useState(false);
+  const open = openProp ?? openState;
+  const setOpen = (value: boolean) => {
+    if (openProp === undefined) setOpenState(value);
+    onOpenChange?.(value);
+  };
+  const label = (text: string) => (
+    <span className={cn('truncate transition-opacity duration-200', open ? 'opacity-100' : 'opacity-0')}>{text}</span>
+  );
+
+  return (
+    <motion.aside
+      data-testid="sidebar"
+      data-open={open}
+      aria-label="Main navigation"
+      onPointerEnter={() => setOpen(true)}
+      onPointerLeave={() => setOpen(false)}
+      onFocus={() => setOpen(true)}
+      onBlur={(e) => !e.currentTarget.contains(e.relatedTarget as Node) && setOpen(false)}
+      initial={false}
+      animate={{ width: open ? LAYOUT.sidebarOpenPx : LAYOUT.sidebarClosedPx }}
+      transition={animate ? { duration: LAYOUT.sidebarTransitionS, ease: 'easeInOut' } : { duration: 0 }}
+      className="fixed inset-y-0 left-0 z-40 hidden flex-col overflow-hidden border-r border-border bg-bg px-2 py-4 md:flex"
+    >
+      <Link to="/app/create-image" className="mb-6 flex items-center gap-3 px-2" aria-label="Likeness — Create Image">
+        <LogoMark />
+        {label('Likeness')}
+      </Link>
+      <nav className="flex flex-1 flex-col gap-1">
+        {NAV_ITEMS.map(({ to, label: text, icon: Icon }) => (
+          <NavLink key={to} to={to} className={itemClasses} title={open ? undefined : text}>
+            <Icon className="size-[18px] shrink-0" aria-hidden />
+            {label(text)}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="flex flex-col gap-1 border-t border-border pt-3">
+        <NavLink to="/app/subscription" className={itemClasses} title={open ? undefined : creditsLabel(credits)}>
+          <Coins className="size-[18px] shrink-0 text-warning" aria-hidden />
+          {label(creditsLabel(credits))}
+        </NavLink>
+        <NavLink to="/app/profile" className={(s) => cn(itemClasses(s), 'h-12 px-[7px]')} title={open ? undefined : profileLabel(fullName)}>
+          <Avatar src={imageUrl} name={fullName} email={email} className="size-[26px]" />
+          {label(profileLabel(fullName))}
+        </NavLink>
+      </div>
+    </motion.aside>
+  );
+}

@@ -1,0 +1,35 @@
+/** A non-OK answer from the server: its status, raw body text and the server's user-safe message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly bodyText: string,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  static async from(res: Response): Promise<ApiError> {
+    const text = await res.text().catch(() => '');
+    let message = `Request failed (${res.status})`;
+    let code: string | undefined;
+    try {
+      const json = JSON.parse(text) as { message?: string; code?: string };
+      if (json.message) message = json.message;
+      code = json.code;
+    } catch {
+      // Not JSON: keep the generic message; bodyText still has the text.
+    }
+    return new ApiError(res.status, text, message, code);
+  }
+}
+
+export function isAbortError(err: unknown): boolean {
+  return err instanceof DOMException && err.name === 'AbortError';
+}
+
+/** A message a person can read, for any thrown value. */
+export function errorMessage(err: unknown, fallback = 'An unexpected error occurred. Please try again later.'): string {
+  return err instanceof Error && err.message ? err.message : fallback;
+}

@@ -1,0 +1,64 @@
+import type { IdentityPort, SessionUser } from '../port';
+import { ApiError } from '../api-error';
+
+interface AuthSession {
+  session: { token: string };
+  user: { id: string; name: string; email: string; image?: string | null; createdAt: string };
+}
+
+async function authFetch(path: string, body?: unknown): Promise<Response> {
+  return fetch(`/api/auth${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    credentials: 'same-origin',
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+function toSessionUser(u: AuthSession['user']): SessionUser {
+  const fullName = u.name?.trim() || null;
+  const [firstName, ...rest] = fullName?.split(/\s+/) ?? [];
+  return {
+    id: u.id,
+    fullName,
+    firstName: firstName ?? null,
+    lastName: rest.length ? rest.join(' ') : null,
+    imageUrl: u.image ?? null,
+    primaryEmailAddress: u.email ? { emailAddress: u.email } : null,
+    emailAddresses: u.email ? [{ emailAddress: u.email }] : [],
+    createdAt: u.createdAt,
+  };
+}
+
+/** Built-in accounts served by the product's own server under /api/auth. */
+export function createLocalIdentity(): IdentityPort {
+  let cached: AuthSession | null = null;
+
+  async function session(): Promise<AuthSession | null> {
+    const res = await authFetch('/get-session');
+    if (!res.ok) throw await ApiError.from(res);
+    cached = (await res.json()) as AuthSession | null;
+    return cached;
+  }
+
+  async function post(path: string, body: unknown): Promise<void> {
+    const res = await authFetch(path, body);
+    if (!res.ok) throw await ApiError.from(res);
+    cached = null;
+  }
+
+  return {
+    async loadUser() {
+      const s = await session();
+      return s ? toSessionUser(s.user) : null;
+    },
+    async getToken() {
+      return (cached ?? (await session()))?.session.token ?? null;
+    },
+    signIn: (input) => post('/sign-in/email', input),
+    signUp: (input) => post('/sign-up/email', input),
+    async signOut() {
+      await post('/sign-out', {});
+    },
+  };
+}

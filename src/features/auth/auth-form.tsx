@@ -1,0 +1,104 @@
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useBackend } from '@/backend/backend-context';
+import { ApiError } from '@/backend/api-error';
+import { Banner } from '@/components/ui/banner';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
+import { Logo } from '@/components/logo';
+import { PageSpinner } from '@/components/ui/spinner';
+import { sessionUserKey, useSessionUser } from '@/features/session/api';
+
+export const POST_AUTH_PATH = '/app/create-image';
+
+function authErrorMessage(err: unknown, mode: 'sign-in' | 'sign-up'): string {
+  if (err instanceof ApiError) {
+    if (err.status === 401 || err.code === 'INVALID_EMAIL_OR_PASSWORD') return 'Incorrect email or password. Please try again.';
+    if (err.code === 'USER_ALREADY_EXISTS' || err.code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL' || err.status === 422)
+      return 'An account with this email already exists. Sign in instead.';
+    if (err.code === 'PASSWORD_TOO_SHORT') return 'Use at least 8 characters for your password.';
+    if (err.code === 'INVALID_EMAIL') return 'Enter a valid email address.';
+    if (err.status === 429) return err.message;
+    if (err.status < 500 && err.message) return err.message;
+  }
+  if (err instanceof TypeError) return 'No internet connection. Please check your network and try again.';
+  return mode === 'sign-in' ? 'Sign-in failed. Please try again.' : 'Sign-up failed. Please try again.';
+}
+
+/** The built-in sign-in / sign-up flow; any sub-path of /sign-in or /sign-up renders it. */
+export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
+  const { identity } = useBackend();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const session = useSessionUser();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const isSignUp = mode === 'sign-up';
+
+  if (session.isPending) return <PageSpinner />;
+  if (session.data && !busy) return <Navigate to={POST_AUTH_PATH} replace />;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    if (isSignUp && password.length < 8) {
+      setError('Use at least 8 characters for your password.');
+      return;
+    }
+    setBusy(true);
+    try {
+      if (isSignUp) await identity.signUp({ name: name.trim(), email: email.trim(), password });
+      else await identity.signIn({ email: email.trim(), password });
+      await qc.fetchQuery({ queryKey: sessionUserKey, queryFn: () => identity.loadUser(), staleTime: 0 });
+      navigate(POST_AUTH_PATH, { replace: true });
+    } catch (err) {
+      setError(authErrorMessage(err, mode));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex min-h-dvh flex-col items-center justify-center bg-bg-subtle px-4 py-10">
+      <Link to="/" className="mb-8" aria-label="Likeness home">
+        <Logo />
+      </Link>
+      <div className="w-full max-w-sm rounded-xl border border-border bg-bg p-6 shadow-card sm:p-8">
+        <h1 className="text-2xl font-bold">{isSignUp ? 'Create your account' : 'Welcome back'}</h1>
+        <p className="mt-1 text-sm text-fg-muted">
+          {isSignUp ? 'Start creating photos of you in minutes.' : 'Sign in to continue to Likeness.'}
+        </p>
+        <form className="mt-6 flex flex-col gap-4" onSubmit={submit} noValidate={false}>
+          {error && <Banner tone="red">{error}</Banner>}
+          {isSignUp && (
+            <Input label="Full name" name="name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
+          )}
+          <Input label="Email address" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Input
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete={isSignUp ? 'new-password' : 'current-password'}
+            required
+            minLength={isSignUp ? 8 : undefined}
+            hint={isSignUp ? 'At least 8 characters.' : undefined}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          <Button type="submit" size="lg" busy={busy} className="mt-2 w-full">
+            {isSignUp ? 'Sign up' : 'Sign in'}
+          </Button>
+        </form>
+        <p className="mt-6 text-center text-sm text-fg-muted">
+          {isSignUp ? 'Already have an account? ' : 'New to Likeness? '}
+          <Link to={isSignUp ? '/sign-in' : '/sign-up'} className="font-medium text-brand hover:underline">
+            {isSignUp ? 'Sign in' : 'Create an account'}
+          </Link>
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { signWebhookBody } from '../../server/providers/payments/index.ts';
+
+/**
+ * Creem's checkout and customer-portal API on loopback, as strict as the real one about what it receives
+ * (x-api-key, JSON bodies, required and unknown fields, known products and customers) and answering
+ * bodies the `creem` SDK's response schemas accept. See shared/contracts/creem.md.
+ */
+
+export interface FakeCreem {
+  url: string;
+  /** Checkout request bodies received, in order (snake_case, as sent on the wire). */
+  checkouts: Record<string, unknown>[];
+  portalRequests: Record<string, unknown>[];
+  /** Makes a customer id known, as Creem knows customers after their first checkout. */
+  addCustomer(id: string): void;
+  stop(): Promise<void>;
+}
+
+const CHECKOUT_FIELDS = new Set([
+  'product_id',
+  'request_id',
+  'units',
+  'custom_price',
+  'discount_code',
+  'affiliate_code',
+  'customer',
+  'custom_fields',
+  'custom_field',
+  'success_url',
+  'metadata',
+]);
+
+function error(status: number, error: string, message: string): Response {
+  return Response.json(
+    { trace_id: randomBytes(8).toString('hex'), status, error, message: [message], timestamp: Date.now() },
+    { status },
+  );
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export async function startFakeCreem(opts: { apiKey: string; products: string[] }): Promise<FakeCreem> {
+  const checkouts: Record<string, unknown>[] = [];
+  const portalRequests: Record<string, unknown>[] = [];
+  const customers = new Set<string>();
+  let base = '';
+
+  async function readBody(req: Request): Promise<Record<string, unknown> | Response> {
+    if (!req.headers.get('content-type')?.startsWith('application/json')) return error(400, 'Bad Request', 'Content-Type must be application/json');
+    try {
+      const body: unknown = await req.json();
+      return isObj(body) ? body : error(400, 'Bad Request', 'body must be an object');
+    } catch {
+      return error(400, 'Bad Request', 'body is not JSON');
+    }
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    const path = new URL(req.url).pathname;
+    if (req.headers.get('x-api-key') !== opts.apiKey) return error(403, 'Forbidden', 'Invalid API key');
+
+    if (path === '/v1/checkouts' && req.method === 'POST') {
+      const body = await readBody(req);
+      if (body instanceof Response) return body;
+      const unknown = Object.keys(body).filter((k) => !CHECKOUT_FIELDS.has(k));
+      if (unknown.length) return error(400, 'Bad Request', `property ${unknown[0]} should not exist`);
+      if (typeof body.product_id !== 'string' || !body.product_id) return error(400, 'Bad Request', 'product_id must be a string');
+      if (!opts.products.includes(body.product_id)) return error(404, 'Not Found', 'Product not found');
+      if (body.success_url !== undefined && (typeof body.success_url !== 'string' || !URL.canParse(body.success_url))) {
+        return error(400, 'Bad Request', 'success_url must be a URL address');
+      }
+      if (body.request_id !== undefined && typeof body.request_id !== 'string') return error(400, 'Bad Request', 'request_id must be a string');
+      if (body.metadata !== undefined && !isObj(body.metadata)) return error(400, 'Bad Request', 'metadata must be an object');
+      if (body.customer !== undefined && (!isObj(body.customer) || (body.customer.email !== undefined && typeof body.customer.email !== 'string'))) {
+        return error(400, 'Bad Request', 'customer.email must be an email');
+      }
+      checkouts.push(body);
+      const id = `ch_${randomBytes(10).toString('hex')}`;
+      return Response.json({
+        id,
+        mode: opts.apiKey.startsWith('creem_test_') ? 'test' : 'prod',
+        object: 'checkout',
+        status: 'pending',
+        product: body.product_id,
+        units: 1,
+        request_id: body.request_id,
+        checkout_url: `${base}/test/checkout/${body.product_id}/${id}`,
+        success_url: body.success_url ?? null,
+        metadata: body.metadata,
+      });
+    }
+
+    if (path === '/v1/customers/billing' && req.method === 'POST') {
+      const body = await readBody(req);
+      if (body instanceof Response) return body;
+      if (typeof body.customer_id !== 'string' || !body.customer_id) return error(400, 'Bad Request', 'customer_id must be a string');
+      portalRequests.push(body);
+      if (!customers.has(body.customer_id)) return error(404, 'Not Found', 'Customer not found');
+      return Response.json({ customer_portal_link: `${base}/my-orders/login/${randomBytes(8).toString('hex')}` });
+    }
+
+    return error(404, 'Not Found', `Cannot ${req.method} ${path}`);
+  }
+
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: handle, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: base,
+    checkouts,
+    portalRequests,
+    addCustomer: (id) => customers.add(id),
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+// ───────────────────────── Webhook bodies ─────────────────────────
+
+export interface SubscriptionFixture {
+  id: string;
+  productId: string;
+  customerId: string;
+  email?: string;
+  userId?: string;
+  status?: string;
+  transactionId?: string;
+  periodStart?: Date;
+  periodEnd?: Date;
+  canceledAt?: Date | null;
+}
+
+/** A subscription object as Creem sends it in subscription.* events (expanded product and customer). */
+export function creemSubscription(f: SubscriptionFixture): Record<string, unknown> {
+  const start = f.periodStart ?? new Date('2026-11-01T00:00:00.000Z');
+  const end = f.periodEnd ?? new Date(start.getTime() + 30 * 86_400_000);
+  return {
+    id: f.id,
+    object: 'subscription',
+    product: { id: f.productId, object: 'product', name: 'Plan', price: 4900, currency: 'USD', billing_type: 'recurring', billing_period: 'every-month', mode: 'test' },
+    customer: { id: f.customerId, object: 'customer', email: f.email ?? 'buyer@example.com', name: 'Buyer', country: 'GR', mode: 'test' },
+    collection_method: 'charge_automatically',
+    status: f.status ?? 'active',
+    last_transaction_id: f.transactionId,
+    last_transaction_date: start.toISOString(),
+    next_transaction_date: end.toISOString(),
+    current_period_start_date: start.toISOString(),
+    current_period_end_date: end.toISOString(),
+    canceled_at: f.canceledAt ? f.canceledAt.toISOString() : null,
+    created_at: start.toISOString(),
+    updated_at: start.toISOString(),
+    metadata: f.userId ? { userId: f.userId } : {},
+    mode: 'local',
+  };
+}
+
+/** A checkout.completed object for a subscription's first payment (the order carries its transaction). */
+export function creemCheckoutCompleted(f: SubscriptionFixture & { orderId?: string }): Record<string, unknown> {
+  const sub = creemSubscription(f);
+  return {
+    id: `ch_${randomBytes(6).toString('hex')}`,
+    object: 'checkout',
+    request_id: 'chk_test',
+    order: {
+      id: f.orderId ?? `ord_${randomBytes(6).toString('hex')}`,
+      customer: f.customerId,
+      product: f.productId,
+      amount: 4900,
+      currency: 'USD',
+      status: 'paid',
+      type: 'recurring',
+      transaction: f.transactionId,
+      mode: 'test',
+    },
+    product: sub.product,
+    customer: sub.customer,
+    // Creem's checkout.completed carries the subscription without period dates or last transaction.
+    subscription: { id: f.id, object: 'subscription', product: f.productId, customer: f.customerId, collection_method: 'charge_automatically', status: 'active', canceled_at: null, metadata: sub.metadata, mode: 'test' },
+    custom_fields: [],
+    status: 'completed',
+    metadata: sub.metadata,
+    mode: 'test',
+  };
+}
+
+/** A webhook delivery signed like Creem signs it: creem-signature = hex HMAC-SHA256 of the raw body. */
+export function signedWebhook(secret: string, eventType: string, object: Record<string, unknown>, id = `evt_${randomBytes(10).toString('hex')}`) {
+  const body = JSON.stringify({ id, eventType, created_at: Date.now(), object });
+  return { id, body, headers: { 'content-type': 'application/json', 'creem-signature': signWebhookBody(body, secret) } };
+}

@@ -1,0 +1,322 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { count, eq } from 'drizzle-orm';
+import { CHECKOUT_EMAIL_MESSAGE } from '@common/billing.ts';
+import { paymentEvents, subscriptions } from '../../server/db/schema.ts';
+import { createCreemProvider } from '../../server/providers/payments/creem.ts';
+import { PaymentProviderError } from '../../server/providers/payments/index.ts';
+import { creemCheckoutCompleted, creemSubscription, signedWebhook, startFakeCreem, type FakeCreem } from '../fakes/creem-server.ts';
+import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+
+const SANDBOX_SECRET = 'sandbox-test-secret-0123456789abcdef';
+const uid = () => randomBytes(6).toString('hex');
+
+async function me(client: TestClient) {
+  return (await client.get('/api/me')).json() as Promise<{
+    id: string;
+    credits: number;
+    subscription_status: string | null;
+    subscription_plan: string | null;
+    creem_customer_id: string | null;
+  }>;
+}
+
+/** Posts a form the way a browser on the site does (same-origin Origin header, urlencoded body). */
+function postForm(client: TestClient, path: string, fields: Record<string, string> = {}) {
+  return client.fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+describe.each(testDatabases())('billing (%s)', (database) => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ database, env: { SANDBOX_WEBHOOK_SECRET: SANDBOX_SECRET } });
+  });
+  afterAll(() => ts?.stop());
+
+  const post = (body: string, headers: Record<string, string>) =>
+    fetch(`${ts.url}/api/webhooks/sandbox`, { method: 'POST', body, headers });
+  const eventCount = async (eventId: string) =>
+    (await ts.rt.db.select({ n: count() }).from(paymentEvents).where(eq(paymentEvents.eventId, eventId)))[0].n;
+
+  function paidEvent(userId: string, over: { transactionId?: string; periodStart?: Date; product?: string } = {}) {
+    return creemSubscription({
+      id: `sub_${uid()}`,
+      productId: over.product ?? 'prod_sandbox_standard',
+      customerId: `cust_${uid()}`,
+      userId,
+      transactionId: over.transactionId ?? `tran_${uid()}`,
+      periodStart: over.periodStart,
+    });
+  }
+
+  describe('checkout and portal requests', () => {
+    it('refuses anonymous callers, other users’ ids, unknown plans and a missing email', async () => {
+      const { client, userId, email } = await ts.signUp();
+      const other = await ts.signUp();
+      expect((await ts.client().post('/api/billing/checkout', { plan: 'BASIC', userId, email })).status).toBe(401);
+
+      const foreign = await client.post('/api/billing/checkout', { plan: 'BASIC', userId: other.userId, email });
+      expect(foreign.status).toBe(403);
+
+      const unknown = await client.post('/api/billing/checkout', { plan: 'GOLD', userId, email });
+      expect(unknown.status).toBe(400);
+      expect(await unknown.json()).toMatchObject({ code: 'unknown_plan' });
+
+      const noEmail = await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email: '' });
+      expect(noEmail.status).toBe(400);
+      expect(await noEmail.json()).toMatchObject({ message: CHECKOUT_EMAIL_MESSAGE });
+
+      const ok = await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email });
+      expect(ok.status).toBe(200);
+      expect((await ok.json()).checkout_url).toMatch(new RegExp(`^${ts.url}/sandbox/checkout/`));
+    });
+
+    it('opens the portal only for the caller’s own customer id and only while active', async () => {
+      const a = await ts.signUp();
+      const b = await ts.signUp();
+      // No subscription yet: there is no customer id of the caller's to open.
+      expect((await a.client.post('/api/billing/portal', { customer_id: 'cust_anything' })).status).toBe(403);
+
+      const paid = signedWebhook(SANDBOX_SECRET, 'subscription.paid', paidEvent(a.userId));
+      expect((await post(paid.body, paid.headers)).status).toBe(200);
+      const { creem_customer_id: customerA } = await me(a.client);
+      expect(customerA).toBeTruthy();
+
+      expect((await b.client.post('/api/billing/portal', { customer_id: customerA })).status).toBe(403);
+      const own = await a.client.post('/api/billing/portal', { customer_id: customerA });
+      expect(own.status).toBe(200);
+      expect((await own.json()).customer_portal_link).toBe(`/sandbox/portal/${customerA}`);
+
+      const subId = (paid.body.match(/"id":"(sub_[0-9a-f]+)"/) ?? [])[1];
+      const canceled = signedWebhook(SANDBOX_SECRET, 'subscription.canceled', {
+        ...JSON.parse(paid.body).object,
+        id: subId,
+        status: 'canceled',
+        canceled_at: new Date().toISOString(),
+      });
+      expect((await post(canceled.body, canceled.headers)).status).toBe(200);
+      expect(await me(a.client)).toMatchObject({ subscription_status: 'canceled', credits: 4500 });
+      const inactive = await a.client.post('/api/billing/portal', { customer_id: customerA });
+      expect(inactive.status).toBe(409);
+    });
+  });
+
+  describe('webhooks', () => {
+    it('grants once when the same event is delivered 10 times', async () => {
+      const { client, userId } = await ts.signUp();
+      const event = signedWebhook(SANDBOX_SECRET, 'subscription.paid', paidEvent(userId));
+      const answers = await Promise.all(Array.from({ length: 5 }, () => post(event.body, event.headers)));
+      for (let i = 0; i < 5; i++) answers.push(await post(event.body, event.headers));
+      expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
+      expect(await me(client)).toMatchObject({ credits: 4500, subscription_status: 'active', subscription_plan: 'STANDARD' });
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(4500);
+      expect(await eventCount(event.id)).toBe(1);
+    });
+
+    it('grants once for checkout.completed and subscription.paid of the same first payment', async () => {
+      const { client, userId } = await ts.signUp();
+      const fixture = { id: `sub_${uid()}`, productId: 'prod_sandbox_basic', customerId: `cust_${uid()}`, userId, transactionId: `tran_${uid()}` };
+      const completed = signedWebhook(SANDBOX_SECRET, 'checkout.completed', creemCheckoutCompleted(fixture));
+      const paid = signedWebhook(SANDBOX_SECRET, 'subscription.paid', creemSubscription(fixture));
+      expect((await post(completed.body, completed.headers)).status).toBe(200);
+      expect((await post(paid.body, paid.headers)).status).toBe(200);
+      expect(await me(client)).toMatchObject({ credits: 1500, subscription_status: 'active', subscription_plan: 'BASIC', creem_customer_id: fixture.customerId });
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(1500);
+    });
+
+    it('keys a paid period by subscription and period start when there is no transaction id', async () => {
+      const { client, userId } = await ts.signUp();
+      const base = { id: `sub_${uid()}`, productId: 'prod_sandbox_basic', customerId: `cust_${uid()}`, userId };
+      const first = creemSubscription({ ...base, periodStart: new Date('2026-10-01T00:00:00Z') });
+      const next = creemSubscription({ ...base, periodStart: new Date('2026-11-01T00:00:00Z') });
+      for (const object of [first, first, next]) {
+        const e = signedWebhook(SANDBOX_SECRET, 'subscription.paid', object);
+        expect((await post(e.body, e.headers)).status).toBe(200);
+      }
+      expect((await me(client)).credits).toBe(3000);
+    });
+
+    it('answers 401 to a forged or missing signature and changes nothing', async () => {
+      const { client, userId } = await ts.signUp();
+      const forged = signedWebhook('not-the-sandbox-secret-0123456789abcdef', 'subscription.paid', paidEvent(userId));
+      expect((await post(forged.body, forged.headers)).status).toBe(401);
+      const genuine = signedWebhook(SANDBOX_SECRET, 'subscription.paid', paidEvent(userId));
+      const tampered = genuine.body.replace('prod_sandbox_standard', 'prod_sandbox_professional');
+      expect((await post(tampered, genuine.headers)).status).toBe(401);
+      expect((await post(genuine.body, { 'content-type': 'application/json' })).status).toBe(401);
+      expect(await me(client)).toMatchObject({ credits: 0, subscription_status: null });
+      expect(await eventCount(forged.id)).toBe(0);
+      expect(await eventCount(genuine.id)).toBe(0);
+    });
+
+    it('answers 404 on the endpoint of a provider that is not configured', async () => {
+      const e = signedWebhook(SANDBOX_SECRET, 'subscription.paid', paidEvent(randomBytes(4).toString('hex')));
+      expect((await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: e.body, headers: e.headers })).status).toBe(404);
+    });
+
+    it('takes back the unspent credits of a refunded payment, never below zero', async () => {
+      const { client, userId } = await ts.signUp();
+      const transactionId = `tran_${uid()}`;
+      const paid = signedWebhook(SANDBOX_SECRET, 'subscription.paid', paidEvent(userId, { transactionId, product: 'prod_sandbox_basic' }));
+      await post(paid.body, paid.headers);
+      await ts.rt.credits.debit(userId, 1000, 'spent in test', `test:${uid()}`);
+      const refund = { id: `ref_${uid()}`, object: 'refund', status: 'succeeded', refund_amount: 1900, transaction: { id: transactionId }, customer: { id: 'c' } };
+      for (let i = 0; i < 2; i++) {
+        const e = signedWebhook(SANDBOX_SECRET, 'refund.created', refund);
+        expect((await post(e.body, e.headers)).status).toBe(200);
+      }
+      expect((await me(client)).credits).toBe(0);
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(0);
+    });
+  });
+
+  describe('sandbox payments end to end over HTTP', () => {
+    it('subscribes, switches plan, renews and cancels through signed webhooks', async () => {
+      const { client, userId, email } = await ts.signUp();
+      const { checkout_url } = await (await client.post('/api/billing/checkout', { plan: 'STANDARD', userId, email })).json();
+      const path = new URL(checkout_url).pathname;
+
+      const page = await client.get(path);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      for (const text of ['Test payment page — no real money', 'Likeness', 'Standard', '$49', '/month', '4,500 credits', '>Pay<', '>Cancel<']) {
+        expect(html).toContain(text);
+      }
+      expect(html).not.toContain('<script');
+      expect(html).toContain('href="/app/subscription"');
+
+      // Another account cannot use this checkout.
+      const stranger = await ts.signUp();
+      expect((await stranger.client.get(path)).status).toBe(403);
+
+      const pay = await postForm(client, `${path}/pay`);
+      expect(pay.status).toBe(303);
+      expect(pay.headers.get('location')).toBe(`${ts.url}/app/subscription?checkout=success`);
+      const subscribed = await me(client);
+      expect(subscribed).toMatchObject({ credits: 4500, subscription_status: 'active', subscription_plan: 'STANDARD' });
+      const [row] = await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+      expect(row).toMatchObject({ provider: 'sandbox', status: 'active', plan: 'STANDARD' });
+
+      // Paying the same checkout again is the same payment.
+      expect((await postForm(client, `${path}/pay`)).status).toBe(303);
+      expect((await me(client)).credits).toBe(4500);
+
+      const info = await (await client.get('/api/billing/subscription')).json();
+      expect(info).toMatchObject({ status: 'active', plan: 'STANDARD', customer_id: subscribed.creem_customer_id, cancel_at_period_end: false });
+      expect(new Date(info.current_period_end).getTime()).toBeGreaterThan(Date.now());
+
+      const { customer_portal_link } = await (await client.post('/api/billing/portal', { customer_id: subscribed.creem_customer_id })).json();
+      const portal = await client.get(customer_portal_link);
+      expect(portal.status).toBe(200);
+      const portalHtml = await portal.text();
+      expect(portalHtml).toContain('Test payment page — no real money');
+      expect(portalHtml).toContain('Switch to Professional');
+      expect(portalHtml).toContain('Simulate next month’s renewal');
+      expect((await stranger.client.get(customer_portal_link)).status).toBe(403);
+      expect((await postForm(stranger.client, `${customer_portal_link}/cancel`)).status).toBe(403);
+
+      const upgrade = await postForm(client, `${customer_portal_link}/plan`, { plan: 'PROFESSIONAL' });
+      expect(upgrade.status).toBe(303);
+      expect(await me(client)).toMatchObject({ credits: 14500, subscription_status: 'active', subscription_plan: 'PROFESSIONAL' });
+
+      expect((await postForm(client, `${customer_portal_link}/renew`)).status).toBe(303);
+      expect((await me(client)).credits).toBe(24500);
+
+      const downgrade = await postForm(client, `${customer_portal_link}/plan`, { plan: 'BASIC' });
+      expect(downgrade.headers.get('location')).toContain('done=downgraded');
+      expect(await me(client)).toMatchObject({ credits: 24500, subscription_plan: 'BASIC' });
+
+      const cancel = await postForm(client, `${customer_portal_link}/cancel`);
+      expect(cancel.status).toBe(303);
+      expect(await me(client)).toMatchObject({ credits: 24500, subscription_status: 'canceled' });
+      expect((await client.post('/api/billing/portal', { customer_id: subscribed.creem_customer_id })).status).toBe(409);
+      expect((await postForm(client, `${customer_portal_link}/renew`)).status).toBe(409);
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(24500);
+
+      // Back on the Free Plan, a new checkout is allowed again.
+      expect((await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email })).status).toBe(200);
+    });
+
+    it('refuses a cross-site form post and a forged checkout address', async () => {
+      const { client, userId, email } = await ts.signUp();
+      const { checkout_url } = await (await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email })).json();
+      const path = new URL(checkout_url).pathname;
+      const crossSite = await client.fetch(`${path}/pay`, { method: 'POST', headers: { origin: 'https://evil.example' } });
+      expect(crossSite.status).toBe(403);
+      const forged = await postForm(client, `${path.slice(0, -4)}AAAA/pay`);
+      expect(forged.status).toBe(404);
+      expect((await me(client)).credits).toBe(0);
+    });
+  });
+});
+
+describe('creem provider', () => {
+  const apiKey = 'creem_test_0123456789';
+  const products = { BASIC: 'prod_basic_1', STANDARD: 'prod_standard_1', PROFESSIONAL: 'prod_pro_1' };
+  const webhookSecret = 'whsec_test_0123456789';
+  let creem: FakeCreem;
+  let ts: TestServer;
+  beforeAll(async () => {
+    creem = await startFakeCreem({ apiKey, products: Object.values(products) });
+    ts = await startTestServer({
+      env: {
+        CREEM_API_KEY: apiKey,
+        CREEM_WEBHOOK_SECRET: webhookSecret,
+        CREEM_PRODUCT_BASIC: products.BASIC,
+        CREEM_PRODUCT_STANDARD: products.STANDARD,
+        CREEM_PRODUCT_PROFESSIONAL: products.PROFESSIONAL,
+        CREEM_SERVER_URL: creem.url,
+      },
+    });
+  });
+  afterAll(async () => {
+    await ts?.stop();
+    await creem?.stop();
+  });
+
+  it('creates a checkout with the plan’s product, the email, success URL and the user id in metadata', async () => {
+    const { client, userId, email } = await ts.signUp();
+    const res = await client.post('/api/billing/checkout', { plan: 'PROFESSIONAL', userId, email });
+    expect(res.status).toBe(200);
+    expect((await res.json()).checkout_url).toMatch(new RegExp(`^${creem.url}/test/checkout/prod_pro_1/ch_`));
+    expect(creem.checkouts.at(-1)).toMatchObject({
+      product_id: 'prod_pro_1',
+      customer: { email },
+      success_url: `${ts.url}/app/subscription?checkout=success`,
+      metadata: { userId },
+    });
+    expect(creem.checkouts.at(-1)?.request_id).toMatch(/^chk_/);
+  });
+
+  it('processes Creem-signed webhooks and opens the Creem portal for the active customer', async () => {
+    const { client, userId } = await ts.signUp();
+    const fixture = { id: `sub_${uid()}`, productId: products.STANDARD, customerId: `cust_${uid()}`, userId, transactionId: `tran_${uid()}` };
+    const e = signedWebhook(webhookSecret, 'subscription.paid', creemSubscription(fixture));
+    const res = await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: e.body, headers: e.headers });
+    expect(res.status).toBe(200);
+    expect(await me(client)).toMatchObject({ credits: 4500, subscription_plan: 'STANDARD', creem_customer_id: fixture.customerId });
+
+    const sandboxSigned = signedWebhook(SANDBOX_SECRET, 'subscription.paid', creemSubscription({ ...fixture, transactionId: `tran_${uid()}` }));
+    expect((await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: sandboxSigned.body, headers: sandboxSigned.headers })).status).toBe(401);
+    expect((await fetch(`${ts.url}/api/webhooks/sandbox`, { method: 'POST', body: e.body, headers: e.headers })).status).toBe(404);
+    expect((await client.get('/sandbox/portal/anything')).status).not.toBe(200);
+
+    creem.addCustomer(fixture.customerId);
+    const portal = await client.post('/api/billing/portal', { customer_id: fixture.customerId });
+    expect(portal.status).toBe(200);
+    expect((await portal.json()).customer_portal_link).toMatch(new RegExp(`^${creem.url}/my-orders/login/`));
+    expect(creem.portalRequests.at(-1)).toEqual({ customer_id: fixture.customerId });
+  });
+
+  it('turns a refused API key into a provider error the user can retry', async () => {
+    const bad = createCreemProvider({ apiKey: 'creem_test_wrong', webhookSecret, products, serverUrl: creem.url });
+    const attempt = bad.createCheckout({ plan: 'BASIC', userId: 'u1', email: 'a@example.com', successUrl: 'http://localhost/x' });
+    await expect(attempt).rejects.toBeInstanceOf(PaymentProviderError);
+    await expect(bad.customerPortalLink('cust_1')).rejects.toBeInstanceOf(PaymentProviderError);
+    expect(creem.checkouts.filter((c) => c.customer && (c.customer as { email?: string }).email === 'a@example.com')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StorageProvider } from '../../server/providers/storage/index.ts';
+import { createLocalStorage } from '../../server/providers/storage/local.ts';
+import { createS3Storage } from '../../server/providers/storage/s3.ts';
+import { loadConfig } from '../../server/config.ts';
+
+const BUCKET = 'likeness-test';
+const dirs: string[] = [];
+const scratch = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'likeness-storage-'));
+  dirs.push(dir);
+  return dir;
+};
+
+let s3rver: S3rver;
+let s3Endpoint = '';
+
+beforeAll(async () => {
+  s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: scratch(), configureBuckets: [{ name: BUCKET, configs: [] }] });
+  const address = (await s3rver.run()) as AddressInfo;
+  s3Endpoint = `http://127.0.0.1:${address.port}`;
+});
+afterAll(async () => {
+  await s3rver?.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const providers: [string, () => StorageProvider][] = [
+  ['local', () => createLocalStorage(scratch())],
+  [
+    's3',
+    () =>
+      createS3Storage({
+        bucket: BUCKET,
+        region: 'us-east-1',
+        endpoint: s3Endpoint,
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+      }),
+  ],
+];
+
+describe.each(providers)('storage contract (%s)', (_name, make) => {
+  let storage: StorageProvider;
+  beforeAll(() => {
+    storage = make();
+  });
+
+  it('puts, gets with type, size and etag, reads and checks existence', async () => {
+    const body = Buffer.from('hello image bytes');
+    const put = await storage.put('generations/u1/a.jpeg', body, 'image/jpeg');
+    expect(put.size).toBe(body.length);
+    expect(put.etag).toBeTruthy();
+
+    const got = await storage.get('generations/u1/a.jpeg');
+    expect(got).not.toBeNull();
+    expect(got!.contentType).toBe('image/jpeg');
+    expect(got!.size).toBe(body.length);
+    expect(got!.etag).toMatch(/^[\w-]+$/);
+    expect(got!.lastModified.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(await text(got!.body)).toBe('hello image bytes');
+
+    expect(await storage.read('generations/u1/a.jpeg')).toEqual(body);
+    expect(await storage.exists('generations/u1/a.jpeg')).toBe(true);
+  });
+
+  it('keeps the same etag while an object is unchanged and a new one when rewritten', async () => {
+    await storage.put('thumbs/384/x.webp', Buffer.from('one'), 'image/webp');
+    const first = (await storage.get('thumbs/384/x.webp'))!;
+    first.body.destroy();
+    const again = (await storage.get('thumbs/384/x.webp'))!;
+    again.body.destroy();
+    expect(again.etag).toBe(first.etag);
+    await new Promise((r) => setTimeout(r, 5));
+    await storage.put('thumbs/384/x.webp', Buffer.from('two!'), 'image/webp');
+    const changed = (await storage.get('thumbs/384/x.webp'))!;
+    changed.body.destroy();
+    expect(changed.etag).not.toBe(first.etag);
+    expect(changed.contentType).toBe('image/webp');
+  });
+
+  it('answers null / false for a missing object and deletes idempotently', async () => {
+    expect(await storage.get('generations/none/missing.png')).toBeNull();
+    expect(await storage.read('generations/none/missing.png')).toBeNull();
+    expect(await storage.exists('generations/none/missing.png')).toBe(false);
+    await storage.put('uploads/u2/b.png', Buffer.from('x'), 'image/png');
+    await storage.delete('uploads/u2/b.png');
+    await storage.delete('uploads/u2/b.png');
+    expect(await storage.exists('uploads/u2/b.png')).toBe(false);
+  });
+
+  it('refuses unsafe keys', async () => {
+    await expect(storage.put('../escape.png', Buffer.from('x'), 'image/png')).rejects.toThrow(/unsafe/i);
+    await expect(storage.get('/abs/key.png')).rejects.toThrow(/unsafe/i);
+  });
+});
+
+describe('storage configuration', () => {
+  it('reads the S3 variables and requires both halves of a key pair', () => {
+    const cfg = loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' });
+    expect(cfg).toMatchObject({ S3_BUCKET: 'b', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: true, INFERENCE_CONCURRENCY: 4 });
+    expect(() => loadConfig({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_SECRET_ACCESS_KEY/);
+  });
+});
