@@ -8,7 +8,9 @@ test('sign up through the form lands on Create Image with 0 credits in the shell
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign up' }).click();
   await expect(page).toHaveURL(/\/app\/create-image$/);
-  await expect(page.getByText('0 Credits').filter({ visible: true }).first()).toBeVisible();
+  const shell = isPhone(page) ? page.getByRole('banner') : page.getByTestId('sidebar');
+  if (!isPhone(page)) await shell.hover();
+  await expect(shell.getByText('0 Credits')).toBeVisible();
 });
 
 test('a signed-out visit to /app/explore goes to /sign-in; signing in lands on Create Image', async ({ page }) => {

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { text } from 'node:stream/consumers';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +22,7 @@ let s3Endpoint = '';
 
 beforeAll(async () => {
   s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: scratch(), configureBuckets: [{ name: BUCKET, configs: [] }] });
-  const address = (await s3rver.run()) as AddressInfo;
+  const address = await s3rver.run();
   s3Endpoint = `http://127.0.0.1:${address.port}`;
 });
 afterAll(async () => {

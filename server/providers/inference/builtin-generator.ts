@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
 import { parseBuiltinLora, type BuiltinLora } from './builtin-lora.ts';
 import { mix, readPrompt, shade, tintPalette, type Palette, type SceneReading } from './builtin-scene.ts';
 import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
@@ -97,7 +97,7 @@ export async function renderImage(input: GenerateInput, loras: AppliedLora[] = [
     .toBuffer();
   addGrain(full, input.numInferenceSteps, rng);
 
-  const layers: sharp.OverlayOptions[] = [];
+  const layers: OverlayOptions[] = [];
   const character = loras[0];
   if (character && figure) layers.push(await portraitLayer(character, figure, palette, width, height));
   layers.push(previewMark(width, height));
@@ -445,7 +445,7 @@ function person(f: FigureBox, p: Palette): string {
  * The character's reference photo, blended into the scene where the subject stands like a double
  * exposure: a soft oval that fades into the light, more present the higher the LoRA scale.
  */
-async function portraitLayer({ lora, scale }: AppliedLora, f: FigureBox, p: Palette, width: number, height: number): Promise<sharp.OverlayOptions> {
+async function portraitLayer({ lora, scale }: AppliedLora, f: FigureBox, p: Palette, width: number, height: number): Promise<OverlayOptions> {
   const side = Math.max(16, Math.min(width, height, Math.round(f.headRy * 4.6)));
   const opacity = Math.min(1, Math.max(0.3, 0.2 + 0.65 * scale));
   const mask = Buffer.from(
@@ -486,7 +486,7 @@ function clampByte(v: number): number {
 }
 
 /** A small, quiet "preview" label in the bottom-right corner. */
-function previewMark(width: number, height: number): sharp.OverlayOptions {
+function previewMark(width: number, height: number): OverlayOptions {
   const unit = Math.max(9, Math.round(Math.min(width, height) * 0.02));
   const padX = unit * 0.8;
   const boxW = Math.round(unit * 4.6 + padX * 2 + unit * 1.1);
