@@ -28,10 +28,12 @@ function newestMtime(path) {
 }
 
 /** Builds the SPA unless dist/ is newer than every source it is built from. */
+export const distDir = join(root, process.env.DIST_DIR ?? 'dist');
+
 export async function buildIfStale() {
-  const built = join(root, 'dist', 'index.html');
+  const built = join(distDir, 'index.html');
   const sources = ['src', 'common', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(root, p)).filter(existsSync);
   if (existsSync(built) && statSync(built).mtimeMs > Math.max(...sources.map(newestMtime))) return 0;
   console.log('Building the web app…');
-  return run(node, [bin('vite'), 'build', '--logLevel', 'warn']);
+  return run(node, [bin('vite'), 'build', '--logLevel', 'warn', '--outDir', distDir, '--emptyOutDir']);
 }

@@ -16,7 +16,7 @@ const port = Number(process.env.E2E_PORT ?? 4310);
 const dataDir = mkdtempSync(join(tmpdir(), 'likeness-e2e-'));
 const config = loadConfig({ ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', AUTH_RATE_LIMIT: '1000' });
 const rt = await startRuntime(config, { sseHeartbeatMs: 5000 });
-const app = buildApp(rt, { staticDir: fileURLToPath(new URL('../../dist', import.meta.url)) });
+const app = buildApp(rt, { staticDir: fileURLToPath(new URL(`../../${process.env.DIST_DIR ?? 'dist'}`, import.meta.url)) });
 serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
 
 const control = createServer(async (req, res) => {

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { falClient, sleep, toProviderError, untilAborted, type FalConnection } from './fal-client.ts';
+import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
+
+export const FLUX_LORA = 'fal-ai/flux-lora';
+
+export interface FalGeneratorOptions extends FalConnection {
+  /** Give up (and cancel the fal request) after this long in total. fal needs 2–4 s plus queueing. */
+  timeoutMs?: number;
+  /** How often to ask the queue for the status. */
+  pollIntervalMs?: number;
+}
+
+const falImage = z.object({
+  url: z.string().min(1),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  content_type: z.string().optional(),
+});
+
+const fluxLoraOutput = z.object({
+  images: z.array(falImage).min(1),
+  seed: z.number().optional(),
+  has_nsfw_concepts: z.array(z.boolean()).optional(),
+});
+
+/** The fal-ai/flux-lora input of a request (contracts/fal.md); num_images and the safety checker are fixed. */
+export function fluxLoraInput(input: GenerateInput) {
+  return {
+    prompt: input.prompt,
+    image_size: { width: input.imageSize.width, height: input.imageSize.height },
+    loras: input.loras.map((l) => ({ path: l.path, scale: l.scale })),
+    seed: input.seed,
+    num_inference_steps: input.numInferenceSteps,
+    guidance_scale: input.guidanceScale,
+    num_images: 1,
+    enable_safety_checker: true,
+    output_format: input.outputFormat,
+  };
+}
+
+/**
+ * fal-ai/flux-lora through fal's queue: submit, poll the status, fetch the result. The overall
+ * timeout and the caller's signal both end the wait and send the queue's cancel request, so fal
+ * stops working (and billing) on an image nobody will receive.
+ */
+export function createFalGenerator(opts: FalGeneratorOptions): ImageGenerator {
+  const fal = falClient(opts);
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const pollIntervalMs = opts.pollIntervalMs ?? 500;
+
+  return {
+    name: 'fal',
+    async generate(input, callOpts) {
+      const stop = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        stop.abort(new DOMException('fal generation timed out', 'TimeoutError'));
+      }, timeoutMs);
+      const onCallerAbort = () => stop.abort(callOpts?.signal?.reason);
+      if (callOpts?.signal?.aborted) onCallerAbort();
+      callOpts?.signal?.addEventListener('abort', onCallerAbort, { once: true });
+      const signal = stop.signal;
+      let requestId: string | undefined;
+      let submitting: Promise<{ request_id: string }> | undefined;
+      try {
+        submitting = fal.queue.submit(FLUX_LORA, { input: fluxLoraInput(input), abortSignal: signal });
+        requestId = (await untilAborted(submitting, signal)).request_id;
+        for (;;) {
+          const status = await untilAborted(fal.queue.status(FLUX_LORA, { requestId, logs: false, abortSignal: signal }), signal);
+          if (status.status === 'COMPLETED') break;
+          await sleep(pollIntervalMs, signal);
+        }
+        const result = await untilAborted(fal.queue.result(FLUX_LORA, { requestId, abortSignal: signal }), signal);
+        return toOutput(result.data, input, result.requestId || requestId);
+      } catch (err) {
+        if (signal.aborted) {
+          if (requestId) await cancelQuietly(requestId);
+          // A submit still in flight may yet start work at fal: cancel it if it lands.
+          else submitting?.then((s) => cancelQuietly(s.request_id), () => {});
+          throw timedOut
+            ? new ProviderError(`fal did not finish the image within ${Math.round(timeoutMs / 1000)} s`, 'timeout')
+            : new ProviderError('The generation was cancelled', 'cancelled');
+        }
+        throw toProviderError(err, 'image generation');
+      } finally {
+        clearTimeout(timer);
+        callOpts?.signal?.removeEventListener('abort', onCallerAbort);
+      }
+    },
+  };
+
+  async function cancelQuietly(requestId: string): Promise<void> {
+    try {
+      await fal.queue.cancel(FLUX_LORA, { requestId, abortSignal: AbortSignal.timeout(5_000) });
+    } catch {
+      // Best effort: fal finishes or expires the request on its own; nothing is charged to the user.
+    }
+  }
+}
+
+function toOutput(data: unknown, input: GenerateInput, requestId: string): GenerateOutput {
+  const parsed = fluxLoraOutput.safeParse(data);
+  if (!parsed.success) throw new ProviderError('fal answered without an image', 'failed', undefined, data);
+  const { images, seed, has_nsfw_concepts: nsfw } = parsed.data;
+  const fallbackType = input.outputFormat === 'png' ? 'image/png' : 'image/jpeg';
+  return {
+    images: images.map((image, i) => ({
+      url: image.url,
+      width: image.width ?? input.imageSize.width,
+      height: image.height ?? input.imageSize.height,
+      contentType: image.content_type ?? fallbackType,
+      nsfw: nsfw?.[i] ?? false,
+    })),
+    seed: seed ?? input.seed,
+    providerRequestId: requestId,
+  };
+}
