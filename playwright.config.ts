@@ -14,6 +14,7 @@ const launchOptions = { executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAG
 
 export default defineConfig({
   testDir: 'e2e',
+  outputDir: process.env.PW_OUTPUT_DIR ?? 'test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
