@@ -1,0 +1,86 @@
+// @vitest-environment jsdom
+import { describe, expect, it } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { AppProviders, createQueryClient } from '@/app/providers';
+import { RequireAuth } from '@/app/require-auth';
+import { AppLayout } from '@/app/shell/app-layout';
+import { fakeBackend, me } from '../support/fake-backend';
+import { ApiError } from '@/backend/api-error';
+
+function SignInProbe() {
+  const location = useLocation();
+  const from = (location.state as { from?: { pathname: string } } | null)?.from?.pathname;
+  return <p>sign-in page (from {from})</p>;
+}
+
+function renderApp(backend: ReturnType<typeof fakeBackend>['backend'], path = '/app/explore') {
+  return render(
+    <AppProviders backend={backend} queryClient={createQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path="/sign-in" element={<SignInProbe />} />
+          <Route
+            path="/app"
+            element={
+              <RequireAuth>
+                <AppLayout />
+              </RequireAuth>
+            }
+          >
+            <Route path="explore" element={<p>explore page</p>} />
+          </Route>
+        </Routes>
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+describe('the /app session guard', () => {
+  it('sends a signed-out visitor to /sign-in, remembering where they came from', async () => {
+    renderApp(fakeBackend({ user: null }).backend);
+    expect(await screen.findByText('sign-in page (from /app/explore)')).toBeInTheDocument();
+  });
+
+  it("shows 'Initializing session...' while the user record syncs, then the page", async () => {
+    let finish!: (v: unknown) => void;
+    const { backend } = fakeBackend({ routes: { '/api/me/sync': () => new Promise((r) => (finish = r)) } });
+    renderApp(backend);
+    expect(await screen.findByText('Initializing session...')).toBeInTheDocument();
+    await act(async () => finish(me({ credits: 70 })));
+    expect(await screen.findByText('explore page')).toBeInTheDocument();
+    expect(screen.getAllByText('70 Credits').length).toBeGreaterThan(0);
+  });
+
+  it("shows 'Error initializing user: Failed to get authentication token' without a token", async () => {
+    renderApp(fakeBackend({ token: null }).backend);
+    expect(await screen.findByText('Error initializing user: Failed to get authentication token')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+  });
+
+  it('shows the server message when sync fails', async () => {
+    const { backend } = fakeBackend({
+      routes: {
+        '/api/me/sync': () => {
+          throw new ApiError(500, '{}', 'Database unavailable');
+        },
+      },
+    });
+    renderApp(backend);
+    expect(await screen.findByText('Error initializing user: Database unavailable')).toBeInTheDocument();
+  });
+
+  it('keeps the balance live from realtime events', async () => {
+    const fake = fakeBackend({ routes: { '/api/me/sync': () => me({ credits: 10 }) } });
+    renderApp(fake.backend);
+    expect((await screen.findAllByText('10 Credits')).length).toBeGreaterThan(0);
+    await act(async () => fake.emit({ type: 'credits', credits: 4510 }));
+    expect((await screen.findAllByText('4,510 Credits')).length).toBeGreaterThan(0);
+  });
+
+  it("labels the profile entry 'User Profile' when there is no name", async () => {
+    const { backend } = fakeBackend({ routes: { '/api/me/sync': () => me({ full_name: null }) } });
+    renderApp(backend);
+    expect((await screen.findAllByText('User Profile')).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,71 @@
+import { vi } from 'vitest';
+import type { Backend, SessionUser } from '@/backend/port';
+import type { RealtimeEvent } from '@common/events';
+import type { Me } from '@/features/session/api';
+
+export function sessionUser(overrides: Partial<SessionUser> = {}): SessionUser {
+  return {
+    id: 'auth-user-1',
+    fullName: 'Jamie Rivera',
+    firstName: 'Jamie',
+    lastName: 'Rivera',
+    imageUrl: null,
+    primaryEmailAddress: { emailAddress: 'jamie@example.com' },
+    emailAddresses: [{ emailAddress: 'jamie@example.com' }],
+    createdAt: '2026-03-14T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function me(overrides: Partial<Me> = {}): Me {
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    clerk_id: 'auth-user-1',
+    email: 'jamie@example.com',
+    full_name: 'Jamie Rivera',
+    credits: 0,
+    updated_at: '2026-03-14T10:00:00.000Z',
+    subscription_status: null,
+    subscription_plan: null,
+    creem_customer_id: null,
+    image_url: null,
+    joined_at: '2026-03-14T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/**
+ * An in-memory Backend for component tests: identity answers from `user`, API calls go to `routes`
+ * (path → handler), and `emit` pushes realtime events to subscribers.
+ */
+export function fakeBackend(opts: {
+  user?: SessionUser | null;
+  token?: string | null;
+  routes?: Record<string, (body: unknown, method: string) => unknown | Promise<unknown>>;
+} = {}) {
+  const listeners = new Set<(e: RealtimeEvent) => void>();
+  const user = opts.user === undefined ? sessionUser() : opts.user;
+  const request = vi.fn(async (path: string, o: { method?: string; body?: unknown } = {}) => {
+    const key = Object.keys(opts.routes ?? {}).find((k) => k === path || k === path.split('?')[0]);
+    if (!key) throw new Error(`fake backend: no route for ${path}`);
+    return opts.routes![key](o.body, o.method ?? (o.body === undefined ? 'GET' : 'POST'));
+  });
+  const backend: Backend = {
+    identity: {
+      loadUser: vi.fn(async () => user),
+      getToken: vi.fn(async () => (opts.token === undefined ? 'token' : opts.token)),
+      signIn: vi.fn(async () => {}),
+      signUp: vi.fn(async () => {}),
+      signOut: vi.fn(async () => {}),
+    },
+    api: { request: request as Backend['api']['request'] },
+    events: {
+      subscribe(onEvent, onStatus) {
+        listeners.add(onEvent);
+        onStatus?.('open');
+        return () => listeners.delete(onEvent);
+      },
+    },
+  };
+  return { backend, request, emit: (e: RealtimeEvent) => listeners.forEach((fn) => fn(e)) };
+}
