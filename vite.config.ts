@@ -13,7 +13,8 @@ export default defineConfig({
   },
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
-    proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
+    // The API server serves these; Vite serves the SPA with hot reload.
+    proxy: Object.fromEntries(['/api', '/media', '/sandbox'].map((p) => [p, { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false }])),
   },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 600 },
   test: {

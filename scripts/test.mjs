@@ -12,6 +12,15 @@ let passed = 0;
 let failed = 0;
 let exit = 0;
 
+if (!only) {
+  const typecheck = await run(node, [bin('tsc'), '--noEmit', '-p', 'tsconfig.json']);
+  if (typecheck !== 0) {
+    console.error('Typecheck failed.');
+    exit = typecheck;
+    failed += 1;
+  }
+}
+
 if (only !== 'e2e') {
   const file = join(out, 'vitest.json');
   const code = await run(node, [bin('vitest'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...(only ? args : [])]);
