@@ -24,6 +24,8 @@ export interface ReceivedFile<K extends string> {
 /** Bytes needed to recognise every supported type (WEBP: RIFF....WEBP). */
 const SIGNATURE_BYTES = 12;
 const MAX_PART_HEADER_BYTES = 16 * 1024;
+/** Room for part headers and small fields around the file. */
+const FORM_OVERHEAD_BYTES = 64 * 1024;
 
 function boundaryOf(contentType: string | undefined): string {
   const match = contentType?.match(/^multipart\/form-data\s*;.*boundary=(?:"([^"]+)"|([^\s;]+))/i);
@@ -58,6 +60,9 @@ export async function readMultipartFile<K extends string>(
   let rule: FileTypeRule<K> | undefined;
   const parts: Buffer[] = [];
   let size = 0;
+  // Bytes outside the file are discarded as they stream, but a body may not go on for ever either.
+  const maxBodyBytes = Math.max(...rules.map((r) => r.maxBytes)) + FORM_OVERHEAD_BYTES;
+  let received = 0;
 
   const takeFileBytes = (bytes: Buffer) => {
     if (bytes.length === 0) return;
@@ -84,6 +89,8 @@ export async function readMultipartFile<K extends string>(
             pending = pending.subarray(at + opening.length + 2);
             state = 'headers';
             progressed = true;
+          } else if (at < 0 && pending.length > opening.length) {
+            pending = Buffer.from(pending.subarray(pending.length - opening.length));
           }
         } else if (state === 'headers') {
           const end = pending.indexOf('\r\n\r\n');
@@ -118,6 +125,8 @@ export async function readMultipartFile<K extends string>(
       }
       const { value, done } = await reader.read();
       if (done) break;
+      received += value.length;
+      if (received > maxBodyBytes) throw payloadTooLarge('The upload is too large.');
       pending = pending.length ? Buffer.concat([pending, value]) : Buffer.from(value);
     }
   } catch (err) {

@@ -48,7 +48,8 @@ export function colourName(r: number, g: number, b: number): string {
   }
   if (h < 68) {
     if (l < 0.35) return 'olive';
-    return s < 0.4 ? 'beige' : 'yellow';
+    // Pale sand and cream tones read as beige, not yellow.
+    return s < 0.4 || (l > 0.72 && s < 0.65) ? 'beige' : 'yellow';
   }
   if (h < 165) return l < 0.3 ? 'dark green' : 'green';
   if (h < 195) return 'teal';

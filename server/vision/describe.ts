@@ -55,7 +55,7 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-export function people(a: ImageAnalysis): { faces: FaceFinding[]; count: number } {
+function people(a: ImageAnalysis): { faces: FaceFinding[]; count: number } {
   const faces = a.faces.filter((f) => f.score >= MIN_FACE_SCORE);
   const persons = a.objects.filter((o) => o.label === 'person' && o.score >= MIN_PERSON_SCORE).length;
   return { faces, count: Math.max(faces.length, persons) };
@@ -105,7 +105,7 @@ function confidentGender(face: FaceFinding): FaceFinding['gender'] {
   return face.genderScore >= MIN_GENDER_SCORE ? face.gender : null;
 }
 
-export function expressionOf(face: FaceFinding): string | null {
+function expressionOf(face: FaceFinding): string | null {
   if (!face.emotion) return null;
   if (face.emotion.score < (face.emotion.name === 'happy' ? MIN_SMILE_SCORE : MIN_EMOTION_SCORE)) return null;
   return EXPRESSION[face.emotion.name] ?? null;
@@ -161,7 +161,9 @@ function settingOf(a: ImageAnalysis): Setting {
   const { border, top } = a.stats;
   const colour = border.palette[0]?.name ?? 'grey';
   const tone = border.brightness < 0.25 ? 'dark' : border.brightness > 0.75 ? 'light' : 'mid';
-  const sky = ['light blue', 'blue'].includes(top.palette[0]?.name ?? '') && top.brightness > 0.5;
+  const blueTop = top.palette.filter((c) => c.name === 'blue' || c.name === 'light blue').reduce((sum, c) => sum + c.share, 0);
+  // A blue top band is sky only when the whole picture is not blue: a cool colour cast also turns walls blue.
+  const sky = blueTop >= 0.6 && top.brightness > 0.55 && a.stats.warmth > -0.08;
   let kind: Setting['kind'] = 'unknown';
   if (border.uniformity >= 0.6) kind = 'plain';
   else if (objects.some((o) => OUTDOOR.has(o)) || (sky && !objects.some((o) => INDOOR.has(o)))) kind = 'outdoor';
@@ -186,7 +188,7 @@ interface Light {
   colours: 'vibrant' | 'muted' | 'natural';
 }
 
-export function lightOf(a: ImageAnalysis): Light {
+function lightingOf(a: ImageAnalysis): Light {
   const s = a.stats;
   return {
     temperature: s.warmth > 0.08 ? 'warm' : s.warmth < -0.03 ? 'cool' : 'neutral',
@@ -224,7 +226,7 @@ export function fastCaption(a: ImageAnalysis): string {
   if (clothing) parts.push(`wearing ${article(clothing)}`);
   const setting = settingShort(settingOf(a));
   if (setting) parts.push(setting);
-  const light = lightOf(a);
+  const light = lightingOf(a);
   parts.push(lightShort(light));
   parts.push(light.monochrome ? 'photorealistic' : `${light.colours} colours, photorealistic`);
   return parts.join(', ');
@@ -286,7 +288,7 @@ export function detailedCaption(a: ImageAnalysis): string {
   const where = framing === 'scene' || framing === 'group' || !face ? '' : `, the subject ${position(face)}`;
   sentences.push(`${FRAMING_SENTENCE[framing]}${where}, in a ${frameShape(a)} frame.`);
 
-  const light = lightOf(a);
+  const light = lightingOf(a);
   const palette = list(a.stats.palette.slice(0, 3).map((c) => c.name));
   const contrast = light.contrast === 'moderate' ? 'moderate contrast' : `${light.contrast} contrast`;
   const key = light.key === 'even' ? 'even' : light.key;

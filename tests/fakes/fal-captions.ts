@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
  * fal.ai's storage upload and Florence-2 caption queue, as a web request handler for a fake server on
  * loopback. It checks what it receives as strictly as fal does (auth header, JSON body, the image URL
  * being one of its own uploads, status paths without the endpoint's subpath) so that a client drifting
- * from shared/contracts/fal.md fails here. Mount it in any server: it answers null for paths it does not own.
+ * from shared/contracts/fal.md fails here. Mount it in the shared fake: `startFakeFal({ handlers: [captions.handle] })`
+ * (it answers null for paths it does not own, and takes storage uploads so it can check the image URL).
  */
 
 const CAPTION_APP = 'fal-ai/florence-2-large';
@@ -23,16 +24,6 @@ export interface FalCaptionFake {
   submitted: FalCaptionRequest[];
   /** Makes the next caption request fail as a model error (COMPLETED with error; result answers `status`). */
   failNext(status: number, detail: string): void;
-}
-
-/** Our fetch for createFalClient: sends fal's hosts to the fake at `base` (path kept, host as a prefix). */
-export function fetchToFake(base: string): typeof fetch {
-  return (input, init) => {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    const prefix = { 'queue.fal.run': '/queue', 'rest.fal.ai': '/rest', 'fal.run': '/run', 'v3.fal.media': '/cdn' }[url.host];
-    const target = prefix ? `${base}${prefix}${url.pathname}${url.search}` : url.href;
-    return fetch(input instanceof Request ? new Request(target, input) : target, init);
-  };
 }
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { getRequestListener } from '@hono/node-server';
 import { uploads } from '../../server/db/schema.ts';
 import { purgeExpiredUploads } from '../../server/services/uploads.service.ts';
 import { createFalCaptioner } from '../../server/providers/inference/fal-captioner.ts';
-import { createFalCaptionFake, fetchToFake, type FalCaptionFake } from '../fakes/fal-captions.ts';
+import { createFalCaptionFake, type FalCaptionFake } from '../fakes/fal-captions.ts';
+import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
 import { samplePhoto } from '../helpers/photos.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
@@ -190,22 +188,18 @@ describe.each(testDatabases())('uploads and captions with the builtin analyser (
 
 describe('captions through fal.ai (fake fal on loopback)', () => {
   let fal: FalCaptionFake;
-  let falServer: Server;
+  let fakeFal: FakeFal;
   let ts: TestServer;
   beforeAll(async () => {
     fal = createFalCaptionFake({ key: 'fal-test-key' });
-    falServer = createServer(
-      getRequestListener(async (req) => (await fal.handle(req)) ?? new Response('not found', { status: 404 })),
-    );
-    await new Promise<void>((r) => falServer.listen(0, '127.0.0.1', r));
-    const base = `http://127.0.0.1:${(falServer.address() as AddressInfo).port}`;
+    fakeFal = await startFakeFal({ key: 'fal-test-key', handlers: [fal.handle] });
     ts = await startTestServer({
-      runtime: { captioner: createFalCaptioner({ credentials: 'fal-test-key', fetch: fetchToFake(base), pollIntervalMs: 10 }) },
+      runtime: { captioner: createFalCaptioner({ credentials: 'fal-test-key', fetch: fakeFal.fetch, pollIntervalMs: 10 }) },
     });
   });
   afterAll(async () => {
     await ts?.stop();
-    falServer?.close();
+    await fakeFal?.stop();
   });
 
   it('uploads the bytes to fal storage, then runs Florence-2 caption and more-detailed-caption', async () => {

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { readMultipartFile, type FileTypeRule } from './multipart-file.ts';
+
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const rules: FileTypeRule<'image'>[] = [
+  { kind: 'image', contentType: 'image/png', extension: 'png', maxBytes: 1000, matches: (h) => PNG.every((b, i) => h[i] === b) },
+];
+
+/** A body delivered in chunks of `size` bytes, to cross every boundary at every offset. */
+function chunked(bytes: Buffer, size: number): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(new Uint8Array(bytes.subarray(at, at + size)));
+      at += size;
+    },
+  });
+}
+
+function body(file: Buffer): Buffer {
+  return Buffer.concat([
+    Buffer.from('--b0undary\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n'),
+    Buffer.from('--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n'),
+    file,
+    Buffer.from('\r\n--b0undary--\r\n'),
+  ]);
+}
+
+describe('readMultipartFile', () => {
+  const file = Buffer.concat([Buffer.from(PNG), Buffer.from('\r\n--b0und'), Buffer.alloc(300, 1)]);
+
+  it.each([1, 7, 64, 4096])('reads the file field exactly, in %i-byte chunks, after another field', async (size) => {
+    const got = await readMultipartFile(chunked(body(file), size), 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type');
+    expect(got.bytes).toEqual(file);
+    expect(got.fileName).toBe('a.png');
+    expect(got.rule.contentType).toBe('image/png');
+  });
+
+  it('stops at the limit without reading the rest of the body', async () => {
+    let pulled = 0;
+    const big = Buffer.concat([Buffer.from(PNG), Buffer.alloc(100_000)]);
+    const source = chunked(body(big), 100);
+    const counting = source.pipeThrough(new TransformStream({ transform: (c, ctl) => { pulled += c.length; ctl.enqueue(c); } }));
+    await expect(readMultipartFile(counting, 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type')).rejects.toMatchObject({ status: 413 });
+    expect(pulled).toBeLessThan(2000);
+  });
+
+  it('refuses a file whose bytes match no allowed type', async () => {
+    await expect(
+      readMultipartFile(chunked(body(Buffer.from('plain text pretending')), 16), 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type'),
+    ).rejects.toMatchObject({ status: 400, message: 'bad type' });
+  });
+
+  it('refuses a body that is not multipart', async () => {
+    await expect(readMultipartFile(chunked(Buffer.from('{}'), 2), 'application/json', 'file', rules, 'bad type')).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe('readMultipartFile on hostile bodies', () => {
+  it('does not pile up a body that never shows its boundary', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 4096;
+        controller.enqueue(new Uint8Array(4096).fill(65));
+      },
+    });
+    await expect(readMultipartFile(endless, 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type')).rejects.toMatchObject({ status: 413 });
+    expect(pulled).toBeLessThan(1000 + 64 * 1024 + 8192);
+  });
+});
