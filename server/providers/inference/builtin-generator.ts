@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp, { type OutputInfo, type OverlayOptions } from 'sharp';
 import { parseBuiltinLora, type BuiltinLora } from './builtin-lora.ts';
-import { mix, readPrompt, shade, tintPalette, type Palette, type SceneReading } from './builtin-scene.ts';
+import { mix, readPrompt, saturate, shade, tintPalette, type Palette, type SceneReading } from './builtin-scene.ts';
 import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
 
 /**
@@ -66,8 +66,10 @@ export async function renderImage(input: GenerateInput, loras: AppliedLora[] = [
   let palette = reading.palette;
   for (const { lora, scale } of loras) palette = tintPalette(palette, lora.palette, 0.35 * Math.min(1.5, scale));
   palette = shiftForSeed(palette, rng);
-  const person = reading.person || loras.length > 0 || reading.kind === 'studio' || reading.kind === 'portrait';
-  const figure = person ? figureBox(width, height, reading, rng) : null;
+  // Guidance is the engine's "contrast with the prompt": more guidance, richer colour.
+  palette = saturate(palette, 0.8 + Math.min(20, Math.max(1, input.guidanceScale)) * 0.06);
+  const hasPerson = reading.person || loras.length > 0 || reading.kind === 'studio' || reading.kind === 'portrait';
+  const figure = hasPerson ? figureBox(width, height, reading, rng) : null;
   const scene = composeScene(width, height, reading, palette, figure, loras.length > 0, rng);
 
   // Painted small and scaled up: SVG blur filters are slow, resampling is not. A scene behind a person
@@ -75,22 +77,24 @@ export async function renderImage(input: GenerateInput, loras: AppliedLora[] = [
   const paintScale = PAINT_LONG_SIDE / Math.max(width, height);
   const pw = Math.max(1, Math.round(width * paintScale));
   const ph = Math.max(1, Math.round(height * paintScale));
-  const backdropScale = figure && reading.kind !== 'studio' ? BACKDROP_DOWNSCALE : 1;
-  // Rasterise before resizing: given an SVG, sharp would re-render the vectors sharp at the new size.
-  let backdrop = await sharp(Buffer.from(svgDocument(width, height, pw / backdropScale, ph / backdropScale, scene.defs, scene.backdrop)))
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  if (backdrop.info.width !== pw || backdrop.info.height !== ph) {
-    backdrop = await sharp(backdrop.data, { raw: backdrop.info }).resize(pw, ph, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer({ resolveWithObject: true });
+  let painted: { data: Buffer; info: OutputInfo };
+  if (figure && reading.kind !== 'studio') {
+    // Rasterise before resizing: given an SVG, sharp would re-render the vectors sharp at the new size.
+    const small = await sharp(Buffer.from(svgDocument(width, height, pw / BACKDROP_DOWNSCALE, ph / BACKDROP_DOWNSCALE, scene.defs, scene.backdrop)))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const backdrop = await sharp(small.data, { raw: small.info }).resize(pw, ph, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer({ resolveWithObject: true });
+    painted = await sharp(backdrop.data, { raw: backdrop.info })
+      .composite([{ input: Buffer.from(svgDocument(width, height, pw, ph, scene.defs, scene.foreground)) }])
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } else {
+    painted = await sharp(Buffer.from(svgDocument(width, height, pw, ph, scene.defs, scene.backdrop + scene.foreground)))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   }
-  // Guidance is the engine's "contrast with the prompt": more guidance, richer colour.
-  const saturation = 0.8 + Math.min(20, Math.max(1, input.guidanceScale)) * 0.06;
-  const painted = await sharp(backdrop.data, { raw: backdrop.info })
-    .composite([{ input: Buffer.from(svgDocument(width, height, pw, ph, scene.defs, scene.foreground)) }])
-    .modulate({ saturation })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
   const full = await sharp(painted.data, { raw: painted.info })
     .resize(width, height, { fit: 'fill', kernel: 'linear' })
     .raw()
@@ -123,7 +127,7 @@ function seededRandom(input: GenerateInput, loras: AppliedLora[]): Rng {
     input.numInferenceSteps,
     input.guidanceScale,
     input.outputFormat,
-    loras.map((l) => [l.lora.referenceImage.length, l.lora.palette, l.scale]),
+    loras.map((l) => [l.lora.referenceImage, l.lora.palette, l.scale]),
   ]);
   const digest = createHash('sha256').update(key).digest();
   let a = digest.readUInt32LE(0);
@@ -152,6 +156,8 @@ interface FigureBox {
   headRy: number;
   shoulderY: number;
   shoulderHalf: number;
+  /** The side the key light comes from: -1 left, 1 right. */
+  light: -1 | 1;
 }
 
 function figureBox(width: number, height: number, reading: SceneReading, rng: Rng): FigureBox {
@@ -159,9 +165,9 @@ function figureBox(width: number, height: number, reading: SceneReading, rng: Rn
   const unit = Math.min(width, height);
   const headRy = unit * (close ? between(rng, 0.17, 0.2) : between(rng, 0.11, 0.14));
   const headRx = headRy * 0.78;
-  const cx = width * (close ? between(rng, 0.42, 0.58) : rng() < 0.5 ? between(rng, 0.28, 0.38) : between(rng, 0.62, 0.72));
+  const cx = width * (close ? between(rng, 0.38, 0.62) : rng() < 0.5 ? between(rng, 0.28, 0.38) : between(rng, 0.62, 0.72));
   const headCy = height - unit * (close ? 0.62 : 0.48) + headRy * 0.2;
-  return { cx, headCy, headRx, headRy, shoulderY: headCy + headRy * 1.55, shoulderHalf: headRx * 2.6 };
+  return { cx, headCy, headRx, headRy, shoulderY: headCy + headRy * 1.5, shoulderHalf: headRx * 2.35, light: rng() < 0.5 ? -1 : 1 };
 }
 
 interface Scene {
@@ -228,13 +234,16 @@ function composeScene(
   return { defs, backdrop: back.join(''), foreground: front.join('') };
 }
 
+/** Stars as three merged paths (one per brightness): one element each keeps librsvg fast. */
 function stars(W: number, horizon: number, rng: Rng): string {
-  let out = '';
+  const paths = ['', '', ''];
   for (let i = 0; i < 140; i++) {
-    const r = rng() < 0.9 ? between(rng, 0.6, 1.4) : between(rng, 1.6, 2.6);
-    out += `<circle cx="${(rng() * W).toFixed(1)}" cy="${(rng() * horizon * 0.9).toFixed(1)}" r="${((r * W) / 1024).toFixed(2)}" fill="#fff" opacity="${between(rng, 0.35, 0.95).toFixed(2)}"/>`;
+    const r = ((rng() < 0.9 ? between(rng, 0.6, 1.4) : between(rng, 1.6, 2.6)) * W) / 1024;
+    const x = rng() * W;
+    const y = rng() * horizon * 0.9;
+    paths[Math.floor(rng() * 3)] += `M${(x - r).toFixed(1)} ${y.toFixed(1)}a${r.toFixed(2)} ${r.toFixed(2)} 0 1 0 ${(2 * r).toFixed(2)} 0a${r.toFixed(2)} ${r.toFixed(2)} 0 1 0 ${(-2 * r).toFixed(2)} 0`;
   }
-  return out;
+  return paths.map((d, i) => (d ? `<path d="${d}" fill="#fff" opacity="${[0.4, 0.65, 0.95][i]}"/>` : '')).join('');
 }
 
 /** A ridge line as a closed path: layered sines with random phases look like hills or peaks. */
@@ -339,6 +348,7 @@ function city(W: number, H: number, horizon: number, p: Palette, lit: boolean, r
   ] as const) {
     let x = -rng() * W * 0.05;
     const base = horizon + (H - horizon) * (0.15 + depth * 0.35);
+    const windows = ['', '', ''];
     while (x < W) {
       const bw = W * between(rng, 0.05, 0.11) * (1 + depth * 0.3);
       const bh = H * between(rng, 0.12, 0.42) * (1 - depth * 0.25);
@@ -347,15 +357,19 @@ function city(W: number, H: number, horizon: number, p: Palette, lit: boolean, r
       const cols = Math.max(2, Math.floor(bw / (W * 0.014)));
       const rows = Math.floor(bh / (H * 0.022));
       const litShare = lit ? 0.45 : 0.12;
+      const ww = ((bw / cols) * 0.45).toFixed(1);
+      const wh = (H * 0.009).toFixed(1);
       for (let r = 0; r < rows; r++) {
         for (let c = 0; c < cols; c++) {
           if (rng() > litShare) continue;
-          out += `<rect x="${(x + (bw * (c + 0.3)) / cols).toFixed(1)}" y="${(top + H * 0.012 + r * H * 0.022).toFixed(1)}" width="${((bw / cols) * 0.45).toFixed(1)}" height="${(H * 0.009).toFixed(1)}" fill="${p.accent}" opacity="${between(rng, 0.4, 0.9).toFixed(2)}"/>`;
+          windows[Math.floor(rng() * 3)] += `M${(x + (bw * (c + 0.3)) / cols).toFixed(1)} ${(top + H * 0.012 + r * H * 0.022).toFixed(1)}h${ww}v${wh}h-${ww}z`;
         }
       }
       x += bw + W * between(rng, 0.003, 0.02);
     }
     out += `<rect y="${base.toFixed(1)}" width="${W}" height="${(H - base).toFixed(1)}" fill="${colour}"/>`;
+    // Lit windows as three merged paths (one per brightness): one element each keeps librsvg fast.
+    out += windows.map((d, i) => (d ? `<path d="${d}" fill="${p.accent}" opacity="${[0.45, 0.7, 0.9][i]}"/>` : '')).join('');
   }
   // Street glow along the bottom.
   out += `<rect y="${(H * 0.88).toFixed(1)}" width="${W}" height="${(H * 0.12).toFixed(1)}" fill="${p.accent}" opacity="0.12"/>`;
@@ -437,7 +451,12 @@ function person(f: FigureBox, p: Palette): string {
     rim(0.22, 0.08) +
     rim(0.12, 0.14) +
     rim(0.05, 0.35) +
-    `<g fill="url(#body)">${shape}</g>`
+    `<g fill="url(#body)">${shape}</g>` +
+    // A soft key light on one cheek and shoulder, so the figure reads as lit, not as a cut-out.
+    // Masked rather than filled shape by shape, so the overlaps of head, hair and neck do not show (a
+    // clipPath would not do: librsvg cancels overlapping parts of opposite winding).
+    `<defs><radialGradient id="key" gradientUnits="userSpaceOnUse" cx="${cx + f.light * headRx * 0.9}" cy="${headCy - headRy * 0.1}" r="${headRy * 1.6}"><stop offset="0" stop-color="${p.glow}" stop-opacity="0.22"/><stop offset="1" stop-color="${p.glow}" stop-opacity="0"/></radialGradient><mask id="figure" maskUnits="userSpaceOnUse"><g fill="#fff">${shape}</g></mask></defs>` +
+    `<rect x="${cx - shoulderHalf * 1.3}" y="${headCy - headRy * 1.3}" width="${shoulderHalf * 2.6}" height="${headRy * 8}" fill="url(#key)" mask="url(#figure)"/>`
   );
 }
 

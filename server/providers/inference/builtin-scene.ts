@@ -38,7 +38,7 @@ const SCENE_WORDS: [SceneKind, RegExp][] = [
 ];
 
 const PERSON_WORDS =
-  /\b(portrait|headshot|selfie|close-?up|face|person|man|woman|girl|boy|model|actor|actress|people|he|she|wearing|smiling|posing)\b/;
+  /\b(portrait|headshot|selfie|close-?up|face|person|man|woman|girl|boy|lady|guy|child|kid|couple|model|actor|actress|people|surfer|hiker|astronaut|dancer|athlete|runner|chef|student|business(wo)?man|he|she|wearing|smiling|posing)\b/;
 
 /** Colour words → the hue they push the palette towards. */
 const COLOUR_WORDS: [RegExp, string][] = [
@@ -70,7 +70,7 @@ const BASE_PALETTES: Record<SceneKind, Palette> = {
 
 export function readPrompt(prompt: string): SceneReading {
   const text = prompt.toLowerCase();
-  const night = /\b(night|midnight|starry|stars|moonlit|moon|neon|evening|dark)\b/.test(text);
+  const night = /\b(night|midnight|starry|stars|moonlit|moon|neon|evening|nighttime)\b/.test(text);
   const golden = /\b(sunset|sunrise|golden hour|dusk|dawn|warm light|golden)\b/.test(text);
   const person = PERSON_WORDS.test(text);
   let kind: SceneKind = SCENE_WORDS.find(([, re]) => re.test(text))?.[0] ?? (person ? 'portrait' : 'landscape');
@@ -141,4 +141,14 @@ export function parseHex(hex: string): [number, number, number] {
 
 export function toHex([r, g, b]: [number, number, number]): string {
   return '#' + [r, g, b].map((v) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0')).join('');
+}
+
+/** Scales every colour's distance from its grey: above 1 richer, below 1 more muted. */
+export function saturate(p: Palette, factor: number): Palette {
+  const one = (hex: string) => {
+    const rgb = parseHex(hex);
+    const grey = rgb[0] * 0.299 + rgb[1] * 0.587 + rgb[2] * 0.114;
+    return toHex(rgb.map((v) => grey + (v - grey) * factor) as [number, number, number]);
+  };
+  return Object.fromEntries(Object.entries(p).map(([k, v]) => [k, one(v)])) as unknown as Palette;
 }

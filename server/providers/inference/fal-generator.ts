@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Logger } from '../../logger.ts';
 import { falClient, sleep, toProviderError, untilAborted, type FalConnection } from './fal-client.ts';
 import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
 
@@ -9,6 +10,7 @@ export interface FalGeneratorOptions extends FalConnection {
   timeoutMs?: number;
   /** How often to ask the queue for the status. */
   pollIntervalMs?: number;
+  logger?: Pick<Logger, 'warn'>;
 }
 
 const falImage = z.object({
@@ -94,8 +96,9 @@ export function createFalGenerator(opts: FalGeneratorOptions): ImageGenerator {
   async function cancelQuietly(requestId: string): Promise<void> {
     try {
       await fal.queue.cancel(FLUX_LORA, { requestId, abortSignal: AbortSignal.timeout(5_000) });
-    } catch {
+    } catch (err) {
       // Best effort: fal finishes or expires the request on its own; nothing is charged to the user.
+      opts.logger?.warn({ err, requestId }, 'fal did not accept the cancel request');
     }
   }
 }
