@@ -1,0 +1,40 @@
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { PageSpinner } from '@/components/ui/spinner';
+import { useSubscription } from '@/features/billing/api';
+import { ProfileScreen } from '@/features/profile/components/profile-screen';
+import { useMe, useSignOut } from '@/features/session/api';
+import { usePageTitle } from '@/lib/use-page-title';
+
+export default function ProfilePage() {
+  usePageTitle('Profile');
+  const me = useMe();
+  const subscription = useSubscription();
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+
+  // Spec §8: a failed subscription read on the profile is only logged; the live user record still shows the plan.
+  useEffect(() => {
+    if (subscription.error) console.error('Could not load the subscription for the profile', subscription.error);
+  }, [subscription.error]);
+
+  if (subscription.isPending) return <PageSpinner label="Loading profile" />;
+
+  return (
+    <ProfileScreen
+      fullName={me.full_name}
+      email={me.email}
+      imageUrl={me.image_url}
+      joinedAt={me.joined_at}
+      credits={me.credits}
+      subscriptionStatus={me.subscription_status}
+      subscriptionPlan={me.subscription_plan}
+      currentPeriodEnd={subscription.data?.current_period_end ?? null}
+      onSignOut={() => {
+        // Leave /app first: signing out while still inside it would make the session guard send us to /sign-in.
+        navigate('/');
+        signOut().catch((err: unknown) => console.error('Sign out failed', err));
+      }}
+    />
+  );
+}
