@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, gt, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { generationJobs, generations, loraTrainings, users } from '../db/schema.ts';
+import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGenerationRow = typeof generations.$inferInsert;
@@ -64,12 +64,6 @@ export const generationsRepository = {
   async insertGeneration(db: Executor, row: NewGenerationRow): Promise<GenerationRow> {
     const [inserted] = await db.insert(generations).values(row).returning();
     return inserted;
-  },
-
-  /** Locks the user's row: every paid step of one user queues behind it, on every instance. */
-  async lockUser(db: Executor, userId: string): Promise<boolean> {
-    const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-    return Boolean(row);
   },
 
   /** A job of the user still running (started after `since`), if any. */

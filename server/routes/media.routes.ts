@@ -35,6 +35,10 @@ function sendObject(c: Context<AppEnv>, object: StoredObject, cacheControl: stri
   // Only images render inline; anything else stored (archives, JSON) is always a download.
   const inline = object.contentType.startsWith('image/') && object.contentType !== 'image/svg+xml';
   if (disposition || !inline) c.header('Content-Disposition', disposition ?? 'attachment');
+  if (c.req.method === 'HEAD') {
+    object.body.destroy();
+    return c.body(null, 200);
+  }
   return c.body(Readable.toWeb(object.body) as ReadableStream, 200);
 }
 

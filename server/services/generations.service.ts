@@ -8,7 +8,7 @@ import {
 } from '@common/generation.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
-import { AppError, conflict, forbidden, notFound } from '../http/errors.ts';
+import { AppError, conflict, forbidden } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { ProviderError, type GenerateInput, type ImageGenerator, type ProviderImage } from '../providers/inference/index.ts';
 import { mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
@@ -136,23 +136,25 @@ async function download(url: string): Promise<{ data: Buffer; contentType: strin
  * keep the images, save the generation; any failure after the debit refunds it exactly once.
  *
  * One generation at a time per user: an in-process queue per user orders this instance's requests without
- * touching the database, and across instances the start transaction locks the user's row and refuses to
- * start while another PENDING job of that user is younger than JOB_STALE_MS (the other instance's request
- * then waits and retries). A session-level advisory lock would hold a pooled connection for the whole
- * provider call (seconds to minutes) per waiting user and exhaust the pool under load; the job row is
- * already written for crash recovery, so it doubles as the cross-instance lock at no extra cost.
+ * touching the database; across instances, the start transaction (whose debit locks the user's row) refuses
+ * to start while another PENDING job of the user is younger than JOB_STALE_MS, and the request waits and
+ * retries. A session-level advisory lock would hold a pooled connection through the whole provider call
+ * (seconds to minutes) for every running or waiting user and exhaust the pool under load; the job row is
+ * written anyway for crash recovery, so it doubles as the cross-instance lock at no extra cost.
  */
 export function createGenerationsService(deps: GenerationsDeps) {
   const { db, credits, events, storage, generator, logger } = deps;
   const perUser = createKeyedQueue();
   const providerSlots = createSemaphore(deps.concurrency);
 
-  /** One transaction: lock the user, check nothing else of theirs runs, debit, write the PENDING job. */
+  /**
+   * One transaction: debit (which locks the user's row), check that no other job of theirs runs, write the
+   * PENDING job. A busy user rolls the debit back with the rest.
+   */
   async function startJob(userId: string, jobId: string, input: GenerateInput): Promise<void> {
     await db.transaction(async (tx) => {
-      if (!(await repo.lockUser(tx, userId))) throw notFound('User not found');
-      if (await repo.findRunningJob(tx, userId, new Date(Date.now() - JOB_STALE_MS))) throw new UserBusy();
       await credits.debit(userId, COST, 'Image generation', debitKey(jobId), tx);
+      if (await repo.findRunningJob(tx, userId, new Date(Date.now() - JOB_STALE_MS))) throw new UserBusy();
       await repo.insertJob(tx, { id: jobId, userId, input, provider: generator.name });
     });
   }

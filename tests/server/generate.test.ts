@@ -366,6 +366,9 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
       expect(again.status).toBe(304);
       expect(again.headers.get('etag')).toBe(etag);
       expect((await again.arrayBuffer()).byteLength).toBe(0);
+      const head = await fetch(ts.url + generated.url, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(Number(head.headers.get('content-length'))).toBe(size);
       const stale = await fetch(ts.url + generated.url, { headers: { 'if-none-match': '"other"' } });
       expect(stale.status).toBe(200);
       await stale.arrayBuffer();

@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import S3rver from 's3rver';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StorageProvider } from '../../server/providers/storage/index.ts';
 import { createLocalStorage } from '../../server/providers/storage/local.ts';
 import { createS3Storage } from '../../server/providers/storage/s3.ts';
 import { loadConfig } from '../../server/config.ts';
+import { startTestServer } from '../helpers/server.ts';
 
 const BUCKET = 'likeness-test';
 const dirs: string[] = [];
@@ -106,5 +108,39 @@ describe('storage configuration', () => {
     const cfg = loadConfig({ S3_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'true' });
     expect(cfg).toMatchObject({ S3_BUCKET: 'b', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: true, INFERENCE_CONCURRENCY: 4 });
     expect(() => loadConfig({ S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_SECRET_ACCESS_KEY/);
+  });
+});
+
+describe('media delivery from S3', () => {
+  it('serves, revalidates and thumbnails objects kept in the bucket', async () => {
+    const ts = await startTestServer({
+      env: {
+        S3_BUCKET: BUCKET,
+        S3_ENDPOINT: s3Endpoint,
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+        S3_FORCE_PATH_STYLE: 'true',
+      },
+    });
+    try {
+      expect(ts.rt.storage.name).toBe('s3');
+      const key = `generations/u9/${Date.now()}.png`;
+      const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c04020' } }).png().toBuffer();
+      await ts.rt.storage.put(key, png, 'image/png');
+
+      const res = await fetch(`${ts.url}/media/${key}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(png);
+      const etag = res.headers.get('etag')!;
+      expect((await fetch(`${ts.url}/media/${key}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+
+      const thumb = await fetch(`${ts.url}/media/thumbs/384/${key}`);
+      expect(thumb.headers.get('content-type')).toBe('image/webp');
+      expect((await sharp(Buffer.from(await thumb.arrayBuffer())).metadata()).width).toBe(384);
+      expect(await ts.rt.storage.exists(`thumbs/384/${key}.webp`)).toBe(true);
+    } finally {
+      await ts.stop();
+    }
   });
 });

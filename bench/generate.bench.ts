@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import { renderImage } from '../server/providers/inference/builtin-generator.ts';
+import type { GenerateInput, ImageGenerator } from '../server/providers/inference/index.ts';
+import { startTestServer, type TestClient, type TestDatabaseKind, type TestServer } from '../tests/helpers/server.ts';
+
+/** Issue 4 target: server overhead p99 ≤ 25 ms on Postgres with 32 concurrent users. */
+const TARGET_P99_MS = 25;
+const USERS = 32;
+const SEQUENTIAL_REQUESTS = 200;
+const ROUNDS_PER_USER = 6;
+/**
+ * A user's requests run one at a time and a real provider takes 2–4 s per image (contracts/fal.md), so 32
+ * users generating without pause send one request each per ~2 s at most: the production load of 32 users.
+ */
+const USER_PACE_MS = 2000;
+const SATURATION_REQUESTS_PER_USER = 8;
+const GRID_CARDS = 40;
+const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
+
+const request = {
+  prompt: 'portrait of a woman in a sunlit cafe, soft window light',
+  image_size: { width: 1024, height: 1024 },
+  num_inference_steps: 28,
+  guidance_scale: 3.5,
+  output_format: 'jpeg',
+};
+
+const input = (prompt: string, seed: number): GenerateInput => ({
+  prompt,
+  imageSize: { width: 1024, height: 1024 },
+  loras: [],
+  seed,
+  numInferenceSteps: 28,
+  guidanceScale: 3.5,
+  outputFormat: 'jpeg',
+});
+
+/** Answers at once with a real built-in render made beforehand: what is left is the server's own work. */
+function zeroLatencyGenerator(image: Buffer): ImageGenerator {
+  return {
+    name: 'builtin',
+    async generate(req) {
+      const { width, height } = req.imageSize;
+      return { images: [{ data: image, width, height, contentType: 'image/jpeg', nsfw: false }], seed: req.seed };
+    },
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function timedGenerate(client: TestClient): Promise<number> {
+  const t = performance.now();
+  const res = await client.post('/api/image/generate-image', request);
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`generate-image answered ${res.status}`);
+  return performance.now() - t;
+}
+
+/** Sign-up hashes a password (~1.3 s of CPU each), so users are made a few at a time before timing starts. */
+async function makeUsers(ts: TestServer, count: number): Promise<TestClient[]> {
+  const clients: TestClient[] = [];
+  while (clients.length < count) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(4, count - clients.length) }, () => ts.signUp({ credits: 100_000 })),
+    );
+    clients.push(...batch.map((u) => u.client));
+  }
+  return clients;
+}
+
+interface Row {
+  database: string;
+  load: string;
+  requests: number;
+  p50: number;
+  p99: number;
+  /** Row the issue's target applies to. */
+  target?: boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function measureOverhead(database: TestDatabaseKind, image: Buffer): Promise<Row[]> {
+  const ts = await startTestServer({ database, runtime: { generator: zeroLatencyGenerator(image) } });
+  try {
+    const clients = await makeUsers(ts, USERS);
+    for (let i = 0; i < 20; i++) await timedGenerate(clients[i % USERS]);
+
+    const single: number[] = [];
+    for (let i = 0; i < SEQUENTIAL_REQUESTS; i++) single.push(await timedGenerate(clients[0]));
+
+    // Each user starts at a random offset within one pace interval, then keeps its own pace.
+    const paced: number[] = [];
+    await Promise.all(
+      clients.map(async (client) => {
+        await sleep(Math.random() * USER_PACE_MS);
+        for (let i = 0; i < ROUNDS_PER_USER; i++) {
+          const started = performance.now();
+          paced.push(await timedGenerate(client));
+          await sleep(Math.max(0, USER_PACE_MS - (performance.now() - started)));
+        }
+      }),
+    );
+
+    // Closed loop, no pause: how far one instance goes when every user fires back-to-back.
+    const saturated: number[] = [];
+    const t = performance.now();
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let i = 0; i < SATURATION_REQUESTS_PER_USER; i++) saturated.push(await timedGenerate(client));
+      }),
+    );
+    const throughput = saturated.length / ((performance.now() - t) / 1000);
+
+    const row = (load: string, xs: number[], target = false): Row => ({
+      database,
+      load,
+      requests: xs.length,
+      p50: percentile(xs, 50),
+      p99: percentile(xs, 99),
+      target,
+    });
+    return [
+      row('1 user, back-to-back', single),
+      row(`${USERS} users, 1 req / ${USER_PACE_MS / 1000} s each`, paced, true),
+      row(`${USERS} users, back-to-back (${Math.round(throughput)} req/s)`, saturated),
+    ];
+  } finally {
+    await ts.stop();
+  }
+}
+
+/** Bytes a 40-card grid downloads: full images versus 384-px WebP thumbnails (first render and cached). */
+async function measureGrid(): Promise<string[]> {
+  const ts = await startTestServer({});
+  try {
+    const keys: string[] = [];
+    for (let i = 0; i < GRID_CARDS; i++) {
+      const key = `generations/bench/${randomUUID()}.jpeg`;
+      await ts.rt.storage.put(key, await renderImage(input(`scene ${i}: mountain lake at dawn, a hiker in a red coat`, 1000 + i)), 'image/jpeg');
+      keys.push(key);
+    }
+    const fetchAll = async (paths: string[]) => {
+      const t = performance.now();
+      let bytes = 0;
+      for (const path of paths) bytes += (await (await fetch(ts.url + path)).arrayBuffer()).byteLength;
+      return { bytes, ms: performance.now() - t };
+    };
+    const full = await fetchAll(keys.map((k) => `/media/${k}`));
+    const firstThumbs = await fetchAll(keys.map((k) => `/media/thumbs/384/${k}`));
+    const cachedThumbs = await fetchAll(keys.map((k) => `/media/thumbs/384/${k}`));
+    const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`;
+    return [
+      `generate: ${GRID_CARDS}-card grid page, 1024×1024 jpeg originals: full images ${kb(full.bytes)}, ` +
+        `384-px WebP thumbnails ${kb(firstThumbs.bytes)} (${((100 * firstThumbs.bytes) / full.bytes).toFixed(1)}% of full)`,
+      `generate: thumbnails rendered on first view in ${Math.round(firstThumbs.ms / GRID_CARDS)} ms each, ` +
+        `then served from storage in ${(cachedThumbs.ms / GRID_CARDS).toFixed(1)} ms each`,
+    ];
+  } finally {
+    await ts.stop();
+  }
+}
+
+export async function run(): Promise<void> {
+  const image = await renderImage(input(request.prompt, 7));
+  const rows = await measureOverhead('pglite', image);
+  const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_POSTGRES;
+  // startTestServer makes a scratch database on the server TEST_DATABASE_URL names, and drops it after.
+  const previous = process.env.TEST_DATABASE_URL;
+  process.env.TEST_DATABASE_URL = postgresUrl;
+  try {
+    rows.push(...(await measureOverhead('postgres', image)));
+  } catch (err) {
+    console.log(`generate: Postgres at ${postgresUrl} not measured: ${(err as Error).message}`);
+  } finally {
+    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
+    else process.env.TEST_DATABASE_URL = previous;
+  }
+
+  console.log('generate: POST /api/image/generate-image server overhead (zero-latency provider, loopback HTTP, image stored)');
+  console.log(`  ${'database'.padEnd(9)} ${'load'.padEnd(40)} ${'requests'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}`);
+  for (const r of rows) {
+    const verdict = r.target && r.database === 'postgres' ? (r.p99 <= TARGET_P99_MS ? '  ok' : '  OVER TARGET') + ` (p99 ≤ ${TARGET_P99_MS} ms)` : '';
+    console.log(
+      `  ${r.database.padEnd(9)} ${r.load.padEnd(40)} ${String(r.requests).padStart(8)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)}${verdict}`,
+    );
+  }
+  for (const line of await measureGrid()) console.log(line);
+}
