@@ -70,3 +70,14 @@ export function planButtonLabel(plan: PlanId, current: PlanId | null): string {
   if (diff === 0) return 'Manage Current Plan';
   return diff > 0 ? 'Upgrade' : 'Downgrade';
 }
+
+/** The plan in force: the plan code counts only while the status is 'active' (spec §4); otherwise none. */
+export function activePlanId(status: string | null | undefined, plan: string | null | undefined): PlanId | null {
+  return status === 'active' && isPlanId(plan) ? plan : null;
+}
+
+/** 'Standard Plan' for an active Standard subscription, else 'Free Plan'. */
+export function planLabel(status: string | null | undefined, plan: string | null | undefined): string {
+  const id = activePlanId(status, plan);
+  return id ? `${planById(id).name} Plan` : 'Free Plan';
+}

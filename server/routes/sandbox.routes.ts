@@ -81,7 +81,7 @@ export function sandboxRoutes(deps: {
     if (user instanceof Response) return user;
     const checkout = checkoutOr404(c, user);
     if (checkout instanceof Response) return checkout;
-    await sandbox.pay(checkout, webhookUrl(c));
+    await sandbox.pay(checkout, user, webhookUrl(c));
     return c.redirect(checkout.successUrl, 303);
   });
 

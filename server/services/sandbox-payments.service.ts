@@ -80,8 +80,12 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
      * 'Pay': the first payment sends checkout.completed and subscription.paid, as Creem does. Ids derive from
      * the checkout, so paying the same checkout twice describes the same payment and grants once.
      */
-    async pay(checkout: SandboxCheckout, webhookUrl: string): Promise<void> {
+    async pay(checkout: SandboxCheckout, user: UserRow, webhookUrl: string): Promise<void> {
       const ids = sandboxIds(checkout.id);
+      const inForce = await current(user, sandbox.customerIdFor(user.id));
+      if (inForce && inForce.id !== ids.subscription) {
+        throw conflict('You already have an active subscription. Change your plan from the customer portal.', 'already_subscribed');
+      }
       const now = new Date();
       const sub: SandboxSubscription = {
         id: ids.subscription,

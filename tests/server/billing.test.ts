@@ -179,6 +179,7 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       const { client, userId, email } = await ts.signUp();
       const { checkout_url } = await (await client.post('/api/billing/checkout', { plan: 'STANDARD', userId, email })).json();
       const path = new URL(checkout_url).pathname;
+      const earlier = await (await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email })).json();
 
       const page = await client.get(path);
       expect(page.status).toBe(200);
@@ -205,6 +206,14 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       expect((await postForm(client, `${path}/pay`)).status).toBe(303);
       expect((await me(client)).credits).toBe(4500);
 
+      // Once subscribed, neither a new checkout nor one opened earlier starts a second subscription.
+      const again = await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email });
+      expect(again.status).toBe(409);
+      expect(await again.json()).toMatchObject({ code: 'already_subscribed' });
+      const stalePay = await postForm(client, `${new URL(earlier.checkout_url).pathname}/pay`);
+      expect(stalePay.status).toBe(409);
+      expect(await stalePay.text()).toContain('already have an active subscription');
+      expect(await me(client)).toMatchObject({ credits: 4500, subscription_plan: 'STANDARD' });
       const info = await (await client.get('/api/billing/subscription')).json();
       expect(info).toMatchObject({ status: 'active', plan: 'STANDARD', customer_id: subscribed.creem_customer_id, cancel_at_period_end: false });
       expect(new Date(info.current_period_end).getTime()).toBeGreaterThan(Date.now());

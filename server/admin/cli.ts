@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigError, loadConfig } from '../config.ts';
+import { DataDirInUseError, openDatabase } from '../db/index.ts';
+import { createLogger } from '../logger.ts';
+import { createEventBus } from '../realtime/event-bus.ts';
+import { createCreditsService } from '../services/credits.service.ts';
+import { createUsersService } from '../services/users.service.ts';
+import { creditsCommand } from './credits.command.ts';
+import { exploreCommand } from './explore.command.ts';
+import { createStorage } from '../runtime.ts';
+import { createExploreService } from '../services/explore.service.ts';
+import { EXIT, type AdminCommand, type AdminContext, type AdminServices } from './command.ts';
+
+/** One entry per command module; add new operator commands here. */
+const COMMANDS: Record<string, AdminCommand> = {
+  credits: creditsCommand,
+  explore: exploreCommand,
+};
+
+function help(ctx: AdminContext): void {
+  ctx.out('Usage: npm run admin -- <command> …');
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    ctx.out(`\n  ${name}: ${command.summary}`);
+    for (const line of command.usage) ctx.out(`    npm run admin -- ${line}`);
+  }
+}
+
+export async function runAdmin(
+  argv: string[],
+  io: { env?: NodeJS.ProcessEnv; out?: (line: string) => void; err?: (line: string) => void } = {},
+): Promise<number> {
+  const out = io.out ?? ((line) => process.stdout.write(`${line}\n`));
+  const err = io.err ?? ((line) => process.stderr.write(`${line}\n`));
+  let opened: { services: AdminServices; close(): Promise<void> } | undefined;
+
+  const ctx: AdminContext = {
+    out,
+    err,
+    async open() {
+      if (opened) return opened.services;
+      // Operator output is the command's own; the server's info logs would only clutter it.
+      const config = loadConfig({ LOG_LEVEL: 'warn', ...(io.env ?? process.env) });
+      const logger = createLogger(config.LOG_LEVEL);
+      const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, logger });
+      const events = await createEventBus(database, logger);
+      const services = {
+        db: database.db,
+        users: createUsersService({ db: database.db }),
+        credits: createCreditsService({ db: database.db, events }),
+        explore: createExploreService({ db: database.db, storage: createStorage(config) }),
+      };
+      opened = {
+        services,
+        async close() {
+          await events.close();
+          await database.close();
+        },
+      };
+      return services;
+    },
+  };
+
+  const [name, ...args] = argv;
+  const command = name ? COMMANDS[name] : undefined;
+  if (!command) {
+    if (name && name !== 'help' && name !== '--help') err(`Unknown command: ${name}`);
+    help(ctx);
+    return name && name !== 'help' && name !== '--help' ? EXIT.usage : EXIT.ok;
+  }
+  try {
+    return await command.run(args, ctx);
+  } catch (e) {
+    if (e instanceof DataDirInUseError) {
+      err(e.message);
+      err('The embedded database can be open in one process only: stop the Likeness server, run this command, then start the server again.');
+      return EXIT.busy;
+    }
+    if (e instanceof ConfigError) {
+      err(e.message);
+      return EXIT.config;
+    }
+    throw e;
+  } finally {
+    await opened?.close();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Same configuration as `npm start`, which reads .env from the project folder.
+  const envFile = fileURLToPath(new URL('../../.env', import.meta.url));
+  if (existsSync(envFile)) process.loadEnvFile(envFile);
+  runAdmin(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error(e);
+      process.exit(EXIT.failed);
+    },
+  );
+}

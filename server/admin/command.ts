@@ -1,0 +1,29 @@
+import type { Db } from '../db/index.ts';
+import type { CreditsService } from '../services/credits.service.ts';
+import type { UsersService } from '../services/users.service.ts';
+import type { ExploreService } from '../services/explore.service.ts';
+
+/** What an operator command gets: output streams and, on demand, the product's database and services. */
+export interface AdminContext {
+  out(line: string): void;
+  err(line: string): void;
+  /** Opens the database the server uses (same configuration); closed by the CLI after the command. */
+  open(): Promise<AdminServices>;
+}
+
+export interface AdminServices {
+  db: Db;
+  users: UsersService;
+  credits: CreditsService;
+  explore: ExploreService;
+}
+
+export interface AdminCommand {
+  summary: string;
+  usage: string[];
+  /** Returns the process exit code. */
+  run(args: string[], ctx: AdminContext): Promise<number>;
+}
+
+/** Exit codes (sysexits): usage 64, data folder busy 73, bad configuration 78. */
+export const EXIT = { ok: 0, failed: 1, usage: 64, busy: 73, config: 78 } as const;
