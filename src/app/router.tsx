@@ -15,12 +15,6 @@ const page = (load: () => Promise<{ default: ComponentType }>) => {
   );
 };
 const AppLayout = lazy(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));
-const Unfinished = lazy(() => import('@/pages/app/unfinished-page'));
-const unfinished = (title: string) => (
-  <Suspense fallback={<PageSpinner />}>
-    <Unfinished title={title} />
-  </Suspense>
-);
 
 /** Old top-level paths that now live under /app (spec §2 redirects), keeping query and hash. */
 const APP_REDIRECTS = ['create-image', 'ai-videos', 'my-generations', 'explore', 'favorites', 'character-training'];
@@ -65,14 +59,14 @@ export function AppRoutes() {
           }
         >
           <Route index element={<Navigate to="/app/create-image" replace />} />
-          <Route path="create-image" element={unfinished('Create Image')} />
+          <Route path="create-image" element={page(() => import('@/pages/app/create-image-page'))} />
           <Route path="ai-videos" element={page(() => import('@/pages/app/ai-videos-page'))} />
-          <Route path="character-training" element={unfinished('Character Training')} />
-          <Route path="my-generations" element={unfinished('My Generations')} />
-          <Route path="explore" element={unfinished('Explore')} />
-          <Route path="favorites" element={unfinished('Favorites')} />
-          <Route path="subscription" element={unfinished('Subscription')} />
-          <Route path="profile" element={unfinished('Profile')} />
+          <Route path="character-training" element={page(() => import('@/pages/app/character-training-page'))} />
+          <Route path="my-generations" element={page(() => import('@/pages/app/my-generations-page'))} />
+          <Route path="explore" element={page(() => import('@/pages/app/explore-page'))} />
+          <Route path="favorites" element={page(() => import('@/pages/app/favorites-page'))} />
+          <Route path="subscription" element={page(() => import('@/pages/app/subscription-page'))} />
+          <Route path="profile" element={page(() => import('@/pages/app/profile-page'))} />
           <Route path="*" element={page(() => import('@/pages/not-found-page'))} />
         </Route>
       </Routes>

@@ -1,0 +1,124 @@
+import { useCallback, useState } from 'react';
+import type { CreateImageNavigationState } from '@common/create-image-state';
+import {
+  clampDimension,
+  DIMENSION,
+  GENERATION_BOUNDS,
+  GENERATION_DEFAULTS,
+  randomSeed,
+  seedDigits,
+  type GenerationRequestInput,
+  type OutputFormat,
+} from '@common/generation';
+
+export interface GenerationFormState {
+  prompt: string;
+  width: number;
+  height: number;
+  /** What the width/height fields show while being typed in; committed on blur. */
+  widthText: string;
+  heightText: string;
+  steps: number;
+  guidance: number;
+  loraScale: number;
+  /** The chosen character's LoRA file, or null for 'No character'. */
+  loraPath: string | null;
+  seed: string;
+  seedLocked: boolean;
+  outputFormat: OutputFormat;
+}
+
+const clampTo = (value: number | null | undefined, { min, max }: { min: number; max: number }, fallback: number) =>
+  typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+
+/** The form's first state: defaults (spec §9), then a remix or a chosen character from navigation state. */
+export function initialFormState(nav?: CreateImageNavigationState | null): GenerationFormState {
+  const remix = nav?.remixSettings;
+  const width = remix?.width ? clampDimension(remix.width, GENERATION_DEFAULTS.width) : GENERATION_DEFAULTS.width;
+  const height = remix?.height ? clampDimension(remix.height, GENERATION_DEFAULTS.height) : GENERATION_DEFAULTS.height;
+  const character = nav?.selectedCharacter?.lora_file_url ?? null;
+  return {
+    prompt: remix?.prompt ?? '',
+    width,
+    height,
+    widthText: String(width),
+    heightText: String(height),
+    steps: Math.round(clampTo(remix?.steps, GENERATION_BOUNDS.steps, GENERATION_DEFAULTS.numInferenceSteps)),
+    guidance: clampTo(remix?.guidance, GENERATION_BOUNDS.guidance, GENERATION_DEFAULTS.guidanceScale),
+    loraScale: character ? GENERATION_DEFAULTS.loraScale : clampTo(remix?.lora?.scale, GENERATION_BOUNDS.loraScale, GENERATION_DEFAULTS.loraScale),
+    loraPath: character ?? remix?.lora?.path ?? null,
+    // Remixes never carry a seed: a new image is wanted (spec §2).
+    seed: '',
+    seedLocked: false,
+    outputFormat: GENERATION_DEFAULTS.outputFormat,
+  };
+}
+
+export const isPromptBlank = (prompt: string) => prompt.trim() === '';
+
+/** Rounds down to a multiple of 8 within bounds (spec §5: again on submit). */
+const roundDimension = (value: number) => clampDimension(value, DIMENSION.min);
+
+/**
+ * The generation request for the current form (spec §3, §5): dimensions rounded again, the seed used only
+ * when locked and non-empty (else random below 2147483647), a LoRA only with a character.
+ */
+export function toGenerationRequest(form: GenerationFormState, random: () => number = Math.random): GenerationRequestInput {
+  const lockedSeed = form.seedLocked && form.seed !== '' ? Number(form.seed) : null;
+  return {
+    prompt: form.prompt.trim(),
+    image_size: { width: roundDimension(form.width), height: roundDimension(form.height) },
+    loras: form.loraPath ? [{ path: form.loraPath, scale: form.loraScale }] : [],
+    seed: lockedSeed !== null && Number.isSafeInteger(lockedSeed) ? lockedSeed : randomSeed(random),
+    num_inference_steps: form.steps,
+    guidance_scale: form.guidance,
+    num_images: 1,
+    enable_safety_checker: true,
+    output_format: form.outputFormat,
+  };
+}
+
+/** The create-image form's state and the rules of each field (spec §5). */
+export function useGenerationForm(nav?: CreateImageNavigationState | null) {
+  const [form, setForm] = useState(() => initialFormState(nav));
+  const patch = useCallback((change: Partial<GenerationFormState>) => setForm((f) => ({ ...f, ...change })), []);
+
+  return {
+    form,
+    setPrompt: useCallback((prompt: string) => patch({ prompt }), [patch]),
+    setWidthText: useCallback((widthText: string) => patch({ widthText }), [patch]),
+    setHeightText: useCallback((heightText: string) => patch({ heightText }), [patch]),
+    /** On blur: clamp to 512–2048, round down to a multiple of 8; empty or non-numeric reverts. */
+    commitWidth: useCallback(
+      () => setForm((f) => {
+        const width = clampDimension(f.widthText, f.width);
+        return { ...f, width, widthText: String(width) };
+      }),
+      [],
+    ),
+    commitHeight: useCallback(
+      () => setForm((f) => {
+        const height = clampDimension(f.heightText, f.height);
+        return { ...f, height, heightText: String(height) };
+      }),
+      [],
+    ),
+    applyPreset: useCallback(
+      (width: number, height: number) => patch({ width, height, widthText: String(width), heightText: String(height) }),
+      [patch],
+    ),
+    setSteps: useCallback((steps: number) => patch({ steps }), [patch]),
+    setGuidance: useCallback((guidance: number) => patch({ guidance }), [patch]),
+    setLoraScale: useCallback((loraScale: number) => patch({ loraScale }), [patch]),
+    /** Choosing a character fills its LoRA and resets the LoRA power to 1 (spec §4). */
+    selectCharacter: useCallback(
+      (loraPath: string | null) => patch({ loraPath, loraScale: GENERATION_DEFAULTS.loraScale }),
+      [patch],
+    ),
+    setSeed: useCallback((text: string) => patch({ seed: seedDigits(text) }), [patch]),
+    toggleSeedLock: useCallback(() => setForm((f) => ({ ...f, seedLocked: !f.seedLocked })), []),
+    setOutputFormat: useCallback((outputFormat: OutputFormat) => patch({ outputFormat }), [patch]),
+  };
+}
+
+export type GenerationForm = ReturnType<typeof useGenerationForm>;

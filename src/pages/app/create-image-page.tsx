@@ -1,0 +1,14 @@
+import { useLocation } from 'react-router';
+import type { CreateImageNavigationState } from '@common/create-image-state';
+import { CreateImageView } from '@/features/create-image/components/create-image-view';
+import { useMe } from '@/features/session/api';
+import { usePageTitle } from '@/lib/use-page-title';
+
+export default function CreateImagePage() {
+  usePageTitle('Create Image');
+  const me = useMe();
+  const location = useLocation();
+  const state = (location.state ?? null) as CreateImageNavigationState | null;
+  // Arriving with a remix or a character starts a fresh form; a plain visit keeps the page as it is.
+  return <CreateImageView key={state ? location.key : 'plain'} credits={me.credits} navigationState={state} />;
+}
