@@ -57,10 +57,22 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: bool.default(false),
   /** Image-generation provider calls in flight at once on this instance. */
   INFERENCE_CONCURRENCY: positiveInt.default(4),
-  /** fal.ai key: set, fal runs captions (and generation/training where wired); unset, the built-in engine does. */
+  /** fal.ai key: set, fal runs generation, captions and training; unset, the built-in engine does. */
   FAL_KEY: optionalText,
+  /** fal's webhook signing keys (contracts/fal.md: fal has published them at more than one address). */
+  FAL_WEBHOOK_JWKS_URL: optionalUrl.transform((v) => v ?? 'https://rest.alpha.fal.ai/.well-known/jwks.json'),
+  /** Seconds a fal image generation may take in all (queue included) before it is cancelled. */
+  FAL_GENERATION_TIMEOUT_SECONDS: positiveInt.default(120),
   /** Seconds the built-in image analyser may spend on one image (including its first model load). */
   VISION_TIMEOUT_SECONDS: positiveInt.default(30),
+  /** Render the starter explore gallery on first start: on by default, off under NODE_ENV=test unless set. */
+  EXPLORE_SEED: optionalText.pipe(bool.optional()),
+  /** Seconds the built-in trainer takes for one character (a real job; near zero in tests). */
+  TRAINING_DURATION_SECONDS: z.coerce.number().min(0).max(3600).default(20),
+  /** Minutes a training may run before it is failed and its credits refunded. */
+  TRAINING_TIMEOUT_MINUTES: z.coerce.number().positive().default(90),
+  /** Seconds between the training runner's looks for due jobs (and between fal status polls, times 15). */
+  TRAINING_POLL_SECONDS: z.coerce.number().positive().max(600).default(2),
 });
 
 export type Config = z.infer<typeof envSchema> & {
