@@ -17,6 +17,10 @@ import { billingRoutes, webhookRoutes } from './routes/billing.routes.ts';
 import { sandboxRoutes } from './routes/sandbox.routes.ts';
 import { generationsRoutes } from './routes/generations.routes.ts';
 import { downloadRoutes, mediaRoutes } from './routes/media.routes.ts';
+import { publicConfigRoutes } from './routes/public-config.routes.ts';
+import { libraryRoutes } from './routes/library.routes.ts';
+import { exploreRoutes } from './routes/explore.routes.ts';
+import { falWebhookRoutes, trainingsRoutes } from './routes/trainings.routes.ts';
 
 /** Paths that enforce their own body limit (streamed uploads) or authenticate by signature (webhooks). */
 const OWN_BODY_LIMIT = ['/api/upload'];
@@ -49,6 +53,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   });
 
   app.get('/api/health', (c) => c.json({ ok: true, database: rt.database.kind }));
+  app.route('/api/public-config', publicConfigRoutes({ supportEmail: config.SUPPORT_EMAIL }));
   app.route('/api/auth', authRoutes({ identity: rt.identity, db: rt.db, signInLimit: config.AUTH_RATE_LIMIT, trustProxy: config.TRUST_PROXY }));
   app.route('/api/me', meRoutes(rt));
   app.route('/api/events', eventsRoutes({ ...rt, heartbeatMs: rt.options.sseHeartbeatMs }));
@@ -57,6 +62,10 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api', generationsRoutes(rt));
   app.route('/api/download', downloadRoutes(rt));
   app.route('/media', mediaRoutes(rt));
+  app.route('/api/library', libraryRoutes(rt));
+  app.route('/api/explore', exploreRoutes(rt));
+  app.route('/api', trainingsRoutes(rt));
+  app.route('/api/webhooks/fal', falWebhookRoutes(rt));
 
   app.route('/api/billing', billingRoutes({ ...rt, publicUrl: config.PUBLIC_URL }));
   app.route('/api/webhooks', webhookRoutes(rt));

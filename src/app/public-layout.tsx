@@ -6,7 +6,9 @@ export function PublicLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
       <SiteHeader />
-      <main className="flex-1">
+      {/* At least one screen tall (less the 4rem header): while a page's code loads, the footer waits below the
+          fold instead of jumping down when the page appears (no layout shift). */}
+      <main className="min-h-[calc(100dvh-4rem)] flex-1">
         <Outlet />
       </main>
       <SiteFooter />

@@ -1,10 +1,14 @@
-import { usePageTitle } from '@/lib/use-page-title';
+import { MessageCircleQuestion } from 'lucide-react';
+import { usePageMeta } from '@/features/site/use-page-meta';
 
 export default function FaqPage() {
-  usePageTitle('FAQ');
+  usePageMeta({ title: 'FAQ', description: 'Frequently asked questions about Likeness.' });
   return (
-    <section className="container-page flex min-h-[50dvh] flex-col items-center justify-center py-16 text-center">
-      <h1 className="text-4xl font-bold">FAQ</h1>
+    <section className="container-page flex min-h-[60dvh] flex-col items-center justify-center py-16 text-center">
+      <span className="grid size-14 place-items-center rounded-full bg-brand-soft text-brand">
+        <MessageCircleQuestion className="size-7" aria-hidden />
+      </span>
+      <h1 className="mt-5 text-4xl font-bold tracking-tight">FAQ</h1>
       <p className="mt-3 text-lg text-fg-muted">Coming soon</p>
     </section>
   );

@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import { CHROMIUM_FLAGS } from '../playwright.config.ts';
+// @ts-expect-error plain-JS helper shared with the npm scripts
+import { buildIfStale, distDir } from '../scripts/lib.mjs';
+import { startTestServer } from '../tests/helpers/server.ts';
+import { percentile, printTable } from './stats.ts';
+
+/** Issue 5 targets: landing JS ≤ 120 KB gzipped; LCP ≤ 1.0 s on localhost; CLS ≤ 0.02. */
+const TARGET_JS_KB = 120;
+const TARGET_LCP_MS = 1000;
+const TARGET_CLS = 0.02;
+const RUNS = 5;
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+];
+
+const gzipKb = (file: string) => gzipSync(readFileSync(join(distDir, file))).length / 1024;
+const kb = (n: number) => `${n.toFixed(1)} KB`;
+
+/** The files dist/index.html itself loads: the entry script, its module preloads and stylesheets. */
+function entryAssets(): string[] {
+  const html = readFileSync(join(distDir, 'index.html'), 'utf8');
+  return [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+}
+
+/** Records LCP and CLS from the first paint on (buffered observers set up before any page script). */
+const observeVitals = () => {
+  const w = window as unknown as { __lcp: number; __cls: number };
+  w.__lcp = 0;
+  w.__cls = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__lcp = e.startTime;
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) {
+      if (!e.hadRecentInput) w.__cls += e.value;
+    }
+  }).observe({ type: 'layout-shift', buffered: true });
+};
+
+export async function run() {
+  if ((await buildIfStale()) !== 0) throw new Error('the SPA build failed');
+  const server = await startTestServer({ app: { staticDir: distDir } });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  try {
+    // Which JS and CSS the landing route really loads: every asset requested on a cold visit to '/'.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const loaded = new Set<string>();
+    page.on('request', (req) => {
+      const path = new URL(req.url()).pathname;
+      if (/^\/assets\/.+\.(js|css)$/.test(path)) loaded.add(path.slice(1));
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+    await context.close();
+
+    const entry = entryAssets();
+    const sum = (files: string[], ext: string) => files.filter((f) => f.endsWith(ext)).reduce((t, f) => t + gzipKb(f), 0);
+    const all = [...loaded];
+    const js = sum(all, '.js');
+    const css = sum(all, '.css');
+    console.log(`Landing route loads ${all.length} files (${entry.length} from index.html), gzipped:`);
+    printTable([
+      { part: 'index.html entry', js: kb(sum(entry, '.js')), css: kb(sum(entry, '.css')) },
+      { part: 'landing route total', js: kb(js), css: kb(css) },
+    ]);
+    const appCode = all.filter((f) => /app-layout|create-image|subscription|profile|framer/.test(f));
+    if (appCode.length) console.log(`WARNING: the landing loaded app code: ${appCode.join(', ')}`);
+
+    const rows: Array<Record<string, string>> = [];
+    for (const vp of VIEWPORTS) {
+      const lcps: number[] = [];
+      const clss: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const ctx = await browser.newContext({ viewport: { width: vp.width, height: vp.height } });
+        const p = await ctx.newPage();
+        await p.addInitScript(observeVitals);
+        await p.goto(`${server.url}/`, { waitUntil: 'networkidle' });
+        await p.waitForTimeout(300);
+        const v = await p.evaluate(() => {
+          const w = window as unknown as { __lcp: number; __cls: number };
+          return { lcp: w.__lcp, cls: w.__cls };
+        });
+        lcps.push(v.lcp);
+        clss.push(v.cls);
+        await ctx.close();
+      }
+      const met = percentile(lcps, 50) <= TARGET_LCP_MS && Math.max(...clss) <= TARGET_CLS;
+      rows.push({
+        viewport: `${vp.name} ${vp.width}×${vp.height}`,
+        'LCP p50': `${percentile(lcps, 50).toFixed(0)} ms`,
+        'LCP max': `${Math.max(...lcps).toFixed(0)} ms`,
+        'CLS max': Math.max(...clss).toFixed(4),
+        target: met ? 'met' : 'MISSED',
+      });
+    }
+    console.log(`\nLargest Contentful Paint and Cumulative Layout Shift, ${RUNS} cold loads each (cache off):`);
+    printTable(rows);
+    console.log(
+      `\nTargets: JS ≤ ${TARGET_JS_KB} KB (${js <= TARGET_JS_KB ? 'met' : 'MISSED'}), LCP ≤ ${TARGET_LCP_MS} ms, CLS ≤ ${TARGET_CLS}.`,
+    );
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}

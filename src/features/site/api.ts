@@ -1,0 +1,25 @@
+import { useQuery } from '@tanstack/react-query';
+import { useBackend } from '@/backend/backend-context';
+import { useSessionUser } from '@/features/session/api';
+
+/** What the server lets the public site know (server/routes/public-config.routes.ts). */
+export interface PublicConfig {
+  supportEmail: string;
+}
+
+export const publicConfigKey = ['public-config'] as const;
+
+/** The contact address shown in the footer and the legal pages, from the server's SUPPORT_EMAIL. */
+export function useSupportEmail(): string | undefined {
+  const { api } = useBackend();
+  return useQuery({
+    queryKey: publicConfigKey,
+    queryFn: ({ signal }) => api.request<PublicConfig>('/api/public-config', { signal }),
+    staleTime: Infinity,
+  }).data?.supportEmail;
+}
+
+/** Where 'Try Now' and 'Choose plan' lead (spec §2): the app when signed in, otherwise sign-up. */
+export function useStartPath(): string {
+  return useSessionUser().data ? '/app/create-image' : '/sign-up';
+}
