@@ -20,6 +20,7 @@ import { createVisionAnalyser, type VisionAnalyser } from './vision/analyser.ts'
 import { createUploadsService, type UploadsService } from './services/uploads.service.ts';
 import { createCaptionsService, type CaptionsService } from './services/captions.service.ts';
 import { createBuiltinGenerator } from './providers/inference/builtin-generator.ts';
+import { createFalGenerator } from './providers/inference/fal-generator.ts';
 import {
   createGenerationsService,
   JOB_STALE_MS,
@@ -32,6 +33,16 @@ import { createCreemProvider } from './providers/payments/creem.ts';
 import { createSandboxProvider, isSandboxProvider } from './providers/payments/sandbox.ts';
 import { createBillingService, type BillingService } from './services/billing.service.ts';
 import { createSandboxPaymentsService, type SandboxPaymentsService } from './services/sandbox-payments.service.ts';
+import { createLibraryService, type LibraryService } from './services/library.service.ts';
+import { createExploreService, type ExploreService } from './services/explore.service.ts';
+import { seedExploreGallery } from './services/explore-seed.ts';
+import type { TrainingProvider } from './providers/inference/index.ts';
+import { createFalTrainer } from './providers/inference/fal-trainer.ts';
+import { createBuiltinTrainer } from './providers/inference/builtin-trainer.ts';
+import { createTrainingRunner, type TrainingRunner } from './jobs/training-runner.ts';
+import { createTrainingsService, type TrainingsService } from './services/trainings.service.ts';
+import { trainingsRepository } from './repositories/trainings.repository.ts';
+import { purgeExpiredUploads } from './services/uploads.service.ts';
 
 export interface RuntimeOptions {
   sseHeartbeatMs: number;
@@ -39,6 +50,10 @@ export interface RuntimeOptions {
   generator?: ImageGenerator;
   /** Replaces the configured image captioner (tests). */
   captioner?: ImageCaptioner;
+  /** Replaces the fal trainer FAL_KEY selects (tests point it at a fake fal); setting it selects fal. */
+  falTrainer?: TrainingProvider;
+  /** The fetch that reads fal's webhook keys (tests: the fake fal's). */
+  falFetch?: typeof fetch;
 }
 
 /** Everything the server holds open while it runs: the database, the event bus, providers and services. */
@@ -65,6 +80,13 @@ export interface Runtime {
   billing: BillingService;
   /** The sandbox's checkout and portal actions; present only when the sandbox takes payments. */
   sandboxPayments?: SandboxPaymentsService;
+  library: LibraryService;
+  explore: ExploreService;
+  trainings: TrainingsService;
+  /** Runs character trainings to their end (docs/decisions/004-training-jobs.md). */
+  trainingRunner: TrainingRunner;
+  /** Renders the starter explore gallery if it is not there yet (runs in the background at start when enabled). */
+  seedExplore(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -104,7 +126,7 @@ function createPaymentProvider(config: Config): PaymentProvider {
 }
 
 /** An S3-compatible bucket when S3_BUCKET is set, else files under DATA_DIR/files. */
-function createStorage(config: Config): StorageProvider {
+export function createStorage(config: Config): StorageProvider {
   if (!config.S3_BUCKET) return createLocalStorage(join(config.dataDir, 'files'));
   return createS3Storage({
     bucket: config.S3_BUCKET,
@@ -133,12 +155,14 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const storage = createStorage(config);
   const generator =
     options.generator ??
-    createBuiltinGenerator({
-      loadLora: async (path) => {
-        const key = keyFromMediaUrl(path);
-        return key ? storage.read(key) : null;
-      },
-    });
+    (config.FAL_KEY
+      ? createFalGenerator({ credentials: config.FAL_KEY, timeoutMs: config.FAL_GENERATION_TIMEOUT_SECONDS * 1000, logger })
+      : createBuiltinGenerator({
+          loadLora: async (path) => {
+            const key = keyFromMediaUrl(path);
+            return key ? storage.read(key) : null;
+          },
+        }));
   const generations = createGenerationsService({
     db,
     credits,
@@ -154,11 +178,71 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     options.captioner ?? (config.FAL_KEY ? createFalCaptioner({ credentials: config.FAL_KEY }) : createBuiltinCaptioner(vision));
   const uploads = createUploadsService({ db, storage });
   const captions = createCaptionsService({ credits, uploads, storage, captioner, logger });
+  const falTrainer = options.falTrainer ?? (config.FAL_KEY ? createFalTrainer({ credentials: config.FAL_KEY }) : undefined);
+  const trainingRunner = createTrainingRunner({
+    db,
+    credits,
+    events,
+    storage,
+    logger,
+    builtin: createBuiltinTrainer({ vision, faceTimeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 }),
+    fal: falTrainer,
+    builtinDurationMs: config.TRAINING_DURATION_SECONDS * 1000,
+    timeoutMs: config.TRAINING_TIMEOUT_MINUTES * 60_000,
+    pollIntervalMs: config.TRAINING_POLL_SECONDS * 1000,
+    falPollMs: config.TRAINING_POLL_SECONDS * 15_000,
+    falWebhookUrl: config.PUBLIC_URL ? `${config.PUBLIC_URL.replace(/\/$/, '')}/api/webhooks/fal` : undefined,
+  });
+  const trainings = createTrainingsService({
+    db,
+    credits,
+    events,
+    storage,
+    uploads,
+    logger,
+    provider: falTrainer ? 'fal' : 'builtin',
+    wake: () => trainingRunner.wake(),
+    falWebhook: falTrainer ? { jwksUrl: config.FAL_WEBHOOK_JWKS_URL, fetch: options.falFetch } : undefined,
+    onFalResult: falTrainer ? (row, end) => trainingRunner.applyFalResult(row, end) : undefined,
+  });
+  // PGlite belongs to this process alone: a training leased by the previous run is free to run now.
+  if (database.kind === 'pglite') await trainingsRepository.releaseAll(db);
+  trainingRunner.start();
+  // Originals are kept about 30 days (spec §1); every instance may sweep, deleting twice is harmless.
+  let purging: Promise<unknown> | undefined;
+  const purgeUploads = () => {
+    purging ??= purgeExpiredUploads({ db, storage, logger })
+      .catch((err: unknown) => logger.error({ err }, 'could not purge expired uploads'))
+      .finally(() => (purging = undefined));
+  };
+  purgeUploads();
+  const uploadsPurge = setInterval(purgeUploads, 60 * 60_000).unref();
   // PGlite belongs to this process alone, so every PENDING job found now was cut off by a stop.
   await recoverInterruptedGenerations({ db, credits, logger }, { olderThanMs: database.kind === 'pglite' ? 0 : JOB_STALE_MS });
+  // With Postgres one instance can die mid-generation while the others run on: they sweep its stale jobs.
+  const generationSweep =
+    database.kind === 'postgres'
+      ? setInterval(() => {
+          recoverInterruptedGenerations({ db, credits, logger }, { olderThanMs: JOB_STALE_MS }).catch((err: unknown) =>
+            logger.error({ err }, 'could not sweep interrupted generations'),
+          );
+        }, JOB_STALE_MS / 4).unref()
+      : undefined;
   const payments = createPaymentProvider(config);
   const billing = createBillingService({ db, events, credits, payments, logger });
   const sandboxPayments = isSandboxProvider(payments) ? createSandboxPaymentsService({ sandbox: payments, billing }) : undefined;
+  const library = createLibraryService({ db, events });
+  const explore = createExploreService({ db, storage });
+  // The starter gallery is always the built-in engine's work (free, offline, the same on every install),
+  // and takes a few seconds to render, so start-up does not wait for it.
+  const seedGenerator = createBuiltinGenerator({ loadLora: async () => null });
+  const seedAbort = new AbortController();
+  let seeding: Promise<number> | undefined;
+  const seedExplore = () =>
+    (seeding ??= seedExploreGallery({ db, storage, generator: seedGenerator, logger }, seedAbort.signal).finally(() => (seeding = undefined)));
+  if (config.EXPLORE_SEED ?? config.NODE_ENV !== 'test') {
+    seedExplore().catch((err: unknown) => logger.error({ err }, 'could not seed the explore gallery; it will be tried again at the next start'));
+  }
 
   return {
     config,
@@ -181,7 +265,18 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     payments,
     billing,
     sandboxPayments,
+    library,
+    explore,
+    trainings,
+    trainingRunner,
+    seedExplore,
     async close() {
+      clearInterval(generationSweep);
+      clearInterval(uploadsPurge);
+      await purging;
+      await trainingRunner.close();
+      seedAbort.abort();
+      await seeding?.catch(() => undefined);
       await vision.close();
       await events.close();
       await database.close();

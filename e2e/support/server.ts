@@ -7,6 +7,7 @@ import { serve } from '@hono/node-server';
 import { loadConfig } from '../../server/config.ts';
 import { buildApp } from '../../server/app.ts';
 import { startRuntime } from '../../server/runtime.ts';
+import { insertGenerations } from './gallery-fixtures.ts';
 
 /**
  * The real server and SPA on a fresh data folder, plus a loopback-only control port (E2E_PORT + 1) through
@@ -14,7 +15,9 @@ import { startRuntime } from '../../server/runtime.ts';
  */
 const port = Number(process.env.E2E_PORT ?? 4310);
 const dataDir = mkdtempSync(join(tmpdir(), 'likeness-e2e-'));
-const config = loadConfig({ ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', AUTH_RATE_LIMIT: '1000' });
+const config = loadConfig({ ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', AUTH_RATE_LIMIT: '1000',
+  // Trainings take a few seconds, long enough to see them running and short enough to watch them finish.
+  TRAINING_DURATION_SECONDS: process.env.TRAINING_DURATION_SECONDS ?? '4', TRAINING_POLL_SECONDS: process.env.TRAINING_POLL_SECONDS ?? '0.5' });
 const rt = await startRuntime(config, { sseHeartbeatMs: 5000 });
 const app = buildApp(rt, { staticDir: fileURLToPath(new URL(`../../${process.env.DIST_DIR ?? 'dist'}`, import.meta.url)) });
 serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
@@ -26,6 +29,17 @@ const control = createServer(async (req, res) => {
       req.on('data', (c) => (s += c));
       req.on('end', () => r(s));
     })) || '{}');
+    if (req.method === 'POST' && req.url === '/generations') {
+      const ids = await insertGenerations(rt, body.email, body.count);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ids }));
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/explore/seed') {
+      // The starter gallery, rendered once per server as on a fresh install (tests skip it at start).
+      const added = await rt.seedExplore();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ added }));
+      return;
+    }
     if (req.method === 'POST' && req.url === '/credits') {
       const user = await rt.users.findByEmail(body.email);
       if (!user) throw new Error(`no user ${body.email}`);

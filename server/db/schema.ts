@@ -72,12 +72,20 @@ export const loraTrainings = pgTable(
     uploadUrl: text('upload_url'),
     /** Which trainer ran it (builtin | fal), so the poller asks the right one. */
     provider: text('provider'),
+    /** The trainer's own id of the run (fal's request id); null until the job has submitted it. */
+    providerRequestId: text('provider_request_id'),
+    /**
+     * The training job's schedule and lease (docs/decisions/004-training-jobs.md): a runner claims an
+     * IN_PROGRESS row whose time has come by pushing this forward, and sets it to the next check when done.
+     */
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('lora_trainings_user_created_idx').on(t.userId, t.createdAt.desc()),
     uniqueIndex('lora_trainings_request_id_key').on(t.requestId),
     index('lora_trainings_lora_file_url_idx').on(t.loraFileUrl),
-    index('lora_trainings_in_progress_idx').on(t.status).where(sql`${t.status} = 'IN_PROGRESS'`),
+    index('lora_trainings_in_progress_idx').on(t.nextRunAt).where(sql`${t.status} = 'IN_PROGRESS'`),
+    uniqueIndex('lora_trainings_provider_request_id_key').on(t.providerRequestId),
   ],
 );
 
@@ -104,11 +112,12 @@ export const generations = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // NULLS FIRST is what a plain `ORDER BY … DESC` means; an index built DESC NULLS LAST cannot serve it.
     index('generations_user_active_created_idx')
-      .on(t.userId, t.createdAt.desc(), t.id.desc())
+      .on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.status} = 'ACTIVE'`),
     index('generations_user_favorite_created_idx')
-      .on(t.userId, t.createdAt.desc(), t.id.desc())
+      .on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.status} = 'ACTIVE' and ${t.isFavorite}`),
   ],
 );
@@ -133,7 +142,15 @@ export const exploreGallery = pgTable(
     /** The generation it was published from, if any. */
     sourceGenerationId: uuid('source_generation_id'),
   },
-  (t) => [index('explore_gallery_order_idx').on(t.isFeatured.desc(), t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    // Featured first, then newest (spec §7), in the order a plain `ORDER BY … DESC` reads (NULLS FIRST).
+    index('explore_gallery_order_idx').on(t.isFeatured.desc().nullsFirst(), t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // One per filter: any combination of filters counts exactly with a BitmapAnd of these, without the table.
+    index('explore_gallery_gender_idx').on(t.gender),
+    index('explore_gallery_hair_color_idx').on(t.hairColor),
+    index('explore_gallery_ethnicity_idx').on(t.ethnicity),
+    index('explore_gallery_style_idx').on(t.style),
+  ],
 );
 
 // ───────────────────────── Credits ─────────────────────────

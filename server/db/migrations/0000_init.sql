@@ -122,7 +122,9 @@ CREATE TABLE "lora_trainings" (
 	"result" jsonb,
 	"error" text,
 	"upload_url" text,
-	"provider" text
+	"provider" text,
+	"provider_request_id" text,
+	"next_run_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "payment_events" (
@@ -200,14 +202,19 @@ CREATE INDEX "auth_accounts_user_idx" ON "auth_accounts" USING btree ("user_id")
 CREATE INDEX "auth_sessions_user_idx" ON "auth_sessions" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "credit_ledger_idempotency_key" ON "credit_ledger" USING btree ("idempotency_key");--> statement-breakpoint
 CREATE INDEX "credit_ledger_user_created_idx" ON "credit_ledger" USING btree ("user_id","created_at" DESC NULLS LAST);--> statement-breakpoint
-CREATE INDEX "explore_gallery_order_idx" ON "explore_gallery" USING btree ("is_featured" DESC NULLS LAST,"created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "explore_gallery_order_idx" ON "explore_gallery" USING btree ("is_featured" DESC NULLS FIRST,"created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "explore_gallery_gender_idx" ON "explore_gallery" USING btree ("gender");--> statement-breakpoint
+CREATE INDEX "explore_gallery_hair_color_idx" ON "explore_gallery" USING btree ("hair_color");--> statement-breakpoint
+CREATE INDEX "explore_gallery_ethnicity_idx" ON "explore_gallery" USING btree ("ethnicity");--> statement-breakpoint
+CREATE INDEX "explore_gallery_style_idx" ON "explore_gallery" USING btree ("style");--> statement-breakpoint
 CREATE INDEX "generation_jobs_pending_idx" ON "generation_jobs" USING btree ("created_at") WHERE "generation_jobs"."status" = 'PENDING';--> statement-breakpoint
-CREATE INDEX "generations_user_active_created_idx" ON "generations" USING btree ("user_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "generations"."status" = 'ACTIVE';--> statement-breakpoint
-CREATE INDEX "generations_user_favorite_created_idx" ON "generations" USING btree ("user_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "generations"."status" = 'ACTIVE' and "generations"."is_favorite";--> statement-breakpoint
+CREATE INDEX "generations_user_active_created_idx" ON "generations" USING btree ("user_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "generations"."status" = 'ACTIVE';--> statement-breakpoint
+CREATE INDEX "generations_user_favorite_created_idx" ON "generations" USING btree ("user_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "generations"."status" = 'ACTIVE' and "generations"."is_favorite";--> statement-breakpoint
 CREATE INDEX "lora_trainings_user_created_idx" ON "lora_trainings" USING btree ("user_id","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE UNIQUE INDEX "lora_trainings_request_id_key" ON "lora_trainings" USING btree ("request_id");--> statement-breakpoint
 CREATE INDEX "lora_trainings_lora_file_url_idx" ON "lora_trainings" USING btree ("lora_file_url");--> statement-breakpoint
-CREATE INDEX "lora_trainings_in_progress_idx" ON "lora_trainings" USING btree ("status") WHERE "lora_trainings"."status" = 'IN_PROGRESS';--> statement-breakpoint
+CREATE INDEX "lora_trainings_in_progress_idx" ON "lora_trainings" USING btree ("next_run_at") WHERE "lora_trainings"."status" = 'IN_PROGRESS';--> statement-breakpoint
+CREATE UNIQUE INDEX "lora_trainings_provider_request_id_key" ON "lora_trainings" USING btree ("provider_request_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_events_key" ON "payment_events" USING btree ("provider","event_id");--> statement-breakpoint
 CREATE INDEX "subscriptions_user_idx" ON "subscriptions" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "subscriptions_customer_idx" ON "subscriptions" USING btree ("customer_id");--> statement-breakpoint

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { LIMITS } from './product.ts';
+
+/** Character training: the form's options and rules (spec §3, §5) and the API's shapes, shared by SPA and server. */
+
+export const GENDERS = ['male', 'female', 'other'] as const;
+export const HAIR_COLORS = ['black', 'brown', 'blonde', 'red', 'gray', 'white', 'other'] as const;
+export type Gender = (typeof GENDERS)[number];
+export type HairColor = (typeof HAIR_COLORS)[number];
+
+export const TRAINING_STATUSES = ['IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
+export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
+
+/** The trigger-word input keeps only lowercase a–z (spec §5). */
+export function sanitizeTriggerWord(value: string): string {
+  return value.toLowerCase().replace(/[^a-z]/g, '');
+}
+
+/** The default trigger word: the first 5 letters of the e-mail's local part, lowercased and stripped to a–z. */
+export function defaultTriggerWord(email: string | null | undefined): string {
+  if (!email) return '';
+  const local = email.split('@')[0] ?? '';
+  return sanitizeTriggerWord(local.slice(0, 5));
+}
+
+export const TRAINING_MESSAGES = {
+  tooFewImages: 'Please upload at least 4 images for better results',
+  nameRequired: 'Please enter a character name',
+} as const;
+
+/** POST /api/image/submit-lora-training: the spec's payload plus the form's name, gender and hair colour. */
+export const trainingSubmissionSchema = z.object({
+  images_data_url: z.string().trim().min(1, 'images_data_url is required').max(2048),
+  trigger_word: z
+    .string()
+    .regex(/^[a-z]*$/, 'trigger_word may contain only the letters a to z')
+    .max(64)
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  create_masks: z.literal(true).default(true),
+  steps: z.literal(LIMITS.trainingSteps).default(LIMITS.trainingSteps),
+  is_style: z.literal(false).default(false),
+  character_name: z.string().trim().min(1, TRAINING_MESSAGES.nameRequired).max(80),
+  gender: z.enum(GENDERS).default('other'),
+  hair_color: z.enum(HAIR_COLORS).default('other'),
+});
+export type TrainingSubmission = z.input<typeof trainingSubmissionSchema>;
+
+export interface TrainingSubmitResponse {
+  request_id: string;
+}
+
+/** A row of GET /api/trainings (spec §7: the fields the training page reads). */
+export interface TrainingView {
+  id: string;
+  character_name: string;
+  trigger_word: string | null;
+  gender: string;
+  hair_color: string;
+  status: TrainingStatus;
+  created_at: string;
+  lora_file_url: string | null;
+  request_id: string | null;
+  result: unknown;
+  error: string | null;
+}

@@ -1,0 +1,218 @@
+import { unzipSync } from 'fflate';
+import type { Db } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
+import type { BuiltinTrainer } from '../providers/inference/builtin-trainer.ts';
+import { ProviderError, type TrainingProvider } from '../providers/inference/index.ts';
+import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
+import { trainingsRepository as repo, type TrainingRow } from '../repositories/trainings.repository.ts';
+import type { CreditsService } from '../services/credits.service.ts';
+import { finishTraining, TRAINING_COST, type TrainingEnd } from '../services/trainings.service.ts';
+import { LIMITS } from '@common/product.ts';
+
+/**
+ * The training job runner (docs/decisions/004-training-jobs.md). Each IN_PROGRESS lora_trainings row is
+ * its own durable job: the runner polls for rows whose next_run_at has come, leases them by moving
+ * next_run_at ahead, does one step and schedules the next. A step is safe to repeat, so a crash at any
+ * point only means the step runs again once the lease runs out (at once on PGlite, which one process owns).
+ */
+export interface TrainingRunnerDeps {
+  db: Db;
+  credits: CreditsService;
+  events: EventBus;
+  storage: StorageProvider;
+  logger: Logger;
+  builtin: BuiltinTrainer;
+  /** Present when FAL_KEY is set: new trainings run there. */
+  fal?: TrainingProvider;
+  /** How long the built-in trainer takes (TRAINING_DURATION_SECONDS). */
+  builtinDurationMs: number;
+  /** A training not ended by then is failed and refunded (TRAINING_TIMEOUT_MINUTES). */
+  timeoutMs: number;
+  /** How often the runner looks for due rows. */
+  pollIntervalMs: number;
+  /** How often a fal training's status is asked for (the fallback for lost webhooks). */
+  falPollMs: number;
+  /** `${PUBLIC_URL}/api/webhooks/fal`, when the server has a public address. */
+  falWebhookUrl?: string;
+  /** How long a claimed row stays with this runner before another may take it. */
+  leaseMs?: number;
+}
+
+export interface TrainingRunner {
+  start(): void;
+  /** Looks for due rows now (after a submission). */
+  wake(): void;
+  /** Ends a fal training from its webhook; null (no usable payload) asks for a status poll now. */
+  applyFalResult(row: TrainingRow, end: TrainingEnd | null): Promise<void>;
+  /** Stops polling and waits for the steps in flight. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_LEASE_MS = 2 * 60_000;
+const BATCH = 4;
+/** A step that failed for a passing reason (network, storage) is tried again after this. */
+const RETRY_MS = 10_000;
+const MAX_LORA_BYTES = 512 * 1024 * 1024;
+
+const refunded = `Your ${TRAINING_COST} credits have been refunded.`;
+
+export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  let timer: NodeJS.Timeout | undefined;
+  let wakeTimer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let closed = false;
+
+  /** The row's next step in `ms`, or at its time limit if that comes first (so the limit is kept). */
+  const scheduleIn = (row: TrainingRow, ms: number) =>
+    repo.scheduleNextRun(deps.db, row.id, new Date(Math.min(Date.now() + ms, row.createdAt.getTime() + deps.timeoutMs + 1)));
+
+  const fail = (row: TrainingRow, error: string) => finishTraining(deps, row.id, { status: 'FAILED', error });
+
+  async function readArchiveImages(row: TrainingRow): Promise<Uint8Array[]> {
+    const key = row.uploadUrl ? keyFromMediaUrl(row.uploadUrl) : null;
+    const zip = key ? await deps.storage.read(key) : null;
+    if (!zip) throw new PermanentFailure(`The uploaded photos are no longer available. ${refunded}`);
+    // The archive passed checkTrainingArchive before the row existed.
+    return Object.values(unzipSync(zip, { filter: (f) => !f.name.endsWith('/') }));
+  }
+
+  async function runBuiltin(row: TrainingRow): Promise<void> {
+    const due = row.createdAt.getTime() + deps.builtinDurationMs;
+    if (Date.now() < due) return scheduleIn(row, due - Date.now());
+    const images = await readArchiveImages(row);
+    let artefact: Buffer;
+    try {
+      artefact = await deps.builtin.train({ images, characterName: row.characterName, triggerWord: row.triggerWord });
+    } catch (err) {
+      throw new PermanentFailure(`The photos could not be used for training: ${(err as Error).message}. ${refunded}`);
+    }
+    // The key depends only on the training, so a repeated step overwrites instead of leaving copies.
+    const key = `loras/${row.userId}/${row.id}.json`;
+    await deps.storage.put(key, artefact, 'application/json');
+    const url = mediaUrl(key);
+    await finishTraining(deps, row.id, {
+      status: 'COMPLETED',
+      loraFileUrl: url,
+      result: {
+        engine: 'builtin',
+        diffusers_lora_file: { url, content_type: 'application/json', file_name: `${row.id}.json`, file_size: artefact.length },
+        steps: LIMITS.trainingSteps,
+        image_count: images.length,
+      },
+    });
+  }
+
+  /** Copies fal's LoRA into our storage (fal keeps outputs for a limited time) and ends the training. */
+  async function completeFal(row: TrainingRow, end: Extract<TrainingEnd, { status: 'COMPLETED' }>): Promise<void> {
+    const res = await fetch(end.loraFileUrl, { signal: AbortSignal.timeout(5 * 60_000) });
+    if (!res.ok) throw new Error(`the LoRA file could not be downloaded from fal (HTTP ${res.status})`);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (bytes.length > MAX_LORA_BYTES) throw new PermanentFailure(`fal returned an unexpectedly large LoRA file. ${refunded}`);
+    const key = `loras/${row.userId}/${row.id}.safetensors`;
+    await deps.storage.put(key, bytes, 'application/octet-stream');
+    // fal's generator reads LoRAs by URL, so lora_file_url stays fal's address; our copy is the backup.
+    const result = { ...(end.result as Record<string, unknown>), stored_copy: mediaUrl(key) };
+    await finishTraining(deps, row.id, { status: 'COMPLETED', loraFileUrl: end.loraFileUrl, result });
+  }
+
+  async function applyFalResult(row: TrainingRow, end: TrainingEnd | null): Promise<void> {
+    if (!end) return repo.scheduleNextRun(deps.db, row.id, new Date());
+    if (end.status === 'FAILED') {
+      await fail(row, `The training failed: ${end.error}. ${refunded}`);
+      return;
+    }
+    await completeFal(row, end);
+  }
+
+  async function runFal(row: TrainingRow): Promise<void> {
+    const fal = deps.fal;
+    if (!fal) throw new PermanentFailure(`This server can no longer reach the trainer that started this training. ${refunded}`);
+    if (!row.providerRequestId) {
+      const zip = row.uploadUrl ? keyFromMediaUrl(row.uploadUrl) : null;
+      const bytes = zip ? await deps.storage.read(zip) : null;
+      if (!bytes) throw new PermanentFailure(`The uploaded photos are no longer available. ${refunded}`);
+      const imagesDataUrl = await fal.uploadArchive(bytes);
+      const { requestId } = await fal.submit(
+        { imagesDataUrl, triggerWord: row.triggerWord ?? undefined, createMasks: true, steps: LIMITS.trainingSteps, isStyle: false },
+        { webhookUrl: deps.falWebhookUrl },
+      );
+      await repo.setProviderRequestId(deps.db, row.id, requestId);
+      await scheduleIn(row, deps.falPollMs);
+      return;
+    }
+    const state = await fal.status(row.providerRequestId);
+    if (state.status === 'FAILED') return applyFalResult(row, { status: 'FAILED', error: state.error });
+    if (state.status === 'COMPLETED') return applyFalResult(row, { status: 'COMPLETED', loraFileUrl: state.loraFileUrl, result: state.result });
+    await scheduleIn(row, deps.falPollMs);
+  }
+
+  async function step(row: TrainingRow): Promise<void> {
+    try {
+      if (Date.now() - row.createdAt.getTime() > deps.timeoutMs) {
+        const minutes = Math.max(1, Math.round(deps.timeoutMs / 60_000));
+        await fail(row, `The training did not finish within ${minutes} minute${minutes === 1 ? '' : 's'} and was stopped. ${refunded}`);
+        deps.logger.warn({ trainingId: row.id }, 'training timed out');
+        return;
+      }
+      if (row.provider === 'fal') await runFal(row);
+      else await runBuiltin(row);
+    } catch (err) {
+      if (err instanceof PermanentFailure || (err instanceof ProviderError && !err.retryable)) {
+        deps.logger.warn({ err, trainingId: row.id }, 'training failed');
+        await fail(row, err instanceof PermanentFailure ? err.message : `The training failed: ${err.message}. ${refunded}`).catch((e: unknown) =>
+          deps.logger.error({ err: e, trainingId: row.id }, 'could not record a failed training; it will be tried again'),
+        );
+        return;
+      }
+      deps.logger.warn({ err, trainingId: row.id }, 'training step failed; trying again later');
+      await scheduleIn(row, RETRY_MS).catch(() => undefined);
+    }
+  }
+
+  async function drain(): Promise<void> {
+    do {
+      again = false;
+      const rows = await repo.claimDue(deps.db, leaseMs, BATCH);
+      await Promise.all(rows.map(step));
+      if (rows.length === BATCH) again = true;
+    } while (again && !closed);
+  }
+
+  function tick() {
+    if (closed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((err: unknown) => deps.logger.error({ err }, 'training runner pass failed'))
+      .finally(() => (running = undefined));
+  }
+
+  return {
+    start() {
+      timer = setInterval(tick, deps.pollIntervalMs);
+      timer.unref();
+      tick();
+    },
+    wake() {
+      // Soon rather than inside the caller's request; a built-in training with no wait is done at once.
+      clearTimeout(wakeTimer);
+      wakeTimer = setTimeout(tick, 10);
+      wakeTimer.unref();
+    },
+    applyFalResult,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      clearTimeout(wakeTimer);
+      await running;
+    },
+  };
+}
+
+/** A failure that trying again cannot fix: the training is failed and refunded. */
+class PermanentFailure extends Error {}

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { CREDIT_COSTS } from '@common/product.ts';
+import type { TrainingSubmitResponse, TrainingView, TrainingStatus } from '@common/training.ts';
+import { trainingSubmissionSchema } from '@common/training.ts';
+import type { z } from 'zod';
+import type { Db, Executor } from '../db/index.ts';
+import { badRequest, forbidden, unauthorized, unavailable } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import { trainingStateFromWebhook } from '../providers/inference/fal-trainer.ts';
+import { FalJwksUnavailableError, parseFalWebhook, verifyFalWebhook } from '../providers/inference/fal-webhook.ts';
+import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
+import { trainingsRepository as repo, type TrainingRow } from '../repositories/trainings.repository.ts';
+import type { CreditsService } from './credits.service.ts';
+import { checkTrainingArchive } from './training-archive.ts';
+import type { UploadsService } from './uploads.service.ts';
+
+export const TRAINING_COST = CREDIT_COSTS.training;
+
+/** The ledger key of a training's debit; its refund is keyed `refund:<this>`, so it happens at most once. */
+export const trainingDebitKey = (trainingId: string) => `training:${trainingId}`;
+
+export type TrainingEnd = { status: 'COMPLETED'; loraFileUrl: string; result: unknown } | { status: 'FAILED'; error: string };
+
+export interface TrainingsDeps {
+  db: Db;
+  credits: CreditsService;
+  events: EventBus;
+  storage: StorageProvider;
+  uploads: UploadsService;
+  logger: Logger;
+  /** Which trainer new trainings run on. */
+  provider: 'builtin' | 'fal';
+  /** Tells the job runner that a training is waiting (it also finds it by polling). */
+  wake(): void;
+  /** How the fal webhook's signature is checked; absent when fal is not configured. */
+  falWebhook?: { jwksUrl: string; fetch?: typeof fetch };
+  /** Ends a fal training from a verified webhook result (the runner owns completion: it copies the LoRA). */
+  onFalResult?(row: TrainingRow, end: TrainingEnd | null): Promise<void>;
+}
+
+export type TrainingsService = ReturnType<typeof createTrainingsService>;
+
+export function toTrainingView(row: TrainingRow): TrainingView {
+  return {
+    id: row.id,
+    character_name: row.characterName,
+    trigger_word: row.triggerWord,
+    gender: row.gender,
+    hair_color: row.hairColor,
+    status: row.status as TrainingStatus,
+    created_at: row.createdAt.toISOString(),
+    lora_file_url: row.loraFileUrl,
+    request_id: row.requestId,
+    result: row.result ?? null,
+    error: row.error,
+  };
+}
+
+/**
+ * Ends a training exactly once: the row leaves IN_PROGRESS, a failure refunds the debit (keyed on the
+ * training, so never twice), and the owner's browsers hear of it — all in one transaction.
+ */
+export async function finishTraining(
+  deps: { db: Db; credits: CreditsService; events: EventBus },
+  trainingId: string,
+  end: TrainingEnd,
+): Promise<TrainingRow | undefined> {
+  return deps.db.transaction(async (tx) => {
+    const row = await repo.finish(tx, trainingId, end);
+    if (!row) return undefined;
+    if (end.status === 'FAILED') {
+      await deps.credits.refund(row.userId, TRAINING_COST, 'character training failed', trainingDebitKey(row.id), tx);
+    }
+    await publishTraining(deps.events, tx, row);
+    return row;
+  });
+}
+
+function publishTraining(events: EventBus, tx: Executor, row: TrainingRow) {
+  return events.publish(tx, row.userId, { type: 'training', action: row.status === 'IN_PROGRESS' ? 'created' : 'updated', id: row.id, status: row.status });
+}
+
+export function createTrainingsService(deps: TrainingsDeps) {
+  return {
+    /**
+     * Checks the caller's archive, then in one transaction debits the training, inserts the IN_PROGRESS row
+     * (which is its durable job) and announces it; the runner takes it from there.
+     */
+    async submit(userId: string, input: z.output<typeof trainingSubmissionSchema>): Promise<TrainingSubmitResponse> {
+      const key = keyFromMediaUrl(input.images_data_url);
+      const upload = key ? await deps.uploads.findOwned(userId, key) : undefined;
+      if (!upload || upload.kind !== 'training-archive') {
+        throw forbidden('images_data_url must be a training archive you uploaded (training_images.zip).', 'archive_not_yours');
+      }
+      const zip = await deps.storage.read(upload.storageKey);
+      if (!zip) throw badRequest('The uploaded training archive is no longer available. Please upload the photos again.', 'archive_missing');
+      await checkTrainingArchive(zip);
+
+      const id = randomUUID();
+      const requestId = randomUUID();
+      await deps.db.transaction(async (tx) => {
+        await deps.credits.debit(userId, TRAINING_COST, `character training: ${input.character_name}`, trainingDebitKey(id), tx);
+        const row = await repo.insert(tx, {
+          id,
+          userId,
+          requestId,
+          characterName: input.character_name,
+          triggerWord: input.trigger_word ?? null,
+          gender: input.gender,
+          hairColor: input.hair_color,
+          status: 'IN_PROGRESS',
+          uploadUrl: upload.url,
+          provider: deps.provider,
+        });
+        await publishTraining(deps.events, tx, row);
+      });
+      deps.logger.info({ trainingId: id, userId, provider: deps.provider }, 'training submitted');
+      deps.wake();
+      return { request_id: requestId };
+    },
+
+    async list(userId: string): Promise<TrainingView[]> {
+      return (await repo.listForUser(deps.db, userId)).map(toTrainingView);
+    },
+
+    /**
+     * POST /api/webhooks/fal. Verified before anything is read; a bad signature changes nothing (401). A
+     * replay finds the row already ended and changes nothing either.
+     */
+    async receiveFalWebhook(headers: Headers, rawBody: Buffer): Promise<{ handled: boolean }> {
+      if (!deps.falWebhook || !deps.onFalResult) throw unavailable('fal is not configured on this server.', 'fal_not_configured');
+      let verdict;
+      try {
+        verdict = await verifyFalWebhook(headers, rawBody, deps.falWebhook);
+      } catch (err) {
+        if (err instanceof FalJwksUnavailableError) throw unavailable('The webhook could not be verified yet; deliver it again later.', 'jwks_unavailable');
+        throw err;
+      }
+      if (!verdict.ok) {
+        deps.logger.warn({ reason: verdict.reason }, 'rejected a fal webhook');
+        throw unauthorized('Invalid webhook signature.');
+      }
+      const hook = parseFalWebhook(rawBody);
+      if (!hook || hook.request_id !== verdict.requestId) throw badRequest('Not a fal webhook.', 'invalid_webhook');
+      const row = await repo.findByProviderRequestId(deps.db, hook.request_id);
+      // Unknown (another app on the account) or already ended (a replay): nothing to do.
+      if (!row || row.status !== 'IN_PROGRESS') return { handled: false };
+      await deps.onFalResult(row, trainingStateFromWebhookEnd(hook));
+      return { handled: true };
+    },
+  };
+}
+
+/** A webhook's verdict as an end of training; null when it carries no usable result (then poll). */
+function trainingStateFromWebhookEnd(hook: Parameters<typeof trainingStateFromWebhook>[0]): TrainingEnd | null {
+  const state = trainingStateFromWebhook(hook);
+  if (!state) return null;
+  if (state.status === 'COMPLETED') return { status: 'COMPLETED', loraFileUrl: state.loraFileUrl, result: state.result };
+  if (state.status === 'FAILED') return { status: 'FAILED', error: state.error };
+  return null;
+}

@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import type { CreateImageNavigationState } from '@common/create-image-state';
+import { CREDIT_COSTS } from '@common/product';
+import type { TrainingView } from '@common/training';
+import { Banner } from '@/components/ui/banner';
+import { buttonClasses } from '@/components/ui/button';
+import { useRealtimeEvent } from '@/features/session/use-realtime';
+import { useIsPhone } from '@/lib/use-is-phone';
+import { trainingsKey, useTrainings } from '../api';
+import { useTrainingForm } from '../hooks/use-training-form';
+import { useTrainingSubmit } from '../hooks/use-training-submit';
+import { PreviousTrainings } from './previous-trainings';
+import { TrainingForm } from './training-form';
+
+const COST = CREDIT_COSTS.training;
+export const SUCCESS_DESKTOP =
+  'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
+export const SUCCESS_PHONE = 'Training submitted successfully! Check progress below.';
+
+/** /app/character-training: form, banners and Previous Trainings, in a desktop and a phone layout. */
+export function CharacterTrainingView({ credits, email }: { credits: number; email: string | null }) {
+  const isPhone = useIsPhone();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const trainings = useTrainings();
+  const formApi = useTrainingForm(email);
+  const flow = useTrainingSubmit({ formApi, credits, trainings: trainings.data });
+  const [creditsNoticeDismissed, setCreditsNoticeDismissed] = useState(false);
+
+  // Any change to the user's trainings reloads the list (spec §4).
+  useRealtimeEvent('training', () => void qc.invalidateQueries({ queryKey: trainingsKey }));
+
+  const generateWith = (t: TrainingView) => {
+    const state: CreateImageNavigationState = {
+      selectedCharacter: { id: t.id, character_name: t.character_name, trigger_word: t.trigger_word, lora_file_url: t.lora_file_url! },
+    };
+    void navigate('/app/create-image', { state });
+  };
+
+  const { operation } = flow;
+  const statusBanners = (operation.kind !== 'idle' || flow.successVisible) && (
+    <div className="flex flex-col gap-3" aria-live="polite">
+      {flow.successVisible && (
+        <Banner tone="green" onDismiss={flow.dismissSuccess}>
+          {isPhone ? SUCCESS_PHONE : SUCCESS_DESKTOP}
+        </Banner>
+      )}
+      {operation.kind === 'uploading' && <Banner tone="blue">Uploading your photos…</Banner>}
+      {operation.kind === 'training' && <Banner tone="blue">Submitting your training…</Banner>}
+      {operation.kind === 'completed' && (
+        <Banner tone="green" title="Your character is ready" onDismiss={flow.clearError}>
+          The training finished. Use “Generate with this character” to create images with it.
+        </Banner>
+      )}
+      {operation.kind === 'error' && (
+        <Banner tone="red" onDismiss={flow.clearError}>
+          {operation.message}
+        </Banner>
+      )}
+    </div>
+  );
+
+  return (
+    <div className="flex flex-col gap-6">
+      <header>
+        <h1 className="text-2xl font-bold md:text-3xl">Character Training</h1>
+        <p className="mt-1 text-sm text-fg-muted">Teach Likeness a person from their photos, then put them in any scene you describe.</p>
+      </header>
+
+      {flow.short && !creditsNoticeDismissed && (
+        <Banner tone="amber" title="Insufficient credits" onDismiss={() => setCreditsNoticeDismissed(true)}>
+          <p>
+            You need {COST} credits to train characters. You currently have {credits.toLocaleString('en-US')} credits.
+          </p>
+          <Link to="/app/subscription" className={buttonClasses('primary', 'sm', 'mt-3')}>
+            Need {COST} Credits
+          </Link>
+        </Banner>
+      )}
+      {!isPhone && statusBanners}
+
+      <div className="grid items-start gap-6 md:grid-cols-[minmax(0,1fr)_320px] lg:grid-cols-[minmax(0,1fr)_380px]">
+        <TrainingForm formApi={formApi} busy={flow.busy} uploading={operation.kind === 'uploading'} canSubmit={flow.canSubmit} onSubmit={() => void flow.submit()} />
+        {/* On a phone the submit button is far down the page: its outcome shows right under it, above the list. */}
+        {isPhone && statusBanners}
+        <div className="md:sticky md:top-8">
+          <PreviousTrainings
+            items={trainings.data}
+            loading={trainings.isPending}
+            refreshing={trainings.isFetching}
+            onRefresh={() => void trainings.refetch()}
+            onGenerate={generateWith}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}

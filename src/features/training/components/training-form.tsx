@@ -1,0 +1,127 @@
+import { useId } from 'react';
+import { Camera, Wand2 } from 'lucide-react';
+import { CREDIT_COSTS } from '@common/product';
+import { GENDERS, HAIR_COLORS, TRAINING_MESSAGES } from '@common/training';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import type { TrainingFormApi } from '../hooks/use-training-form';
+import { PhotoUpload } from './photo-upload';
+
+const selectClasses =
+  'h-10 w-full rounded-md border border-border-strong bg-bg px-3 text-sm text-fg shadow-xs capitalize focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/20 disabled:bg-bg-subtle';
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export interface TrainingFormProps {
+  formApi: TrainingFormApi;
+  busy: boolean;
+  canSubmit: boolean;
+  uploading: boolean;
+  onSubmit: () => void;
+}
+
+/** Guidance for choosing photos (spec §2). */
+function Guidance() {
+  return (
+    <div className="flex gap-3 rounded-lg border border-border bg-bg-subtle p-4 text-sm">
+      <Camera className="mt-0.5 size-5 shrink-0 text-brand" aria-hidden />
+      <div>
+        <p className="font-medium">Upload 10–20 high-quality photos of the same person</p>
+        <ul className="mt-2 grid gap-1 text-fg-muted">
+          <li>
+            <span className="font-medium text-fg">About 50%</span> close-up (face and shoulders)
+          </li>
+          <li>
+            <span className="font-medium text-fg">About 40%</span> half-body
+          </li>
+          <li>
+            <span className="font-medium text-fg">About 10%</span> full-body
+          </li>
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+/** The training form: name, trigger word, gender, hair colour, photos, guidance and submit (spec §2, §5). */
+export function TrainingForm({ formApi, busy, canSubmit, uploading, onSubmit }: TrainingFormProps) {
+  const { form, defaultTrigger } = formApi;
+  const genderId = useId();
+  const hairId = useId();
+  const nameError = form.nameTouched && !form.characterName.trim() ? TRAINING_MESSAGES.nameRequired : null;
+
+  return (
+    <Card className="p-5 md:p-6">
+      <form
+        aria-label="Character training"
+        className="flex flex-col gap-6"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (canSubmit) onSubmit();
+        }}
+      >
+        <section className="grid gap-4 sm:grid-cols-2">
+          <Input
+            label="Character name"
+            value={form.characterName}
+            onChange={(e) => formApi.setCharacterName(e.target.value)}
+            onBlur={formApi.touchName}
+            placeholder="e.g. Dana"
+            maxLength={80}
+            error={nameError}
+            disabled={busy}
+            autoComplete="off"
+          />
+          <Input
+            label="Trigger word"
+            value={form.triggerWord}
+            onChange={(e) => formApi.setTriggerWord(e.target.value)}
+            placeholder={defaultTrigger || 'e.g. dana'}
+            maxLength={64}
+            hint="Lowercase letters a–z; use it in prompts to call your character."
+            disabled={busy}
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor={genderId} className="text-sm font-medium">
+              Gender
+            </label>
+            <select id={genderId} className={selectClasses} value={form.gender} onChange={(e) => formApi.setGender(e.target.value as (typeof GENDERS)[number])} disabled={busy}>
+              {GENDERS.map((g) => (
+                <option key={g} value={g}>
+                  {capitalise(g)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex flex-col gap-1.5">
+            <label htmlFor={hairId} className="text-sm font-medium">
+              Hair color
+            </label>
+            <select id={hairId} className={selectClasses} value={form.hairColor} onChange={(e) => formApi.setHairColor(e.target.value as (typeof HAIR_COLORS)[number])} disabled={busy}>
+              {HAIR_COLORS.map((h) => (
+                <option key={h} value={h}>
+                  {capitalise(h)}
+                </option>
+              ))}
+            </select>
+          </div>
+        </section>
+
+        <PhotoUpload photos={form.photos} onAdd={formApi.addFiles} onRemove={formApi.removePhoto} disabled={busy} />
+        <Guidance />
+
+        <div className="flex flex-col gap-2 border-t border-border pt-5 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-xs text-fg-muted">
+            Training uses <span className="font-semibold text-fg">{CREDIT_COSTS.training} credits</span>.
+          </p>
+          <Button type="submit" size="lg" disabled={!canSubmit} busy={busy} className="w-full sm:w-auto">
+            {!busy && <Wand2 className="size-4" aria-hidden />}
+            {uploading ? 'Uploading…' : busy ? 'Submitting…' : 'Start Training'}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
