@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Dialog as RadixDialog } from 'radix-ui';
 import { X } from 'lucide-react';
 import { cn } from '@/lib/cn';
@@ -16,6 +16,8 @@ export interface DialogProps {
 
 /** Modal dialog: focus trapped, Escape and the close button dismiss it, focus returns to the opener. */
 export function Dialog({ open, onOpenChange, title, description, children, className, hideTitle }: DialogProps) {
+  // These dialogs are opened from state, not from a Radix Trigger, so Radix has no trigger to refocus on close.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
@@ -27,6 +29,15 @@ export function Dialog({ open, onOpenChange, title, description, children, class
             className,
           )}
           aria-describedby={description ? undefined : undefined}
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(event) => {
+            if (opener.current?.isConnected) {
+              event.preventDefault();
+              opener.current.focus();
+            }
+          }}
         >
           <RadixDialog.Title className={cn('text-lg font-semibold', hideTitle && 'sr-only')}>{title}</RadixDialog.Title>
           {description ? (

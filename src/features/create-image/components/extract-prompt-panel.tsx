@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { ImageUp, RefreshCw, Trash2, WandSparkles } from 'lucide-react';
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
@@ -39,6 +39,11 @@ export function ExtractPromptPanel({ open, onOpenChange, onUsePrompt }: ExtractP
   const { file, analysis, result, error, busy, stage } = extraction;
   const cost = analysisOf(analysis).cost;
   const short = credits < cost;
+  const resultRef = useRef<HTMLElement>(null);
+  // The result sits below the picker and options: bring it, and 'Use This Prompt', into view when it arrives.
+  useEffect(() => {
+    if (result !== null) resultRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'nearest' });
+  }, [result]);
 
   return (
     <Dialog
@@ -113,7 +118,7 @@ export function ExtractPromptPanel({ open, onOpenChange, onUsePrompt }: ExtractP
 
         <div aria-live="polite">
           {result !== null && (
-            <section aria-label="Extracted prompt" className="flex flex-col gap-3">
+            <section ref={resultRef} aria-label="Extracted prompt" className="flex scroll-mb-6 flex-col gap-3">
               <h3 className="text-xs font-semibold uppercase tracking-wide text-fg-subtle">Extracted prompt</h3>
               <p className="whitespace-pre-wrap rounded-lg border border-border bg-bg-subtle p-4 text-sm leading-relaxed text-fg">{result}</p>
               <Button size="lg" className="w-full" onClick={() => onUsePrompt(result)}>
@@ -208,7 +213,7 @@ function ImagePicker({ extraction }: { extraction: PromptExtraction }) {
       <div className="flex flex-col gap-3" {...dropHandlers} data-testid="extract-drop-zone">
         <div
           className={cn(
-            'flex h-56 items-center justify-center overflow-hidden rounded-lg border bg-bg-subtle transition-colors md:h-64',
+            'flex h-48 items-center justify-center overflow-hidden rounded-lg border bg-bg-subtle transition-colors md:h-60',
             dragging ? 'border-2 border-dashed border-brand' : 'border-border',
           )}
         >

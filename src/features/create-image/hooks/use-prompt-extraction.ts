@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { TIMINGS } from '@common/product';
 import { isAbortError } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
@@ -50,9 +50,20 @@ export function usePromptExtraction(open: boolean) {
     setState(INITIAL);
   }, [cancelRun]);
 
-  useEffect(() => {
-    if (open) return;
-    const timer = setTimeout(reset, TIMINGS.panelResetMs);
+  // Reopened before the delay is over (a quick close and open): the reset is still due, so it happens now.
+  // A layout effect, so a reopened panel never paints its old content first.
+  const resetDue = useRef(false);
+  useLayoutEffect(() => {
+    if (open) {
+      if (resetDue.current) reset();
+      resetDue.current = false;
+      return;
+    }
+    resetDue.current = true;
+    const timer = setTimeout(() => {
+      resetDue.current = false;
+      reset();
+    }, TIMINGS.panelResetMs);
     return () => clearTimeout(timer);
   }, [open, reset]);
 
