@@ -1,0 +1,111 @@
+/**
+ * The galleries' API (spec §2 My Generations, Favorites, Explore; §4 favourite and pagination; §7 queries):
+ * query schemas the server parses with and the answers the SPA reads.
+ */
+import { z } from 'zod';
+import type { GenerationView } from './generation.ts';
+import { LIMITS } from './product.ts';
+
+/** Pages past this are refused: no gallery holds 400,000 items, and deep offsets only cost the database. */
+export const MAX_PAGE = 10_000;
+
+/**
+ * The words an explore item's attributes are drawn from. Curation only accepts these, so the filter
+ * options stay a short, clean list and a filter value outside it is a client mistake (400), not "no match".
+ */
+export const EXPLORE_VOCABULARY = {
+  gender: ['female', 'male', 'other'],
+  hair_color: ['black', 'blonde', 'brown', 'gray', 'red', 'white', 'other'],
+  ethnicity: ['african', 'east-asian', 'hispanic', 'middle-eastern', 'south-asian', 'white', 'mixed'],
+  style: ['cinematic', 'editorial', 'fashion', 'headshot', 'lifestyle', 'portrait', 'street'],
+} as const;
+
+export type ExploreFilterName = keyof typeof EXPLORE_VOCABULARY;
+export const EXPLORE_FILTER_NAMES: readonly ExploreFilterName[] = ['gender', 'hair_color', 'ethnicity', 'style'];
+
+const page = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return 1;
+    const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < 1 || n > MAX_PAGE) {
+      ctx.addIssue({ code: 'custom', message: `must be a whole number from 1 to ${MAX_PAGE}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const flag = z
+  .enum(['true', 'false'], { error: 'must be true or false' })
+  .optional()
+  .transform((v) => v === 'true');
+
+/** GET /api/library/generations?page=N&favorites=true */
+export const libraryQuerySchema = z.object({ page, favorites: flag });
+export type LibraryQuery = z.output<typeof libraryQuerySchema>;
+
+const filterValue = (name: ExploreFilterName) => {
+  const allowed: readonly string[] = EXPLORE_VOCABULARY[name];
+  return z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      if (!allowed.includes(v)) {
+        ctx.addIssue({ code: 'custom', message: `must be one of ${allowed.join(', ')}` });
+        return z.NEVER;
+      }
+      return v;
+    });
+};
+
+/** GET /api/explore?page=&gender=&hair_color=&ethnicity=&style= */
+export const exploreQuerySchema = z.object({
+  page,
+  gender: filterValue('gender'),
+  hair_color: filterValue('hair_color'),
+  ethnicity: filterValue('ethnicity'),
+  style: filterValue('style'),
+});
+export type ExploreQuery = z.output<typeof exploreQuerySchema>;
+export type ExploreFilters = Partial<Omit<ExploreQuery, 'page'>>;
+
+/** PATCH /api/library/generations/:id */
+export const favoriteBodySchema = z.object({ is_favorite: z.boolean({ error: 'must be true or false' }) }, { error: 'must be {is_favorite}' });
+
+/** A page of a list with its exact total (spec §7: range and exact count). */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  pageSize: typeof LIMITS.pageSize;
+  total: number;
+  pageCount: number;
+}
+
+export type LibraryPage = Page<GenerationView>;
+
+/** An explore_gallery row as the SPA sees it (spec §3). */
+export interface ExploreItem {
+  id: string;
+  image_url: string;
+  prompt: string;
+  width: number;
+  height: number;
+  style: string | null;
+  seed: string | null;
+  num_inference_steps: number | null;
+  guidance_scale: number | null;
+  gender: string | null;
+  ethnicity: string | null;
+  hair_color: string | null;
+  is_featured: boolean;
+  created_at: string;
+}
+
+export type ExplorePage = Page<ExploreItem>;
+
+/** GET /api/explore/filters: the distinct values present, sorted (spec §7). */
+export type ExploreFilterOptions = Record<ExploreFilterName, string[]>;
+
+export const pageCountOf = (total: number) => Math.max(1, Math.ceil(total / LIMITS.pageSize));

@@ -1,0 +1,100 @@
+import { and, asc, count, desc, eq, isNotNull, type SQL } from 'drizzle-orm';
+import type { ExploreFilterName, ExploreFilters } from '@common/library.ts';
+import { LIMITS } from '@common/product.ts';
+import type { Db, Executor } from '../db/index.ts';
+import { exploreGallery } from '../db/schema.ts';
+
+export type ExploreRow = typeof exploreGallery.$inferSelect;
+export type NewExploreRow = typeof exploreGallery.$inferInsert;
+
+const filterColumns = {
+  gender: exploreGallery.gender,
+  hair_color: exploreGallery.hairColor,
+  ethnicity: exploreGallery.ethnicity,
+  style: exploreGallery.style,
+} as const;
+
+function matching(filters: ExploreFilters): SQL | undefined {
+  const conditions = (Object.keys(filterColumns) as ExploreFilterName[])
+    .filter((name) => filters[name] !== undefined)
+    .map((name) => eq(filterColumns[name], filters[name]!));
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** Featured first, then newest (spec §7); the id breaks ties so pages never overlap. */
+const galleryOrder = [desc(exploreGallery.isFeatured), desc(exploreGallery.createdAt), desc(exploreGallery.id)];
+
+/** Drizzle queries of the explore gallery. */
+export const exploreRepository = {
+  /**
+   * One page. `few` says the filters match few rows: then walking the order index until a page is found
+   * would read most of the table, so the matches are collected first (through the filter indexes; OFFSET 0
+   * keeps the planner from merging the subquery back) and sorted.
+   */
+  listPage(db: Executor, filters: ExploreFilters, page: number, few = false): Promise<ExploreRow[]> {
+    const offset = (page - 1) * LIMITS.pageSize;
+    if (!few) {
+      return db.select().from(exploreGallery).where(matching(filters)).orderBy(...galleryOrder).limit(LIMITS.pageSize).offset(offset);
+    }
+    const matches = db.select().from(exploreGallery).where(matching(filters)).offset(0).as('matches');
+    return db
+      .select()
+      .from(matches)
+      .orderBy(desc(matches.isFeatured), desc(matches.createdAt), desc(matches.id))
+      .limit(LIMITS.pageSize)
+      .offset(offset);
+  },
+
+  async count(db: Executor, filters: ExploreFilters): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(exploreGallery).where(matching(filters));
+    return row.n;
+  },
+
+  featured(db: Executor, limit: number): Promise<ExploreRow[]> {
+    return db
+      .select()
+      .from(exploreGallery)
+      .where(eq(exploreGallery.isFeatured, true))
+      .orderBy(desc(exploreGallery.createdAt), desc(exploreGallery.id))
+      .limit(limit);
+  },
+
+  /** Distinct non-null values of one attribute, sorted (spec §7 filter options). */
+  async distinct(db: Db, name: ExploreFilterName): Promise<string[]> {
+    const column = filterColumns[name];
+    const rows = await db.selectDistinct({ value: column }).from(exploreGallery).where(isNotNull(column)).orderBy(asc(column));
+    return rows.map((r) => r.value!);
+  },
+
+  async findById(db: Executor, id: string): Promise<ExploreRow | undefined> {
+    const [row] = await db.select().from(exploreGallery).where(eq(exploreGallery.id, id)).limit(1);
+    return row;
+  },
+
+  async findBySourceGeneration(db: Executor, generationId: string): Promise<ExploreRow | undefined> {
+    const [row] = await db.select().from(exploreGallery).where(eq(exploreGallery.sourceGenerationId, generationId)).limit(1);
+    return row;
+  },
+
+  async insert(db: Executor, row: NewExploreRow): Promise<ExploreRow> {
+    const [inserted] = await db.insert(exploreGallery).values(row).returning();
+    return inserted;
+  },
+
+  /** Inserts items; rows whose id exists already are left alone (the seed runs again after a crash). */
+  async insertMany(db: Executor, rows: NewExploreRow[]): Promise<number> {
+    if (rows.length === 0) return 0;
+    const inserted = await db.insert(exploreGallery).values(rows).onConflictDoNothing().returning({ id: exploreGallery.id });
+    return inserted.length;
+  },
+
+  async setFeatured(db: Executor, id: string, isFeatured: boolean): Promise<ExploreRow | undefined> {
+    const [row] = await db.update(exploreGallery).set({ isFeatured }).where(eq(exploreGallery.id, id)).returning();
+    return row;
+  },
+
+  async remove(db: Executor, id: string): Promise<ExploreRow | undefined> {
+    const [row] = await db.delete(exploreGallery).where(eq(exploreGallery.id, id)).returning();
+    return row;
+  },
+};

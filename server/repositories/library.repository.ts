@@ -1,0 +1,72 @@
+import { and, count, desc, eq, getTableColumns, type SQL } from 'drizzle-orm';
+import { LIMITS } from '@common/product.ts';
+import type { Executor } from '../db/index.ts';
+import { generations, loraTrainings } from '../db/schema.ts';
+import type { GenerationRow, GenerationWithCharacter } from './generations.repository.ts';
+
+const characterColumns = {
+  id: loraTrainings.id,
+  characterName: loraTrainings.characterName,
+  triggerWord: loraTrainings.triggerWord,
+  loraFileUrl: loraTrainings.loraFileUrl,
+};
+
+/**
+ * The caller's listed generations: ACTIVE (spec §4), optionally only favourites. Matches the partial
+ * indexes generations_user_active_created_idx / generations_user_favorite_created_idx exactly.
+ */
+function listed(userId: string, favorites: boolean): SQL {
+  const base = and(eq(generations.userId, userId), eq(generations.status, 'ACTIVE'))!;
+  return favorites ? and(base, eq(generations.isFavorite, true))! : base;
+}
+
+/** Drizzle queries of My Generations and Favorites. */
+export const libraryRepository = {
+  /** One page, newest first, with the character each used (spec §3: joined lora_trainings). */
+  async listPage(db: Executor, userId: string, favorites: boolean, page: number): Promise<GenerationWithCharacter[]> {
+    const rows = await db
+      .select({ generation: getTableColumns(generations), character: characterColumns })
+      .from(generations)
+      .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
+      .where(listed(userId, favorites))
+      .orderBy(desc(generations.createdAt), desc(generations.id))
+      .limit(LIMITS.pageSize)
+      .offset((page - 1) * LIMITS.pageSize);
+    return rows.map((r) => ({ generation: r.generation, character: r.character?.id ? r.character : null }));
+  },
+
+  async count(db: Executor, userId: string, favorites: boolean): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(generations).where(listed(userId, favorites));
+    return row.n;
+  },
+
+  async findListed(db: Executor, userId: string, id: string): Promise<GenerationWithCharacter | undefined> {
+    const [row] = await db
+      .select({ generation: getTableColumns(generations), character: characterColumns })
+      .from(generations)
+      .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
+      .where(and(eq(generations.id, id), listed(userId, false)))
+      .limit(1);
+    return row && { generation: row.generation, character: row.character?.id ? row.character : null };
+  },
+
+  /** Sets is_favorite on an ACTIVE generation of the user; false when there is none. */
+  async setFavorite(db: Executor, userId: string, id: string, isFavorite: boolean): Promise<boolean> {
+    const rows = await db
+      .update(generations)
+      .set({ isFavorite })
+      .where(and(eq(generations.id, id), listed(userId, false)))
+      .returning({ id: generations.id });
+    return rows.length === 1;
+  },
+
+  /** Soft delete (spec §4: ACTIVE → DELETED); false when there was no ACTIVE generation of the user. */
+  async softDelete(db: Executor, userId: string, id: string): Promise<GenerationRow | undefined> {
+    const [row] = await db
+      .update(generations)
+      .set({ status: 'DELETED' })
+      .where(and(eq(generations.id, id), listed(userId, false)))
+      .returning();
+    return row;
+  },
+};

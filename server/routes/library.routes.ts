@@ -1,0 +1,32 @@
+import { Hono } from 'hono';
+import { favoriteBodySchema, libraryQuerySchema } from '@common/library.ts';
+import type { IdentityProvider } from '../auth/identity.ts';
+import type { AppEnv } from '../http/context.ts';
+import { requireUser } from '../http/require-user.ts';
+import { parseOrThrow, readJson } from '../http/validate.ts';
+import type { LibraryService } from '../services/library.service.ts';
+import type { UsersService } from '../services/users.service.ts';
+
+/** Mounted at /api/library: My Generations and Favorites (lists, favourite, soft delete). */
+export function libraryRoutes(deps: { identity: IdentityProvider; users: UsersService; library: LibraryService }) {
+  const app = new Hono<AppEnv>();
+  app.use('*', requireUser(deps.identity, deps.users));
+
+  app.get('/generations', async (c) => {
+    const query = parseOrThrow(libraryQuerySchema, c.req.query());
+    c.header('Cache-Control', 'no-store');
+    return c.json(await deps.library.list(c.var.user.id, query));
+  });
+
+  app.patch('/generations/:id', async (c) => {
+    const { is_favorite } = parseOrThrow(favoriteBodySchema, await readJson(c.req.raw));
+    return c.json(await deps.library.setFavorite(c.var.user.id, c.req.param('id'), is_favorite));
+  });
+
+  app.delete('/generations/:id', async (c) => {
+    await deps.library.remove(c.var.user.id, c.req.param('id'));
+    return c.body(null, 204);
+  });
+
+  return app;
+}

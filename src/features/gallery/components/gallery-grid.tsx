@@ -1,0 +1,55 @@
+import { useRef, useState } from 'react';
+import { useIsPhone } from '@/lib/use-is-phone';
+import type { GalleryItem } from '../gallery-item';
+import { useGalleryActions } from '../use-gallery-actions';
+import { GenerationCard, type GalleryPermissions } from './generation-card';
+import { GenerationViewer } from './generation-viewer';
+
+const gridClasses = 'grid grid-cols-2 gap-3 md:grid-cols-4 md:gap-4';
+
+/** 4 columns on desktop, 2 on phones (spec §2); a card opens the detail viewer. */
+export function GalleryGrid({ items, permissions, label }: { items: GalleryItem[]; permissions: GalleryPermissions; label: string }) {
+  const phone = useIsPhone();
+  const actions = useGalleryActions();
+  const [openId, setOpenId] = useState<string | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  // The viewer follows the list, so a favourite flip shows in both and a deleted image closes it.
+  const open = items.find((item) => item.id === openId) ?? null;
+  return (
+    <>
+      <ul className={gridClasses} aria-label={label}>
+        {items.map((item) => (
+          <GenerationCard
+            key={item.id}
+            item={item}
+            permissions={permissions}
+            actions={actions}
+            phone={phone}
+            onOpen={(i, el) => {
+              opener.current = el;
+              setOpenId(i.id);
+            }}
+          />
+        ))}
+      </ul>
+      <GenerationViewer
+        item={open}
+        permissions={permissions}
+        actions={actions}
+        phone={phone}
+        onClose={() => setOpenId(null)}
+        returnFocusTo={opener}
+      />
+    </>
+  );
+}
+
+export function GallerySkeleton() {
+  return (
+    <div className={gridClasses} aria-busy="true" aria-label="Loading images">
+      {Array.from({ length: 8 }, (_, i) => (
+        <div key={i} className="aspect-square animate-pulse rounded-lg bg-bg-muted" />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,173 @@
+import { useRef } from 'react';
+import { Copy, Download, Heart, Link2, MoreHorizontal, RefreshCw, Star, Trash2 } from 'lucide-react';
+import { Tooltip } from 'radix-ui';
+import { thumbUrl } from '@common/media';
+import { DropdownMenu } from '@/components/ui/dropdown-menu';
+import { cn } from '@/lib/cn';
+import { cutPrompt } from '../format';
+import type { GalleryItem } from '../gallery-item';
+import type { GalleryActions } from '../use-gallery-actions';
+
+/** What a gallery lets the user do (spec §6): Explore is read-only; Delete is on My Generations only. */
+export interface GalleryPermissions {
+  favorite: boolean;
+  delete: boolean;
+}
+
+export interface GenerationCardProps {
+  item: GalleryItem;
+  permissions: GalleryPermissions;
+  actions: GalleryActions;
+  /** Phones get no hover overlay (spec §2). */
+  phone: boolean;
+  /** `opener` is the card's main button, where focus goes back when the viewer closes. */
+  onOpen: (item: GalleryItem, opener: HTMLElement | null) => void;
+}
+
+const iconButton =
+  'inline-flex size-9 items-center justify-center rounded-full bg-white/90 text-fg shadow-sm backdrop-blur transition hover:bg-white hover:text-brand focus-visible:outline-white';
+
+/** A grid card: the thumbnail opens the viewer; on desktop a hover overlay carries the quick actions. */
+export function GenerationCard({ item, permissions, actions, phone, onOpen }: GenerationCardProps) {
+  const opener = useRef<HTMLButtonElement>(null);
+  const open = () => onOpen(item, opener.current);
+  return (
+    <li className="group relative aspect-square overflow-hidden rounded-lg bg-bg-muted shadow-card" data-testid="generation-card">
+      <button
+        ref={opener}
+        type="button"
+        onClick={open}
+        className="absolute inset-0 block size-full cursor-zoom-in focus-visible:outline-offset-[-3px]"
+        aria-label={`Open image details: ${cutPrompt(item.prompt, 80)}`}
+      >
+        <img
+          src={thumbUrl(item.imageUrl, 384)}
+          srcSet={`${thumbUrl(item.imageUrl, 384)} 384w, ${thumbUrl(item.imageUrl, 768)} 768w`}
+          sizes="(min-width: 768px) 25vw, 50vw"
+          width={item.width}
+          height={item.height}
+          loading="lazy"
+          decoding="async"
+          alt={item.prompt}
+          className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]"
+        />
+      </button>
+
+      {item.isFeatured && (
+        <span className="pointer-events-none absolute left-2 top-2 inline-flex items-center gap-1 rounded-full bg-amber-400 px-2 py-0.5 text-xs font-semibold text-amber-950 shadow-sm">
+          <Star className="size-3.5 fill-current" aria-hidden />
+          <span className={cn(phone && 'sr-only')}>Featured</span>
+        </span>
+      )}
+      {phone && item.isFavorite && (
+        <span className="pointer-events-none absolute right-2 top-2 rounded-full bg-white/90 p-1.5 text-accent shadow-sm" aria-label="Favorite">
+          <Heart className="size-3.5 fill-current" aria-hidden />
+        </span>
+      )}
+
+      {!phone &&
+        (item.source === 'explore' ? (
+          <ExploreOverlay item={item} actions={actions} onOpen={open} />
+        ) : (
+          <LibraryOverlay item={item} permissions={permissions} actions={actions} />
+        ))}
+    </li>
+  );
+}
+
+/** Shown on hover or keyboard focus; the layer itself lets clicks through to the card. */
+const overlayClasses =
+  'pointer-events-none absolute inset-0 flex flex-col justify-between opacity-0 transition-opacity duration-200 group-hover:opacity-100 group-focus-within:opacity-100';
+
+function LibraryOverlay({ item, permissions, actions }: { item: GalleryItem; permissions: GalleryPermissions; actions: GalleryActions }) {
+  const favoriteLabel = item.isFavorite ? 'Remove Favorite' : 'Add to Favorites';
+  const menuItems = [
+    { label: 'Download', icon: <Download className="size-4" aria-hidden />, onSelect: () => void actions.download(item) },
+    { label: 'Copy Prompt', icon: <Copy className="size-4" aria-hidden />, onSelect: () => void actions.copyPrompt(item) },
+    ...(permissions.favorite
+      ? [{ label: favoriteLabel, icon: <Heart className="size-4" aria-hidden />, onSelect: () => void actions.toggleFavorite(item) }]
+      : []),
+    ...(permissions.delete
+      ? [{ label: 'Delete', icon: <Trash2 className="size-4" aria-hidden />, danger: true, onSelect: () => void actions.remove(item) }]
+      : []),
+  ];
+  return (
+    <div className={cn(overlayClasses, 'bg-gradient-to-t from-black/60 via-transparent to-black/25')}>
+      <div className="flex justify-end p-2">
+        {permissions.favorite && (
+          <button
+            type="button"
+            className={cn(iconButton, 'pointer-events-auto', item.isFavorite && 'text-accent hover:text-accent')}
+            onClick={() => void actions.toggleFavorite(item)}
+            aria-label={favoriteLabel}
+            aria-pressed={item.isFavorite}
+            title={favoriteLabel}
+          >
+            <Heart className={cn('size-4', item.isFavorite && 'fill-current')} aria-hidden />
+          </button>
+        )}
+      </div>
+      <div className="flex items-center justify-between gap-2 p-2">
+        <div className="flex gap-1.5">
+          <button type="button" className={cn(iconButton, 'pointer-events-auto')} onClick={() => void actions.download(item)} aria-label="Download" title="Download">
+            <Download className="size-4" aria-hidden />
+          </button>
+          <button type="button" className={cn(iconButton, 'pointer-events-auto')} onClick={() => void actions.copyImageUrl(item)} aria-label="Copy image URL" title="Copy image URL">
+            <Link2 className="size-4" aria-hidden />
+          </button>
+          <button type="button" className={cn(iconButton, 'pointer-events-auto')} onClick={() => actions.regenerate(item)} aria-label="Regenerate" title="Regenerate">
+            <RefreshCw className="size-4" aria-hidden />
+          </button>
+        </div>
+        <DropdownMenu
+          label="More actions"
+          items={menuItems}
+          trigger={
+            <button type="button" className={cn(iconButton, 'pointer-events-auto')} aria-label="More actions" title="More actions">
+              <MoreHorizontal className="size-4" aria-hidden />
+            </button>
+          }
+        />
+      </div>
+    </div>
+  );
+}
+
+function ExploreOverlay({ item, actions, onOpen }: { item: GalleryItem; actions: GalleryActions; onOpen: () => void }) {
+  const action =
+    'pointer-events-auto flex flex-col items-center justify-center gap-1 rounded-md bg-white/90 px-1 py-1.5 text-center text-[11px] font-semibold leading-tight text-fg shadow-sm transition hover:bg-white hover:text-brand';
+  return (
+    <div className={cn(overlayClasses, 'justify-end bg-gradient-to-t from-black/80 via-black/35 to-transparent')}>
+      <div className="flex flex-col gap-2.5 p-3">
+        {/* Hovering the text shows the full prompt; a click on it opens the viewer like the rest of the card. */}
+        <Tooltip.Root delayDuration={300}>
+          <Tooltip.Trigger asChild>
+            <p tabIndex={0} onClick={onOpen} className="pointer-events-auto line-clamp-3 cursor-zoom-in text-xs leading-relaxed text-white/95 outline-none">
+              {cutPrompt(item.prompt)}
+            </p>
+          </Tooltip.Trigger>
+          <Tooltip.Portal>
+            <Tooltip.Content side="top" sideOffset={6} className="z-50 max-w-sm rounded-md bg-fg px-3 py-2 text-xs leading-relaxed text-bg shadow-pop">
+              {item.prompt}
+              <Tooltip.Arrow className="fill-fg" />
+            </Tooltip.Content>
+          </Tooltip.Portal>
+        </Tooltip.Root>
+        <div className="grid grid-cols-3 gap-1.5">
+          <button type="button" className={action} onClick={() => void actions.copyImageUrl(item)}>
+            <Link2 className="size-4" aria-hidden />
+            Copy Image URL
+          </button>
+          <button type="button" className={action} onClick={() => actions.regenerate(item)}>
+            <RefreshCw className="size-4" aria-hidden />
+            Regenerate
+          </button>
+          <button type="button" className={action} onClick={() => void actions.copyPrompt(item)}>
+            <Copy className="size-4" aria-hidden />
+            Copy Prompt
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}

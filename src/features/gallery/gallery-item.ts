@@ -1,0 +1,66 @@
+import { remixSettingsOf, type RemixSettings } from '@common/create-image-state';
+import type { GenerationView } from '@common/generation';
+import type { ExploreItem } from '@common/library';
+
+/**
+ * What a card and the viewer show, whichever gallery it comes from: a saved generation (My Generations,
+ * Favorites) or an explore item. `source` decides the download address and what actions exist.
+ */
+export interface GalleryItem {
+  id: string;
+  source: 'generation' | 'explore';
+  imageUrl: string;
+  prompt: string;
+  width: number;
+  height: number;
+  createdAt: string;
+  seed: string | null;
+  steps: number | null;
+  guidance: number | null;
+  characterName: string | null;
+  isFavorite: boolean;
+  isFeatured: boolean;
+  remix: RemixSettings;
+}
+
+export function fromGeneration(g: GenerationView): GalleryItem {
+  return {
+    id: g.id,
+    source: 'generation',
+    imageUrl: g.result.images[0]?.url ?? '',
+    prompt: g.params.prompt,
+    width: g.params.image_size.width,
+    height: g.params.image_size.height,
+    createdAt: g.timestamp,
+    seed: g.params.seed,
+    steps: g.params.num_inference_steps,
+    guidance: g.params.guidance_scale,
+    characterName: g.lora_trainings?.character_name ?? null,
+    isFavorite: g.isFavorited,
+    isFeatured: false,
+    remix: remixSettingsOf(g),
+  };
+}
+
+export function fromExplore(e: ExploreItem): GalleryItem {
+  return {
+    id: e.id,
+    source: 'explore',
+    imageUrl: e.image_url,
+    prompt: e.prompt,
+    width: e.width,
+    height: e.height,
+    createdAt: e.created_at,
+    seed: e.seed,
+    steps: e.num_inference_steps,
+    guidance: e.guidance_scale,
+    characterName: null,
+    isFavorite: false,
+    isFeatured: e.is_featured,
+    // The seed is never carried: a remix should make a new image (spec §2).
+    remix: { prompt: e.prompt, width: e.width, height: e.height, steps: e.num_inference_steps, guidance: e.guidance_scale, lora: null },
+  };
+}
+
+/** The image's absolute address, for 'Copy image URL' and 'Share'. */
+export const absoluteImageUrl = (item: GalleryItem) => new URL(item.imageUrl, window.location.origin).href;
