@@ -25,6 +25,21 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The {body} of the spec's 'API error: {status} - {body}' style messages: the server's user-safe message when
+ * it answered JSON, else the raw text (a proxy's error page, say).
+ */
+export function responseBody(err: ApiError): string {
+  const text = err.bodyText.trim();
+  try {
+    const json = JSON.parse(text) as { message?: unknown };
+    if (typeof json.message === 'string' && json.message) return json.message;
+  } catch {
+    // Not JSON: show it as it came.
+  }
+  return text || 'No response body';
+}
+
 export function isAbortError(err: unknown): boolean {
   return err instanceof DOMException && err.name === 'AbortError';
 }

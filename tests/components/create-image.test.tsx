@@ -12,6 +12,7 @@ import { meKey, type Me } from '@/features/session/api';
 import { creditsShortLabel } from '@/features/create-image/components/create-image-view';
 import { initialFormState, toGenerationRequest } from '@/features/create-image/hooks/use-generation-form';
 import CreateImagePage from '@/pages/app/create-image-page';
+import { stubIdentity } from '../support/fake-backend';
 
 const CHARACTERS = [
   { id: 'c1', character_name: 'Dana', trigger_word: 'danap', lora_file_url: '/media/loras/dana.safetensors' },
@@ -50,13 +51,7 @@ function fakeBackend() {
   const sent: GenerationRequestInput[] = [];
   let made = 0;
   const backend: Backend = {
-    identity: {
-      loadUser: async () => null,
-      getToken: async () => 'token',
-      signIn: async () => {},
-      signUp: async () => {},
-      signOut: async () => {},
-    },
+    identity: stubIdentity(),
     events: { subscribe: () => () => {} },
     api: {
       async request<T>(path: string, opts: RequestOptions = {}): Promise<T> {

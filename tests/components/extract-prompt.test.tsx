@@ -10,6 +10,7 @@ import type { Backend, RequestOptions } from '@/backend/port';
 import { meKey, type Me } from '@/features/session/api';
 import { ExtractPromptPanel } from '@/features/create-image/components/extract-prompt-panel';
 import { usePromptExtraction } from '@/features/create-image/hooks/use-prompt-extraction';
+import { stubIdentity } from '../support/fake-backend';
 
 type Handler = (opts: RequestOptions) => Promise<unknown>;
 
@@ -25,13 +26,7 @@ const DETAILED_TEXT = 'A close-up portrait photo of a smiling woman with long da
 function fakeBackend(handlers: Partial<Record<string, Handler>>) {
   const calls: Call[] = [];
   const backend: Backend = {
-    identity: {
-      loadUser: async () => null,
-      getToken: async () => 'token',
-      signIn: async () => {},
-      signUp: async () => {},
-      signOut: async () => {},
-    },
+    identity: stubIdentity(),
     events: { subscribe: () => () => {} },
     api: {
       async request<T>(path: string, opts: RequestOptions = {}): Promise<T> {

@@ -17,7 +17,7 @@ export function testDatabases(): TestDatabaseKind[] {
 }
 
 /** A throw-away database on the test Postgres server, dropped when the test server stops. */
-async function createScratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createScratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL!;
   const name = `likeness_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });

@@ -4,9 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { zipSync, type Zippable } from 'fflate';
-import pg from 'pg';
 import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +15,7 @@ import { parseBuiltinLora } from '../../server/providers/inference/builtin-lora.
 import { finishTraining } from '../../server/services/trainings.service.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
 import { samplePhoto } from '../helpers/photos.ts';
-import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+import { createScratchDatabase, startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
 /** Near-zero training time and a fast runner, as in every test. */
 const FAST = { TRAINING_DURATION_SECONDS: '0', TRAINING_POLL_SECONDS: '0.05' };
@@ -221,7 +219,7 @@ describe.each(testDatabases())('training failures and restarts (%s)', (database)
 
   it('finishes a training after the server is stopped in the middle and started again', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'likeness-training-restart-'));
-    const scratch = database === 'postgres' ? await scratchDatabase() : undefined;
+    const scratch = database === 'postgres' ? await createScratchDatabase() : undefined;
     const start = (env: Record<string, string>) => startTestServer({ database, dataDir, databaseUrl: scratch?.url, env: { ...FAST, ...env } });
     try {
       // The built-in trainer takes 2 s; the first server is stopped once its runner has scheduled the job.
@@ -260,7 +258,7 @@ describe.each(testDatabases())('training failures and restarts (%s)', (database)
 
   it('finishes a training after the server process is killed in the middle and started again', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'likeness-training-kill-'));
-    const scratch = database === 'postgres' ? await scratchDatabase() : undefined;
+    const scratch = database === 'postgres' ? await createScratchDatabase() : undefined;
     const env = { ...FAST, TRAINING_DURATION_SECONDS: '3' };
     const start = () => startTestServer({ database, dataDir, databaseUrl: scratch?.url, env });
     try {
@@ -412,23 +410,3 @@ describe('fal trainer (against the fake fal)', () => {
   });
 });
 
-/** A database of its own on the test Postgres that outlives one test server (restart tests). */
-async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `likeness_training_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}

@@ -34,6 +34,17 @@ export function me(overrides: Partial<Me> = {}): Me {
   };
 }
 
+/** An identity port that is never asked for a user (tests that render a page below the guard). */
+export function stubIdentity(): Backend['identity'] {
+  return {
+    loadUser: async () => null,
+    getToken: async () => 'token',
+    signIn: async () => {},
+    signUp: async () => {},
+    signOut: async () => {},
+  };
+}
+
 /**
  * An in-memory Backend for component tests: identity answers from `user`, API calls go to `routes`
  * (path → handler), and `emit` pushes realtime events to subscribers.

@@ -1,6 +1,6 @@
 import type { CaptionResponse, UploadResponse } from '@common/captions';
 import { CREDIT_COSTS, LIMITS } from '@common/product';
-import { ApiError } from '@/backend/api-error';
+import { ApiError, responseBody } from '@/backend/api-error';
 import type { ApiPort } from '@/backend/port';
 
 /** Prompt extraction (spec §2, §4, §5, §7, §8): the uploader and the two caption calls, with their messages. */
@@ -45,20 +45,6 @@ export class ExtractionError extends Error {
   override name = 'ExtractionError';
 }
 
-/**
- * The body part of 'API error: {status} - {body}': the server's user-safe message when it sent one (its error
- * bodies are JSON), otherwise the raw text.
- */
-function bodyOf(err: ApiError): string {
-  const text = err.bodyText.trim();
-  try {
-    const json = JSON.parse(text) as { message?: unknown };
-    if (typeof json.message === 'string' && json.message) return json.message;
-  } catch {
-    // Not JSON (a proxy's error page, plain text): show it as it came.
-  }
-  return text || 'No response body';
-}
 
 /** POST /api/upload (multipart, field `file`) → the stored image's URL. */
 export async function uploadImage(api: ApiPort, file: File, signal?: AbortSignal): Promise<string> {
@@ -68,7 +54,7 @@ export async function uploadImage(api: ApiPort, file: File, signal?: AbortSignal
   try {
     answer = await api.request<Partial<UploadResponse> | null>('/api/upload', { method: 'POST', body: form, signal });
   } catch (err) {
-    if (err instanceof ApiError) throw new ExtractionError(`Upload failed: ${err.status} - ${bodyOf(err)}`);
+    if (err instanceof ApiError) throw new ExtractionError(`Upload failed: ${err.status} - ${responseBody(err)}`);
     throw err;
   }
   if (!answer?.success || typeof answer.url !== 'string' || !answer.url) throw new ExtractionError('Upload failed: Invalid response format');
@@ -81,7 +67,7 @@ export async function captionImage(api: ApiPort, imageUrl: string, type: Analysi
   try {
     answer = await api.request<Partial<CaptionResponse> | null>(CAPTION_PATH[type], { method: 'POST', body: { image_url: imageUrl }, signal });
   } catch (err) {
-    if (err instanceof ApiError) throw new ExtractionError(`API error: ${err.status} - ${bodyOf(err)}`);
+    if (err instanceof ApiError) throw new ExtractionError(`API error: ${err.status} - ${responseBody(err)}`);
     throw err;
   }
   if (typeof answer?.results !== 'string') throw new ExtractionError('Invalid API response: missing results field');

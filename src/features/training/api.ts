@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { UploadResponse } from '@common/captions';
 import { LIMITS } from '@common/product';
 import type { TrainingSubmission, TrainingSubmitResponse, TrainingView } from '@common/training';
-import { ApiError } from '@/backend/api-error';
+import { ApiError, responseBody } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
 
@@ -24,17 +24,6 @@ export class TrainingError extends Error {
   override name = 'TrainingError';
 }
 
-/** The {body} of the spec's messages: the server's user-safe message when it sent JSON, else the raw text. */
-function bodyOf(err: ApiError): string {
-  const text = err.bodyText.trim();
-  try {
-    const json = JSON.parse(text) as { message?: unknown };
-    if (typeof json.message === 'string' && json.message) return json.message;
-  } catch {
-    // Not JSON (a proxy's error page): show it as it came.
-  }
-  return text || 'No response body';
-}
 
 export const TRAINING_ARCHIVE_NAME = 'training_images.zip';
 
@@ -49,7 +38,7 @@ export async function uploadTrainingArchive(api: ApiPort, archive: Blob): Promis
   try {
     res = await api.request<UploadResponse>('/api/upload', { method: 'POST', body: form });
   } catch (err) {
-    if (err instanceof ApiError) throw new TrainingError(`Upload failed: ${err.status} - ${bodyOf(err)}`);
+    if (err instanceof ApiError) throw new TrainingError(`Upload failed: ${err.status} - ${responseBody(err)}`);
     throw err;
   }
   if (!res || res.success !== true || typeof res.url !== 'string') throw new TrainingError('Upload failed: Invalid response format');
@@ -61,7 +50,7 @@ export async function submitTraining(api: ApiPort, payload: TrainingSubmission):
   try {
     return await api.request<TrainingSubmitResponse>('/api/image/submit-lora-training', { method: 'POST', body: payload });
   } catch (err) {
-    if (err instanceof ApiError) throw new TrainingError(`Training submission failed: ${err.status} - ${bodyOf(err)}`);
+    if (err instanceof ApiError) throw new TrainingError(`Training submission failed: ${err.status} - ${responseBody(err)}`);
     throw err;
   }
 }
