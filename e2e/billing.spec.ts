@@ -155,6 +155,8 @@ test('profile: identity, credits, Free Plan, read-only account information and S
 
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/$/);
+  // Signed out: the home page's hero now leads to sign-up.
+  await expect(page.getByRole('link', { name: /Try Now/ }).first()).toHaveAttribute('href', '/sign-up');
   await page.goto('/app/profile');
   await expect(page).toHaveURL(/\/sign-in$/);
 });

@@ -44,6 +44,8 @@ test('sign out returns to the home page signed out', async ({ page }) => {
   if (isPhone(page) && (await menu.isVisible())) await menu.click();
   await page.getByRole('button', { name: 'Sign out' }).first().click();
   await expect(page).toHaveURL(/\/$/);
+  // Signed out: the home page's hero now leads to sign-up.
+  await expect(page.getByRole('link', { name: /Try Now/ }).first()).toHaveAttribute('href', '/sign-up');
   await page.goto('/app/create-image');
   await expect(page).toHaveURL(/\/sign-in$/);
 });

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useBackend } from '@/backend/backend-context';
 import type { SessionUser } from '@/backend/port';
@@ -62,15 +62,18 @@ export function useOptionalMe(): Me | undefined {
   return useQuery<Me>({ queryKey: meKey, enabled: false, staleTime: Infinity }).data;
 }
 
+/**
+ * Signs out and returns to '/' (spec §2) with a full page load: every cached query and the event stream go
+ * with the old page, and no signed-in screen can react to the session ending before the home page shows.
+ */
 export function useSignOut() {
   const { identity } = useBackend();
-  const qc = useQueryClient();
   return useCallback(async () => {
     try {
       await identity.signOut();
-    } finally {
-      qc.setQueryData(sessionUserKey, null);
-      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== sessionUserKey[0] });
+    } catch (err) {
+      console.error('Sign out failed', err);
     }
-  }, [identity, qc]);
+    window.location.assign('/');
+  }, [identity]);
 }

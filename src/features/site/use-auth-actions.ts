@@ -1,17 +1,12 @@
-import { useNavigate } from 'react-router';
 import { useSessionUser, useSignOut } from '@/features/session/api';
 
 /** The visitor's session state and Sign out (which returns to '/', spec §2), for the header and mobile menu. */
 export function useAuthActions() {
   const session = useSessionUser();
   const signOut = useSignOut();
-  const navigate = useNavigate();
   return {
     loading: session.isPending,
     signedIn: !!session.data,
-    signOut: async () => {
-      await signOut();
-      navigate('/');
-    },
+    signOut,
   };
 }

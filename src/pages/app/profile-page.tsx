@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useSubscription } from '@/features/billing/api';
 import { ProfileScreen } from '@/features/profile/components/profile-screen';
@@ -11,7 +10,6 @@ export default function ProfilePage() {
   const me = useMe();
   const subscription = useSubscription();
   const signOut = useSignOut();
-  const navigate = useNavigate();
 
   // Spec §8: a failed subscription read on the profile is only logged; the live user record still shows the plan.
   useEffect(() => {
@@ -30,11 +28,7 @@ export default function ProfilePage() {
       subscriptionStatus={me.subscription_status}
       subscriptionPlan={me.subscription_plan}
       currentPeriodEnd={subscription.data?.current_period_end ?? null}
-      onSignOut={() => {
-        // Leave /app first: signing out while still inside it would make the session guard send us to /sign-in.
-        navigate('/');
-        signOut().catch((err: unknown) => console.error('Sign out failed', err));
-      }}
+      onSignOut={() => void signOut()}
     />
   );
 }
