@@ -4,7 +4,6 @@ import { Dialog } from 'radix-ui';
 import { TIMINGS } from '@common/product';
 import { Button } from '@/components/ui/button';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
-import { useToast } from '@/components/ui/toast';
 import { cn } from '@/lib/cn';
 import { relativeTime, shortDateTime } from '../format';
 import { absoluteImageUrl, type GalleryItem } from '../gallery-item';
@@ -95,20 +94,10 @@ function DesktopModal({ item, permissions, actions }: PartProps) {
 }
 
 function PhoneSheet({ item, permissions, actions, onClose }: PartProps & { onClose: () => void }) {
-  const toast = useToast();
   const favoriteLabel = item.isFavorite ? 'Remove Favorite' : 'Add to Favorites';
-  const share = async () => {
-    try {
-      await navigator.clipboard.writeText(absoluteImageUrl(item));
-      toast.show('Image URL Copied', { tone: 'success' });
-    } catch (err) {
-      console.error('Copy failed', err);
-      toast.show('Failed to copy', { tone: 'error' });
-    }
-  };
   const menu = [
     { label: 'Regenerate', icon: <RefreshCw className="size-4" aria-hidden />, onSelect: () => actions.regenerate(item) },
-    { label: 'Share URL', icon: <Share2 className="size-4" aria-hidden />, onSelect: () => void share() },
+    { label: 'Share URL', icon: <Share2 className="size-4" aria-hidden />, onSelect: () => void actions.copyImageUrl(item) },
     ...(permissions.delete
       ? [{ label: 'Delete', icon: <Trash2 className="size-4" aria-hidden />, danger: true, onSelect: () => void actions.remove(item).then((ok) => ok && onClose()) }]
       : []),
