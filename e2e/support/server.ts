@@ -22,38 +22,35 @@ const rt = await startRuntime(config, { sseHeartbeatMs: 5000 });
 const app = buildApp(rt, { staticDir: fileURLToPath(new URL(`../../${process.env.DIST_DIR ?? 'dist'}`, import.meta.url)) });
 serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
 
+/** What fixtures may do through the control port, by path; each answers JSON. */
+const controls: Record<string, (body: { email: string; count: number; amount: number }) => Promise<unknown>> = {
+  '/generations': async (body) => ({ ids: await insertGenerations(rt, body.email, body.count) }),
+  // The starter gallery, rendered once per server as on a fresh install (tests skip it at start).
+  '/explore/seed': async () => ({ added: await rt.seedExplore() }),
+  '/credits': async (body) => {
+    const user = await rt.users.findByEmail(body.email);
+    if (!user) throw new Error(`no user ${body.email}`);
+    return rt.credits.apply({
+      userId: user.id,
+      delta: body.amount,
+      kind: 'adjustment',
+      reason: 'e2e fixture',
+      idempotencyKey: `e2e:${Date.now()}:${Math.random()}`,
+    });
+  },
+};
+
 const control = createServer(async (req, res) => {
-  try {
-    const body = JSON.parse((await new Promise<string>((r) => {
-      let s = '';
-      req.on('data', (c) => (s += c));
-      req.on('end', () => r(s));
-    })) || '{}');
-    if (req.method === 'POST' && req.url === '/generations') {
-      const ids = await insertGenerations(rt, body.email, body.count);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ids }));
-      return;
-    }
-    if (req.method === 'POST' && req.url === '/explore/seed') {
-      // The starter gallery, rendered once per server as on a fresh install (tests skip it at start).
-      const added = await rt.seedExplore();
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ added }));
-      return;
-    }
-    if (req.method === 'POST' && req.url === '/credits') {
-      const user = await rt.users.findByEmail(body.email);
-      if (!user) throw new Error(`no user ${body.email}`);
-      const result = await rt.credits.apply({
-        userId: user.id,
-        delta: body.amount,
-        kind: 'adjustment',
-        reason: 'e2e fixture',
-        idempotencyKey: `e2e:${Date.now()}:${Math.random()}`,
-      });
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
-      return;
-    }
+  const handle = req.method === 'POST' ? controls[req.url ?? ''] : undefined;
+  if (!handle) {
     res.writeHead(404).end();
+    return;
+  }
+  try {
+    let text = '';
+    for await (const chunk of req) text += chunk;
+    const result = await handle(JSON.parse(text || '{}'));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
   } catch (err) {
     res.writeHead(500).end(String(err));
   }

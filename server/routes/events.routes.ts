@@ -40,11 +40,14 @@ export function eventsRoutes(deps: {
           const event = queue.shift()!;
           await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
         }
-        const timer = new Promise<void>((resolve) => {
-          wake = resolve;
-          setTimeout(resolve, deps.heartbeatMs);
+        // Sleep until an event arrives or it is time for a heartbeat, whichever comes first.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, deps.heartbeatMs);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
         });
-        await timer;
         wake = undefined;
         if (!queue.length && !stream.aborted) await stream.write(': heartbeat\n\n');
       }

@@ -1,10 +1,9 @@
 import { Hono } from 'hono';
-import type { IdentityProvider } from '../auth/identity.ts';
+import type { Identity, IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { unauthorized } from '../http/errors.ts';
 import { requireUser } from '../http/require-user.ts';
 import type { UsersService, UserRow } from '../services/users.service.ts';
-import type { Identity } from '../auth/identity.ts';
 
 /** The caller's own record as the SPA reads it (spec §3 users, plus the identity's profile fields). */
 export function toMe(user: UserRow, identity: Identity) {

@@ -74,28 +74,25 @@ export function createCreditsService(deps: { db: Db; events: EventBus }) {
     return { applied: true, balance };
   }
 
+  const apply = (change: CreditChange): Promise<CreditResult> => deps.db.transaction((tx) => applyIn(tx, change));
+  const applyWith = (change: CreditChange, tx?: Executor) => (tx ? applyIn(tx, change) : apply(change));
+
   return {
     /** Applies a change inside an existing transaction (for actions that pay in the same step). */
     applyIn,
-
-    apply(change: CreditChange): Promise<CreditResult> {
-      return deps.db.transaction((tx) => applyIn(tx, change));
-    },
+    apply,
 
     debit(userId: string, amount: number, reason: string, idempotencyKey: string, tx?: Executor) {
-      const change: CreditChange = { userId, delta: -amount, kind: 'debit', reason, idempotencyKey };
-      return tx ? applyIn(tx, change) : this.apply(change);
+      return applyWith({ userId, delta: -amount, kind: 'debit', reason, idempotencyKey }, tx);
     },
 
     grant(userId: string, amount: number, reason: string, idempotencyKey: string, tx?: Executor) {
-      const change: CreditChange = { userId, delta: amount, kind: 'grant', reason, idempotencyKey };
-      return tx ? applyIn(tx, change) : this.apply(change);
+      return applyWith({ userId, delta: amount, kind: 'grant', reason, idempotencyKey }, tx);
     },
 
     /** Gives back a debit; keyed on the debit's own key so it can happen at most once. */
     refund(userId: string, amount: number, reason: string, debitKey: string, tx?: Executor) {
-      const change: CreditChange = { userId, delta: amount, kind: 'refund', reason, idempotencyKey: `refund:${debitKey}` };
-      return tx ? applyIn(tx, change) : this.apply(change);
+      return applyWith({ userId, delta: amount, kind: 'refund', reason, idempotencyKey: `refund:${debitKey}` }, tx);
     },
 
     async balance(userId: string): Promise<number> {
