@@ -51,6 +51,7 @@ export function createLocalEvents(url = '/api/events'): EventsPort {
 
   function close() {
     clearTimeout(retryTimer);
+    retryTimer = undefined;
     source?.close();
     source = null;
     everOpened = false;
@@ -64,10 +65,7 @@ export function createLocalEvents(url = '/api/events'): EventsPort {
       return () => {
         listeners.delete(onEvent);
         if (onStatus) statusListeners.delete(onStatus);
-        if (listeners.size === 0) {
-          close();
-          retryTimer = undefined;
-        }
+        if (listeners.size === 0) close();
       };
     },
   };

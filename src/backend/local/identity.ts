@@ -57,8 +57,6 @@ export function createLocalIdentity(): IdentityPort {
     },
     signIn: (input) => post('/sign-in/email', input),
     signUp: (input) => post('/sign-up/email', input),
-    async signOut() {
-      await post('/sign-out', {});
-    },
+    signOut: () => post('/sign-out', {}),
   };
 }

@@ -28,7 +28,6 @@ export function Dialog({ open, onOpenChange, title, description, children, class
             'rounded-xl border border-border bg-bg p-6 shadow-pop focus:outline-none',
             className,
           )}
-          aria-describedby={description ? undefined : undefined}
           onOpenAutoFocus={() => {
             opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
           }}

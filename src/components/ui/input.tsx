@@ -12,64 +12,57 @@ interface FieldProps {
   hint?: ReactNode;
 }
 
-export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement> & FieldProps>(function Input(
-  { label, error, hint, className, id, ...rest },
-  ref,
-) {
+/** The id of a field's control and the aria attributes that tie it to its error or hint. */
+function useFieldControl(id: string | undefined, { error, hint }: Omit<FieldProps, 'label'>) {
   const autoId = useId();
-  const inputId = id ?? autoId;
-  const describedBy = error ? `${inputId}-error` : hint ? `${inputId}-hint` : undefined;
+  const controlId = id ?? autoId;
+  return {
+    id: controlId,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? `${controlId}-error` : hint ? `${controlId}-hint` : undefined,
+  };
+}
+
+/** Label, control, then the error (or else the hint) below it. */
+function FieldFrame({ controlId, label, error, hint, className, children }: FieldProps & { controlId: string; className?: string; children: ReactNode }) {
   return (
     <div className={cn('flex flex-col gap-1.5', className)}>
-      <label htmlFor={inputId} className="text-sm font-medium text-fg">
+      <label htmlFor={controlId} className="text-sm font-medium text-fg">
         {label}
       </label>
-      <input
-        ref={ref}
-        id={inputId}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={cn(fieldClasses, 'h-10')}
-        {...rest}
-      />
+      {children}
       {error ? (
-        <p id={`${inputId}-error`} className="text-sm text-danger">
+        <p id={`${controlId}-error`} className="text-sm text-danger">
           {error}
         </p>
       ) : hint ? (
-        <p id={`${inputId}-hint`} className="text-xs text-fg-muted">
+        <p id={`${controlId}-hint`} className="text-xs text-fg-muted">
           {hint}
         </p>
       ) : null}
     </div>
   );
+}
+
+export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement> & FieldProps>(function Input(
+  { label, error, hint, className, id, ...rest },
+  ref,
+) {
+  const control = useFieldControl(id, { error, hint });
+  return (
+    <FieldFrame controlId={control.id} label={label} error={error} hint={hint} className={className}>
+      <input ref={ref} {...control} className={cn(fieldClasses, 'h-10')} {...rest} />
+    </FieldFrame>
+  );
 });
 
 export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement> & FieldProps>(
   function Textarea({ label, error, hint, className, id, ...rest }, ref) {
-    const autoId = useId();
-    const inputId = id ?? autoId;
+    const control = useFieldControl(id, { error, hint });
     return (
-      <div className={cn('flex flex-col gap-1.5', className)}>
-        <label htmlFor={inputId} className="text-sm font-medium text-fg">
-          {label}
-        </label>
-        <textarea
-          ref={ref}
-          id={inputId}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${inputId}-error` : undefined}
-          className={cn(fieldClasses, 'min-h-24 py-2 leading-relaxed')}
-          {...rest}
-        />
-        {error ? (
-          <p id={`${inputId}-error`} className="text-sm text-danger">
-            {error}
-          </p>
-        ) : hint ? (
-          <p className="text-xs text-fg-muted">{hint}</p>
-        ) : null}
-      </div>
+      <FieldFrame controlId={control.id} label={label} error={error} hint={hint} className={className}>
+        <textarea ref={ref} {...control} className={cn(fieldClasses, 'min-h-24 py-2 leading-relaxed')} {...rest} />
+      </FieldFrame>
     );
   },
 );

@@ -71,7 +71,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         <p className="mt-1 text-sm text-fg-muted">
           {isSignUp ? 'Start creating photos of you in minutes.' : 'Sign in to continue to Likeness.'}
         </p>
-        <form className="mt-6 flex flex-col gap-4" onSubmit={submit} noValidate={false}>
+        <form className="mt-6 flex flex-col gap-4" onSubmit={submit}>
           {error && <Banner tone="red">{error}</Banner>}
           {isSignUp && (
             <Input label="Full name" name="name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />

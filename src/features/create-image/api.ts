@@ -2,9 +2,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { GenerateImageResponse, GenerationCharacter, GenerationRequestInput, GenerationView } from '@common/generation';
 import { LIMITS } from '@common/product';
-import { ApiError } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
+import { downloadFile } from '@/lib/download-file';
 import { useRealtimeEvent } from '@/features/session/use-realtime';
 
 /** A character the user can generate with: one of their COMPLETED trainings with a LoRA file. */
@@ -54,29 +54,7 @@ export function useCharacters() {
   });
 }
 
-/** The file name the server chose (likeness-<timestamp>.<ext>), from its Content-Disposition header. */
-function fileNameOf(res: Response, fallback: string): string {
-  const match = /filename="?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '');
-  return match?.[1] ?? fallback;
-}
-
-/**
- * Saves a generation's image through GET /api/download/<id>, which names the file likeness-<timestamp>.<ext>.
- * The session cookie authenticates it, as for every local-mode call.
- */
-export async function downloadGeneration(id: string): Promise<void> {
-  const res = await fetch(`/api/download/${encodeURIComponent(id)}`, { credentials: 'same-origin' });
-  if (!res.ok) throw await ApiError.from(res);
-  const url = URL.createObjectURL(await res.blob());
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileNameOf(res, 'likeness-image');
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // The click has started the download; the object URL can go once the browser has taken it.
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
+/** Saves a generation's image through GET /api/download/<id>, which names the file likeness-<timestamp>.<ext>. */
+export function downloadGeneration(id: string): Promise<void> {
+  return downloadFile(`/api/download/${encodeURIComponent(id)}`, 'likeness-image');
 }

@@ -45,7 +45,6 @@ export class ExtractionError extends Error {
   override name = 'ExtractionError';
 }
 
-
 /** POST /api/upload (multipart, field `file`) → the stored image's URL. */
 export async function uploadImage(api: ApiPort, file: File, signal?: AbortSignal): Promise<string> {
   const form = new FormData();

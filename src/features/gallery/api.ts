@@ -1,9 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { GenerationView } from '@common/generation';
-import type { ExploreFilterOptions, ExploreFilters, ExplorePage, LibraryPage } from '@common/library';
-import { ApiError } from '@/backend/api-error';
+import { pageCountOf, type ExploreFilterOptions, type ExploreFilters, type ExplorePage, type LibraryPage } from '@common/library';
 import { useBackend } from '@/backend/backend-context';
 import { useRealtimeEvent } from '@/features/session/use-realtime';
+import { downloadFile } from '@/lib/download-file';
 import type { GalleryItem } from './gallery-item';
 
 export type LibraryKind = 'generations' | 'favorites';
@@ -59,7 +59,7 @@ function updatePages(qc: QueryClient, kind: LibraryKind, change: (page: LibraryP
 const withoutItem = (page: LibraryPage, id: string): LibraryPage => {
   if (!page.items.some((g) => g.id === id)) return page;
   const total = page.total - 1;
-  return { ...page, items: page.items.filter((g) => g.id !== id), total, pageCount: Math.max(1, Math.ceil(total / page.pageSize)) };
+  return { ...page, items: page.items.filter((g) => g.id !== id), total, pageCount: pageCountOf(total) };
 };
 
 /**
@@ -96,27 +96,8 @@ export function useDeleteGeneration() {
   });
 }
 
-/** The file name the server chose (likeness-<timestamp>.<ext>), from its Content-Disposition header. */
-function fileNameOf(res: Response): string {
-  const match = /filename="?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '');
-  return match?.[1] ?? `likeness-${Date.now()}.jpeg`;
-}
-
 /** Saves an image through GET /api/download/<id>, which names it likeness-<timestamp>.<ext> (spec §7). */
-export async function downloadImage(item: Pick<GalleryItem, 'id' | 'source'>): Promise<void> {
+export function downloadImage(item: Pick<GalleryItem, 'id' | 'source'>): Promise<void> {
   const query = item.source === 'explore' ? '?source=explore' : '';
-  const res = await fetch(`/api/download/${encodeURIComponent(item.id)}${query}`, { credentials: 'same-origin' });
-  if (!res.ok) throw await ApiError.from(res);
-  const url = URL.createObjectURL(await res.blob());
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileNameOf(res);
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // The click has handed the file to the browser; the object URL can go a little later.
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
+  return downloadFile(`/api/download/${encodeURIComponent(item.id)}${query}`, `likeness-${Date.now()}.jpeg`);
 }

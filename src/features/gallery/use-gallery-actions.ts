@@ -28,11 +28,11 @@ export function useGalleryActions() {
     [toast],
   );
 
-  const copyImageUrl = useCallback(
-    async (item: GalleryItem) => {
+  const copy = useCallback(
+    async (text: string, copiedMessage: string) => {
       try {
-        await navigator.clipboard.writeText(absoluteImageUrl(item));
-        toast.show('Image URL Copied', { tone: 'success' });
+        await navigator.clipboard.writeText(text);
+        toast.show(copiedMessage, { tone: 'success' });
       } catch (err) {
         console.error('Copy failed', err);
         toast.show('Failed to copy', { tone: 'error' });
@@ -40,19 +40,8 @@ export function useGalleryActions() {
     },
     [toast],
   );
-
-  const copyPrompt = useCallback(
-    async (item: GalleryItem) => {
-      try {
-        await navigator.clipboard.writeText(item.prompt);
-        toast.show('Prompt Copied', { tone: 'success' });
-      } catch (err) {
-        console.error('Copy failed', err);
-        toast.show('Failed to copy', { tone: 'error' });
-      }
-    },
-    [toast],
-  );
+  const copyImageUrl = useCallback((item: GalleryItem) => copy(absoluteImageUrl(item), 'Image URL Copied'), [copy]);
+  const copyPrompt = useCallback((item: GalleryItem) => copy(item.prompt, 'Prompt Copied'), [copy]);
 
   /** To /app/create-image with the settings and prompt; the seed is never carried (spec §2). */
   const regenerate = useCallback(

@@ -57,11 +57,6 @@ export function useMe(): Me {
   return data;
 }
 
-/** The synced user record, or undefined outside the app (public pages). */
-export function useOptionalMe(): Me | undefined {
-  return useQuery<Me>({ queryKey: meKey, enabled: false, staleTime: Infinity }).data;
-}
-
 /**
  * Signs out and returns to '/' (spec §2) with a full page load: every cached query and the event stream go
  * with the old page, and no signed-in screen can react to the session ending before the home page shows.

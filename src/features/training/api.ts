@@ -24,7 +24,6 @@ export class TrainingError extends Error {
   override name = 'TrainingError';
 }
 
-
 export const TRAINING_ARCHIVE_NAME = 'training_images.zip';
 
 /** Uploads the photo archive through the uploader; answers its URL ('Upload failed: {status} - {body}'). */

@@ -1,5 +1,6 @@
-import { Check, Loader2 } from 'lucide-react';
+import { Loader2 } from 'lucide-react';
 import type { Plan } from '@common/plans';
+import { PlanFeatureList } from '@/components/plan-feature-list';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
@@ -41,14 +42,7 @@ export function PlanCard({ plan, label, current, processing, disabled, onSelect 
         <span className="text-sm text-fg-muted">/month</span>
       </p>
       <p className="mt-1 text-sm font-semibold text-brand">{plan.creditsText} per month</p>
-      <ul className="mt-6 flex flex-1 flex-col gap-3 border-t border-border pt-6 text-sm">
-        {plan.features.map((feature) => (
-          <li key={feature} className="flex items-start gap-2.5">
-            <Check className="mt-0.5 size-4 shrink-0 text-success" aria-hidden />
-            <span>{feature}</span>
-          </li>
-        ))}
-      </ul>
+      <PlanFeatureList features={plan.features} className="mt-6 flex-1 border-t border-border pt-6" />
       <Button
         size="lg"
         variant={highlighted ? 'primary' : 'outline'}

@@ -1,6 +1,6 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Lock, LockOpen, ScanSearch, Sparkles, UserRound } from 'lucide-react';
-import { ASPECT_PRESETS, GENERATION_BOUNDS, OUTPUT_FORMATS, PROMPT_MAX_LENGTH, type GenerationCharacter } from '@common/generation';
+import { ASPECT_PRESETS, DIMENSION, GENERATION_BOUNDS, OUTPUT_FORMATS, PROMPT_MAX_LENGTH, type GenerationCharacter } from '@common/generation';
 import { CREDIT_COSTS } from '@common/product';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -161,7 +161,9 @@ export function GenerationForm({ formApi, characters, charactersLoading, credits
               onKeyDown={commitOnEnter(formApi.commitHeight)}
             />
           </div>
-          <p className="-mt-1 text-xs text-fg-muted">512–2048 pixels, in steps of 8.</p>
+          <p className="-mt-1 text-xs text-fg-muted">
+            {DIMENSION.min}–{DIMENSION.max} pixels, in steps of {DIMENSION.step}.
+          </p>
         </section>
 
         <section className="flex flex-col gap-5">

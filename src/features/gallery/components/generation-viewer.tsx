@@ -178,8 +178,11 @@ function Details({ item }: { item: GalleryItem }) {
   );
 }
 
-/** A label that shows feedback for 2 s, then goes back (spec §9 copy feedback). */
-function useFeedback() {
+/**
+ * Copies text to the clipboard; the returned label says how it went for 2 s, then goes back
+ * (spec §9 copy feedback).
+ */
+function useCopyFeedback() {
   const [feedback, setFeedback] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -188,22 +191,28 @@ function useFeedback() {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setFeedback(null), TIMINGS.copyFeedbackMs);
   };
-  return [feedback, show] as const;
-}
-
-function CopyPromptButton({ prompt }: { prompt: string }) {
-  const [feedback, show] = useFeedback();
-  const copy = async () => {
+  const copy = async (text: string, copiedLabel: string) => {
     try {
-      await navigator.clipboard.writeText(prompt);
-      show('Copied!');
+      await navigator.clipboard.writeText(text);
+      show(copiedLabel);
     } catch (err) {
       console.error('Copy failed', err);
       show('Failed to copy');
     }
   };
+  return [feedback, copy] as const;
+}
+
+function CopyPromptButton({ prompt }: { prompt: string }) {
+  const [feedback, copy] = useCopyFeedback();
   return (
-    <Button variant="ghost" size="sm" onClick={() => void copy()} aria-live="polite" className={cn(feedback === 'Failed to copy' && 'text-danger')}>
+    <Button
+      variant="ghost"
+      size="sm"
+      onClick={() => void copy(prompt, 'Copied!')}
+      aria-live="polite"
+      className={cn(feedback === 'Failed to copy' && 'text-danger')}
+    >
       {feedback === 'Copied!' ? <Check className="size-4" aria-hidden /> : <Copy className="size-4" aria-hidden />}
       {feedback ?? 'Copy Prompt'}
     </Button>
@@ -211,18 +220,9 @@ function CopyPromptButton({ prompt }: { prompt: string }) {
 }
 
 function ShareButton({ item }: { item: GalleryItem }) {
-  const [feedback, show] = useFeedback();
-  const share = async () => {
-    try {
-      await navigator.clipboard.writeText(absoluteImageUrl(item));
-      show('Link Copied!');
-    } catch (err) {
-      console.error('Copy failed', err);
-      show('Failed to copy');
-    }
-  };
+  const [feedback, copy] = useCopyFeedback();
   return (
-    <Button variant="outline" onClick={() => void share()} aria-live="polite">
+    <Button variant="outline" onClick={() => void copy(absoluteImageUrl(item), 'Link Copied!')} aria-live="polite">
       <Share2 className="size-4" aria-hidden />
       {feedback ?? 'Share'}
     </Button>

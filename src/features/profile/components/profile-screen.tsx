@@ -6,7 +6,6 @@ import { CREDIT_COSTS } from '@common/product';
 import { Avatar } from '@/components/ui/avatar';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { cn } from '@/lib/cn';
 import { displayName, joinedLabel } from '../format';
 
 export interface ProfileScreenProps {
@@ -124,7 +123,7 @@ export function ProfileScreen(props: ProfileScreenProps) {
           <ReadOnlyField label="Full Name" value={fullName?.trim() || 'Not set'} />
           <ReadOnlyField label="Email Address" value={email ?? 'Not set'} />
         </dl>
-        <p className={cn('mt-4 rounded-md bg-bg-subtle px-3 py-2.5 text-sm text-fg-muted')}>
+        <p className="mt-4 rounded-md bg-bg-subtle px-3 py-2.5 text-sm text-fg-muted">
           Your personal data is read-only here. To change your name or email address, please contact support.
         </p>
       </Card>

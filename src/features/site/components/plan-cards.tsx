@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Check } from 'lucide-react';
+import { PlanFeatureList } from '@/components/plan-feature-list';
 import { buttonClasses } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import { PLANS } from '@common/plans';
@@ -31,14 +31,7 @@ export function PlanCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {
             <span className="text-fg-muted">/month</span>
           </p>
           <p className="mt-1 font-medium text-brand">{plan.creditsText} per month</p>
-          <ul className="mt-6 flex-1 space-y-3 text-sm">
-            {plan.features.map((f) => (
-              <li key={f} className="flex gap-2">
-                <Check className="mt-0.5 size-4 shrink-0 text-success" aria-hidden />
-                {f}
-              </li>
-            ))}
-          </ul>
+          <PlanFeatureList features={plan.features} className="mt-6 flex-1" />
           <Link
             to={startPath}
             aria-label={`Choose plan: ${plan.name}`}

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { TRAINING_FAILED } from '../hooks/use-training-submit';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
@@ -82,7 +83,7 @@ export function PreviousTrainings({ items, loading, refreshing, onRefresh, onGen
                 </div>
                 <StatusBadge status={t.status} />
               </div>
-              {t.status === 'FAILED' && <p className="text-xs text-danger">{t.error || 'Training failed. Please try again.'}</p>}
+              {t.status === 'FAILED' && <p className="text-xs text-danger">{t.error || TRAINING_FAILED}</p>}
               {t.status === 'COMPLETED' && t.lora_file_url && (
                 <Button variant="outline" size="sm" className="self-start" onClick={() => onGenerate(t)}>
                   <Sparkles className="size-4 text-brand" aria-hidden />

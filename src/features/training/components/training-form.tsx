@@ -43,11 +43,28 @@ function Guidance() {
   );
 }
 
+/** A labelled drop-down of a fixed list of lowercase choices, shown capitalised. */
+function ChoiceSelect<T extends string>(props: { label: string; options: readonly T[]; value: T; onChange: (value: T) => void; disabled: boolean }) {
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium">
+        {props.label}
+      </label>
+      <select id={id} className={selectClasses} value={props.value} onChange={(e) => props.onChange(e.target.value as T)} disabled={props.disabled}>
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {capitalise(option)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** The training form: name, trigger word, gender, hair colour, photos, guidance and submit (spec §2, §5). */
 export function TrainingForm({ formApi, busy, canSubmit, uploading, onSubmit }: TrainingFormProps) {
   const { form, defaultTrigger } = formApi;
-  const genderId = useId();
-  const hairId = useId();
   const nameError = form.nameTouched && !form.characterName.trim() ? TRAINING_MESSAGES.nameRequired : null;
 
   return (
@@ -83,30 +100,8 @@ export function TrainingForm({ formApi, busy, canSubmit, uploading, onSubmit }: 
             autoComplete="off"
             spellCheck={false}
           />
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={genderId} className="text-sm font-medium">
-              Gender
-            </label>
-            <select id={genderId} className={selectClasses} value={form.gender} onChange={(e) => formApi.setGender(e.target.value as (typeof GENDERS)[number])} disabled={busy}>
-              {GENDERS.map((g) => (
-                <option key={g} value={g}>
-                  {capitalise(g)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={hairId} className="text-sm font-medium">
-              Hair color
-            </label>
-            <select id={hairId} className={selectClasses} value={form.hairColor} onChange={(e) => formApi.setHairColor(e.target.value as (typeof HAIR_COLORS)[number])} disabled={busy}>
-              {HAIR_COLORS.map((h) => (
-                <option key={h} value={h}>
-                  {capitalise(h)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <ChoiceSelect label="Gender" options={GENDERS} value={form.gender} onChange={formApi.setGender} disabled={busy} />
+          <ChoiceSelect label="Hair color" options={HAIR_COLORS} value={form.hairColor} onChange={formApi.setHairColor} disabled={busy} />
         </section>
 
         <PhotoUpload photos={form.photos} onAdd={formApi.addFiles} onRemove={formApi.removePhoto} disabled={busy} />
