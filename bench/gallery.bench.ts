@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { EXPLORE_VOCABULARY } from '../common/library.ts';
 import type { Db } from '../server/db/index.ts';
 import { startTestServer, type TestDatabaseKind } from '../tests/helpers/server.ts';
-import { percentile, printTable } from './stats.ts';
+import { onBothDatabases, percentile, printTable } from './stats.ts';
 
 /** Issue 6 target: p99 ≤ 20 ms on Postgres for both listings over 100,000 rows. */
 const TARGET_P99_MS = 20;
@@ -11,7 +11,6 @@ const REQUESTS = 300;
 const WARMUP = 30;
 const OTHER_USERS = 1_000;
 const OTHERS_EACH = 100;
-const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 
 /** An SQL expression picking one vocabulary word by `index` (an expression of the row number g). */
 const pick = (values: readonly string[], index: string) =>
@@ -96,19 +95,7 @@ async function measure(database: TestDatabaseKind) {
 }
 
 export async function run(): Promise<void> {
-  const rows = await measure('pglite');
-  const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_POSTGRES;
-  // startTestServer makes a scratch database on the server TEST_DATABASE_URL names, and drops it after.
-  const previous = process.env.TEST_DATABASE_URL;
-  process.env.TEST_DATABASE_URL = postgresUrl;
-  try {
-    rows.push(...(await measure('postgres')));
-  } catch (err) {
-    console.log(`gallery: Postgres at ${postgresUrl} not measured: ${(err as Error).message}`);
-  } finally {
-    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
-    else process.env.TEST_DATABASE_URL = previous;
-  }
+  const rows = await onBothDatabases('gallery', measure);
   console.log('gallery: GET list + exact count, 40 a page, over loopback HTTP (session check included), one request at a time');
   printTable(rows);
 }

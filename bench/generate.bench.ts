@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { renderImage } from '../server/providers/inference/builtin-generator.ts';
-import type { GenerateInput, ImageGenerator } from '../server/providers/inference/index.ts';
+import type { ImageGenerator } from '../server/providers/inference/index.ts';
 import { startTestServer, type TestClient, type TestDatabaseKind, type TestServer } from '../tests/helpers/server.ts';
+import { onBothDatabases, percentile, renderRequest } from './stats.ts';
 
 /** Issue 4 target: server overhead p99 ≤ 25 ms on Postgres with 32 concurrent users. */
 const TARGET_P99_MS = 25;
@@ -15,7 +16,6 @@ const ROUNDS_PER_USER = 6;
 const USER_PACE_MS = 2000;
 const SATURATION_REQUESTS_PER_USER = 8;
 const GRID_CARDS = 40;
-const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 
 const request = {
   prompt: 'portrait of a woman in a sunlit cafe, soft window light',
@@ -24,16 +24,6 @@ const request = {
   guidance_scale: 3.5,
   output_format: 'jpeg',
 };
-
-const input = (prompt: string, seed: number): GenerateInput => ({
-  prompt,
-  imageSize: { width: 1024, height: 1024 },
-  loras: [],
-  seed,
-  numInferenceSteps: 28,
-  guidanceScale: 3.5,
-  outputFormat: 'jpeg',
-});
 
 /** Answers at once with a real built-in render made beforehand: what is left is the server's own work. */
 function zeroLatencyGenerator(image: Buffer): ImageGenerator {
@@ -44,11 +34,6 @@ function zeroLatencyGenerator(image: Buffer): ImageGenerator {
       return { images: [{ data: image, width, height, contentType: 'image/jpeg', nsfw: false }], seed: req.seed };
     },
   };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 async function timedGenerate(client: TestClient): Promise<number> {
@@ -140,7 +125,7 @@ async function measureGrid(): Promise<string[]> {
     const keys: string[] = [];
     for (let i = 0; i < GRID_CARDS; i++) {
       const key = `generations/bench/${randomUUID()}.jpeg`;
-      await ts.rt.storage.put(key, await renderImage(input(`scene ${i}: mountain lake at dawn, a hiker in a red coat`, 1000 + i)), 'image/jpeg');
+      await ts.rt.storage.put(key, await renderImage(renderRequest(`scene ${i}: mountain lake at dawn, a hiker in a red coat`, 1000 + i)), 'image/jpeg');
       keys.push(key);
     }
     const fetchAll = async (paths: string[]) => {
@@ -165,20 +150,8 @@ async function measureGrid(): Promise<string[]> {
 }
 
 export async function run(): Promise<void> {
-  const image = await renderImage(input(request.prompt, 7));
-  const rows = await measureOverhead('pglite', image);
-  const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_POSTGRES;
-  // startTestServer makes a scratch database on the server TEST_DATABASE_URL names, and drops it after.
-  const previous = process.env.TEST_DATABASE_URL;
-  process.env.TEST_DATABASE_URL = postgresUrl;
-  try {
-    rows.push(...(await measureOverhead('postgres', image)));
-  } catch (err) {
-    console.log(`generate: Postgres at ${postgresUrl} not measured: ${(err as Error).message}`);
-  } finally {
-    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
-    else process.env.TEST_DATABASE_URL = previous;
-  }
+  const image = await renderImage(renderRequest(request.prompt, 7));
+  const rows = await onBothDatabases('generate', (database) => measureOverhead(database, image));
 
   console.log('generate: POST /api/image/generate-image server overhead (zero-latency provider, loopback HTTP, image stored)');
   console.log(`  ${'database'.padEnd(9)} ${'load'.padEnd(40)} ${'requests'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}`);

@@ -1,6 +1,5 @@
 import { renderImage } from '../server/providers/inference/builtin-generator.ts';
-import type { GenerateInput } from '../server/providers/inference/index.ts';
-import { ms, percentile, printTable } from './stats.ts';
+import { ms, percentile, printTable, renderRequest } from './stats.ts';
 
 /** Target from issue 4: the built-in engine renders a 1024×1024 JPEG in ≤ 150 ms. */
 const TARGET_MS = 150;
@@ -16,15 +15,7 @@ const PROMPTS = [
 
 /** Built-in engine render time, warm, across scene kinds and seeds (one render at a time). */
 export async function run(): Promise<void> {
-  const request = (i: number): GenerateInput => ({
-    prompt: PROMPTS[i % PROMPTS.length]!,
-    imageSize: { width: 1024, height: 1024 },
-    loras: [],
-    seed: 1000 + i,
-    numInferenceSteps: 28,
-    guidanceScale: 3.5,
-    outputFormat: 'jpeg',
-  });
+  const request = (i: number) => renderRequest(PROMPTS[i % PROMPTS.length]!, 1000 + i);
   // Warm-up: sharp's first SVG render loads fonts and librsvg.
   await renderImage(request(0));
   const times: number[] = [];

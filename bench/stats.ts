@@ -1,3 +1,6 @@
+import type { GenerateInput } from '../server/providers/inference/index.ts';
+import type { TestDatabaseKind } from '../tests/helpers/server.ts';
+
 /** Percentile of a list of numbers (nearest-rank). */
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -18,3 +21,37 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
   console.log(line(cols.map((c) => '-'.repeat(width(c)))));
   for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
 }
+
+const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * Rows of `measure` on PGlite, then on the Postgres server BENCH_DATABASE_URL or TEST_DATABASE_URL names (a
+ * local default otherwise). A Postgres that cannot be reached is reported under `bench`'s name, not fatal.
+ */
+export async function onBothDatabases<T>(bench: string, measure: (database: TestDatabaseKind) => Promise<T[]>): Promise<T[]> {
+  const rows = await measure('pglite');
+  const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_POSTGRES;
+  // startTestServer makes a scratch database on the server TEST_DATABASE_URL names, and drops it after.
+  const previous = process.env.TEST_DATABASE_URL;
+  process.env.TEST_DATABASE_URL = postgresUrl;
+  try {
+    rows.push(...(await measure('postgres')));
+  } catch (err) {
+    console.log(`${bench}: Postgres at ${postgresUrl} not measured: ${(err as Error).message}`);
+  } finally {
+    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
+    else process.env.TEST_DATABASE_URL = previous;
+  }
+  return rows;
+}
+
+/** A built-in engine request of the product's default settings (1024×1024 JPEG, 28 steps, guidance 3.5). */
+export const renderRequest = (prompt: string, seed: number): GenerateInput => ({
+  prompt,
+  imageSize: { width: 1024, height: 1024 },
+  loras: [],
+  seed,
+  numInferenceSteps: 28,
+  guidanceScale: 3.5,
+  outputFormat: 'jpeg',
+});

@@ -2,17 +2,13 @@ import { createVisionAnalyser } from '../server/vision/analyser.ts';
 import { detailedCaption, fastCaption } from '../server/vision/describe.ts';
 import { createBuiltinCaptioner } from '../server/providers/inference/builtin-captioner.ts';
 import { megapixelPhoto } from '../tests/helpers/photos.ts';
+import { percentile } from './stats.ts';
 
 /** Targets from issue 8: builtin Fast ≤ 1.5 s and Detailed ≤ 4 s on a 1-megapixel photo, warm. */
 const TARGET_MS = { fast: 1500, detailed: 4000 } as const;
 const RUNS = 5;
 
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 /** Builtin captions, warm, on a real ~1 MP photo; and the process memory once the models are loaded. */
 export async function run(): Promise<void> {
@@ -36,7 +32,7 @@ export async function run(): Promise<void> {
         text = await captioner.caption({ image: photo, contentType: 'image/jpeg', detail });
         times.push(performance.now() - t);
       }
-      const ms = median(times);
+      const ms = percentile(times, 50);
       const verdict = ms <= TARGET_MS[detail] ? 'ok' : 'OVER TARGET';
       console.log(`vision: builtin ${detail} caption, 1 MP, warm: median ${Math.round(ms)} ms of ${RUNS} (target ≤ ${TARGET_MS[detail]} ms) ${verdict}`);
       console.log(`  "${text.length > 160 ? `${text.slice(0, 157)}...` : text}"`);

@@ -5,7 +5,6 @@ import { DataDirInUseError, openDatabase } from '../db/index.ts';
 import { createLogger } from '../logger.ts';
 import { createEventBus } from '../realtime/event-bus.ts';
 import { createCreditsService } from '../services/credits.service.ts';
-import { createUsersService } from '../services/users.service.ts';
 import { creditsCommand } from './credits.command.ts';
 import { exploreCommand } from './explore.command.ts';
 import { createStorage } from '../runtime.ts';
@@ -46,7 +45,6 @@ export async function runAdmin(
       const events = await createEventBus(database, logger);
       const services = {
         db: database.db,
-        users: createUsersService({ db: database.db }),
         credits: createCreditsService({ db: database.db, events }),
         explore: createExploreService({ db: database.db, storage: createStorage(config) }),
       };

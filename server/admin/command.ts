@@ -1,6 +1,5 @@
 import type { Db } from '../db/index.ts';
 import type { CreditsService } from '../services/credits.service.ts';
-import type { UsersService } from '../services/users.service.ts';
 import type { ExploreService } from '../services/explore.service.ts';
 
 /** What an operator command gets: output streams and, on demand, the product's database and services. */
@@ -13,7 +12,6 @@ export interface AdminContext {
 
 export interface AdminServices {
   db: Db;
-  users: UsersService;
   credits: CreditsService;
   explore: ExploreService;
 }

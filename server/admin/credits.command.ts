@@ -62,8 +62,8 @@ export const creditsCommand: AdminCommand = {
   usage: USAGE,
 
   async run(args, ctx) {
-    const [action, email, amountText, ...extra] = parseArgs(args).positional;
-    const { reason } = parseArgs(args);
+    const { positional, reason } = parseArgs(args);
+    const [action, email, amountText, ...extra] = positional;
     const usage = (message: string) => {
       ctx.err(message);
       for (const line of USAGE) ctx.err(`  npm run admin -- ${line}`);

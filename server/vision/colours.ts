@@ -61,14 +61,20 @@ export function colourName(r: number, g: number, b: number): string {
   return l > 0.6 ? 'pink' : 'magenta';
 }
 
-/** Pixel shares of named colours inside a box (fractions of the image), most common first. */
-export function paletteOf(img: RgbImage, box: Box = [0, 0, 1, 1], maxSamples = 4096): NamedColour[] {
+/** The pixel rectangle of a box (fractions of the image) and the grid step that samples about `maxSamples` of it. */
+function sampling(img: RgbImage, box: Box, maxSamples: number) {
   const x0 = Math.max(0, Math.floor(box[0] * img.width));
   const y0 = Math.max(0, Math.floor(box[1] * img.height));
   const x1 = Math.min(img.width, Math.ceil((box[0] + box[2]) * img.width));
   const y1 = Math.min(img.height, Math.ceil((box[1] + box[3]) * img.height));
-  if (x1 <= x0 || y1 <= y0) return [];
   const step = Math.max(1, Math.floor(Math.sqrt(((x1 - x0) * (y1 - y0)) / maxSamples)));
+  return { x0, y0, x1, y1, step };
+}
+
+/** Pixel shares of named colours inside a box (fractions of the image), most common first. */
+export function paletteOf(img: RgbImage, box: Box = [0, 0, 1, 1], maxSamples = 4096): NamedColour[] {
+  const { x0, y0, x1, y1, step } = sampling(img, box, maxSamples);
+  if (x1 <= x0 || y1 <= y0) return [];
   const counts = new Map<string, number>();
   let total = 0;
   for (let y = y0; y < y1; y += step) {
@@ -93,11 +99,7 @@ export interface RegionLight {
 
 /** Mean luminance, its spread, mean saturation and red-minus-blue balance inside a box. */
 export function lightOf(img: RgbImage, box: Box = [0, 0, 1, 1], maxSamples = 16384): RegionLight {
-  const x0 = Math.max(0, Math.floor(box[0] * img.width));
-  const y0 = Math.max(0, Math.floor(box[1] * img.height));
-  const x1 = Math.min(img.width, Math.ceil((box[0] + box[2]) * img.width));
-  const y1 = Math.min(img.height, Math.ceil((box[1] + box[3]) * img.height));
-  const step = Math.max(1, Math.floor(Math.sqrt(((x1 - x0) * (y1 - y0)) / maxSamples)));
+  const { x0, y0, x1, y1, step } = sampling(img, box, maxSamples);
   let n = 0;
   let sumL = 0;
   let sumL2 = 0;

@@ -273,7 +273,10 @@ export function detailedCaption(a: ImageAnalysis): string {
   sentences.push(`${subject}${expression}.`);
 
   const clothing = clothingOf(a, framing);
-  if (clothing) sentences.push(`${pronounOf(a)} ${pronounOf(a) === 'They' ? 'are' : 'is'} wearing ${article(clothing)}.`);
+  if (clothing) {
+    const pronoun = pronounOf(a);
+    sentences.push(`${pronoun} ${pronoun === 'They' ? 'are' : 'is'} wearing ${article(clothing)}.`);
+  }
 
   const setting = settingOf(a);
   const nearby = setting.objects.length ? `, with ${article(list(setting.objects.slice(0, 4)))} in view` : '';
@@ -290,12 +293,11 @@ export function detailedCaption(a: ImageAnalysis): string {
 
   const light = lightingOf(a);
   const palette = list(a.stats.palette.slice(0, 3).map((c) => c.name));
-  const contrast = light.contrast === 'moderate' ? 'moderate contrast' : `${light.contrast} contrast`;
-  const key = light.key === 'even' ? 'even' : light.key;
+  const contrast = `${light.contrast} contrast`;
   sentences.push(
     light.monochrome
-      ? `The image is black-and-white, ${key} with ${contrast}.`
-      : `The light is ${light.temperature === 'neutral' ? 'neutral' : light.temperature} and ${key}, with ${contrast}; the palette is dominated by ${palette}.`,
+      ? `The image is black-and-white, ${light.key} with ${contrast}.`
+      : `The light is ${light.temperature} and ${light.key}, with ${contrast}; the palette is dominated by ${palette}.`,
   );
   sentences.push(`Photorealistic style, ${light.monochrome ? 'monochrome tones' : `${light.colours} colours`}, sharp detail.`);
   return sentences.join(' ');

@@ -226,6 +226,24 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     return body as Record<string, unknown>;
   }
 
+  /** A model call fal would take (no injected error, the key, a known endpoint, valid input), or its refusal. */
+  async function acceptCall(
+    req: Request,
+    op: 'run' | 'submit',
+    endpointId: string,
+  ): Promise<{ handler: EndpointHandler; input: Record<string, unknown> } | Response> {
+    const injected = injectedError(op);
+    if (injected) return injected;
+    if (!authorised(req)) return json({ detail: 'Unauthorized' }, 401);
+    const handler = endpoints.get(endpointId);
+    if (!handler) return json({ detail: `Application '${endpointId}' not found` }, 404);
+    const input = await readInput(req);
+    if (input instanceof Response) return input;
+    const problems = handler.validate(input);
+    if (problems.length) return json({ detail: problems }, 422);
+    return { handler, input };
+  }
+
   function settle(id: string) {
     let entry = settledPromises.get(id);
     if (!entry) {
@@ -355,16 +373,9 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     }
 
     if (path.startsWith('/run/') && req.method === 'POST') {
-      const injected = injectedError('run');
-      if (injected) return injected;
-      if (!authorised(req)) return json({ detail: 'Unauthorized' }, 401);
-      const endpointId = path.slice('/run/'.length);
-      const handler = endpoints.get(endpointId);
-      if (!handler) return json({ detail: `Application '${endpointId}' not found` }, 404);
-      const input = await readInput(req);
-      if (input instanceof Response) return input;
-      const problems = handler.validate(input);
-      if (problems.length) return json({ detail: problems }, 422);
+      const call = await acceptCall(req, 'run', path.slice('/run/'.length));
+      if (call instanceof Response) return call;
+      const { handler, input } = call;
       const requestId = randomUUID();
       try {
         const output = await handler.run(input, { requestId, host, fetch: fakeFetch, nsfw: faults.nsfw > 0 && faults.nsfw-- > 0 });
@@ -417,16 +428,10 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     }
 
     if (req.method !== 'POST') return json({ detail: 'Method Not Allowed' }, 405);
-    const injected = injectedError('submit');
-    if (injected) return injected;
-    if (!authorised(req)) return json({ detail: 'Unauthorized' }, 401);
     const endpointId = queuePath;
-    const handler = endpoints.get(endpointId);
-    if (!handler) return json({ detail: `Application '${endpointId}' not found` }, 404);
-    const input = await readInput(req);
-    if (input instanceof Response) return input;
-    const problems = handler.validate(input);
-    if (problems.length) return json({ detail: problems }, 422);
+    const call = await acceptCall(req, 'submit', endpointId);
+    if (call instanceof Response) return call;
+    const { input } = call;
     const webhookUrl = url.searchParams.get('fal_webhook') ?? undefined;
     if (webhookUrl && !/^https?:\/\//.test(webhookUrl)) {
       return json({ detail: [{ loc: ['query', 'fal_webhook'], msg: 'Input should be a valid URL', type: 'url_parsing' }] }, 422);

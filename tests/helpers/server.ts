@@ -119,7 +119,7 @@ export class TestClient {
   async fetch(path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (!headers.has('origin')) headers.set('origin', this.baseUrl);
-    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    if (this.cookies.size) headers.set('cookie', this.cookieHeader());
     const res = await fetch(this.baseUrl + path, { ...init, headers, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');

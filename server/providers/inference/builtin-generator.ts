@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import sharp, { type OutputInfo, type OverlayOptions } from 'sharp';
 import { parseBuiltinLora, type BuiltinLora } from './builtin-lora.ts';
-import { mix, readPrompt, saturate, shade, tintPalette, type Palette, type SceneReading } from './builtin-scene.ts';
+import { mix, parseHex, readPrompt, saturate, shade, tintPalette, type Palette, type SceneReading } from './builtin-scene.ts';
 import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
 
 /**
@@ -470,7 +470,7 @@ async function portraitLayer({ lora, scale }: AppliedLora, f: FigureBox, p: Pale
   const mask = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${side}" height="${side}"><defs><radialGradient id="m" cx="0.5" cy="0.5" r="0.5"><stop offset="0" stop-color="#fff" stop-opacity="${opacity}"/><stop offset="0.45" stop-color="#fff" stop-opacity="${opacity * 0.85}"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient></defs><rect width="${side}" height="${side}" fill="url(#m)"/></svg>`,
   );
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(p.glow.slice(i, i + 2), 16) / 255) as [number, number, number];
+  const [r, g, b] = parseHex(p.glow).map((v) => v / 255) as [number, number, number];
   const photo = await sharp(Buffer.from(lora.referenceImage, 'base64'))
     .resize(side, side, { fit: 'cover', position: 'centre' })
     // Lit by the scene: a faint wash of its light colour.

@@ -1,4 +1,5 @@
-import { ApiError, createFalClient } from '@fal-ai/client';
+import { ApiError } from '@fal-ai/client';
+import { falClient, isAbort, type FalConnection } from './fal-client.ts';
 import { ProviderError, type CaptionDetail, type ImageCaptioner } from './index.ts';
 
 /** fal's Florence-2 endpoints (see shared/contracts/fal.md): input {image_url}, output {results}. */
@@ -7,10 +8,7 @@ export const FAL_CAPTION_ENDPOINTS: Record<CaptionDetail, string> = {
   detailed: 'fal-ai/florence-2-large/more-detailed-caption',
 };
 
-export interface FalCaptionerOptions {
-  credentials: string;
-  /** Tests pass a fetch that sends fal's hosts to a fake server on loopback. */
-  fetch?: typeof fetch;
+export interface FalCaptionerOptions extends FalConnection {
   pollIntervalMs?: number;
   timeoutMs?: number;
 }
@@ -21,8 +19,8 @@ function toProviderError(err: unknown): ProviderError {
     const kind = err.status >= 400 && err.status < 500 && err.status !== 429 ? 'rejected' : 'failed';
     return new ProviderError(`fal.ai answered ${err.status}: ${err.message}`, kind, err.status, err.body);
   }
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
-    return new ProviderError('fal.ai did not finish the caption in time.', err.name === 'TimeoutError' ? 'timeout' : 'cancelled');
+  if (isAbort(err)) {
+    return new ProviderError('fal.ai did not finish the caption in time.', (err as Error).name === 'TimeoutError' ? 'timeout' : 'cancelled');
   }
   return new ProviderError(`fal.ai caption failed: ${err instanceof Error ? err.message : String(err)}`, 'failed');
 }
@@ -32,7 +30,7 @@ function toProviderError(err: unknown): ProviderError {
  * the model reads them from there.
  */
 export function createFalCaptioner(opts: FalCaptionerOptions): ImageCaptioner {
-  const fal = createFalClient({ credentials: opts.credentials, ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+  const fal = falClient(opts);
   const timeoutMs = opts.timeoutMs ?? 120_000;
 
   return {
