@@ -27,6 +27,11 @@ const MAX_PART_HEADER_BYTES = 16 * 1024;
 /** Room for part headers and small fields around the file. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
+/** The largest whole form body accepted for these rules: the largest file plus room for headers and fields. */
+export function maxFormBytes(rules: FileTypeRule<string>[]): number {
+  return Math.max(...rules.map((r) => r.maxBytes)) + FORM_OVERHEAD_BYTES;
+}
+
 function boundaryOf(contentType: string | undefined): string {
   const match = contentType?.match(/^multipart\/form-data\s*;.*boundary=(?:"([^"]+)"|([^\s;]+))/i);
   const boundary = match?.[1] ?? match?.[2];
@@ -61,7 +66,7 @@ export async function readMultipartFile<K extends string>(
   const parts: Buffer[] = [];
   let size = 0;
   // Bytes outside the file are discarded as they stream, but a body may not go on for ever either.
-  const maxBodyBytes = Math.max(...rules.map((r) => r.maxBytes)) + FORM_OVERHEAD_BYTES;
+  const maxBodyBytes = maxFormBytes(rules);
   let received = 0;
 
   const takeFileBytes = (bytes: Buffer) => {

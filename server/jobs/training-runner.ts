@@ -7,7 +7,7 @@ import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/st
 import type { EventBus } from '../realtime/event-bus.ts';
 import { trainingsRepository as repo, type TrainingRow } from '../repositories/trainings.repository.ts';
 import type { CreditsService } from '../services/credits.service.ts';
-import { finishTraining, TRAINING_COST, type TrainingEnd } from '../services/trainings.service.ts';
+import { finishTraining, TRAINING_COST, trainingEndOf, type TrainingEnd } from '../services/trainings.service.ts';
 import { LIMITS } from '@common/product.ts';
 
 /**
@@ -71,10 +71,15 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
 
   const fail = (row: TrainingRow, error: string) => finishTraining(deps, row.id, { status: 'FAILED', error });
 
-  async function readArchiveImages(row: TrainingRow): Promise<Uint8Array[]> {
+  async function readArchive(row: TrainingRow): Promise<Buffer> {
     const key = row.uploadUrl ? keyFromMediaUrl(row.uploadUrl) : null;
     const zip = key ? await deps.storage.read(key) : null;
     if (!zip) throw new PermanentFailure(`The uploaded photos are no longer available. ${refunded}`);
+    return zip;
+  }
+
+  async function readArchiveImages(row: TrainingRow): Promise<Uint8Array[]> {
+    const zip = await readArchive(row);
     // The archive passed checkTrainingArchive before the row existed.
     return Object.values(unzipSync(zip, { filter: (f) => !f.name.endsWith('/') }));
   }
@@ -131,10 +136,7 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
     const fal = deps.fal;
     if (!fal) throw new PermanentFailure(`This server can no longer reach the trainer that started this training. ${refunded}`);
     if (!row.providerRequestId) {
-      const zip = row.uploadUrl ? keyFromMediaUrl(row.uploadUrl) : null;
-      const bytes = zip ? await deps.storage.read(zip) : null;
-      if (!bytes) throw new PermanentFailure(`The uploaded photos are no longer available. ${refunded}`);
-      const imagesDataUrl = await fal.uploadArchive(bytes);
+      const imagesDataUrl = await fal.uploadArchive(await readArchive(row));
       const { requestId } = await fal.submit(
         { imagesDataUrl, triggerWord: row.triggerWord ?? undefined, createMasks: true, steps: LIMITS.trainingSteps, isStyle: false },
         { webhookUrl: deps.falWebhookUrl },
@@ -143,9 +145,8 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
       await scheduleIn(row, deps.falPollMs);
       return;
     }
-    const state = await fal.status(row.providerRequestId);
-    if (state.status === 'FAILED') return applyFalResult(row, { status: 'FAILED', error: state.error });
-    if (state.status === 'COMPLETED') return applyFalResult(row, { status: 'COMPLETED', loraFileUrl: state.loraFileUrl, result: state.result });
+    const end = trainingEndOf(await fal.status(row.providerRequestId));
+    if (end) return applyFalResult(row, end);
     await scheduleIn(row, deps.falPollMs);
   }
 

@@ -13,12 +13,19 @@ export interface GenerationWithCharacter {
   character: Pick<CharacterRow, 'id' | 'characterName' | 'triggerWord' | 'loraFileUrl'> | null;
 }
 
-const characterColumns = {
+/** The character columns a generation is listed with (select them as `character` beside the generation). */
+export const characterColumns = {
   id: loraTrainings.id,
   characterName: loraTrainings.characterName,
   triggerWord: loraTrainings.triggerWord,
   loraFileUrl: loraTrainings.loraFileUrl,
 };
+
+/** A joined row as GenerationWithCharacter: a left join without a character yields all-null columns. */
+export const withCharacter = (r: { generation: GenerationRow; character: GenerationWithCharacter['character'] | null }): GenerationWithCharacter => ({
+  generation: r.generation,
+  character: r.character?.id ? r.character : null,
+});
 
 /** Drizzle queries of generations, generation jobs and the characters they use. */
 export const generationsRepository = {
@@ -49,7 +56,7 @@ export const generationsRepository = {
       .where(and(eq(generations.userId, userId), eq(generations.status, 'ACTIVE')))
       .orderBy(desc(generations.createdAt), desc(generations.id))
       .limit(limit);
-    return rows.map((r) => ({ generation: r.generation, character: r.character?.id ? r.character : null }));
+    return rows.map(withCharacter);
   },
 
   async findOwned(db: Executor, userId: string, id: string): Promise<GenerationRow | undefined> {

@@ -2,14 +2,7 @@ import { and, count, desc, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import { LIMITS } from '@common/product.ts';
 import type { Executor } from '../db/index.ts';
 import { generations, loraTrainings } from '../db/schema.ts';
-import type { GenerationRow, GenerationWithCharacter } from './generations.repository.ts';
-
-const characterColumns = {
-  id: loraTrainings.id,
-  characterName: loraTrainings.characterName,
-  triggerWord: loraTrainings.triggerWord,
-  loraFileUrl: loraTrainings.loraFileUrl,
-};
+import { characterColumns, withCharacter, type GenerationRow, type GenerationWithCharacter } from './generations.repository.ts';
 
 /**
  * The caller's listed generations: ACTIVE (spec §4), optionally only favourites. Matches the partial
@@ -32,7 +25,7 @@ export const libraryRepository = {
       .orderBy(desc(generations.createdAt), desc(generations.id))
       .limit(LIMITS.pageSize)
       .offset((page - 1) * LIMITS.pageSize);
-    return rows.map((r) => ({ generation: r.generation, character: r.character?.id ? r.character : null }));
+    return rows.map(withCharacter);
   },
 
   async count(db: Executor, userId: string, favorites: boolean): Promise<number> {
@@ -47,7 +40,7 @@ export const libraryRepository = {
       .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
       .where(and(eq(generations.id, id), listed(userId, false)))
       .limit(1);
-    return row && { generation: row.generation, character: row.character?.id ? row.character : null };
+    return row && withCharacter(row);
   },
 
   /** Sets is_favorite on an ACTIVE generation of the user; false when there is none. */

@@ -20,11 +20,6 @@ export const trainingsRepository = {
       .orderBy(desc(loraTrainings.createdAt), desc(loraTrainings.id));
   },
 
-  async findById(db: Executor, id: string): Promise<TrainingRow | undefined> {
-    const [row] = await db.select().from(loraTrainings).where(eq(loraTrainings.id, id));
-    return row;
-  },
-
   async findByProviderRequestId(db: Executor, providerRequestId: string): Promise<TrainingRow | undefined> {
     const [row] = await db.select().from(loraTrainings).where(eq(loraTrainings.providerRequestId, providerRequestId));
     return row;

@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../http/errors.ts';
+import { resolveUser } from '../http/require-user.ts';
 import { originCheck } from '../http/security.ts';
 import type { Logger } from '../logger.ts';
 import { PaymentProviderError } from '../providers/payments/index.ts';
@@ -56,9 +57,8 @@ export function sandboxRoutes(deps: {
 
   /** The signed-in owner, or a page asking to sign in. */
   async function signedIn(c: Context<AppEnv>): Promise<UserRow | Response> {
-    const who = await deps.identity.identify(c.req.raw.headers);
-    const user = who && ((await deps.users.findByClerkId(who.id)) ?? (await deps.users.sync(who)));
-    if (user) return user;
+    const caller = await resolveUser(deps.identity, deps.users, c.req.raw.headers);
+    if (caller) return caller.user;
     return c.html(messagePage('Please sign in', 'Sign in to Likeness to continue with this test payment.', { href: '/sign-in', label: 'Sign in' }), 401);
   }
 

@@ -4,6 +4,7 @@ import { CHECKOUT_EMAIL_MESSAGE, type CheckoutRequestBody, type SubscriptionInfo
 import type { Db, Executor } from '../db/index.ts';
 import { creditLedger, users } from '../db/schema.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../http/errors.ts';
+import { isUuid } from '../http/validate.ts';
 import type { Logger } from '../logger.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import {
@@ -39,7 +40,6 @@ const STATUS_OF_EVENT: Record<string, string> = {
   'subscription.unpaid': 'unpaid',
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type WebhookOutcome = 'processed' | 'duplicate' | 'unmatched';
@@ -71,7 +71,7 @@ export function createBillingService(deps: {
   }
 
   async function resolveUserId(tx: Executor, event: PaymentEvent): Promise<string | undefined> {
-    if (event.userId && UUID.test(event.userId)) {
+    if (event.userId && isUuid(event.userId)) {
       const [row] = await tx.select({ id: users.id }).from(users).where(eq(users.id, event.userId));
       if (row) return row.id;
     }

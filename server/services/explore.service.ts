@@ -15,10 +15,10 @@ import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
 import { generations, loraTrainings } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { isUuid } from '../http/validate.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { exploreRepository as repo, type ExploreRow } from '../repositories/explore.repository.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IMAGE_TYPES: Record<string, { contentType: string; extension: string }> = {
   jpeg: { contentType: 'image/jpeg', extension: 'jpeg' },
   png: { contentType: 'image/png', extension: 'png' },
@@ -137,7 +137,7 @@ export function createExploreService(deps: { db: Db; storage: StorageProvider })
      * later delete of the generation.
      */
     async publish(generationId: string, overrides: ExploreAttributes & { featured?: boolean } = {}): Promise<ExploreItem> {
-      if (!UUID.test(generationId)) throw notFound(`No generation ${generationId}.`);
+      if (!isUuid(generationId)) throw notFound(`No generation ${generationId}.`);
       const [found] = await db
         .select({ generation: generations, gender: loraTrainings.gender, hairColor: loraTrainings.hairColor })
         .from(generations)
@@ -170,14 +170,14 @@ export function createExploreService(deps: { db: Db; storage: StorageProvider })
     },
 
     async setFeatured(id: string, isFeatured: boolean): Promise<ExploreItem> {
-      const row = UUID.test(id) ? await repo.setFeatured(db, id, isFeatured) : undefined;
+      const row = isUuid(id) ? await repo.setFeatured(db, id, isFeatured) : undefined;
       if (!row) throw notFound(`No explore item ${id}.`);
       return toExploreItem(row);
     },
 
     /** Removes the item and its stored image (explore images belong to the gallery alone). */
     async remove(id: string): Promise<ExploreItem> {
-      const row = UUID.test(id) ? await repo.remove(db, id) : undefined;
+      const row = isUuid(id) ? await repo.remove(db, id) : undefined;
       if (!row) throw notFound(`No explore item ${id}.`);
       const key = keyFromMediaUrl(row.imageUrl);
       if (key?.startsWith('explore/')) await storage.delete(key);

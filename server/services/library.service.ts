@@ -3,11 +3,11 @@ import { pageCountOf, type LibraryPage, type LibraryQuery } from '@common/librar
 import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
 import { notFound } from '../http/errors.ts';
+import { isUuid } from '../http/validate.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { libraryRepository as repo } from '../repositories/library.repository.ts';
 import { toGenerationView } from './generations.service.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The one answer for "not yours", "deleted" and "never existed", so ids of other users cannot be probed. */
 const noSuchGeneration = () => notFound('No such generation.');
@@ -28,7 +28,7 @@ export function createLibraryService(deps: { db: Db; events: EventBus }) {
     },
 
     async setFavorite(userId: string, id: string, isFavorite: boolean): Promise<GenerationView> {
-      if (!UUID.test(id)) throw noSuchGeneration();
+      if (!isUuid(id)) throw noSuchGeneration();
       const updated = await db.transaction(async (tx) => {
         if (!(await repo.setFavorite(tx, userId, id, isFavorite))) return undefined;
         await events.publish(tx, userId, { type: 'generation', action: 'updated', id });
@@ -40,7 +40,7 @@ export function createLibraryService(deps: { db: Db; events: EventBus }) {
 
     /** Soft delete: the row stays (and so does its image, for any explore item published from it). */
     async remove(userId: string, id: string): Promise<void> {
-      if (!UUID.test(id)) throw noSuchGeneration();
+      if (!isUuid(id)) throw noSuchGeneration();
       const deleted = await db.transaction(async (tx) => {
         const row = await repo.softDelete(tx, userId, id);
         if (row) await events.publish(tx, userId, { type: 'generation', action: 'deleted', id });

@@ -1,12 +1,12 @@
-import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { THUMB_WIDTHS, type ThumbWidth } from '@common/media.ts';
 import { PRODUCT_NAME } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
-import { exploreGallery } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
+import { isUuid } from '../http/validate.ts';
 import type { Logger } from '../logger.ts';
 import { keyFromMediaUrl, type StorageProvider, type StoredObject } from '../providers/storage/index.ts';
+import { exploreRepository } from '../repositories/explore.repository.ts';
 import { generationsRepository } from '../repositories/generations.repository.ts';
 
 /**
@@ -17,7 +17,6 @@ import { generationsRepository } from '../repositories/generations.repository.ts
 const PUBLIC_AREAS = ['generations/', 'explore/'];
 const THUMBNAIL_SOURCES = /\.(jpe?g|png|webp)$/i;
 const THUMB_QUALITY = 78;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isPublicKey(key: string): boolean {
   return PUBLIC_AREAS.some((area) => key.startsWith(area));
@@ -85,14 +84,9 @@ export function createMediaService(deps: { db: Db; storage: StorageProvider; log
      * 'explore' (visible to every signed-in user, spec §6). Named `likeness-<timestamp>.<ext>` (spec §7).
      */
     async openDownload(userId: string, id: string, source: 'generation' | 'explore') {
-      if (!UUID.test(id)) throw notFound('No such image.');
-      let imageUrl: string | undefined;
-      if (source === 'explore') {
-        const [item] = await db.select({ imageUrl: exploreGallery.imageUrl }).from(exploreGallery).where(eq(exploreGallery.id, id)).limit(1);
-        imageUrl = item?.imageUrl;
-      } else {
-        imageUrl = (await generationsRepository.findOwned(db, userId, id))?.imageUrl;
-      }
+      if (!isUuid(id)) throw notFound('No such image.');
+      const row = source === 'explore' ? await exploreRepository.findById(db, id) : await generationsRepository.findOwned(db, userId, id);
+      const imageUrl = row?.imageUrl;
       const key = imageUrl ? keyFromMediaUrl(imageUrl) : null;
       const object = key ? await storage.get(key) : null;
       if (!object) throw notFound('No such image.');

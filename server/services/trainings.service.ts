@@ -7,6 +7,7 @@ import type { Db, Executor } from '../db/index.ts';
 import { badRequest, forbidden, unauthorized, unavailable } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { trainingStateFromWebhook } from '../providers/inference/fal-trainer.ts';
+import type { TrainingState } from '../providers/inference/index.ts';
 import { FalJwksUnavailableError, parseFalWebhook, verifyFalWebhook } from '../providers/inference/fal-webhook.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
@@ -146,17 +147,13 @@ export function createTrainingsService(deps: TrainingsDeps) {
       const row = await repo.findByProviderRequestId(deps.db, hook.request_id);
       // Unknown (another app on the account) or already ended (a replay): nothing to do.
       if (!row || row.status !== 'IN_PROGRESS') return { handled: false };
-      await deps.onFalResult(row, trainingStateFromWebhookEnd(hook));
+      await deps.onFalResult(row, trainingEndOf(trainingStateFromWebhook(hook)));
       return { handled: true };
     },
   };
 }
 
-/** A webhook's verdict as an end of training; null when it carries no usable result (then poll). */
-function trainingStateFromWebhookEnd(hook: Parameters<typeof trainingStateFromWebhook>[0]): TrainingEnd | null {
-  const state = trainingStateFromWebhook(hook);
-  if (!state) return null;
-  if (state.status === 'COMPLETED') return { status: 'COMPLETED', loraFileUrl: state.loraFileUrl, result: state.result };
-  if (state.status === 'FAILED') return { status: 'FAILED', error: state.error };
-  return null;
+/** A trainer's state as an end of training; null while it still runs or when there is no usable state. */
+export function trainingEndOf(state: TrainingState | null): TrainingEnd | null {
+  return state && (state.status === 'COMPLETED' || state.status === 'FAILED') ? state : null;
 }

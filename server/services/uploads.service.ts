@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
-import { readMultipartFile, type FileTypeRule } from '../http/multipart-file.ts';
+import { maxFormBytes, readMultipartFile, type FileTypeRule } from '../http/multipart-file.ts';
 import type { Logger } from '../logger.ts';
 import { mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { uploadsRepository as repo, type UploadRow } from '../repositories/uploads.repository.ts';
@@ -23,7 +23,7 @@ export const UPLOAD_TYPES: FileTypeRule<UploadKind>[] = [
 const UNSUPPORTED = 'Invalid file type (JPG, PNG, WEBP only).';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Content-Length past this is refused before a byte is read. */
-const MAX_BODY_BYTES = Math.max(...UPLOAD_TYPES.map((t) => t.maxBytes)) + 64 * 1024;
+const MAX_BODY_BYTES = maxFormBytes(UPLOAD_TYPES);
 
 export interface UploadsDeps {
   db: Db;

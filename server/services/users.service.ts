@@ -33,11 +33,6 @@ export function createUsersService(deps: { db: Db }) {
       return row;
     },
 
-    async findById(id: string): Promise<UserRow | undefined> {
-      const [row] = await deps.db.select().from(users).where(eq(users.id, id)).limit(1);
-      return row;
-    },
-
     async findByEmail(email: string): Promise<UserRow | undefined> {
       const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);
       return row;
