@@ -62,9 +62,12 @@ export function createBillingService(deps: {
     throw err;
   }
 
+  /** Ledger key of the credits one payment granted. */
+  const paymentKey = (transactionId: string) => `payment:${provider}:tx:${transactionId}`;
+
   /** Ledger key of one paid period: the payment's transaction id, else subscription id + period start. */
   function periodKey(event: PaymentEvent): string | undefined {
-    if (event.transactionId) return `payment:${provider}:tx:${event.transactionId}`;
+    if (event.transactionId) return paymentKey(event.transactionId);
     const sub = event.subscription;
     if (sub?.currentPeriodStart) return `payment:${provider}:period:${sub.id}:${sub.currentPeriodStart.toISOString()}`;
     return undefined;
@@ -88,7 +91,7 @@ export function createBillingService(deps: {
       const [grant] = await tx
         .select({ userId: creditLedger.userId })
         .from(creditLedger)
-        .where(eq(creditLedger.idempotencyKey, `payment:${provider}:tx:${event.transactionId}`));
+        .where(eq(creditLedger.idempotencyKey, paymentKey(event.transactionId)));
       if (grant) return grant.userId;
     }
     return undefined;
@@ -174,7 +177,7 @@ export function createBillingService(deps: {
     const [grant] = await tx
       .select({ delta: creditLedger.delta })
       .from(creditLedger)
-      .where(and(eq(creditLedger.userId, userId), eq(creditLedger.idempotencyKey, `payment:${provider}:tx:${event.transactionId}`)));
+      .where(and(eq(creditLedger.userId, userId), eq(creditLedger.idempotencyKey, paymentKey(event.transactionId))));
     if (!grant) {
       logger.warn({ eventId: event.id, transaction: event.transactionId }, 'refund of a payment that granted nothing');
       return;

@@ -38,6 +38,5 @@ export function createKeyedQueue() {
       });
       return result;
     },
-    size: () => tails.size,
   };
 }
