@@ -5,15 +5,18 @@ import { ms, percentile, printTable, renderRequest } from './stats.ts';
 const TARGET_MS = 150;
 const RUNS = 30;
 
+/** People in every framing, weather and light, interiors, and scenes without a person. */
 const PROMPTS = [
-  'a woman on a tropical beach at sunset',
-  'professional headshot in a studio, navy blue backdrop',
-  'city street at night with neon lights',
+  'a woman in a red coat walking through a snowy city street at night',
+  'professional headshot of a man in a navy blazer and white shirt, grey backdrop',
+  'a girl in a yellow raincoat with an umbrella on a rainy street, full body',
+  'an elderly man with glasses reading in a cozy library',
+  'a blonde woman in an emerald dress on a tropical beach at sunset',
   'snowy mountains under a blue sky',
   'misty forest in the morning',
 ];
 
-/** Built-in engine render time, warm, across scene kinds and seeds (one render at a time). */
+/** Built-in engine render time, warm, across scene kinds, people and seeds (one render at a time). */
 export async function run(): Promise<void> {
   const request = (i: number) => renderRequest(PROMPTS[i % PROMPTS.length]!, 1000 + i);
   // Warm-up: sharp's first SVG render loads fonts and librsvg.

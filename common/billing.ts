@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { storableText, TEXT_LIMITS } from './text.ts';
 
 /** Spec §3 Checkout request. Plan, owner and email are checked by the server with their own messages. */
 export const checkoutRequestSchema = z.object({
-  plan: z.string(),
-  userId: z.string(),
-  email: z.string().nullish(),
+  plan: storableText(TEXT_LIMITS.id),
+  userId: storableText(TEXT_LIMITS.id),
+  email: storableText(TEXT_LIMITS.email).nullish(),
 });
 export type CheckoutRequestBody = z.infer<typeof checkoutRequestSchema>;
 export interface CheckoutResponse {
@@ -12,7 +13,7 @@ export interface CheckoutResponse {
 }
 
 /** Spec §3 Portal request. */
-export const portalRequestSchema = z.object({ customer_id: z.string().min(1, 'is required') });
+export const portalRequestSchema = z.object({ customer_id: storableText(TEXT_LIMITS.id).min(1, 'is required') });
 export interface PortalResponse {
   customer_portal_link: string;
 }

@@ -6,7 +6,9 @@ export type RealtimeEvent =
   | { type: 'credits'; credits: number }
   | { type: 'subscription'; status: string | null; plan: string | null }
   | { type: 'generation'; action: 'created' | 'updated' | 'deleted'; id: string }
-  | { type: 'training'; action: 'created' | 'updated'; id: string; status: string };
+  | { type: 'training'; action: 'created' | 'updated'; id: string; status: string }
+  /** The server may have missed events for a moment (its database connection dropped): refetch what is shown. */
+  | { type: 'resync' };
 
 export type RealtimeEventType = RealtimeEvent['type'];
-export const REALTIME_EVENT_TYPES: readonly RealtimeEventType[] = ['credits', 'subscription', 'generation', 'training'];
+export const REALTIME_EVENT_TYPES: readonly RealtimeEventType[] = ['credits', 'subscription', 'generation', 'training', 'resync'];

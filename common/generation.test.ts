@@ -19,8 +19,8 @@ function firstIssue(input: unknown): string {
 }
 
 describe('generationRequestSchema', () => {
-  it('fills the spec defaults and forces one image with the safety checker on', () => {
-    const parsed = generationRequestSchema.parse({ ...valid, num_images: 4, enable_safety_checker: false });
+  it('fills the spec defaults: one image with the safety checker on', () => {
+    const parsed = generationRequestSchema.parse(valid);
     expect(parsed).toEqual({
       prompt: 'a lighthouse at dusk',
       image_size: { width: 1024, height: 576 },
@@ -67,7 +67,13 @@ describe('generationRequestSchema', () => {
     [{ ...valid, guidance_scale: 0.9 }, 'guidance_scale'],
     [{ ...valid, guidance_scale: 20.1 }, 'guidance_scale'],
     [{ ...valid, num_images: 0 }, 'num_images'],
+    [{ ...valid, num_images: 4 }, 'num_images'],
     [{ ...valid, enable_safety_checker: 'no' }, 'enable_safety_checker'],
+    [{ ...valid, enable_safety_checker: false }, 'enable_safety_checker'],
+    [{ ...valid, prompt: 'a\u0000b' }, 'prompt'],
+    [{ ...valid, prompt: 'lone \ud800 surrogate' }, 'prompt'],
+    [{ ...valid, loras: [{ path: '/media/loras/\u0000' }] }, 'loras.0.path'],
+    [{ ...valid, loras: [{ path: 'x'.repeat(2049) }] }, 'loras.0.path'],
     [{ ...valid, output_format: 'webp' }, 'output_format'],
   ])('rejects %j at %s', (input, field) => {
     expect(firstIssue(input)).toBe(field);

@@ -5,13 +5,12 @@
  */
 import { z } from 'zod';
 import { LIMITS } from './product.ts';
+import { storableText, TEXT_LIMITS } from './text.ts';
 
 export const DIMENSION = { min: 512, max: 2048, step: 8 } as const;
 /** Random seeds are integers below this (spec §5). */
 export const SEED_LIMIT = 2147483647;
-export const PROMPT_MAX_LENGTH = 2000;
-/** A LoRA path is a product media URL or a provider URL; anything longer is not one. */
-const LORA_PATH_MAX_LENGTH = 2048;
+export const PROMPT_MAX_LENGTH = TEXT_LIMITS.prompt;
 
 export const GENERATION_BOUNDS = {
   steps: { min: 1, max: 50, step: 1 },
@@ -48,16 +47,12 @@ const between = (min: number, max: number) =>
   z.number({ error: 'must be a number' }).min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
 
 export const generationRequestSchema = z.object({
-  prompt: z
-    .string({ error: 'is required' })
-    .trim()
-    .min(1, 'must not be blank')
-    .max(PROMPT_MAX_LENGTH, `must be at most ${PROMPT_MAX_LENGTH} characters`),
+  prompt: storableText(PROMPT_MAX_LENGTH).trim().min(1, 'must not be blank'),
   image_size: z.object({ width: dimension, height: dimension }, { error: 'must be {width, height}' }),
   loras: z
     .array(
       z.object({
-        path: z.string({ error: 'is required' }).trim().min(1, 'must not be blank').max(LORA_PATH_MAX_LENGTH),
+        path: storableText(TEXT_LIMITS.url).trim().min(1, 'must not be blank'),
         scale: between(GENERATION_BOUNDS.loraScale.min, GENERATION_BOUNDS.loraScale.max).default(GENERATION_DEFAULTS.loraScale),
       }),
       { error: 'must be a list' },
@@ -74,17 +69,11 @@ export const generationRequestSchema = z.object({
     .int('must be a whole number')
     .default(GENERATION_DEFAULTS.numInferenceSteps),
   guidance_scale: between(GENERATION_BOUNDS.guidance.min, GENERATION_BOUNDS.guidance.max).default(GENERATION_DEFAULTS.guidanceScale),
-  // The product always makes one image with the safety checker on, whatever a client sends (spec §3).
+  // Spec §3: always one image with the safety checker on; a client asking for anything else is told so.
   num_images: z
-    .number({ error: 'must be a number' })
-    .int('must be a whole number')
-    .positive('must be positive')
-    .optional()
-    .transform((): typeof LIMITS.generationImageCount => LIMITS.generationImageCount),
-  enable_safety_checker: z
-    .boolean({ error: 'must be true or false' })
-    .optional()
-    .transform((): true => true),
+    .literal(LIMITS.generationImageCount, { error: `must be ${LIMITS.generationImageCount}` })
+    .default(LIMITS.generationImageCount),
+  enable_safety_checker: z.literal(true, { error: 'must be true' }).default(true),
   output_format: z
     .enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` })
     .default(GENERATION_DEFAULTS.outputFormat),

@@ -20,6 +20,18 @@ export const LIMITS = {
   trainingMaxImages: 50,
   trainingSteps: 1000,
   originalsRetentionDays: 30,
+  /**
+   * Bytes of original uploads one account may keep (they are deleted after originalsRetentionDays). Chosen
+   * from the heaviest honest month: the Professional plan's 7 trainings × a 50 MB archive = 350 MB, plus
+   * about 100 prompt-extraction images at up to 5 MB = 500 MB; twice that leaves room for re-uploads and
+   * failed attempts, while one account can no longer fill a disk.
+   */
+  uploadQuotaBytes: 1024 * 1024 * 1024,
+  /**
+   * The largest image the server decodes anywhere (uploads, training photos, captions). 50 megapixels covers
+   * every phone camera's full-resolution output while bounding one decode at about 200 MB of RGBA.
+   */
+  imageMaxPixels: 50_000_000,
 } as const;
 
 export const TIMINGS = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './product.ts';
+import { storableText, TEXT_LIMITS } from './text.ts';
 
 /** Character training: the form's options and rules (spec §3, §5) and the API's shapes, shared by SPA and server. */
 
@@ -30,17 +31,17 @@ export const TRAINING_MESSAGES = {
 
 /** POST /api/image/submit-lora-training: the spec's payload plus the form's name, gender and hair colour. */
 export const trainingSubmissionSchema = z.object({
-  images_data_url: z.string().trim().min(1, 'images_data_url is required').max(2048),
+  images_data_url: storableText(TEXT_LIMITS.url).trim().min(1, 'is required'),
   trigger_word: z
-    .string()
-    .regex(/^[a-z]*$/, 'trigger_word may contain only the letters a to z')
-    .max(64)
+    .string({ error: 'must be text' })
+    .max(TEXT_LIMITS.triggerWord, `must be at most ${TEXT_LIMITS.triggerWord} characters`)
+    .regex(/^[a-z]*$/, 'may contain only the letters a to z')
     .optional()
     .transform((v) => (v ? v : undefined)),
   create_masks: z.literal(true).default(true),
   steps: z.literal(LIMITS.trainingSteps).default(LIMITS.trainingSteps),
   is_style: z.literal(false).default(false),
-  character_name: z.string().trim().min(1, TRAINING_MESSAGES.nameRequired).max(80),
+  character_name: storableText(TEXT_LIMITS.characterName).trim().min(1, TRAINING_MESSAGES.nameRequired),
   gender: z.enum(GENDERS).default('other'),
   hair_color: z.enum(HAIR_COLORS).default('other'),
 });

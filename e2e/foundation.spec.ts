@@ -13,6 +13,26 @@ test('sign up through the form lands on Create Image with 0 credits in the shell
   await expect(shell.getByText('0 Credits')).toBeVisible();
 });
 
+test('sign-up refuses an easily guessed password under the field, then takes a strong one', async ({ page }) => {
+  const user = newUser('Maria Lopez');
+  await page.goto('/sign-up');
+  await page.getByLabel('Full name').fill(user.name);
+  await page.getByLabel('Email address').fill(user.email);
+  const password = page.getByLabel('Password');
+  await password.fill('password');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByText('This password is too easy to guess: it is one of the ten most common passwords.', { exact: false })).toBeVisible();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await password.fill('marialopez7');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByText('it contains your name or e-mail address', { exact: false })).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-up$/);
+  await password.fill(user.password);
+  await expect(page.getByText('too easy to guess', { exact: false })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page).toHaveURL(/\/app\/create-image$/);
+});
+
 test('a signed-out visit to /app/explore goes to /sign-in; signing in lands on Create Image', async ({ page }) => {
   const user = newUser();
   await signUp(page, user);
@@ -110,10 +130,28 @@ test('navigation: sidebar opens on hover on desktop, the drop-down menu works on
   expect(user.email).toContain('@');
 });
 
-test('a credit change made on the server shows in the shell without a reload', async ({ page }) => {
+test('a credit change made on the server shows in the shell without a reload, in sight with the sidebar closed', async ({ page }) => {
   const user = await signUp(page);
   await page.goto('/app/create-image');
   await expect(page.getByText('0 Credits').first()).toBeAttached();
   await withCredits(user, 1500);
   await expect(page.getByText('1,500 Credits').first()).toBeAttached();
+  if (isPhone(page)) {
+    await expect(page.getByRole('banner').getByRole('link', { name: '1,500 Credits' })).toBeVisible();
+    return;
+  }
+  // Closed: "1.5k" under the coin, the full value in the tooltip and the link's name.
+  const sidebar = page.getByTestId('sidebar');
+  await expect(sidebar).toHaveAttribute('data-open', 'false');
+  const balance = sidebar.getByRole('link', { name: '1,500 Credits' });
+  const compact = balance.getByTestId('sidebar-credits-compact');
+  await expect(compact).toHaveText('1.5k');
+  await expect(compact).toBeInViewport();
+  await expect(compact).toHaveCSS('opacity', '1');
+  await expect(balance).toHaveAttribute('title', '1,500 Credits');
+  // Open: '{n} Credits' beside the coin, the compact number gone.
+  await sidebar.hover();
+  await expect(balance.getByText('1,500 Credits', { exact: true })).toHaveCSS('opacity', '1');
+  await expect(compact).toHaveCSS('opacity', '0');
+  await expect(balance).not.toHaveAttribute('title');
 });

@@ -1,24 +1,18 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { Page, Request } from '@playwright/test';
 import sharp from 'sharp';
+import { portraitPhoto, PORTRAITS } from '../tests/helpers/photos';
 import { expect, isPhone, newUser, signUp, test, withCredits, type TestUser } from './fixtures';
 
 const SUCCESS_DESKTOP =
   'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
 const SUCCESS_PHONE = 'Training submitted successfully! Check progress below.';
 
-/** Small real portraits cut from the sample photos inside @vladmandic/human, plus plain colour shots. */
+/** Real portraits (the sample photos inside @vladmandic/human), one person each; mirrored after the fifth. */
 async function trainingPhotos(n: number): Promise<{ name: string; mimeType: string; buffer: Buffer }[]> {
-  const require = createRequire(import.meta.url);
-  const assets = join(dirname(require.resolve('@vladmandic/human')), '..', 'assets');
-  const faces = [
-    await sharp(join(assets, 'screenshot-facedetect.jpg')).extract({ left: 163, top: 345, width: 152, height: 152 }).jpeg().toBuffer(),
-    await sharp(join(assets, 'screenshot-facedetect.jpg')).extract({ left: 5, top: 345, width: 152, height: 152 }).jpeg().toBuffer(),
-  ];
   const out = [];
   for (let i = 0; i < n; i++) {
-    const buffer = faces[i] ?? (await sharp({ create: { width: 120, height: 160, channels: 3, background: { r: 30 * i, g: 120, b: 200 - 20 * i } } }).jpeg().toBuffer());
+    const portrait = await portraitPhoto(PORTRAITS[i % PORTRAITS.length]!);
+    const buffer = i < PORTRAITS.length ? portrait : await sharp(portrait).flop().jpeg().toBuffer();
     out.push({ name: `photo-${i + 1}.jpg`, mimeType: 'image/jpeg', buffer });
   }
   return out;
@@ -66,7 +60,8 @@ test('a user trains a character, watches it complete live and generates with it'
     if (req.url().endsWith('/api/image/submit-lora-training')) submitted.push(req.postDataJSON());
   });
   await submitButton(page).click();
-  await expect(page.getByText(isPhone(page) ? SUCCESS_PHONE : SUCCESS_DESKTOP)).toBeVisible();
+  // The server checks the photos again first; on a fresh server that loads the image models.
+  await expect(page.getByText(isPhone(page) ? SUCCESS_PHONE : SUCCESS_DESKTOP)).toBeVisible({ timeout: 60_000 });
   expect(submitted[0]).toMatchObject({ trigger_word: 'danap', create_masks: true, steps: 1000, is_style: false, character_name: 'Dana', gender: 'female', hair_color: 'brown' });
   expect(String(submitted[0]!.images_data_url)).toMatch(/^\/media\/uploads\/.+\.zip$/);
   // The form is cleared and the new training is at the top, running.

@@ -1,37 +1,44 @@
-// `npm test`: every Vitest suite, then the Playwright suites in Chromium; ends with one summary line.
+// `npm test`: the typecheck, every Vitest suite, then the Playwright suites in Chromium; ends with one
+// summary line that counts each test once (see test-counts.mjs), the typecheck as one more.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bin, node, run } from './lib.mjs';
+import { countPlaywright, countVitest, summaryLine } from './test-counts.mjs';
 
 const out = mkdtempSync(join(tmpdir(), 'likeness-results-'));
 const args = process.argv.slice(2);
 const only = args[0] === 'unit' || args[0] === 'e2e' ? args.shift() : null;
 
-let passed = 0;
-let failed = 0;
+const total = { passed: 0, failed: 0, skipped: 0 };
 let exit = 0;
+
+/** Adds a runner's counts; a run that failed with nothing counted as failed still counts one failure. */
+function record(code, counts) {
+  total.passed += counts.passed;
+  total.skipped += counts.skipped;
+  total.failed += counts.failed || (code !== 0 ? 1 : 0);
+  if (code !== 0) exit = code;
+}
+
+function report(file, count) {
+  try {
+    return count(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return { passed: 0, failed: 0, skipped: 0 };
+  }
+}
 
 if (!only) {
   const typecheck = await run(node, [bin('tsc'), '--noEmit', '-p', 'tsconfig.json']);
-  if (typecheck !== 0) {
-    console.error('Typecheck failed.');
-    exit = typecheck;
-    failed += 1;
-  }
+  if (typecheck !== 0) console.error('Typecheck failed.');
+  record(typecheck, { passed: typecheck === 0 ? 1 : 0, failed: typecheck === 0 ? 0 : 1, skipped: 0 });
 }
 
 if (only !== 'e2e') {
   const file = join(out, 'vitest.json');
   const code = await run(node, [bin('vitest'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...(only ? args : [])]);
-  try {
-    const r = JSON.parse(readFileSync(file, 'utf8'));
-    passed += r.numPassedTests;
-    failed += r.numFailedTests;
-  } catch {
-    failed += 1;
-  }
-  if (code !== 0) exit = code;
+  record(code, report(file, countVitest));
 }
 
 if (only !== 'unit') {
@@ -41,15 +48,8 @@ if (only !== 'unit') {
   const code = await run(node, [bin('playwright'), 'test', ...(only ? args : [])], {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
   });
-  try {
-    const r = JSON.parse(readFileSync(file, 'utf8'));
-    passed += r.stats.expected + (r.stats.flaky ?? 0);
-    failed += r.stats.unexpected;
-  } catch {
-    failed += 1;
-  }
-  if (code !== 0) exit = code;
+  record(code, report(file, countPlaywright));
 }
 
-console.log(`\n${passed} passed, ${failed} failed`);
-process.exit(exit || (failed ? 1 : 0));
+console.log(`\n${summaryLine(total)}`);
+process.exit(exit || (total.failed ? 1 : 0));

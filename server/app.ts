@@ -3,17 +3,20 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { randomUUID } from 'node:crypto';
 import type { Runtime } from './runtime.ts';
 import type { AppEnv } from './http/context.ts';
 import { AppError, notFound, payloadTooLarge } from './http/errors.ts';
-import { originCheck, securityHeaders } from './http/security.ts';
+import { cors, originCheck, securityHeaders } from './http/security.ts';
+import { storableUrl } from './http/validate.ts';
+import { closeAfterRefusedBody } from './http/timeouts.ts';
+import { observeRequests } from './http/observe.ts';
 import { authRoutes } from './routes/auth.routes.ts';
 import { meRoutes } from './routes/me.routes.ts';
 import { eventsRoutes } from './routes/events.routes.ts';
 import { uploadsRoutes } from './routes/uploads.routes.ts';
 import { captionsRoutes } from './routes/captions.routes.ts';
 import { billingRoutes, webhookRoutes } from './routes/billing.routes.ts';
+import { clerkWebhookRoutes } from './routes/clerk-webhook.routes.ts';
 import { sandboxRoutes } from './routes/sandbox.routes.ts';
 import { generationsRoutes } from './routes/generations.routes.ts';
 import { downloadRoutes, mediaRoutes } from './routes/media.routes.ts';
@@ -21,9 +24,11 @@ import { publicConfigRoutes } from './routes/public-config.routes.ts';
 import { libraryRoutes } from './routes/library.routes.ts';
 import { exploreRoutes } from './routes/explore.routes.ts';
 import { falWebhookRoutes, trainingsRoutes } from './routes/trainings.routes.ts';
+import { opsRoutes } from './routes/ops.routes.ts';
+import { closeConnectionsWhileStopping } from './ops/shutdown.ts';
 
 /** Paths that enforce their own body limit (streamed uploads) or authenticate by signature (webhooks). */
-const OWN_BODY_LIMIT = ['/api/upload'];
+const OWN_BODY_LIMIT = ['/api/upload', '/api/trainings/check-photo'];
 const NO_ORIGIN_CHECK = ['/api/webhooks/'];
 
 export interface BuildAppOptions {
@@ -36,12 +41,18 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   const { config, logger } = rt;
   const app = new Hono<AppEnv>();
 
-  app.use('*', async (c, next) => {
-    c.set('requestId', c.req.header('x-request-id')?.slice(0, 64) || randomUUID());
-    await next();
-  });
+  app.use('*', observeRequests({ logger, metrics: rt.metrics }));
+  app.use('*', closeConnectionsWhileStopping(rt.readiness.isStopping));
   app.use('*', securityHeaders({ hsts: config.secureCookies }));
-  app.use('/api/*', originCheck({ publicUrl: config.PUBLIC_URL, exemptPrefixes: NO_ORIGIN_CHECK }));
+  app.use('*', storableUrl());
+  app.use('*', closeAfterRefusedBody());
+  // A hosted SPA on another origin (Clerk mode only: config refuses ALLOWED_ORIGINS otherwise).
+  const spaOrigins = config.ALLOWED_ORIGINS;
+  if (spaOrigins.length) {
+    app.use('/api/*', cors({ origins: spaOrigins, exemptPrefixes: NO_ORIGIN_CHECK }));
+    app.use('/media/*', cors({ origins: spaOrigins, exemptPrefixes: [] }));
+  }
+  app.use('/api/*', originCheck({ publicUrl: config.PUBLIC_URL, exemptPrefixes: NO_ORIGIN_CHECK, spaOrigins }));
   app.use('/api/*', async (c, next) => {
     if (OWN_BODY_LIMIT.some((p) => c.req.path.startsWith(p))) return next();
     return bodyLimit({
@@ -52,11 +63,15 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
     })(c, next);
   });
 
+  app.route('/', opsRoutes({ readiness: rt.readiness, metrics: rt.metrics, metricsToken: config.METRICS_TOKEN }));
   app.get('/api/health', (c) => c.json({ ok: true, database: rt.database.kind }));
-  app.route('/api/public-config', publicConfigRoutes({ supportEmail: config.SUPPORT_EMAIL }));
-  app.route('/api/auth', authRoutes({ identity: rt.identity, db: rt.db, signInLimit: config.AUTH_RATE_LIMIT, trustProxy: config.TRUST_PROXY }));
+  app.route('/api/public-config', publicConfigRoutes({ supportEmail: config.SUPPORT_EMAIL, uploadRetentionDays: config.UPLOAD_RETENTION_DAYS }));
+  // Built-in accounts only; with Clerk, /api/auth/* does not exist (404).
+  if (rt.identity.handle) {
+    app.route('/api/auth', authRoutes({ identity: rt.identity, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }));
+  }
   app.route('/api/me', meRoutes(rt));
-  app.route('/api/events', eventsRoutes({ ...rt, heartbeatMs: rt.options.sseHeartbeatMs }));
+  app.route('/api/events', eventsRoutes({ ...rt, heartbeatMs: rt.options.sseHeartbeatMs, streamLimits: rt.options.streamLimits }));
   app.route('/api/upload', uploadsRoutes(rt));
   app.route('/api/image', captionsRoutes(rt));
   app.route('/api', generationsRoutes(rt));
@@ -67,8 +82,9 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api', trainingsRoutes(rt));
   app.route('/api/webhooks/fal', falWebhookRoutes(rt));
 
-  app.route('/api/billing', billingRoutes({ ...rt, publicUrl: config.PUBLIC_URL }));
+  app.route('/api/billing', billingRoutes({ ...rt, publicUrl: config.PUBLIC_URL, spaOrigins }));
   app.route('/api/webhooks', webhookRoutes(rt));
+  if (rt.clerkWebhooks) app.route('/api/webhooks/clerk', clerkWebhookRoutes({ clerkWebhooks: rt.clerkWebhooks }));
 
   app.all('/api/*', () => {
     throw notFound('No such API endpoint.');
@@ -96,11 +112,11 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
     });
   }
 
+  // Every JSON error body also gets the request's id (observeRequests).
   app.onError((err, c) => {
     if (err instanceof AppError) return c.json({ message: err.message, code: err.code }, err.status);
-    const requestId = c.get('requestId');
-    logger.error({ err, requestId, path: c.req.path, method: c.req.method }, 'unhandled error');
-    return c.json({ message: 'Something went wrong on our side. Please try again.', code: 'internal', requestId }, 500);
+    logger.error({ err, requestId: c.get('requestId'), method: c.req.method }, 'unhandled error');
+    return c.json({ message: 'Something went wrong on our side. Please try again.', code: 'internal' }, 500);
   });
   app.notFound((c) => c.json({ message: 'Not found.', code: 'not_found' }, 404));
   return app;

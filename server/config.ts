@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { LIMITS } from '@common/product.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -17,6 +18,30 @@ const optionalUrl = z
   .pipe(url.optional())
   .optional();
 const positiveInt = z.coerce.number().int().positive();
+/** Spec §8: the start-up failure for a publishable key without a test or live prefix. */
+export const INVALID_PUBLISHABLE_KEY = 'Invalid identity provider publishable key format';
+/** A comma-separated list of web origins (scheme://host[:port], nothing after it). */
+const originList = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const origins: string[] = [];
+    for (const item of (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+      let origin: string | undefined;
+      try {
+        const parsed = new URL(item);
+        if (/^https?:$/.test(parsed.protocol) && parsed.origin === item.replace(/\/$/, '')) origin = parsed.origin;
+      } catch {
+        // reported below
+      }
+      if (!origin) {
+        ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin like https://app.example.com` });
+        return z.NEVER;
+      }
+      origins.push(origin);
+    }
+    return [...new Set(origins)];
+  });
 
 /**
  * Every environment variable the server reads. Each is documented in README.md and .env.example;
@@ -28,6 +53,8 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PUBLIC_URL: optionalUrl,
   TRUST_PROXY: bool.default(false),
+  /** With TRUST_PROXY: reverse proxies in a row in front of the server, each appending to X-Forwarded-For. */
+  PROXY_HOPS: positiveInt.max(10).default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
@@ -47,6 +74,8 @@ const envSchema = z.object({
   CREEM_PRODUCT_STANDARD: optionalText,
   CREEM_PRODUCT_PROFESSIONAL: optionalText,
   CREEM_SERVER_URL: optionalUrl,
+  /** `allow`: run the free sandbox checkout on a server users reach (an https PUBLIC_URL) on purpose. */
+  SANDBOX_PAYMENTS: optionalText.pipe(z.enum(['allow'], { error: 'must be "allow" or empty' }).optional()),
   SANDBOX_WEBHOOK_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   // Object storage: an S3-compatible bucket when S3_BUCKET is set, else files under DATA_DIR/files.
   S3_BUCKET: optionalText,
@@ -73,6 +102,36 @@ const envSchema = z.object({
   TRAINING_TIMEOUT_MINUTES: z.coerce.number().positive().default(90),
   /** Seconds between the training runner's looks for due jobs (and between fal status polls, times 15). */
   TRAINING_POLL_SECONDS: z.coerce.number().positive().max(600).default(2),
+  // Hosted identity: Clerk when CLERK_SECRET_KEY or CLERK_JWT_KEY is set, else built-in accounts.
+  CLERK_SECRET_KEY: optionalText,
+  /** The instance's PEM public key: tokens are then verified without a network call. */
+  CLERK_JWT_KEY: optionalText,
+  CLERK_PUBLISHABLE_KEY: optionalText.pipe(
+    z.string().regex(/^pk_(test|live)_\S+$/, INVALID_PUBLISHABLE_KEY).optional(),
+  ),
+  /** Origins a session token may have been issued to (its azp claim); defaults to ALLOWED_ORIGINS and PUBLIC_URL. */
+  CLERK_AUTHORIZED_PARTIES: originList,
+  CLERK_WEBHOOK_SIGNING_SECRET: optionalText.pipe(z.string().startsWith('whsec_', 'must start with whsec_').optional()),
+  /** Clerk's Backend API (tests point it at a fake). */
+  CLERK_API_URL: optionalUrl.transform((v) => v ?? 'https://api.clerk.com'),
+  /** Origins of a hosted SPA served from elsewhere, allowed to call the API cross-origin (Clerk mode). */
+  ALLOWED_ORIGINS: originList,
+  /** Days original uploads (training photos and archives, prompt-extraction images) are kept (spec §1). */
+  UPLOAD_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(LIMITS.originalsRetentionDays),
+  /** Days generated images are kept; unset keeps them. The plans promise 30 days of storage history. */
+  GENERATION_RETENTION_DAYS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().min(30, 'must be at least 30 (the plans promise 30 days of storage history)').max(36500).optional(),
+  ),
+  /**
+   * Seconds a job (a generation, a training step) stays with the instance working on it without renewal; the
+   * owner renews it every third of that, so a dead instance's jobs are taken over or refunded after this.
+   */
+  JOB_LEASE_SECONDS: z.coerce.number().min(2).max(600).default(10),
+  /** On SIGTERM/SIGINT, seconds in-flight requests may take to finish before they are cut short (and refunded). */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(25),
+  /** Bearer token that GET /metrics requires; unset, the endpoint does not exist. */
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
 });
 
 export type Config = z.infer<typeof envSchema> & {
@@ -80,7 +139,18 @@ export type Config = z.infer<typeof envSchema> & {
   dataDir: string;
   /** Cookies get the Secure flag when the public address is HTTPS. */
   secureCookies: boolean;
+  /** Clerk verifies sign-ins (hosted mode) instead of the built-in accounts. */
+  clerk?: ClerkConfig;
 };
+
+export interface ClerkConfig {
+  secretKey?: string;
+  jwtKey?: string;
+  publishableKey?: string;
+  authorizedParties: string[];
+  webhookSigningSecret?: string;
+  apiUrl: string;
+}
 
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
@@ -108,10 +178,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       if (!cfg[name]) issues.push(`${name}: required when CREEM_API_KEY is set`);
     }
   }
+  const clerkMode = Boolean(cfg.CLERK_SECRET_KEY || cfg.CLERK_JWT_KEY);
+  const authorizedParties = cfg.CLERK_AUTHORIZED_PARTIES.length
+    ? cfg.CLERK_AUTHORIZED_PARTIES
+    : [...new Set([...cfg.ALLOWED_ORIGINS, ...(cfg.PUBLIC_URL ? [new URL(cfg.PUBLIC_URL).origin] : [])])];
+  if (clerkMode && authorizedParties.length === 0) {
+    issues.push('CLERK_AUTHORIZED_PARTIES: required with Clerk (the origins of the SPA), unless ALLOWED_ORIGINS or PUBLIC_URL gives them');
+  }
+  if (cfg.CLERK_JWT_KEY && !/-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----/.test(cfg.CLERK_JWT_KEY)) {
+    issues.push('CLERK_JWT_KEY: must be the PEM public key from the Clerk dashboard (-----BEGIN PUBLIC KEY----- …)');
+  }
+  if (!clerkMode) {
+    // Local mode keeps its cookie sessions same-origin; these only mean something with Clerk.
+    for (const name of ['ALLOWED_ORIGINS', 'CLERK_AUTHORIZED_PARTIES'] as const) {
+      if (cfg[name].length) issues.push(`${name}: takes effect only with Clerk (set CLERK_SECRET_KEY or CLERK_JWT_KEY)`);
+    }
+    if (cfg.CLERK_WEBHOOK_SIGNING_SECRET) issues.push('CLERK_WEBHOOK_SIGNING_SECRET: takes effect only with Clerk (set CLERK_SECRET_KEY or CLERK_JWT_KEY)');
+  }
+  // The sandbox hands out credits for free: fine on a developer's machine, never by accident where users are.
+  if (cfg.PUBLIC_URL?.startsWith('https://') && !cfg.CREEM_API_KEY && cfg.SANDBOX_PAYMENTS !== 'allow') {
+    issues.push(
+      'PUBLIC_URL is https (a server users reach) but no payment provider is configured, so the free test checkout would ' +
+        'give credits away: set CREEM_API_KEY (with CREEM_WEBHOOK_SECRET and the CREEM_PRODUCT_* ids) to take real payments, ' +
+        'or set SANDBOX_PAYMENTS=allow to run the sandbox on purpose.',
+    );
+  }
   if (issues.length) throw new ConfigError(issues);
   return {
     ...cfg,
     dataDir: resolve(cfg.DATA_DIR),
     secureCookies: cfg.PUBLIC_URL?.startsWith('https://') ?? false,
+    clerk: clerkMode
+      ? {
+          secretKey: cfg.CLERK_SECRET_KEY,
+          jwtKey: cfg.CLERK_JWT_KEY?.replace(/\\n/g, '\n').trim(),
+          publishableKey: cfg.CLERK_PUBLISHABLE_KEY,
+          authorizedParties,
+          webhookSigningSecret: cfg.CLERK_WEBHOOK_SIGNING_SECRET,
+          apiUrl: cfg.CLERK_API_URL,
+        }
+      : undefined,
   };
 }

@@ -1,6 +1,6 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
-export function createLogger(level: string): Logger {
-  return pino({ level, base: { service: 'likeness' }, redact: ['req.headers.cookie', 'req.headers.authorization'] });
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino({ level, base: { service: 'likeness' }, redact: ['req.headers.cookie', 'req.headers.authorization'] }, destination);
 }
-export type { Logger };
+export type { DestinationStream, Logger };

@@ -1,9 +1,12 @@
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/index.ts';
 import { buildApp } from './app.ts';
 import { startRuntime } from './runtime.ts';
+import { dropStalledBodies, serverTimeoutOptions } from './http/timeouts.ts';
+import { installGracefulShutdown } from './ops/shutdown.ts';
 
 async function main() {
   let config;
@@ -29,22 +32,13 @@ async function main() {
   }
 
   const app = buildApp(rt, { staticDir: fileURLToPath(new URL('../dist', import.meta.url)) });
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, serverOptions: serverTimeoutOptions() }, (info) => {
     const mode = config.DATABASE_URL ? 'Postgres' : `local (data in ${config.dataDir})`;
     rt.logger.info(`Likeness is running at http://localhost:${info.port} — ${mode}`);
   });
+  dropStalledBodies(server as Server);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    rt.logger.info({ signal }, 'shutting down');
-    server.close();
-    // Open event streams would hold the server forever; give requests a moment, then close.
-    setTimeout(() => void rt.close().finally(() => process.exit(0)), 500).unref();
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  installGracefulShutdown(server as Server, rt);
 }
 
 main().catch((err) => {

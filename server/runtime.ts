@@ -5,8 +5,10 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './db/index.ts';
 import type { IdentityProvider } from './auth/identity.ts';
 import { createLocalIdentity } from './auth/local.ts';
+import { createClerkIdentity } from './auth/clerk.ts';
+import { createSignInGuard } from './auth/sign-in-guard.ts';
 import { allowedOrigins } from './http/security.ts';
-import { createLogger, type Logger } from './logger.ts';
+import { createLogger, type DestinationStream, type Logger } from './logger.ts';
 import { createEventBus, type EventBus } from './realtime/event-bus.ts';
 import { createCreditsService, type CreditsService } from './services/credits.service.ts';
 import { createUsersService, type UsersService } from './services/users.service.ts';
@@ -19,14 +21,10 @@ import { createFalCaptioner } from './providers/inference/fal-captioner.ts';
 import { createVisionAnalyser, type VisionAnalyser } from './vision/analyser.ts';
 import { createUploadsService, type UploadsService } from './services/uploads.service.ts';
 import { createCaptionsService, type CaptionsService } from './services/captions.service.ts';
+import { createPhotoCheckService, type PhotoCheckService } from './services/photo-check.service.ts';
 import { createBuiltinGenerator } from './providers/inference/builtin-generator.ts';
 import { createFalGenerator } from './providers/inference/fal-generator.ts';
-import {
-  createGenerationsService,
-  JOB_STALE_MS,
-  recoverInterruptedGenerations,
-  type GenerationsService,
-} from './services/generations.service.ts';
+import { createGenerationsService, type GenerationsService } from './services/generations.service.ts';
 import { createMediaService, type MediaService } from './services/media.service.ts';
 import type { PaymentProvider } from './providers/payments/index.ts';
 import { createCreemProvider } from './providers/payments/creem.ts';
@@ -35,25 +33,40 @@ import { createBillingService, type BillingService } from './services/billing.se
 import { createSandboxPaymentsService, type SandboxPaymentsService } from './services/sandbox-payments.service.ts';
 import { createLibraryService, type LibraryService } from './services/library.service.ts';
 import { createExploreService, type ExploreService } from './services/explore.service.ts';
+import { createAccountErasureService, type AccountErasureService } from './services/account-erasure.service.ts';
+import { createClerkWebhooksService, type ClerkWebhooksService } from './services/clerk-webhooks.service.ts';
 import { seedExploreGallery } from './services/explore-seed.ts';
 import type { TrainingProvider } from './providers/inference/index.ts';
 import { createFalTrainer } from './providers/inference/fal-trainer.ts';
-import { createBuiltinTrainer } from './providers/inference/builtin-trainer.ts';
+import { createBuiltinTrainer, type BuiltinTrainer } from './providers/inference/builtin-trainer.ts';
 import { createTrainingRunner, type TrainingRunner } from './jobs/training-runner.ts';
 import { createTrainingsService, type TrainingsService } from './services/trainings.service.ts';
 import { trainingsRepository } from './repositories/trainings.repository.ts';
-import { purgeExpiredUploads } from './services/uploads.service.ts';
+import { createRetentionSweep, type RetentionReport } from './jobs/retention.ts';
+import { createScheduledJob, type ScheduledJob } from './jobs/scheduled-job.ts';
+import { createJobLeases, freeAllLeases, type JobLeases } from './jobs/leases.ts';
+import { refundAbandonedJobs } from './jobs/paid-jobs.ts';
+import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { createProviderCheck, createReadiness, type Readiness } from './ops/readiness.ts';
 
 export interface RuntimeOptions {
   sseHeartbeatMs: number;
+  /** Replaces the event-stream limits (tests). */
+  streamLimits?: { perUser: number; perInstance: number };
   /** Replaces the configured image generator (tests and benchmarks). */
   generator?: ImageGenerator;
   /** Replaces the configured image captioner (tests). */
   captioner?: ImageCaptioner;
+  /** Replaces the built-in character trainer (tests). */
+  builtinTrainer?: BuiltinTrainer;
   /** Replaces the fal trainer FAL_KEY selects (tests point it at a fake fal); setting it selects fal. */
   falTrainer?: TrainingProvider;
   /** The fetch that reads fal's webhook keys (tests: the fake fal's). */
   falFetch?: typeof fetch;
+  /** Replaces the image analyser (tests inject a classifier verdict through it). */
+  vision?: VisionAnalyser;
+  /** Where log lines go instead of stdout (tests read them). */
+  logDestination?: DestinationStream;
 }
 
 /** Everything the server holds open while it runs: the database, the event bus, providers and services. */
@@ -61,15 +74,22 @@ export interface Runtime {
   config: Config;
   options: RuntimeOptions;
   logger: Logger;
+  metrics: Metrics;
   database: Database;
   db: Db;
   events: EventBus;
+  /** Leases of the durable jobs this instance works on (docs/decisions/009-job-leases.md). */
+  leases: JobLeases;
+  /** GET /readyz: whether this instance may take traffic. */
+  readiness: Readiness;
   identity: IdentityProvider;
   users: UsersService;
   credits: CreditsService;
   storage: StorageProvider;
   /** Local image analyser (worker thread, models loaded on first use); captions and photo checks use it. */
   vision: VisionAnalyser;
+  /** Judges training photos and prompt-extraction images (issue 13). */
+  photoChecks: PhotoCheckService;
   captioner: ImageCaptioner;
   uploads: UploadsService;
   captions: CaptionsService;
@@ -82,13 +102,28 @@ export interface Runtime {
   sandboxPayments?: SandboxPaymentsService;
   library: LibraryService;
   explore: ExploreService;
+  /** Erases a person's private data (Clerk's user.deleted, `admin users erase`). */
+  erasure: AccountErasureService;
+  /** Clerk's user webhooks; present in Clerk mode. */
+  clerkWebhooks?: ClerkWebhooksService;
   trainings: TrainingsService;
   /** Runs character trainings to their end (docs/decisions/004-training-jobs.md). */
   trainingRunner: TrainingRunner;
+  /** Deletes originals after UPLOAD_RETENTION_DAYS, old generations and orphaned files (server/jobs/retention.ts). */
+  retention: ScheduledJob & { lastReport(): RetentionReport | undefined };
   /** Renders the starter explore gallery if it is not there yet (runs in the background at start when enabled). */
   seedExplore(): Promise<number>;
   close(): Promise<void>;
 }
+
+const HOUR_MS = 60 * 60_000;
+const RETENTION = {
+  everyMs: HOUR_MS,
+  /** How often each instance looks whether the sweep is due (one cheap query). */
+  pollMs: 60_000,
+  /** A stored file waits this long for its row before it counts as orphaned. */
+  orphanGraceMs: 24 * HOUR_MS,
+};
 
 /** A local-mode secret is made once and kept in the data folder, so sessions and links survive restarts. */
 function localSecret(dataDir: string, name: string): string {
@@ -139,19 +174,28 @@ export function createStorage(config: Config): StorageProvider {
 }
 
 export async function startRuntime(config: Config, options: Partial<RuntimeOptions> = {}): Promise<Runtime> {
-  const logger = createLogger(config.LOG_LEVEL);
+  const logger = createLogger(config.LOG_LEVEL, options.logDestination);
+  const metrics = createMetrics();
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, logger });
   const { db } = database;
   const events = await createEventBus(database, logger);
-  const identity = createLocalIdentity({
-    db,
-    secret: config.AUTH_SECRET ?? localSecret(config.dataDir, 'auth-secret'),
-    publicUrl: config.PUBLIC_URL,
-    secureCookies: config.secureCookies,
-    allowedOrigins: (request) => allowedOrigins(config.PUBLIC_URL, request),
-  });
+  const leases = createJobLeases({ db, owner: database.instanceId, leaseMs: config.JOB_LEASE_SECONDS * 1000, logger });
+  // PGlite belongs to this process alone: whatever its previous run held is free now.
+  if (database.kind === 'pglite') await freeAllLeases(db);
+  leases.start();
+  const identity = config.clerk
+    ? createClerkIdentity({ ...config.clerk, logger })
+    : createLocalIdentity({
+        db,
+        secret: config.AUTH_SECRET ?? localSecret(config.dataDir, 'auth-secret'),
+        publicUrl: config.PUBLIC_URL,
+        secureCookies: config.secureCookies,
+        allowedOrigins: (request) => allowedOrigins(config.PUBLIC_URL, request),
+        signInGuard: createSignInGuard({ db, limit: config.AUTH_RATE_LIMIT }),
+        logger,
+      });
   const users = createUsersService({ db });
-  const credits = createCreditsService({ db, events });
+  const credits = createCreditsService({ db, events, metrics });
   const storage = createStorage(config);
   const generator =
     options.generator ??
@@ -170,14 +214,18 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     storage,
     generator,
     logger,
+    metrics,
+    leases,
+    isInstanceAlive: database.isInstanceAlive,
     concurrency: config.INFERENCE_CONCURRENCY,
   });
   const media = createMediaService({ db, storage, logger });
-  const vision = createVisionAnalyser({ timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 });
+  const vision = options.vision ?? createVisionAnalyser({ timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 });
+  const photoChecks = createPhotoCheckService({ vision, logger, timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 });
   const captioner =
     options.captioner ?? (config.FAL_KEY ? createFalCaptioner({ credentials: config.FAL_KEY }) : createBuiltinCaptioner(vision));
-  const uploads = createUploadsService({ db, storage });
-  const captions = createCaptionsService({ credits, uploads, storage, captioner, logger });
+  const uploads = createUploadsService({ db, storage, retentionDays: config.UPLOAD_RETENTION_DAYS });
+  const captions = createCaptionsService({ db, credits, leases, uploads, storage, captioner, photoChecks, logger });
   const falTrainer = options.falTrainer ?? (config.FAL_KEY ? createFalTrainer({ credentials: config.FAL_KEY }) : undefined);
   const trainingRunner = createTrainingRunner({
     db,
@@ -185,7 +233,9 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     events,
     storage,
     logger,
-    builtin: createBuiltinTrainer({ vision, faceTimeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 }),
+    metrics,
+    leases,
+    builtin: options.builtinTrainer ?? createBuiltinTrainer({ vision, faceTimeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 }),
     fal: falTrainer,
     builtinDurationMs: config.TRAINING_DURATION_SECONDS * 1000,
     timeoutMs: config.TRAINING_TIMEOUT_MINUTES * 60_000,
@@ -199,44 +249,73 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     events,
     storage,
     uploads,
+    photoChecks,
     logger,
     provider: falTrainer ? 'fal' : 'builtin',
     wake: () => trainingRunner.wake(),
     falWebhook: falTrainer ? { jwksUrl: config.FAL_WEBHOOK_JWKS_URL, fetch: options.falFetch } : undefined,
     onFalResult: falTrainer ? (row, end) => trainingRunner.applyFalResult(row, end) : undefined,
   });
-  // PGlite belongs to this process alone: a training leased by the previous run is free to run now.
-  if (database.kind === 'pglite') await trainingsRepository.releaseAll(db);
   trainingRunner.start();
-  // Originals are kept about 30 days (spec §1); every instance may sweep, deleting twice is harmless.
-  let purging: Promise<unknown> | undefined;
-  const purgeUploads = () => {
-    purging ??= purgeExpiredUploads({ db, storage, logger })
-      .catch((err: unknown) => logger.error({ err }, 'could not purge expired uploads'))
-      .finally(() => (purging = undefined));
-  };
-  purgeUploads();
-  const uploadsPurge = setInterval(purgeUploads, 60 * 60_000).unref();
-  // PGlite belongs to this process alone, so every PENDING job found now was cut off by a stop.
-  await recoverInterruptedGenerations({ db, credits, logger }, { olderThanMs: database.kind === 'pglite' ? 0 : JOB_STALE_MS });
-  // With Postgres one instance can die mid-generation while the others run on: they sweep its stale jobs.
-  const generationSweep =
-    database.kind === 'postgres'
-      ? setInterval(() => {
-          recoverInterruptedGenerations({ db, credits, logger }, { olderThanMs: JOB_STALE_MS }).catch((err: unknown) =>
-            logger.error({ err }, 'could not sweep interrupted generations'),
-          );
-        }, JOB_STALE_MS / 4).unref()
-      : undefined;
+  // Originals are kept about 30 days (spec §1): one instance at a time sweeps, hourly.
+  const retentionSweep = createRetentionSweep({
+    db,
+    storage,
+    logger,
+    generationRetentionDays: config.GENERATION_RETENTION_DAYS,
+    orphanGraceMs: RETENTION.orphanGraceMs,
+  });
+  let lastRetentionReport: RetentionReport | undefined;
+  const retentionJob = createScheduledJob({
+    db,
+    logger,
+    leases,
+    name: 'retention',
+    everyMs: RETENTION.everyMs,
+    pollMs: RETENTION.pollMs,
+    run: async (stillHeld) => {
+      lastRetentionReport = await retentionSweep.sweep(stillHeld);
+    },
+  });
+  if (database.kind === 'pglite') await retentionJob.release();
+  retentionJob.start();
+  // A paid call whose instance died (or, on PGlite, this process's previous run) is refunded once its lease is
+  // free; every instance looks every few seconds, so that happens within seconds of the lease running out.
+  const sweepPaidJobs = () =>
+    refundAbandonedJobs({ db, credits, logger, metrics }).catch((err: unknown) => logger.error({ err }, 'could not refund abandoned paid calls'));
+  await sweepPaidJobs();
+  const paidJobSweep = setInterval(sweepPaidJobs, Math.max(500, leases.leaseMs / 5)).unref();
   const payments = createPaymentProvider(config);
+  const providerCheck = createProviderCheck({ payments, logger });
+  providerCheck.start();
+  const readiness = createReadiness({ database, storage, checkProviders: providerCheck.check, logger });
   const billing = createBillingService({ db, events, credits, payments, logger });
   const sandboxPayments = isSandboxProvider(payments) ? createSandboxPaymentsService({ sandbox: payments, billing }) : undefined;
   const library = createLibraryService({ db, events });
   const explore = createExploreService({ db, storage });
+  const erasure = createAccountErasureService({ db, storage, credits, explore, logger });
+  const clerkWebhooks = config.clerk
+    ? createClerkWebhooksService({ db, users, erasure, signingSecret: config.clerk.webhookSigningSecret, logger })
+    : undefined;
+  if (config.clerk && !config.clerk.webhookSigningSecret) {
+    logger.warn('CLERK_WEBHOOK_SIGNING_SECRET is not set: Clerk user updates and deletions (erasure) will not reach this server');
+  }
   // The starter gallery is always the built-in engine's work (free, offline, the same on every install),
   // and takes a few seconds to render, so start-up does not wait for it.
   const seedGenerator = createBuiltinGenerator({ loadLora: async () => null });
   const seedAbort = new AbortController();
+  metrics.watch({
+    sseConnections: () => events.size(),
+    visionQueueLength: () => vision.queueLength(),
+    async jobs() {
+      return [
+        { kind: 'paid_call', state: 'leased', count: leases.held('paid_call') },
+        { kind: 'paid_call', state: 'waiting', count: generations.waiting() },
+        { kind: 'training', state: 'leased', count: leases.held('training') },
+        { kind: 'training', state: 'waiting', count: await trainingsRepository.countWaiting(db) },
+      ];
+    },
+  });
   let seeding: Promise<number> | undefined;
   const seedExplore = () =>
     (seeding ??= seedExploreGallery({ db, storage, generator: seedGenerator, logger }, seedAbort.signal).finally(() => (seeding = undefined)));
@@ -248,14 +327,18 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     config,
     options: { sseHeartbeatMs: 15_000, ...options },
     logger,
+    metrics,
     database,
     db,
     events,
+    leases,
+    readiness,
     identity,
     users,
     credits,
     storage,
     vision,
+    photoChecks,
     captioner,
     uploads,
     captions,
@@ -267,14 +350,18 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     sandboxPayments,
     library,
     explore,
+    erasure,
+    clerkWebhooks,
     trainings,
     trainingRunner,
+    retention: { ...retentionJob, lastReport: () => lastRetentionReport },
     seedExplore,
     async close() {
-      clearInterval(generationSweep);
-      clearInterval(uploadsPurge);
-      await purging;
+      clearInterval(paidJobSweep);
+      await retentionJob.close();
+      await providerCheck.close();
       await trainingRunner.close();
+      await leases.releaseAll();
       seedAbort.abort();
       await seeding?.catch(() => undefined);
       await vision.close();

@@ -7,14 +7,17 @@ import { createEventBus } from '../realtime/event-bus.ts';
 import { createCreditsService } from '../services/credits.service.ts';
 import { creditsCommand } from './credits.command.ts';
 import { exploreCommand } from './explore.command.ts';
+import { usersCommand } from './users.command.ts';
 import { createStorage } from '../runtime.ts';
 import { createExploreService } from '../services/explore.service.ts';
+import { createAccountErasureService } from '../services/account-erasure.service.ts';
 import { EXIT, type AdminCommand, type AdminContext, type AdminServices } from './command.ts';
 
 /** One entry per command module; add new operator commands here. */
 const COMMANDS: Record<string, AdminCommand> = {
   credits: creditsCommand,
   explore: exploreCommand,
+  users: usersCommand,
 };
 
 function help(ctx: AdminContext): void {
@@ -43,10 +46,14 @@ export async function runAdmin(
       const logger = createLogger(config.LOG_LEVEL);
       const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, logger });
       const events = await createEventBus(database, logger);
+      const storage = createStorage(config);
+      const credits = createCreditsService({ db: database.db, events });
+      const explore = createExploreService({ db: database.db, storage });
       const services = {
         db: database.db,
-        credits: createCreditsService({ db: database.db, events }),
-        explore: createExploreService({ db: database.db, storage: createStorage(config) }),
+        credits,
+        explore,
+        erasure: createAccountErasureService({ db: database.db, storage, credits, explore, logger }),
       };
       opened = {
         services,

@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.ts';
 import type { CreditsService } from '../services/credits.service.ts';
+import type { AccountErasureService } from '../services/account-erasure.service.ts';
 import type { ExploreService } from '../services/explore.service.ts';
 
 /** What an operator command gets: output streams and, on demand, the product's database and services. */
@@ -14,6 +15,7 @@ export interface AdminServices {
   db: Db;
   credits: CreditsService;
   explore: ExploreService;
+  erasure: AccountErasureService;
 }
 
 export interface AdminCommand {

@@ -1,8 +1,20 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
+import type { z } from 'zod';
+import { signInFieldsSchema, signUpFieldsSchema } from '@common/auth.ts';
 import type { Db } from '../db/index.ts';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
 import type { Identity, IdentityProvider } from './identity.ts';
+import type { SignInGuard } from './sign-in-guard.ts';
+
+/**
+ * The caller's address as the server worked it out (server/http/client-address.ts), handed to better-auth on
+ * this header. The auth routes always overwrite it, so a client cannot choose it.
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-likeness-client-address';
 
 export interface LocalIdentityOptions {
   db: Db;
@@ -10,10 +22,31 @@ export interface LocalIdentityOptions {
   publicUrl?: string;
   secureCookies: boolean;
   allowedOrigins: (request?: Request) => string[];
+  signInGuard: SignInGuard;
+  logger: Logger;
+}
+
+/** Parses a form's fields after better-auth has read the body (JSON or form-encoded); 400 naming the field. */
+function fieldsOrThrow<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new APIError('BAD_REQUEST', { message: `${issue.path.join('.') || 'body'}: ${issue.message}`, code: 'INVALID_INPUT' });
+}
+
+/** The guard's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
+async function asApiError(work: Promise<void>): Promise<void> {
+  try {
+    await work;
+  } catch (err) {
+    if (err instanceof AppError) throw new APIError(err.status as never, { message: err.message, code: err.code.toUpperCase() });
+    throw err;
+  }
 }
 
 /** Built-in email and password accounts (better-auth); sessions are HttpOnly, SameSite=Lax cookies. */
 export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvider {
+  const guard = opts.signInGuard;
   const auth = betterAuth({
     appName: 'Likeness',
     secret: opts.secret,
@@ -25,16 +58,46 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     }),
     emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
-    // Sign-in attempts are limited by our own middleware, shared by every instance through the database.
+    // Sign-in attempts are limited by the sign-in guard (hooks below), shared by every instance through
+    // the database and counted after better-auth has parsed the body, whatever its encoding.
     rateLimit: { enabled: false },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        // Absent on server-side calls (operator commands, test fixtures), which no guard needs to stop.
+        const address = ctx.request?.headers.get(CLIENT_ADDRESS_HEADER);
+        if (ctx.path === '/sign-up/email') {
+          const fields = fieldsOrThrow(signUpFieldsSchema, ctx.body);
+          // Its dictionaries load on the first sign-up, not at every start.
+          const { passwordProblem } = await import('@common/password.ts');
+          const problem = passwordProblem(fields.password, [fields.email, fields.name]);
+          if (problem) throw new APIError('BAD_REQUEST', { message: problem, code: 'WEAK_PASSWORD' });
+          if (address) await asApiError(guard.admitSignUp(address));
+        } else if (ctx.path === '/sign-in/email') {
+          const fields = fieldsOrThrow(signInFieldsSchema, ctx.body);
+          if (address) await asApiError(guard.admit(fields.email.toLowerCase(), address));
+        }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        const address = ctx.request?.headers.get(CLIENT_ADDRESS_HEADER);
+        if (ctx.path !== '/sign-in/email' || !address) return;
+        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase();
+        await guard.settle(email, address, !isAPIError(ctx.context.returned));
+      }),
+    },
     trustedOrigins: (request) => opts.allowedOrigins(request),
     advanced: {
       cookiePrefix: 'likeness',
       useSecureCookies: opts.secureCookies,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: opts.secureCookies },
+      // Sessions record the same address the limits use, never a client-written X-Forwarded-For entry.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     telemetry: { enabled: false },
-    logger: { level: 'error' },
+    // Its messages go into the server's log, structured like every other line, not to the console. Errors of
+    // its API are thrown back to us instead of printed: a refusal (a malformed body, a wrong password) is
+    // still answered by better-auth, an unexpected failure reaches the app's error handler (logged, generic 500).
+    logger: { level: 'error', log: (level, message, ...args) => opts.logger[level]({ auth: args }, `better-auth: ${message}`) },
+    onAPIError: { throw: true },
   });
 
   const toIdentity = (user: { id: string; email: string; name: string; image?: string | null; createdAt: Date }): Identity => ({
@@ -47,6 +110,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
 
   return {
     name: 'local',
+    transport: 'cookie',
     async identify(headers) {
       const session = await auth.api.getSession({ headers });
       return session ? toIdentity(session.user) : null;

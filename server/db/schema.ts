@@ -6,12 +6,22 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/**
+ * A job's lease (docs/decisions/009-job-leases.md): the instance working on the row and until when; it renews
+ * the lease while it works, and any instance may take over a row whose lease has run out.
+ */
+const jobLease = () => ({
+  leaseOwner: text('lease_owner'),
+  leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, mode: 'date' }),
+});
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -32,6 +42,12 @@ export const users = pgTable(
     subscriptionStatus: text('subscription_status'),
     subscriptionPlan: text('subscription_plan'),
     creemCustomerId: text('creem_customer_id'),
+    /**
+     * Set when the person's data was erased (Clerk's user.deleted or `admin users erase`): the row stays,
+     * without email or name, so the credit ledger keeps its owner and the account's old sessions cannot
+     * re-create it (docs/decisions/005-account-erasure.md).
+     */
+    erasedAt: timestamp('erased_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('users_clerk_id_key').on(t.clerkId),
@@ -74,11 +90,9 @@ export const loraTrainings = pgTable(
     provider: text('provider'),
     /** The trainer's own id of the run (fal's request id); null until the job has submitted it. */
     providerRequestId: text('provider_request_id'),
-    /**
-     * The training job's schedule and lease (docs/decisions/004-training-jobs.md): a runner claims an
-     * IN_PROGRESS row whose time has come by pushing this forward, and sets it to the next check when done.
-     */
+    /** When the training job's next step is due (docs/decisions/004-training-jobs.md). */
     nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
+    ...jobLease(),
   },
   (t) => [
     index('lora_trainings_user_created_idx').on(t.userId, t.createdAt.desc()),
@@ -196,6 +210,8 @@ export const subscriptions = pgTable(
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true, mode: 'date' }),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true, mode: 'date' }),
     canceledAt: timestamp('canceled_at', { withTimezone: true, mode: 'date' }),
+    /** created_at of the newest payment event applied to this row: an older one no longer changes it (decision 001). */
+    lastEventAt: timestamp('last_event_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -242,8 +258,9 @@ export const uploads = pgTable(
 );
 
 /**
- * A paid generation in flight. Written with the debit, so a server that dies mid-generation finds it at
- * start-up and refunds or completes it.
+ * A paid provider call in flight: an image generation or a prompt extraction (kind). Written with the debit
+ * (ledger key `<kind>:<id>`) and leased to the instance calling the provider, so when that instance dies any
+ * other one refunds it as soon as the lease runs out (server/jobs/paid-jobs.ts).
  */
 export const generationJobs = pgTable(
   'generation_jobs',
@@ -252,6 +269,9 @@ export const generationJobs = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['generation', 'caption'] }).notNull().default('generation'),
+    /** Credits the debit took, given back by a refund (rows from before this column were 10-credit generations). */
+    cost: integer('cost').notNull().default(10),
     status: text('status', { enum: ['PENDING', 'SUCCEEDED', 'FAILED'] }).notNull().default('PENDING'),
     input: jsonb('input').notNull(),
     provider: text('provider').notNull(),
@@ -260,9 +280,20 @@ export const generationJobs = pgTable(
     error: text('error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    ...jobLease(),
   },
-  (t) => [index('generation_jobs_pending_idx').on(t.createdAt).where(sql`${t.status} = 'PENDING'`)],
+  (t) => [index('generation_jobs_pending_idx').on(t.leaseExpiresAt).where(sql`${t.status} = 'PENDING'`)],
 );
+
+/**
+ * Periodic jobs shared by every instance (the retention sweep): one row each, due at next_run_at and leased to
+ * the instance running it like any other job (docs/decisions/009-job-leases.md).
+ */
+export const scheduledJobs = pgTable('scheduled_jobs', {
+  name: text('name').primaryKey(),
+  nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  ...jobLease(),
+});
 
 /** Fixed-window counters for rate limits, shared by every instance. */
 export const rateLimits = pgTable('rate_limits', {
@@ -270,6 +301,20 @@ export const rateLimits = pgTable('rate_limits', {
   count: integer('count').notNull(),
   windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
 });
+
+/**
+ * Addresses an account has signed in from (built-in accounts): sign-in attempts from them are never slowed
+ * down when someone else guesses that account's password from elsewhere.
+ */
+export const signInAddresses = pgTable(
+  'sign_in_addresses',
+  {
+    email: text('email').notNull(),
+    address: text('address').notNull(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.address] })],
+);
 
 // ───────────────────────── better-auth (local identity) ─────────────────────────
 

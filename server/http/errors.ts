@@ -14,6 +14,8 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, code = 'bad_request') => new AppError(400, code, message);
 export const unauthorized = (message = 'Please sign in to continue.') => new AppError(401, 'unauthorized', message);
+/** A still-valid session of an erased account (a Clerk token outlives the deletion by up to a minute). */
+export const accountDeleted = () => new AppError(401, 'account_deleted', 'This account has been deleted.');
 export const forbidden = (message = 'You do not have access to this resource.', code = 'forbidden') =>
   new AppError(403, code, message);
 export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);

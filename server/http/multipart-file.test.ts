@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readMultipartFile, type FileTypeRule } from './multipart-file.ts';
+import { openMultipartFile, readMultipartFile, type FileTypeRule } from './multipart-file.ts';
 
 const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const rules: FileTypeRule<'image'>[] = [
@@ -50,6 +50,19 @@ describe('readMultipartFile', () => {
     await expect(
       readMultipartFile(chunked(body(Buffer.from('plain text pretending')), 16), 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type'),
     ).rejects.toMatchObject({ status: 400, message: 'bad type' });
+  });
+
+  it('hands the file on only as fast as the consumer reads it', async () => {
+    let pulled = 0;
+    const big = Buffer.concat([Buffer.from(PNG), Buffer.alloc(900_000)]);
+    const roomy = [{ ...rules[0], maxBytes: 2_000_000 }];
+    const source = chunked(body(big), 4096).pipeThrough(new TransformStream({ transform: (c, ctl) => { pulled += c.length; ctl.enqueue(c); } }));
+    const file = await openMultipartFile(source, 'multipart/form-data; boundary=b0undary', 'file', roomy, 'bad type');
+    expect(file.rule.contentType).toBe('image/png');
+    // Nobody has read the stream yet: the body is not pulled far past the type's signature.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(pulled).toBeLessThan(300_000);
+    file.stream.destroy();
   });
 
   it('refuses a body that is not multipart', async () => {

@@ -1,9 +1,11 @@
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
 import { badRequest, payloadTooLarge } from './errors.ts';
 
 /**
- * Reads one file field from a multipart/form-data body as it streams in, so an upload is refused (413) the
- * moment it passes its limit instead of after the whole body has arrived. Only the file's own bytes, at
- * most `limitFor(kind)` of them, are ever held in memory. Other fields before the file are skipped.
+ * Reads one file field from a multipart/form-data body as it streams in and hands its bytes on as a stream,
+ * so an upload goes to storage as it arrives and is refused (413) the moment it passes its limit. Only a
+ * chunk or two is ever held in memory, whatever the file's size. Other fields before the file are skipped.
  */
 
 export interface FileTypeRule<K extends string> {
@@ -17,8 +19,9 @@ export interface FileTypeRule<K extends string> {
 
 export interface ReceivedFile<K extends string> {
   rule: FileTypeRule<K>;
-  bytes: Buffer;
   fileName: string | null;
+  /** The file's bytes as they arrive; fails with the 413/400 AppError when the body breaks a rule. */
+  stream: Readable;
 }
 
 /** Bytes needed to recognise every supported type (WEBP: RIFF....WEBP). */
@@ -46,7 +49,12 @@ function parseDisposition(headers: string): { name: string | null; fileName: str
   return { name, fileName };
 }
 
-export async function readMultipartFile<K extends string>(
+/**
+ * Starts reading the body; resolves as soon as the file's type is known from its first bytes (or rejects with
+ * a 400/413 before then). The returned stream applies backpressure to the body: bytes are read only as fast
+ * as the consumer takes them.
+ */
+export function openMultipartFile<K extends string>(
   body: ReadableStream<Uint8Array> | null,
   contentType: string | undefined,
   field: string,
@@ -58,31 +66,57 @@ export async function readMultipartFile<K extends string>(
   const opening = Buffer.from(`--${boundary}`);
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   const reader = body.getReader();
+  const out = new PassThrough({ highWaterMark: 64 * 1024 });
+
+  let announce!: (file: ReceivedFile<K>) => void;
+  let refuse!: (err: unknown) => void;
+  const ready = new Promise<ReceivedFile<K>>((resolve, reject) => {
+    announce = resolve;
+    refuse = reject;
+  });
+  let announced = false;
 
   let pending = Buffer.alloc(0);
   let state: 'preamble' | 'headers' | 'skip' | 'file' = 'preamble';
   let fileName: string | null = null;
   let rule: FileTypeRule<K> | undefined;
-  const parts: Buffer[] = [];
+  /** The file's first bytes, held until they show its type. */
+  let head: Buffer[] = [];
   let size = 0;
   // Bytes outside the file are discarded as they stream, but a body may not go on for ever either.
   const maxBodyBytes = maxFormBytes(rules);
   let received = 0;
 
-  const takeFileBytes = (bytes: Buffer) => {
-    if (bytes.length === 0) return;
-    parts.push(bytes);
-    size += bytes.length;
-    if (!rule && size >= SIGNATURE_BYTES) rule = detect(Buffer.concat(parts));
-    if (rule && size > rule.maxBytes) throw payloadTooLarge(`The file is too large (max ${Math.round(rule.maxBytes / 1024 / 1024)} MB).`);
-  };
-  const detect = (head: Buffer) => {
-    const found = rules.find((r) => r.matches(head));
+  const detect = (bytes: Buffer) => {
+    const found = rules.find((r) => r.matches(bytes));
     if (!found) throw badRequest(unsupported, 'unsupported_type');
-    return found;
+    rule = found;
+    announced = true;
+    announce({ rule: found, fileName, stream: out });
+  };
+  /** Hands bytes to the consumer, waiting while it is busy; false once it has gone away. */
+  const emit = async (bytes: Buffer): Promise<boolean> => {
+    if (out.destroyed) return false;
+    if (!out.write(bytes)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+    return !out.destroyed;
+  };
+  const tooLarge = () => payloadTooLarge(`File is too large (max ${Math.round(rule!.maxBytes / 1024 / 1024)}MB).`);
+  /** The file's next bytes: held until the type is known, then passed on; false once the consumer left. */
+  const takeFileBytes = async (bytes: Buffer): Promise<boolean> => {
+    if (bytes.length === 0) return true;
+    size += bytes.length;
+    if (!rule) {
+      head.push(bytes);
+      if (size < SIGNATURE_BYTES) return true;
+      bytes = Buffer.concat(head);
+      head = [];
+      detect(bytes);
+    }
+    if (size > rule!.maxBytes) throw tooLarge();
+    return emit(bytes);
   };
 
-  try {
+  const pump = async (): Promise<void> => {
     for (;;) {
       // Drain what is buffered for the current state; read more only when it needs more bytes.
       let progressed = true;
@@ -111,9 +145,14 @@ export async function readMultipartFile<K extends string>(
           const at = pending.indexOf(delimiter);
           if (at >= 0) {
             if (state === 'file') {
-              takeFileBytes(pending.subarray(0, at));
-              if (!rule) rule = detect(Buffer.concat(parts));
-              return { rule, bytes: Buffer.concat(parts, size), fileName };
+              if (!(await takeFileBytes(Buffer.from(pending.subarray(0, at))))) return;
+              if (!rule) {
+                // A file shorter than a signature: its type is known only now.
+                detect(Buffer.concat(head));
+                if (head.length) await emit(Buffer.concat(head));
+              }
+              out.end();
+              return;
             }
             // Another field ended; the next part's headers follow the delimiter's line break.
             pending = pending.subarray(at + delimiter.length);
@@ -123,7 +162,7 @@ export async function readMultipartFile<K extends string>(
           } else {
             // Keep a tail that could be the start of a delimiter split across chunks.
             const keep = Math.min(pending.length, delimiter.length - 1);
-            if (state === 'file') takeFileBytes(Buffer.from(pending.subarray(0, pending.length - keep)));
+            if (state === 'file' && !(await takeFileBytes(Buffer.from(pending.subarray(0, pending.length - keep))))) return;
             pending = Buffer.from(pending.subarray(pending.length - keep));
           }
         }
@@ -134,10 +173,27 @@ export async function readMultipartFile<K extends string>(
       if (received > maxBodyBytes) throw payloadTooLarge('The upload is too large.');
       pending = pending.length ? Buffer.concat([pending, value]) : Buffer.from(value);
     }
-  } catch (err) {
-    // Stop reading; the rest of the body is discarded with the connection.
-    void reader.cancel().catch(() => {});
-    throw err;
-  }
-  throw badRequest(`The form has no complete file field named "${field}".`, 'invalid_upload');
+    throw badRequest(`The form has no complete file field named "${field}".`, 'invalid_upload');
+  };
+
+  pump()
+    .catch((err: unknown) => {
+      if (announced) out.destroy(err as Error);
+      else refuse(err);
+    })
+    .finally(() => {
+      // Stop reading; the rest of the body is discarded with the connection.
+      void reader.cancel().catch(() => {});
+    });
+  return ready;
+}
+
+/** Opens the file field and reads it whole, for a file small enough to hold (its rule's `maxBytes` bounds it). */
+export async function readMultipartFile<K extends string>(
+  ...args: Parameters<typeof openMultipartFile<K>>
+): Promise<ReceivedFile<K> & { bytes: Buffer }> {
+  const file = await openMultipartFile(...args);
+  const chunks: Buffer[] = [];
+  for await (const chunk of file.stream) chunks.push(chunk as Buffer);
+  return { ...file, bytes: Buffer.concat(chunks) };
 }

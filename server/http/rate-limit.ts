@@ -1,12 +1,13 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { rateLimits } from '../db/schema.ts';
 
 /**
- * Fixed-window counter in the database, so every instance shares it. Returns true while the key is within
- * `limit` hits per `windowSeconds`.
+ * Fixed-window counters in the database, so every instance shares them. `hitRateLimit` counts one hit and
+ * returns the count within the current window of `windowSeconds`; the counting is one atomic statement, so
+ * concurrent requests each see a different count.
  */
-export async function hitRateLimit(db: Db, key: string, limit: number, windowSeconds: number): Promise<boolean> {
+export async function hitRateLimit(db: Db, key: string, windowSeconds: number): Promise<number> {
   const expired = sql`${rateLimits.windowStart} < now() - make_interval(secs => ${windowSeconds})`;
   const [row] = await db
     .insert(rateLimits)
@@ -19,5 +20,18 @@ export async function hitRateLimit(db: Db, key: string, limit: number, windowSec
       },
     })
     .returning({ count: rateLimits.count });
-  return row.count <= limit;
+  return row.count;
+}
+
+/** Takes back one hit (a request that turned out not to count); never below zero. */
+export async function releaseRateLimit(db: Db, key: string): Promise<void> {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`${rateLimits.count} - 1` })
+    .where(and(eq(rateLimits.key, key), gt(rateLimits.count, 0)));
+}
+
+/** Forgets every hit of a key. */
+export async function resetRateLimit(db: Db, key: string): Promise<void> {
+  await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }

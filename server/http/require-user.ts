@@ -2,7 +2,17 @@ import type { MiddlewareHandler } from 'hono';
 import type { Identity, IdentityProvider } from '../auth/identity.ts';
 import type { UserRow, UsersService } from '../services/users.service.ts';
 import type { AppEnv } from './context.ts';
-import { unauthorized } from './errors.ts';
+import { accountDeleted, unauthorized } from './errors.ts';
+
+/**
+ * User sync (spec §4) as the server does it: the row of the provider's id, created on first sight with the
+ * profile the provider gives. An erased account's row is never revived.
+ */
+export async function syncUser(identity: IdentityProvider, users: UsersService, who: Identity): Promise<UserRow> {
+  const user = await users.sync((await identity.loadProfile?.(who)) ?? who);
+  if (!user) throw accountDeleted();
+  return user;
+}
 
 /** The caller's identity and users row (synced on first sight); undefined when signed out. */
 export async function resolveUser(
@@ -12,7 +22,9 @@ export async function resolveUser(
 ): Promise<{ who: Identity; user: UserRow } | undefined> {
   const who = await identity.identify(headers);
   if (!who) return undefined;
-  return { who, user: (await users.findByClerkId(who.id)) ?? (await users.sync(who)) };
+  const known = await users.findByClerkId(who.id);
+  if (known?.erasedAt) throw accountDeleted();
+  return { who, user: known ?? (await syncUser(identity, users, who)) };
 }
 
 /** Resolves the caller and their users row (synced on first sight), or answers 401. */

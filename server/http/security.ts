@@ -43,20 +43,69 @@ export function allowedOrigins(publicUrl: string | undefined, request?: Request)
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const crossSiteRefused = () => forbidden('Cross-site request refused.', 'bad_origin');
 
 /**
  * Refuses cross-site state-changing requests (CSRF), on top of SameSite cookies. Browsers send Origin on
  * such requests; clients without one (curl, server-to-server webhooks) carry no ambient cookies to abuse.
+ * `spaOrigins` are a hosted SPA's own origins (Clerk mode, whose sessions are bearer tokens, not cookies).
  */
-export function originCheck(opts: { publicUrl?: string; exemptPrefixes: string[] }): MiddlewareHandler {
+export function originCheck(opts: { publicUrl?: string; exemptPrefixes: string[]; spaOrigins?: string[] }): MiddlewareHandler {
   return async (c, next) => {
     if (SAFE_METHODS.has(c.req.method) || opts.exemptPrefixes.some((p) => c.req.path.startsWith(p))) return next();
     const origin = c.req.header('origin');
     if (origin && origin !== 'null') {
-      if (!allowedOrigins(opts.publicUrl, c.req.raw).includes(origin)) throw forbidden('Cross-site request refused.', 'bad_origin');
+      if (!allowedOrigins(opts.publicUrl, c.req.raw).includes(origin) && !opts.spaOrigins?.includes(origin)) throw crossSiteRefused();
     } else if (c.req.header('sec-fetch-site') === 'cross-site' || origin === 'null') {
-      throw forbidden('Cross-site request refused.', 'bad_origin');
+      throw crossSiteRefused();
     }
     return next();
   };
+}
+
+/**
+ * CORS for a hosted SPA served from another origin (ALLOWED_ORIGINS, Clerk mode). Its calls carry a bearer
+ * token, never cookies, so no credentials are allowed. Allowed origins get their preflight answered and
+ * every answer (errors included) readable; any other origin's preflight is refused, and so is its
+ * state-changing request (originCheck), while its reads stay unreadable to it.
+ */
+export function cors(opts: { origins: string[]; exemptPrefixes: string[] }): MiddlewareHandler {
+  const allowed = new Set(opts.origins);
+  return async (c, next) => {
+    if (opts.exemptPrefixes.some((p) => c.req.path.startsWith(p))) return next();
+    const origin = c.req.header('origin');
+    const permitted = origin !== undefined && allowed.has(origin);
+    if (c.req.method === 'OPTIONS' && c.req.header('access-control-request-method')) {
+      if (!permitted) throw crossSiteRefused();
+      return c.body(null, 204, {
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': 'GET, HEAD, POST, PATCH, DELETE',
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type',
+        'Access-Control-Max-Age': '600',
+        Vary: 'Origin',
+      });
+    }
+    await next();
+    c.res.headers.append('Vary', 'Origin');
+    if (permitted) {
+      c.res.headers.set('Access-Control-Allow-Origin', origin);
+      // Downloads are named by the server (spec §7); a user's report quotes the request id.
+      c.res.headers.set('Access-Control-Expose-Headers', 'Content-Disposition, X-Request-Id');
+    }
+  };
+}
+
+/**
+ * Where the SPA that made this request lives: its origin when it is one of the hosted SPA's (another
+ * origin than the server's), else the server's own address. Checkouts and portals send people back there.
+ */
+export function spaUrlOf(request: Request, opts: { publicUrl?: string; spaOrigins: string[] }): string {
+  const origin = request.headers.get('origin');
+  if (origin && opts.spaOrigins.includes(origin)) return origin;
+  return serverUrlOf(request, opts.publicUrl);
+}
+
+/** The address this server is reached at (no trailing slash): PUBLIC_URL, else the request's own origin. */
+export function serverUrlOf(request: Request, publicUrl?: string): string {
+  return publicUrl?.replace(/\/$/, '') ?? new URL(request.url).origin;
 }

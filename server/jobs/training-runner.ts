@@ -4,7 +4,9 @@ import type { Logger } from '../logger.ts';
 import type { BuiltinTrainer } from '../providers/inference/builtin-trainer.ts';
 import { ProviderError, type TrainingProvider } from '../providers/inference/index.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
+import type { JobLeases } from './leases.ts';
 import { trainingsRepository as repo, type TrainingRow } from '../repositories/trainings.repository.ts';
 import type { CreditsService } from '../services/credits.service.ts';
 import { finishTraining, TRAINING_COST, trainingEndOf, type TrainingEnd } from '../services/trainings.service.ts';
@@ -12,9 +14,10 @@ import { LIMITS } from '@common/product.ts';
 
 /**
  * The training job runner (docs/decisions/004-training-jobs.md). Each IN_PROGRESS lora_trainings row is
- * its own durable job: the runner polls for rows whose next_run_at has come, leases them by moving
- * next_run_at ahead, does one step and schedules the next. A step is safe to repeat, so a crash at any
- * point only means the step runs again once the lease runs out (at once on PGlite, which one process owns).
+ * its own durable job: the runner polls for rows whose next_run_at has come and whose lease is free, leases
+ * them (renewed while the step runs, docs/decisions/009-job-leases.md), does one step, schedules the next and
+ * gives the lease back. A step is safe to repeat, so a crash at any point only means the step runs again once
+ * the lease runs out (at once on PGlite, which one process owns, and after a shutdown, which gives it back).
  */
 export interface TrainingRunnerDeps {
   db: Db;
@@ -22,6 +25,8 @@ export interface TrainingRunnerDeps {
   events: EventBus;
   storage: StorageProvider;
   logger: Logger;
+  metrics: Metrics;
+  leases: JobLeases;
   builtin: BuiltinTrainer;
   /** Present when FAL_KEY is set: new trainings run there. */
   fal?: TrainingProvider;
@@ -35,8 +40,6 @@ export interface TrainingRunnerDeps {
   falPollMs: number;
   /** `${PUBLIC_URL}/api/webhooks/fal`, when the server has a public address. */
   falWebhookUrl?: string;
-  /** How long a claimed row stays with this runner before another may take it. */
-  leaseMs?: number;
 }
 
 export interface TrainingRunner {
@@ -49,7 +52,6 @@ export interface TrainingRunner {
   close(): Promise<void>;
 }
 
-const DEFAULT_LEASE_MS = 2 * 60_000;
 const BATCH = 4;
 /** A step that failed for a passing reason (network, storage) is tried again after this. */
 const RETRY_MS = 10_000;
@@ -58,7 +60,7 @@ const MAX_LORA_BYTES = 512 * 1024 * 1024;
 const refunded = `Your ${TRAINING_COST} credits have been refunded.`;
 
 export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
-  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const { leases } = deps;
   let timer: NodeJS.Timeout | undefined;
   let wakeTimer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -173,11 +175,23 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
     }
   }
 
+  /** One step with the row leased; the lease is given back after it, so the next step may run anywhere. */
+  async function runStep(row: TrainingRow): Promise<void> {
+    try {
+      await step(row);
+    } finally {
+      await leases
+        .release('training', row.id)
+        .catch((err: unknown) => deps.logger.warn({ err, trainingId: row.id }, 'could not give a training lease back; it runs out by itself'));
+    }
+  }
+
   async function drain(): Promise<void> {
     do {
       again = false;
-      const rows = await repo.claimDue(deps.db, leaseMs, BATCH);
-      await Promise.all(rows.map(step));
+      const rows = await repo.claimDue(deps.db, leases.claim(), BATCH);
+      for (const row of rows) leases.hold('training', row.id);
+      await Promise.all(rows.map(runStep));
       if (rows.length === BATCH) again = true;
     } while (again && !closed);
   }

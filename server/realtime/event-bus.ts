@@ -5,41 +5,57 @@ import type { Logger } from '../logger.ts';
 
 const CHANNEL = 'likeness_events';
 
-type Listener = (event: RealtimeEvent) => void;
+/** One open stream's side of the bus. */
+export interface Subscriber {
+  /** The user's events, and `resync` after the instance may have missed some. */
+  onEvent(event: RealtimeEvent): void;
+  /** The instance is shutting down: end the stream so the browser reconnects to another one. */
+  onDisconnect(): void;
+}
 
 /**
  * Per-user realtime fan-out. Publishing is a NOTIFY issued on the caller's executor, so an event sent
  * inside a transaction is delivered only if it commits, and to every instance listening on the database.
+ * When the instance's LISTEN connection comes back after a drop, every local subscriber gets `resync`: the
+ * notifications sent meanwhile are lost, so the stream reads the current state again.
  */
 export interface EventBus {
   publish(executor: Executor, userId: string, event: RealtimeEvent): Promise<void>;
-  subscribe(userId: string, listener: Listener): () => void;
-  /** Number of open local subscriptions (for health and tests). */
+  subscribe(userId: string, subscriber: Subscriber): () => void;
+  /** Number of open local subscriptions (for metrics and tests). */
   size(): number;
+  /** Ends every local subscription, and any opened from now on (shutdown). */
+  disconnectAll(): void;
   close(): Promise<void>;
 }
 
 export async function createEventBus(database: Database, logger: Logger): Promise<EventBus> {
-  const local = new Map<string, Set<Listener>>();
+  const local = new Map<string, Set<Subscriber>>();
+  let disconnecting = false;
+  const everyone = () => [...local.values()].flatMap((set) => [...set]);
   const unlisten = await database.listen(CHANNEL, (payload) => {
     try {
       const { userId, event } = JSON.parse(payload) as { userId: string; event: RealtimeEvent };
-      for (const listener of local.get(userId) ?? []) listener(event);
+      for (const subscriber of local.get(userId) ?? []) subscriber.onEvent(event);
     } catch (err) {
       logger.warn({ err }, 'dropped a malformed realtime notification');
     }
+  });
+  database.onListenerRestored(() => {
+    for (const subscriber of everyone()) subscriber.onEvent({ type: 'resync' });
   });
 
   return {
     async publish(executor, userId, event) {
       await executor.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ userId, event })})`);
     },
-    subscribe(userId, listener) {
+    subscribe(userId, subscriber) {
+      if (disconnecting) queueMicrotask(() => subscriber.onDisconnect());
       let set = local.get(userId);
       if (!set) local.set(userId, (set = new Set()));
-      set.add(listener);
+      set.add(subscriber);
       return () => {
-        set.delete(listener);
+        set.delete(subscriber);
         if (set.size === 0) local.delete(userId);
       };
     },
@@ -47,6 +63,10 @@ export async function createEventBus(database: Database, logger: Logger): Promis
       let n = 0;
       for (const set of local.values()) n += set.size;
       return n;
+    },
+    disconnectAll() {
+      disconnecting = true;
+      for (const subscriber of everyone()) subscriber.onDisconnect();
     },
     close: unlisten,
   };

@@ -88,6 +88,11 @@ export const exploreRepository = {
     return inserted.length;
   },
 
+  async update(db: Executor, id: string, values: Partial<Omit<NewExploreRow, 'id'>>): Promise<ExploreRow | undefined> {
+    const [row] = await db.update(exploreGallery).set(values).where(eq(exploreGallery.id, id)).returning();
+    return row;
+  },
+
   async setFeatured(db: Executor, id: string, isFeatured: boolean): Promise<ExploreRow | undefined> {
     const [row] = await db.update(exploreGallery).set({ isFeatured }).where(eq(exploreGallery.id, id)).returning();
     return row;

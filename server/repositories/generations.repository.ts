@@ -1,6 +1,8 @@
-import { and, desc, eq, getTableColumns, gt, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, lt, not, sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/index.ts';
 import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
+import { leaseIsFree } from '../jobs/leases.ts';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGenerationRow = typeof generations.$inferInsert;
@@ -27,7 +29,7 @@ export const withCharacter = (r: { generation: GenerationRow; character: Generat
   character: r.character?.id ? r.character : null,
 });
 
-/** Drizzle queries of generations, generation jobs and the characters they use. */
+/** Drizzle queries of generations, paid jobs (generation_jobs) and the characters generations use. */
 export const generationsRepository = {
   /** The caller's COMPLETED training whose LoRA file is `path` (spec §7: resolve lora_id by lora_file_url). */
   async findUsableCharacter(db: Executor, userId: string, path: string) {
@@ -73,17 +75,22 @@ export const generationsRepository = {
     return inserted;
   },
 
-  /** A job of the user still running (started after `since`), if any. */
-  async findRunningJob(db: Executor, userId: string, since: Date) {
-    const [row] = await db
-      .select({ id: generationJobs.id })
+  /** The user's PENDING generations that some instance still holds (lease not run out), with their owners. */
+  listHeldGenerations(db: Executor, userId: string) {
+    return db
+      .select({ id: generationJobs.id, leaseOwner: generationJobs.leaseOwner })
       .from(generationJobs)
-      .where(and(eq(generationJobs.userId, userId), eq(generationJobs.status, 'PENDING'), gt(generationJobs.createdAt, since)))
-      .limit(1);
-    return row;
+      .where(
+        and(
+          eq(generationJobs.userId, userId),
+          eq(generationJobs.kind, 'generation'),
+          eq(generationJobs.status, 'PENDING'),
+          not(leaseIsFree(generationJobs)),
+        ),
+      );
   },
 
-  async insertJob(db: Executor, job: typeof generationJobs.$inferInsert): Promise<void> {
+  async insertJob(db: Executor, job: PgInsertValue<typeof generationJobs>): Promise<void> {
     await db.insert(generationJobs).values(job);
   },
 
@@ -101,10 +108,32 @@ export const generationsRepository = {
     return rows.length === 1;
   },
 
-  listPendingJobsBefore(db: Executor, before: Date) {
+  /** PENDING jobs nobody works on any more: their instance stopped renewing or gave the lease back. */
+  listAbandonedJobs(db: Executor) {
     return db
-      .select({ id: generationJobs.id, userId: generationJobs.userId })
+      .select({ id: generationJobs.id, userId: generationJobs.userId, kind: generationJobs.kind, cost: generationJobs.cost })
       .from(generationJobs)
-      .where(and(eq(generationJobs.status, 'PENDING'), lt(generationJobs.createdAt, before)));
+      .where(and(eq(generationJobs.status, 'PENDING'), leaseIsFree(generationJobs)));
+  },
+
+  /** Generations made before `before`, oldest first (retention). */
+  createdBefore(db: Executor, before: Date, limit: number): Promise<Pick<GenerationRow, 'id' | 'imageUrl'>[]> {
+    return db
+      .select({ id: generations.id, imageUrl: generations.imageUrl })
+      .from(generations)
+      .where(lt(generations.createdAt, before))
+      .orderBy(asc(generations.createdAt))
+      .limit(limit);
+  },
+
+  async deleteMany(db: Executor, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return (await db.delete(generations).where(inArray(generations.id, ids)).returning({ id: generations.id })).length;
+  },
+
+  /** Which of these ids are generations. */
+  async existingIds(db: Executor, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return (await db.select({ id: generations.id }).from(generations).where(inArray(generations.id, ids))).map((r) => r.id);
   },
 };

@@ -22,12 +22,22 @@ export const subscriptionsRepository = {
     return row;
   },
 
-  async upsert(tx: Executor, row: NewSubscription): Promise<void> {
+  /**
+   * Inserts or updates a subscription unless the stored row was written from a newer event (its
+   * last_event_at is later than the row's); false when the stored row was kept.
+   */
+  async upsert(tx: Executor, row: NewSubscription): Promise<boolean> {
     const { id: _id, ...changes } = row;
-    await tx
+    const written = await tx
       .insert(subscriptions)
       .values(row)
-      .onConflictDoUpdate({ target: subscriptions.id, set: { ...changes, updatedAt: sql`now()` } });
+      .onConflictDoUpdate({
+        target: subscriptions.id,
+        set: { ...changes, updatedAt: sql`now()` },
+        setWhere: sql`${subscriptions.lastEventAt} is null or ${subscriptions.lastEventAt} <= excluded.last_event_at`,
+      })
+      .returning({ id: subscriptions.id });
+    return written.length > 0;
   },
 
   /** The user's subscriptions, latest change first. */

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { loraTrainings } from '../db/schema.ts';
+import { claimDue, leaseIsFree, type LeaseClaim } from '../jobs/leases.ts';
 
 export type TrainingRow = typeof loraTrainings.$inferSelect;
 export type NewTrainingRow = typeof loraTrainings.$inferInsert;
@@ -26,33 +27,20 @@ export const trainingsRepository = {
   },
 
   /**
-   * Claims up to `limit` IN_PROGRESS rows whose time has come by moving their next_run_at `leaseMs` ahead:
-   * no other runner takes them until then, and if this one dies they come back by themselves.
+   * Claims up to `limit` IN_PROGRESS rows whose step is due and whose lease is free, giving them to the caller
+   * with `lease` (JobLeases.claim()): no other runner takes them while the lease lasts.
    */
-  async claimDue(db: Executor, leaseMs: number, limit: number): Promise<TrainingRow[]> {
-    return db.transaction(async (tx) => {
-      const due = await tx
-        .select({ id: loraTrainings.id })
-        .from(loraTrainings)
-        .where(and(eq(loraTrainings.status, 'IN_PROGRESS'), lte(loraTrainings.nextRunAt, sql`now()`)))
-        .orderBy(asc(loraTrainings.nextRunAt))
-        .limit(limit)
-        .for('update', { skipLocked: true });
-      if (due.length === 0) return [];
-      return tx
-        .update(loraTrainings)
-        .set({ nextRunAt: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
-        .where(
-          and(
-            inArray(
-              loraTrainings.id,
-              due.map((d) => d.id),
-            ),
-            eq(loraTrainings.status, 'IN_PROGRESS'),
-          ),
-        )
-        .returning();
-    });
+  claimDue(db: Executor, lease: LeaseClaim, limit: number): Promise<TrainingRow[]> {
+    return claimDue(db, 'training', { where: eq(loraTrainings.status, 'IN_PROGRESS'), lease, limit });
+  },
+
+  /** IN_PROGRESS rows whose step is due and that no runner holds (the runners' backlog). */
+  async countWaiting(db: Executor): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(loraTrainings)
+      .where(and(eq(loraTrainings.status, 'IN_PROGRESS'), lte(loraTrainings.nextRunAt, sql`now()`), leaseIsFree(loraTrainings)));
+    return row.n;
   },
 
   async scheduleNextRun(db: Executor, id: string, at: Date): Promise<void> {
@@ -60,11 +48,6 @@ export const trainingsRepository = {
       .update(loraTrainings)
       .set({ nextRunAt: at })
       .where(and(eq(loraTrainings.id, id), eq(loraTrainings.status, 'IN_PROGRESS')));
-  },
-
-  /** Every IN_PROGRESS row becomes due now (start-up of a single-process database: no one else holds them). */
-  async releaseAll(db: Executor): Promise<void> {
-    await db.update(loraTrainings).set({ nextRunAt: sql`now()` }).where(eq(loraTrainings.status, 'IN_PROGRESS'));
   },
 
   async setProviderRequestId(db: Executor, id: string, providerRequestId: string): Promise<void> {

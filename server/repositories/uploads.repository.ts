@@ -1,6 +1,6 @@
-import { and, eq, gt, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, notExists, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { uploads } from '../db/schema.ts';
+import { loraTrainings, uploads } from '../db/schema.ts';
 
 export type UploadRow = typeof uploads.$inferSelect;
 export type NewUploadRow = typeof uploads.$inferInsert;
@@ -22,15 +22,40 @@ export const uploadsRepository = {
     return row;
   },
 
-  listExpired(db: Executor, now: Date, limit: number): Promise<UploadRow[]> {
-    return db
-      .select()
+  /** Bytes of the user's originals still kept (not deleted, not expired): what counts against the quota. */
+  async liveBytes(db: Executor, userId: string): Promise<number> {
+    const [row] = await db
+      .select({ bytes: sql<string>`coalesce(sum(${uploads.sizeBytes}), 0)` })
       .from(uploads)
-      .where(and(isNull(uploads.deletedAt), lte(uploads.expiresAt, now)))
+      .where(and(eq(uploads.userId, userId), isNull(uploads.deletedAt), gt(uploads.expiresAt, new Date())));
+    return Number(row.bytes);
+  },
+
+  /**
+   * Uploads past their retention (or set aside by the older soft delete), except an archive a running
+   * training still reads.
+   */
+  expired(db: Executor, limit: number): Promise<Pick<UploadRow, 'id' | 'storageKey'>[]> {
+    const trainingRunsFromIt = db
+      .select({ one: sql`1` })
+      .from(loraTrainings)
+      .where(and(eq(loraTrainings.uploadUrl, uploads.url), eq(loraTrainings.status, 'IN_PROGRESS')));
+    return db
+      .select({ id: uploads.id, storageKey: uploads.storageKey })
+      .from(uploads)
+      .where(and(or(lte(uploads.expiresAt, sql`now()`), isNotNull(uploads.deletedAt)), notExists(trainingRunsFromIt)))
+      .orderBy(asc(uploads.expiresAt))
       .limit(limit);
   },
 
-  async markDeleted(db: Executor, id: string): Promise<void> {
-    await db.update(uploads).set({ deletedAt: new Date() }).where(eq(uploads.id, id));
+  async deleteMany(db: Executor, ids: string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return (await db.delete(uploads).where(inArray(uploads.id, ids)).returning({ id: uploads.id })).length;
+  },
+
+  /** Which of these media URLs have their upload row. */
+  async existingUrls(db: Executor, urls: string[]): Promise<string[]> {
+    if (urls.length === 0) return [];
+    return (await db.select({ url: uploads.url }).from(uploads).where(inArray(uploads.url, urls))).map((r) => r.url);
   },
 };

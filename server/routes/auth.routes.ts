@@ -1,36 +1,22 @@
 import { Hono } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { IdentityProvider } from '../auth/identity.ts';
-import type { Db } from '../db/index.ts';
+import { CLIENT_ADDRESS_HEADER } from '../auth/local.ts';
+import { clientAddress, type ProxySettings } from '../http/client-address.ts';
 import type { AppEnv } from '../http/context.ts';
-import { notFound, tooManyRequests } from '../http/errors.ts';
-import { hitRateLimit } from '../http/rate-limit.ts';
+import { notFound } from '../http/errors.ts';
 
-const SIGN_IN_WINDOW_S = 15 * 60;
-
-export function authRoutes(deps: { identity: IdentityProvider; db: Db; signInLimit: number; trustProxy: boolean }) {
+/**
+ * Mounted at /api/auth: the identity provider's own API. Sign-in limits live in the provider (the built-in
+ * one's sign-in guard), which sees the body after parsing; this route only tells it who is calling.
+ */
+export function authRoutes(deps: { identity: IdentityProvider; proxy: ProxySettings }) {
   const app = new Hono<AppEnv>();
-
-  // Sign-in attempts are limited per e-mail and per address, whatever the outcome.
-  app.post('/sign-in/*', async (c, next) => {
-    const ip =
-      (deps.trustProxy ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined) ||
-      getConnInfo(c).remote.address ||
-      'unknown';
-    const body = (await c.req.raw
-      .clone()
-      .json()
-      .catch(() => ({}))) as { email?: unknown };
-    const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-    const okIp = await hitRateLimit(deps.db, `sign-in:ip:${ip}`, deps.signInLimit * 5, SIGN_IN_WINDOW_S);
-    const okEmail = email ? await hitRateLimit(deps.db, `sign-in:email:${email}`, deps.signInLimit, SIGN_IN_WINDOW_S) : true;
-    if (!okIp || !okEmail) throw tooManyRequests('Too many sign-in attempts. Please wait a few minutes and try again.');
-    await next();
-  });
-
   app.all('/*', async (c) => {
     if (!deps.identity.handle) throw notFound();
-    return deps.identity.handle(c.req.raw);
+    const headers = new Headers(c.req.raw.headers);
+    headers.set(CLIENT_ADDRESS_HEADER, clientAddress(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), deps.proxy));
+    return deps.identity.handle(new Request(c.req.raw, { headers }));
   });
   return app;
 }

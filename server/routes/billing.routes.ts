@@ -3,24 +3,38 @@ import { checkoutRequestSchema, portalRequestSchema } from '@common/billing.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireUser } from '../http/require-user.ts';
+import { serverUrlOf, spaUrlOf } from '../http/security.ts';
 import { parseOrThrow, readJson } from '../http/validate.ts';
 import type { BillingService } from '../services/billing.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
 /** Checkout, customer portal and the caller's subscription (spec §3 checkout and portal requests). */
-export function billingRoutes(deps: { identity: IdentityProvider; users: UsersService; billing: BillingService; publicUrl?: string }) {
+export function billingRoutes(deps: {
+  identity: IdentityProvider;
+  users: UsersService;
+  billing: BillingService;
+  publicUrl?: string;
+  /** Origins of a hosted SPA served elsewhere (ALLOWED_ORIGINS); people return there after paying. */
+  spaOrigins: string[];
+}) {
   const app = new Hono<AppEnv>();
   app.use('*', requireUser(deps.identity, deps.users));
 
   app.post('/checkout', async (c) => {
     const body = parseOrThrow(checkoutRequestSchema, await readJson(c.req.raw));
-    const origin = deps.publicUrl?.replace(/\/$/, '') ?? new URL(c.req.url).origin;
-    return c.json(await deps.billing.checkout(c.var.user, body, `${origin}/app/subscription?checkout=success`));
+    const spaUrl = spaUrlOf(c.req.raw, deps);
+    const serverUrl = serverUrlOf(c.req.raw, deps.publicUrl);
+    return c.json(await deps.billing.checkout(c.var.user, body, { successUrl: `${spaUrl}/app/subscription?checkout=success`, serverUrl }));
   });
 
   app.post('/portal', async (c) => {
     const body = parseOrThrow(portalRequestSchema, await readJson(c.req.raw));
-    return c.json(await deps.billing.portal(c.var.user, body.customer_id));
+    // A cookie session reaches the server's pages by itself; a hosted SPA's bearer token does not.
+    const from =
+      deps.identity.transport === 'bearer'
+        ? { serverUrl: serverUrlOf(c.req.raw, deps.publicUrl), returnUrl: `${spaUrlOf(c.req.raw, deps)}/app/subscription` }
+        : undefined;
+    return c.json(await deps.billing.portal(c.var.user, body.customer_id, from));
   });
 
   app.get('/subscription', async (c) => c.json(await deps.billing.subscriptionOf(c.var.user)));

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Identity, IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { unauthorized } from '../http/errors.ts';
-import { requireUser } from '../http/require-user.ts';
+import { requireUser, syncUser } from '../http/require-user.ts';
 import type { UsersService, UserRow } from '../services/users.service.ts';
 
 /** The caller's own record as the SPA reads it (spec §3 users, plus the identity's profile fields). */
@@ -17,8 +17,8 @@ export function toMe(user: UserRow, identity: Identity) {
     subscription_status: user.subscriptionStatus,
     subscription_plan: user.subscriptionPlan,
     creem_customer_id: user.creemCustomerId,
-    image_url: identity.imageUrl,
-    joined_at: identity.createdAt,
+    image_url: identity.imageUrl ?? null,
+    joined_at: identity.createdAt ?? user.createdAt.toISOString(),
   };
 }
 export type Me = ReturnType<typeof toMe>;
@@ -30,7 +30,7 @@ export function meRoutes(deps: { identity: IdentityProvider; users: UsersService
   app.post('/sync', async (c) => {
     const identity = await deps.identity.identify(c.req.raw.headers);
     if (!identity) throw unauthorized();
-    const user = await deps.users.sync(identity);
+    const user = await syncUser(deps.identity, deps.users, identity);
     return c.json(toMe(user, identity));
   });
 

@@ -1,5 +1,6 @@
 import { PLANS, planById } from '@common/plans.ts';
 import type { SandboxCheckout, SandboxSubscription } from '../providers/payments/sandbox.ts';
+import { canSimulateRenewal, renewalOpensOn } from '../services/sandbox-payments.service.ts';
 
 /** HTML of the sandbox's test payment pages: no script (the CSP forbids inline code), plain forms. */
 
@@ -25,6 +26,7 @@ text-align:center;text-decoration:none;cursor:pointer;margin-top:10px;font-famil
 .danger{background:#fff;color:#b91c1c;border-color:#fca5a5}.danger:hover{background:#fef2f2}
 .notice{background:#ecfdf5;color:#065f46;border-radius:8px;padding:8px 12px;margin-bottom:16px;font-size:14px}
 .error{background:#fef2f2;color:#991b1b;border-radius:8px;padding:8px 12px;margin-bottom:16px;font-size:14px}
+.ref{color:#6b7280;font-size:12px;margin:-8px 0 16px}
 h2{font-size:16px;margin:24px 0 4px}
 .muted{color:#6b7280;font-size:14px;margin:0}
 `;
@@ -40,7 +42,7 @@ ${body}
 </main></body></html>`;
 }
 
-export function checkoutPage(checkout: SandboxCheckout): string {
+export function checkoutPage(checkout: SandboxCheckout, cancelUrl: string): string {
   const plan = planById(checkout.plan);
   return layout(
     'Test checkout',
@@ -52,7 +54,7 @@ export function checkoutPage(checkout: SandboxCheckout): string {
 </dl>
 <p class="total">$${plan.priceUsd}<small>/month</small></p>
 <form method="post" action="/sandbox/checkout/${esc(checkout.id)}/pay"><button class="btn primary" type="submit">Pay</button></form>
-<a class="btn secondary" href="/app/subscription">Cancel</a>`,
+<a class="btn secondary" href="${esc(cancelUrl)}">Cancel</a>`,
   );
 }
 
@@ -65,14 +67,21 @@ const NOTICES: Record<string, string> = {
 
 const fmtDate = (d: Date) => d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
-export function portalPage(customerId: string, sub: SandboxSubscription | undefined, done?: string): string {
+/** How the portal's own links keep the visitor's access (a hosted SPA's signed `access` query) and lead back. */
+export interface PortalLinks {
+  /** Appended to every portal address: '' with cookie sessions, `?access=…` for a hosted SPA. */
+  query: string;
+  returnUrl: string;
+}
+
+export function portalPage(customerId: string, sub: SandboxSubscription | undefined, links: PortalLinks, done?: string): string {
   const notice = done && NOTICES[done] ? `<div class="notice" role="status">${esc(NOTICES[done])}</div>` : '';
-  const back = '<a class="btn secondary" href="/app/subscription">Return to Likeness</a>';
+  const back = `<a class="btn secondary" href="${esc(links.returnUrl)}">Return to Likeness</a>`;
   if (!sub) {
     return layout('Customer portal', `${notice}<h1>Customer portal</h1><p class="muted">You have no active subscription.</p>${back}`);
   }
   const plan = planById(sub.plan);
-  const action = (path: string) => `/sandbox/portal/${encodeURIComponent(customerId)}/${path}`;
+  const action = (path: string) => `/sandbox/portal/${encodeURIComponent(customerId)}/${path}${links.query}`;
   const switches = PLANS.filter((p) => p.id !== sub.plan)
     .map(
       (p) => `<form method="post" action="${action('plan')}"><input type="hidden" name="plan" value="${p.id}">
@@ -92,12 +101,18 @@ export function portalPage(customerId: string, sub: SandboxSubscription | undefi
 <p class="muted">Upgrades start a new month at once with the new plan’s credits; downgrades apply from the next renewal.</p>
 ${switches}
 <h2>Billing</h2>
-<form method="post" action="${action('renew')}"><button class="btn primary" type="submit">Simulate next month’s renewal</button></form>
+${
+  canSimulateRenewal(sub)
+    ? `<form method="post" action="${action('renew')}"><button class="btn primary" type="submit">Simulate next month’s renewal</button></form>`
+    : `<p class="muted">Next month’s renewal has been simulated. The one after it can be simulated from ${esc(renewalOpensOn(sub))}.</p>`
+}
 <form method="post" action="${action('cancel')}"><button class="btn danger" type="submit">Cancel subscription</button></form>
 ${back}`,
   );
 }
 
-export function messagePage(title: string, message: string, link: { href: string; label: string }): string {
-  return layout(title, `<h1>${esc(title)}</h1><div class="error" role="alert">${esc(message)}</div><a class="btn secondary" href="${esc(link.href)}">${esc(link.label)}</a>`);
+/** A page with one message and a way back; `reference` (the request id) lets support find a failure in the logs. */
+export function messagePage(title: string, message: string, link: { href: string; label: string }, reference?: string): string {
+  const ref = reference ? `<p class="ref">Reference: ${esc(reference)}</p>` : '';
+  return layout(title, `<h1>${esc(title)}</h1><div class="error" role="alert">${esc(message)}</div>${ref}<a class="btn secondary" href="${esc(link.href)}">${esc(link.label)}</a>`);
 }

@@ -9,7 +9,8 @@ import type { Logger } from '../logger.ts';
 import { PaymentProviderError } from '../providers/payments/index.ts';
 import type { SandboxPaymentsService } from '../services/sandbox-payments.service.ts';
 import type { UserRow, UsersService } from '../services/users.service.ts';
-import { checkoutPage, messagePage, portalPage } from './sandbox.pages.ts';
+import type { SandboxCheckout } from '../providers/payments/sandbox.ts';
+import { checkoutPage, messagePage, portalPage, type PortalLinks } from './sandbox.pages.ts';
 
 /**
  * The product's own webhook endpoint, reached over loopback on the address this request arrived at, so
@@ -43,16 +44,18 @@ export function sandboxRoutes(deps: {
     await next();
   });
 
+  const back = { href: '/app/subscription', label: 'Return to Likeness' };
   app.onError((err, c) => {
     if (err instanceof AppError) {
-      return c.html(messagePage('Something went wrong', err.message, { href: '/app/subscription', label: 'Return to Likeness' }), err.status);
+      return c.html(messagePage('Something went wrong', err.message, back, c.get('requestId')), err.status);
     }
     if (err instanceof PaymentProviderError) {
-      deps.logger.error({ err: err.cause ?? err }, 'sandbox webhook delivery failed');
-      return c.html(messagePage('Payment not completed', err.message, { href: '/app/subscription', label: 'Return to Likeness' }), 502);
+      deps.logger.error({ err: err.cause ?? err, requestId: c.get('requestId') }, 'sandbox webhook delivery failed');
+      return c.html(messagePage('Payment not completed', err.message, back, c.get('requestId')), 502);
     }
-    deps.logger.error({ err, path: c.req.path }, 'sandbox page failed');
-    return c.html(messagePage('Something went wrong', 'Please try again.', { href: '/app/subscription', label: 'Return to Likeness' }), 500);
+    // Not the path: a checkout address carries the payer's e-mail.
+    deps.logger.error({ err, requestId: c.get('requestId') }, 'sandbox page failed');
+    return c.html(messagePage('Something went wrong', 'Please try again.', back, c.get('requestId')), 500);
   });
 
   /** The signed-in owner, or a page asking to sign in. */
@@ -62,39 +65,73 @@ export function sandboxRoutes(deps: {
     return c.html(messagePage('Please sign in', 'Sign in to Likeness to continue with this test payment.', { href: '/sign-in', label: 'Sign in' }), 401);
   }
 
-  function checkoutOr404(c: Context<AppEnv>, user: UserRow) {
-    const checkout = sandbox.readCheckout(c.req.param('id') ?? '', user);
-    if (checkout) return checkout;
-    return c.html(messagePage('Checkout not found', 'This checkout link is invalid or has expired. Start again from your plan page.', { href: '/app/subscription', label: 'Back to plans' }), 404);
+  /** A live account by id (the ones signed links name). */
+  async function liveUser(id: string): Promise<UserRow | undefined> {
+    const user = await deps.users.findById(id);
+    return user && !user.erasedAt ? user : undefined;
+  }
+
+  const checkoutNotFound = (c: Context<AppEnv>) =>
+    c.html(messagePage('Checkout not found', 'This checkout link is invalid or has expired. Start again from your plan page.', { href: '/app/subscription', label: 'Back to plans' }), 404);
+
+  /**
+   * The checkout this address stands for and who pays it. With cookie sessions, the signed-in owner. A hosted
+   * SPA's session is a bearer token that page loads never carry, so there the signed link names the payer,
+   * as a real provider's checkout address does.
+   */
+  async function checkoutAndPayer(c: Context<AppEnv>): Promise<{ checkout: SandboxCheckout; user: UserRow } | Response> {
+    const id = c.req.param('id') ?? '';
+    if (deps.identity.transport === 'bearer') {
+      const checkout = sandbox.checkoutByLink(id);
+      const user = checkout && (await liveUser(checkout.userId));
+      return checkout && user ? { checkout, user } : checkoutNotFound(c);
+    }
+    const user = await signedIn(c);
+    if (user instanceof Response) return user;
+    const checkout = sandbox.readCheckout(id, user);
+    return checkout ? { checkout, user } : checkoutNotFound(c);
+  }
+
+  /** Who the portal acts for, and how its links keep that (same rule as checkoutAndPayer; the link carries `access`). */
+  async function portalVisitor(c: Context<AppEnv>): Promise<{ user: UserRow; links: PortalLinks } | Response> {
+    if (deps.identity.transport === 'bearer') {
+      const token = c.req.query('access') ?? '';
+      const access = sandbox.portalAccess(token, c.req.param('customerId') ?? '');
+      const user = access && (await liveUser(access.userId));
+      if (access && user) return { user, links: { query: `?access=${encodeURIComponent(token)}`, returnUrl: access.returnUrl } };
+      return c.html(messagePage('Link expired', 'This portal link is invalid or has expired. Open the portal again from your plan page.', { href: '/app/subscription', label: 'Back to plans' }), 403);
+    }
+    const user = await signedIn(c);
+    if (user instanceof Response) return user;
+    return { user, links: { query: '', returnUrl: '/app/subscription' } };
   }
 
   app.get('/checkout/:id', async (c) => {
-    const user = await signedIn(c);
-    if (user instanceof Response) return user;
-    const checkout = checkoutOr404(c, user);
-    if (checkout instanceof Response) return checkout;
-    return c.html(checkoutPage(checkout));
+    const found = await checkoutAndPayer(c);
+    if (found instanceof Response) return found;
+    // A hosted SPA lives elsewhere: back to the page the checkout was started from, minus its success flag.
+    const cancelUrl = deps.identity.transport === 'bearer' ? found.checkout.successUrl.split('?')[0] : '/app/subscription';
+    return c.html(checkoutPage(found.checkout, cancelUrl));
   });
 
   app.post('/checkout/:id/pay', async (c) => {
-    const user = await signedIn(c);
-    if (user instanceof Response) return user;
-    const checkout = checkoutOr404(c, user);
-    if (checkout instanceof Response) return checkout;
-    await sandbox.pay(checkout, user, webhookUrl(c));
-    return c.redirect(checkout.successUrl, 303);
+    const found = await checkoutAndPayer(c);
+    if (found instanceof Response) return found;
+    await sandbox.pay(found.checkout, found.user, webhookUrl(c));
+    return c.redirect(found.checkout.successUrl, 303);
   });
 
   app.get('/portal/:customerId', async (c) => {
-    const user = await signedIn(c);
-    if (user instanceof Response) return user;
+    const visitor = await portalVisitor(c);
+    if (visitor instanceof Response) return visitor;
     const customerId = c.req.param('customerId');
-    return c.html(portalPage(customerId, await sandbox.current(user, customerId), c.req.query('done')));
+    return c.html(portalPage(customerId, await sandbox.current(visitor.user, customerId), visitor.links, c.req.query('done')));
   });
 
   app.post('/portal/:customerId/:action{plan|cancel|renew}', async (c) => {
-    const user = await signedIn(c);
-    if (user instanceof Response) return user;
+    const visitor = await portalVisitor(c);
+    if (visitor instanceof Response) return visitor;
+    const { user, links } = visitor;
     const customerId = c.req.param('customerId');
     const url = webhookUrl(c);
     let done: string;
@@ -112,7 +149,8 @@ export function sandboxRoutes(deps: {
         await sandbox.renew(user, customerId, url);
         done = 'renewed';
     }
-    return c.redirect(`/sandbox/portal/${encodeURIComponent(customerId)}?done=${done}`, 303);
+    const query = links.query ? `${links.query}&done=${done}` : `?done=${done}`;
+    return c.redirect(`/sandbox/portal/${encodeURIComponent(customerId)}${query}`, 303);
   });
 
   return app;

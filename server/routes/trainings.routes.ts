@@ -1,16 +1,50 @@
 import { Hono } from 'hono';
+import { LIMITS } from '@common/product.ts';
 import { trainingSubmissionSchema } from '@common/training.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
+import type { Db } from '../db/index.ts';
 import type { AppEnv } from '../http/context.ts';
+import { tooManyRequests } from '../http/errors.ts';
+import { readMultipartFile, type FileTypeRule } from '../http/multipart-file.ts';
+import { hitRateLimit } from '../http/rate-limit.ts';
 import { requireUser } from '../http/require-user.ts';
 import { parseOrThrow, readJson } from '../http/validate.ts';
+import type { PhotoCheckService, ShownSize } from '../services/photo-check.service.ts';
 import type { TrainingsService } from '../services/trainings.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
-/** Mounted at /api: the image API's training call (spec §7) and the caller's trainings (newest first). */
-export function trainingsRoutes(deps: { identity: IdentityProvider; users: UsersService; trainings: TrainingsService }) {
+/**
+ * The photo check takes any file (what it cannot read gets a verdict that says why); the page sends a
+ * copy at most 1024 px long, or the file itself when it cannot make one.
+ */
+const CHECKED_FILE: FileTypeRule<'photo'>[] = [
+  { kind: 'photo', contentType: 'application/octet-stream', extension: 'bin', maxBytes: LIMITS.uploadMaxBytes, matches: () => true },
+];
+/** Free, so bounded: enough to check a full training's photos several times over in 10 minutes. */
+const CHECKS_PER_WINDOW = 300;
+const CHECK_WINDOW_S = 600;
+
+/** The original's size the page states (`?width=&height=`), when both are sensible. */
+function statedSize(query: (name: string) => string | undefined): ShownSize | undefined {
+  const width = Number(query('width'));
+  const height = Number(query('height'));
+  const ok = (n: number) => Number.isInteger(n) && n > 0 && n <= 1_000_000;
+  return ok(width) && ok(height) ? { width, height } : undefined;
+}
+
+/** Mounted at /api: the image API's training call (spec §7), the photo check and the caller's trainings. */
+export function trainingsRoutes(deps: { identity: IdentityProvider; users: UsersService; db: Db; trainings: TrainingsService; photoChecks: PhotoCheckService }) {
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);
+
+  app.post('/trainings/check-photo', auth, async (c) => {
+    if ((await hitRateLimit(deps.db, `photo-check:${c.var.user.id}`, CHECK_WINDOW_S)) > CHECKS_PER_WINDOW) {
+      throw tooManyRequests('Too many photos checked in a short time. Please wait a few minutes and try again.');
+    }
+    const file = await readMultipartFile(c.req.raw.body, c.req.header('content-type'), 'file', CHECKED_FILE, 'Not a file.');
+    c.header('Cache-Control', 'no-store');
+    return c.json(await deps.photoChecks.check(file.bytes, statedSize((name) => c.req.query(name))));
+  });
 
   app.post('/image/submit-lora-training', auth, async (c) => {
     const input = parseOrThrow(trainingSubmissionSchema, await readJson(c.req.raw));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { isPlanId, planById, type PlanId } from '@common/plans.ts';
 import { CHECKOUT_EMAIL_MESSAGE, type CheckoutRequestBody, type SubscriptionInfo } from '@common/billing.ts';
@@ -42,7 +43,7 @@ const STATUS_OF_EVENT: Record<string, string> = {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export type WebhookOutcome = 'processed' | 'duplicate' | 'unmatched';
+export type WebhookOutcome = 'processed' | 'duplicate' | 'unmatched' | 'malformed';
 
 export function createBillingService(deps: {
   db: Db;
@@ -97,7 +98,11 @@ export function createBillingService(deps: {
     return undefined;
   }
 
-  /** Writes what the event says about its subscription; returns the stored row's plan. */
+  /**
+   * Writes what the event says about its subscription and returns the stored row. An event older than the
+   * last one applied to the subscription changes nothing (decision 001): Creem may deliver out of order, and
+   * an old `subscription.paid` retried after a cancel must not make the subscription active again.
+   */
   async function saveSubscription(tx: Executor, userId: string, event: PaymentEvent, status?: string): Promise<SubscriptionRow | undefined> {
     const sub = event.subscription;
     if (!sub) return undefined;
@@ -118,8 +123,12 @@ export function createBillingService(deps: {
       currentPeriodStart: sub.currentPeriodStart ?? existing?.currentPeriodStart ?? null,
       currentPeriodEnd: sub.currentPeriodEnd ?? existing?.currentPeriodEnd ?? null,
       canceledAt: sub.canceledAt ?? existing?.canceledAt ?? null,
+      lastEventAt: event.createdAt,
     };
-    await subs.upsert(tx, row);
+    if (!(await subs.upsert(tx, row))) {
+      logger.info({ eventId: event.id, type: event.type, subscription: sub.id }, 'payment event older than the subscription it describes; not applied');
+      return subs.findById(tx, sub.id);
+    }
     return { ...row, createdAt: existing?.createdAt ?? new Date(), updatedAt: new Date() };
   }
 
@@ -232,10 +241,27 @@ export function createBillingService(deps: {
     }
   }
 
+  /**
+   * A signed body the product cannot read will not read better on a retry: it is recorded for the operator
+   * (once, keyed by its hash) and acknowledged with 200 so the provider stops sending it.
+   */
+  async function recordMalformed(rawBody: Buffer, reason: string): Promise<WebhookOutcome> {
+    const sha256 = createHash('sha256').update(rawBody).digest('hex');
+    const fresh = await subs.recordEvent(db, {
+      provider,
+      eventId: `malformed:${sha256}`,
+      eventType: 'malformed',
+      payload: { reason, sha256, bytes: rawBody.length },
+    });
+    logger.error({ provider, reason, sha256, bytes: rawBody.length }, 'signed payment webhook could not be read; recorded and acknowledged');
+    return fresh ? 'malformed' : 'duplicate';
+  }
+
   return {
     provider,
 
-    async checkout(user: UserRow, body: CheckoutRequestBody, successUrl: string): Promise<{ checkout_url: string }> {
+    /** `addresses`: where the payer returns (the SPA) and where this server's own pages are. */
+    async checkout(user: UserRow, body: CheckoutRequestBody, addresses: { successUrl: string; serverUrl: string }): Promise<{ checkout_url: string }> {
       if (body.userId !== user.id) throw forbidden('You can only start a checkout for your own account.');
       if (!isPlanId(body.plan)) throw badRequest('Unknown plan. Choose Basic, Standard or Professional.', 'unknown_plan');
       const email = body.email?.trim();
@@ -243,18 +269,19 @@ export function createBillingService(deps: {
       if (user.subscriptionStatus === 'active') {
         throw conflict('You already have an active subscription. Change your plan from the customer portal.', 'already_subscribed');
       }
-      const url = await payments.createCheckout({ plan: body.plan, userId: user.id, email, successUrl }).catch(providerFailure);
+      const url = await payments.createCheckout({ plan: body.plan, userId: user.id, email, ...addresses }).catch(providerFailure);
       return { checkout_url: url };
     },
 
-    async portal(user: UserRow, customerId: string): Promise<{ customer_portal_link: string }> {
+    /** `from`: set when the SPA is on another origin than the server (see PortalContext). */
+    async portal(user: UserRow, customerId: string, from?: { serverUrl: string; returnUrl: string }): Promise<{ customer_portal_link: string }> {
       if (!user.creemCustomerId || customerId !== user.creemCustomerId) {
         throw forbidden('This customer account does not belong to you.');
       }
       if (user.subscriptionStatus !== 'active') {
         throw conflict('You have no active subscription to manage. Choose a plan first.', 'not_subscribed');
       }
-      const link = await payments.customerPortalLink(customerId).catch(providerFailure);
+      const link = await payments.customerPortalLink(customerId, from && { ...from, userId: user.id }).catch(providerFailure);
       return { customer_portal_link: link };
     },
 
@@ -281,12 +308,16 @@ export function createBillingService(deps: {
      * record and changes nothing.
      */
     async handleWebhook(rawBody: Buffer, headers: Headers): Promise<WebhookOutcome> {
-      if (!payments.verifyWebhook(rawBody, headers)) throw unauthorized('Invalid webhook signature.');
+      const verdict = await payments.verifyWebhook(rawBody, headers);
+      if (!verdict.ok) {
+        logger.warn({ provider, reason: verdict.reason }, 'refused a webhook delivery');
+        throw unauthorized('Invalid webhook signature.');
+      }
       let event: PaymentEvent;
       try {
         event = parseWebhookEvent(provider, rawBody, (id) => payments.planForProduct(id));
       } catch (err) {
-        if (err instanceof MalformedWebhookError) throw badRequest(err.message, 'malformed_webhook');
+        if (err instanceof MalformedWebhookError) return recordMalformed(rawBody, err.message);
         throw err;
       }
       const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {

@@ -1,4 +1,4 @@
-/** In-process concurrency primitives for the paid image pipeline. */
+/** In-process concurrency primitives (the paid image pipeline, uploads). */
 
 /** At most `limit` tasks run at once; the rest wait in arrival order. */
 export function createSemaphore(limit: number) {
@@ -37,6 +37,39 @@ export function createKeyedQueue() {
         if (tails.get(key) === tail) tails.delete(key);
       });
       return result;
+    },
+  };
+}
+
+export type InFlightRefusal = 'key' | 'total';
+
+/**
+ * Counts work in flight per key (a user) and in all on this instance, refusing at once — rather than
+ * queueing — past either limit, for work that holds a connection open while it runs (uploads).
+ */
+export function createInFlightLimit(opts: { perKey: number; total: number }) {
+  const byKey = new Map<string, number>();
+  let total = 0;
+  return {
+    /** A release function for the slot taken, or which limit is full. */
+    tryEnter(key: string): (() => void) | InFlightRefusal {
+      const mine = byKey.get(key) ?? 0;
+      if (mine >= opts.perKey) return 'key';
+      if (total >= opts.total) return 'total';
+      byKey.set(key, mine + 1);
+      total++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        total--;
+        const left = (byKey.get(key) ?? 1) - 1;
+        if (left > 0) byKey.set(key, left);
+        else byKey.delete(key);
+      };
+    },
+    get total() {
+      return total;
     },
   };
 }

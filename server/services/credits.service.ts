@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db, Executor } from '../db/index.ts';
+import { afterCommit, type Db, type Executor } from '../db/index.ts';
 import { creditLedger, userPublicMeta, users } from '../db/schema.ts';
-import { insufficientCredits, notFound } from '../http/errors.ts';
+import { accountDeleted, insufficientCredits, notFound } from '../http/errors.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 
 export type LedgerKind = 'grant' | 'debit' | 'refund' | 'adjustment';
@@ -28,15 +29,22 @@ export type CreditsService = ReturnType<typeof createCreditsService>;
  * The only code that changes a balance. Each change locks the user's row, writes one ledger row and the new
  * balance to users and user_public_meta, and notifies the user's browsers, all in the caller's transaction.
  */
-export function createCreditsService(deps: { db: Db; events: EventBus }) {
+export function createCreditsService(deps: {
+  db: Db;
+  events: EventBus;
+  /** Absent in one-shot processes (operator commands), which expose no metrics. */
+  metrics?: Metrics;
+}) {
   async function applyIn(tx: Executor, change: CreditChange): Promise<CreditResult> {
     if (!Number.isInteger(change.delta) || change.delta === 0) throw new Error('delta must be a non-zero integer');
     const [row] = await tx
-      .select({ credits: users.credits })
+      .select({ credits: users.credits, erasedAt: users.erasedAt })
       .from(users)
       .where(eq(users.id, change.userId))
       .for('update');
     if (!row) throw notFound('User not found');
+    // Erasure marks the row under this same lock, so no paid action starts once it has begun.
+    if (row.erasedAt && change.kind === 'debit') throw accountDeleted();
 
     const balance = row.credits + change.delta;
     if (balance < 0) {
@@ -57,6 +65,9 @@ export function createCreditsService(deps: { db: Db; events: EventBus }) {
         reason: change.reason,
         idempotencyKey: change.idempotencyKey,
         balanceAfter: balance,
+        // The moment the change was applied (the user's row is locked), not the transaction's start, so the
+        // user's ledger read by created_at is the order the balance went through.
+        createdAt: sql`clock_timestamp()`,
       })
       .onConflictDoNothing({ target: creditLedger.idempotencyKey })
       .returning({ id: creditLedger.id });
@@ -71,6 +82,7 @@ export function createCreditsService(deps: { db: Db; events: EventBus }) {
       .values({ userId: change.userId, credits: balance })
       .onConflictDoUpdate({ target: userPublicMeta.userId, set: { credits: balance } });
     await deps.events.publish(tx, change.userId, { type: 'credits', credits: balance });
+    afterCommit(() => deps.metrics?.creditsChanged(change.kind, change.delta));
     return { applied: true, balance };
   }
 

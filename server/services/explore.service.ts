@@ -18,6 +18,7 @@ import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { isUuid } from '../http/validate.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { exploreRepository as repo, type ExploreRow } from '../repositories/explore.repository.ts';
+import { DECODE_LIMITS } from './image-budget.ts';
 
 const IMAGE_TYPES: Record<string, { contentType: string; extension: string }> = {
   jpeg: { contentType: 'image/jpeg', extension: 'jpeg' },
@@ -81,7 +82,7 @@ export function createExploreService(deps: { db: Db; storage: StorageProvider })
     const prompt = item.prompt.trim();
     if (!prompt) throw badRequest('A prompt is required.');
     if (image.length > MAX_IMAGE_BYTES) throw badRequest('The image is larger than 20 MB.');
-    const meta = await sharp(image)
+    const meta = await sharp(image, DECODE_LIMITS)
       .metadata()
       .catch(() => null);
     const type = meta?.format ? IMAGE_TYPES[meta.format] : undefined;

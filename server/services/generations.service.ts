@@ -7,9 +7,12 @@ import {
   type GenerationView,
 } from '@common/generation.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
-import type { Db } from '../db/index.ts';
+import type { Database, Db } from '../db/index.ts';
 import { AppError, conflict, forbidden } from '../http/errors.ts';
+import type { JobLeases } from '../jobs/leases.ts';
+import { failPaidJob, recordPaidJob, type PaidJob } from '../jobs/paid-jobs.ts';
 import type { Logger } from '../logger.ts';
+import type { GenerationOutcome, Metrics } from '../ops/metrics.ts';
 import { ProviderError, type GenerateInput, type ImageGenerator, type ProviderImage } from '../providers/inference/index.ts';
 import { mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
@@ -20,15 +23,10 @@ import type { CreditsService } from './credits.service.ts';
 const COST = CREDIT_COSTS.generation;
 /** A provider call is abandoned (and refunded) after this. */
 const PROVIDER_TIMEOUT_MS = 5 * 60_000;
-/** A PENDING job older than this belongs to a dead request (its provider call has long timed out). */
-export const JOB_STALE_MS = 2 * PROVIDER_TIMEOUT_MS;
 const DOWNLOAD_TIMEOUT_MS = 60_000;
 const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
 /** How often a request waits for the same user's generation running on another instance. */
 const BUSY_RETRY_MS = 250;
-
-/** The ledger key of a job's debit; its refund is keyed `refund:<this>` by the credits service. */
-const debitKey = (jobId: string) => `generation:${jobId}`;
 
 export interface GenerationsDeps {
   db: Db;
@@ -37,6 +35,11 @@ export interface GenerationsDeps {
   storage: StorageProvider;
   generator: ImageGenerator;
   logger: Logger;
+  metrics: Metrics;
+  /** Each job is leased to this instance while it runs (docs/decisions/009-job-leases.md). */
+  leases: JobLeases;
+  /** Tells whether the instance holding another job of the user still runs. */
+  isInstanceAlive: Database['isInstanceAlive'];
   /** Provider calls in flight at once on this instance (INFERENCE_CONCURRENCY). */
   concurrency: number;
 }
@@ -47,6 +50,9 @@ type Character = NonNullable<Awaited<ReturnType<typeof repo.findUsableCharacter>
 
 /** Raised inside the start transaction when the user already has a generation running elsewhere. */
 class UserBusy extends Error {}
+
+const unavailableWhileStopping = () =>
+  new AppError(503, 'server_restarting', 'The server is restarting. Nothing was charged; please try again in a moment.');
 
 const contentTypeOf = (format: string) => (format === 'png' ? 'image/png' : 'image/jpeg');
 const extensionOf = (contentType: string, fallback: 'jpeg' | 'png') =>
@@ -83,9 +89,15 @@ export function toGenerationView({ generation: g, character }: GenerationWithCha
   };
 }
 
+/** Raised into a generation cut short because this instance is shutting down. */
+class ShuttingDown extends Error {}
+
 /** A failure after the debit, told to the user in words they can act on (the refund has happened by then). */
 function userFacingError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (err instanceof ShuttingDown) {
+    return new AppError(503, 'server_restarting', `The server restarted while creating your image. Your ${COST} credits were refunded; please try again.`);
+  }
   if (err instanceof ProviderError) {
     switch (err.kind) {
       case 'nsfw':
@@ -99,6 +111,13 @@ function userFacingError(err: unknown): AppError {
     }
   }
   return new AppError(502, 'generation_failed', `The image could not be created. Your ${COST} credits were refunded; please try again.`);
+}
+
+/** The metric outcome of a refunded generation. */
+function refundOutcome(err: unknown): GenerationOutcome {
+  if (err instanceof AppError && err.code === 'nsfw_content') return 'nsfw';
+  if (err instanceof ProviderError && err.kind === 'timeout') return 'timeout';
+  return 'refunded';
 }
 
 const nsfwRejected = () =>
@@ -137,48 +156,47 @@ async function download(url: string): Promise<{ data: Buffer; contentType: strin
  *
  * One generation at a time per user: an in-process queue per user orders this instance's requests without
  * touching the database; across instances, the start transaction (whose debit locks the user's row) refuses
- * to start while another PENDING job of the user is younger than JOB_STALE_MS, and the request waits and
- * retries. A session-level advisory lock would hold a pooled connection through the whole provider call
- * (seconds to minutes) for every running or waiting user and exhaust the pool under load; the job row is
- * written anyway for crash recovery, so it doubles as the cross-instance lock at no extra cost.
+ * to start while another PENDING job of the user is held by a running instance, and the request waits and
+ * retries. A job whose instance died holds nobody up: its owner's session with the database is gone at once,
+ * and its lease runs out within JOB_LEASE_SECONDS, when any instance refunds it (refundAbandonedJobs).
+ * A session-level advisory lock per user would hold a pooled connection through the whole provider call
+ * for every running or waiting user and exhaust the pool under load; the job row is written anyway for
+ * recovery, so it doubles as the cross-instance lock at no extra cost.
  */
 export function createGenerationsService(deps: GenerationsDeps) {
-  const { db, credits, events, storage, generator, logger } = deps;
+  const { db, events, storage, generator, logger, metrics, leases } = deps;
   const perUser = createKeyedQueue();
   const providerSlots = createSemaphore(deps.concurrency);
+  /** Aborted at the end of a shutdown's grace period: generations still running are refunded. */
+  const shutdown = new AbortController();
+  let waiting = 0;
 
   /**
-   * One transaction: debit (which locks the user's row), check that no other job of theirs runs, write the
-   * PENDING job. A busy user rolls the debit back with the rest.
+   * One transaction: debit (which locks the user's row), check that no other job of theirs runs on a live
+   * instance, write the PENDING job leased to this instance. A busy user rolls the debit back with the rest.
    */
-  async function startJob(userId: string, jobId: string, input: GenerateInput): Promise<void> {
+  async function startJob(job: PaidJob, input: GenerateInput): Promise<void> {
     await db.transaction(async (tx) => {
-      await credits.debit(userId, COST, 'Image generation', debitKey(jobId), tx);
-      if (await repo.findRunningJob(tx, userId, new Date(Date.now() - JOB_STALE_MS))) throw new UserBusy();
-      await repo.insertJob(tx, { id: jobId, userId, input, provider: generator.name });
+      await recordPaidJob(tx, deps, { ...job, reason: 'Image generation', input, provider: generator.name });
+      for (const other of await repo.listHeldGenerations(tx, job.userId)) {
+        if (other.id !== job.id && other.leaseOwner && (await deps.isInstanceAlive(tx, other.leaseOwner))) throw new UserBusy();
+      }
     });
+    leases.hold('paid_call', job.id);
   }
 
-  async function startJobWhenFree(userId: string, jobId: string, input: GenerateInput): Promise<void> {
+  async function startJobWhenFree(job: PaidJob, input: GenerateInput): Promise<void> {
     const deadline = Date.now() + PROVIDER_TIMEOUT_MS;
     for (;;) {
       try {
-        return await startJob(userId, jobId, input);
+        return await startJob(job, input);
       } catch (err) {
         if (!(err instanceof UserBusy)) throw err;
         if (Date.now() > deadline) throw conflict('Another image of yours is still being created. Please try again shortly.', 'generation_busy');
+        if (shutdown.signal.aborted) throw unavailableWhileStopping();
         await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
       }
     }
-  }
-
-  /** Marks the job FAILED and refunds its debit, both only if the job was still PENDING. */
-  async function failJob(userId: string, jobId: string, reason: string): Promise<void> {
-    await db.transaction(async (tx) => {
-      if (await repo.finishJob(tx, jobId, { status: 'FAILED', error: reason.slice(0, 1000) })) {
-        await credits.refund(userId, COST, 'Refund: image generation failed', debitKey(jobId), tx);
-      }
-    });
   }
 
   async function keepImages(userId: string, generationId: string, images: ProviderImage[], format: 'jpeg' | 'png') {
@@ -206,7 +224,17 @@ export function createGenerationsService(deps: GenerationsDeps) {
     }
   }
 
-  async function generate(userId: string, request: GenerationRequest, character: Character | undefined) {
+  /** Counts a request as waiting until the returned function is called (once or more). */
+  function waitingTicket(): () => void {
+    waiting++;
+    let open = true;
+    return () => {
+      if (open) waiting--;
+      open = false;
+    };
+  }
+
+  async function generate(userId: string, request: GenerationRequest, character: Character | undefined, started: () => void) {
     const jobId = randomUUID();
     const generationId = randomUUID();
     const seed = request.seed ?? randomSeed();
@@ -219,11 +247,23 @@ export function createGenerationsService(deps: GenerationsDeps) {
       guidanceScale: request.guidance_scale,
       outputFormat: request.output_format,
     };
-    await startJobWhenFree(userId, jobId, input);
+    const job: PaidJob = { id: jobId, userId, kind: 'generation', cost: COST };
+    await startJobWhenFree(job, input);
 
     let keptKeys: string[] = [];
     try {
-      const output = await providerSlots.run(() => generator.generate(input, { signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) }));
+      const output = await providerSlots.run(async () => {
+        started();
+        if (shutdown.signal.aborted) throw new ShuttingDown('the server is shutting down');
+        const began = performance.now();
+        try {
+          return await generator.generate(input, { signal: AbortSignal.any([AbortSignal.timeout(PROVIDER_TIMEOUT_MS), shutdown.signal]) });
+        } catch (err) {
+          throw shutdown.signal.aborted ? new ShuttingDown('the server shut down during the generation') : err;
+        } finally {
+          metrics.providerCall(generator.name, (performance.now() - began) / 1000);
+        }
+      });
       if (output.images.length === 0) throw new ProviderError('The provider returned no image', 'failed');
       if (output.images.some((image) => image.nsfw)) throw nsfwRejected();
 
@@ -256,6 +296,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
         await events.publish(tx, userId, { type: 'generation', action: 'created', id: generationId });
         return row;
       });
+      metrics.generationEnded('stored');
       return {
         images: kept.map((k) => k.image),
         prompt: request.prompt,
@@ -268,11 +309,14 @@ export function createGenerationsService(deps: GenerationsDeps) {
       if (known) logger.info({ jobId, userId, reason }, 'generation refused; refunding');
       else logger.error({ err, jobId, userId }, 'generation failed; refunding');
       await forget(keptKeys);
-      await failJob(userId, jobId, reason).catch((refundErr) =>
-        // The job stays PENDING and start-up recovery refunds it; nothing is lost.
-        logger.error({ err: refundErr, jobId, userId }, 'refund failed; left for recovery'),
+      await failPaidJob(deps, job, reason, 'Refund: image generation failed').then(
+        (refunded) => refunded && metrics.generationEnded(refundOutcome(err)),
+        // The job stays PENDING; its lease runs out and refundAbandonedJobs refunds it. Nothing is lost.
+        (refundErr: unknown) => logger.error({ err: refundErr, jobId, userId }, 'refund failed; left for recovery'),
       );
       throw userFacingError(err);
+    } finally {
+      leases.drop('paid_call', jobId);
     }
   }
 
@@ -284,7 +328,12 @@ export function createGenerationsService(deps: GenerationsDeps) {
       if (lora && !character) {
         throw forbidden('That character is not one of your completed trainings. Choose another character.', 'lora_not_allowed');
       }
-      return perUser.run(userId, () => generate(userId, request, character));
+      const started = waitingTicket();
+      try {
+        return await perUser.run(userId, () => generate(userId, request, character, started));
+      } finally {
+        started();
+      }
     },
 
     async listRecent(userId: string, limit: number): Promise<GenerationView[]> {
@@ -305,27 +354,14 @@ export function createGenerationsService(deps: GenerationsDeps) {
 
     /** Provider calls running now on this instance (health and tests). */
     inFlight: () => providerSlots.active,
+    /** Requests waiting for a provider slot here, or for the same user's previous generation. */
+    waiting: () => waiting,
+    /**
+     * Shutdown, once the grace period is over: generations still running are cut short and refunded (their
+     * callers get a clear message), and waiting ones are refused.
+     */
+    abortAll() {
+      shutdown.abort();
+    },
   };
-}
-
-/**
- * Refunds and fails generation jobs left PENDING by a server that stopped mid-generation. With PGlite the
- * database belongs to this one process, so at start-up every PENDING job is an orphan (olderThanMs 0); with
- * Postgres other instances may be mid-call, so only jobs older than JOB_STALE_MS are taken.
- */
-export async function recoverInterruptedGenerations(
-  deps: { db: Db; credits: CreditsService; logger: Logger },
-  opts: { olderThanMs: number },
-): Promise<number> {
-  const orphans = await repo.listPendingJobsBefore(deps.db, new Date(Date.now() - opts.olderThanMs));
-  let refunded = 0;
-  for (const job of orphans) {
-    await deps.db.transaction(async (tx) => {
-      if (!(await repo.finishJob(tx, job.id, { status: 'FAILED', error: 'Interrupted: the server stopped during the generation' }))) return;
-      await deps.credits.refund(job.userId, COST, 'Refund: image generation interrupted', debitKey(job.id), tx);
-      refunded++;
-    });
-  }
-  if (refunded) deps.logger.warn({ refunded }, 'refunded interrupted generations');
-  return refunded;
 }

@@ -7,6 +7,7 @@ import { isUuid } from '../http/validate.ts';
 import type { Logger } from '../logger.ts';
 import { keyFromMediaUrl, type StorageProvider, type StoredObject } from '../providers/storage/index.ts';
 import { exploreRepository } from '../repositories/explore.repository.ts';
+import { DECODE_LIMITS } from './image-budget.ts';
 import { generationsRepository } from '../repositories/generations.repository.ts';
 
 /**
@@ -35,6 +36,15 @@ export function isThumbWidth(width: number): width is ThumbWidth {
 
 export const thumbnailKey = (width: ThumbWidth, sourceKey: string) => `thumbs/${width}/${sourceKey}.webp`;
 
+/** Areas whose objects are laid out `<area>/<userId>/…`: a person's generated images, uploads and LoRA files. */
+const USER_AREAS = ['generations', 'uploads', 'loras'] as const;
+
+/** Every storage folder that holds one person's files, their thumbnails included (erasure deletes them all). */
+export function userStoragePrefixes(userId: string): string[] {
+  const folders = USER_AREAS.map((area) => `${area}/${userId}/`);
+  return [...folders, ...THUMB_WIDTHS.flatMap((width) => folders.map((folder) => `thumbs/${width}/${folder}`))];
+}
+
 export type MediaService = ReturnType<typeof createMediaService>;
 
 export function createMediaService(deps: { db: Db; storage: StorageProvider; logger: Logger }) {
@@ -45,7 +55,7 @@ export function createMediaService(deps: { db: Db; storage: StorageProvider; log
   async function renderThumbnail(width: ThumbWidth, sourceKey: string, key: string): Promise<boolean> {
     const source = await storage.read(sourceKey);
     if (!source) return false;
-    const webp = await sharp(source, { failOn: 'error' })
+    const webp = await sharp(source, { ...DECODE_LIMITS, failOn: 'error' })
       .rotate()
       .resize({ width, withoutEnlargement: true })
       .webp({ quality: THUMB_QUALITY })

@@ -18,6 +18,14 @@ export type SandboxPaymentsService = ReturnType<typeof createSandboxPaymentsServ
 /** Statuses the sandbox portal can still act on (the paid plan is in force). */
 const MANAGEABLE = new Set(['active', 'scheduled_cancel', 'past_due']);
 
+/** A renewal can be simulated once the current period has begun (a simulated one starts in the future). */
+export function canSimulateRenewal(sub: Pick<SandboxSubscription, 'periodStart'>, now = new Date()): boolean {
+  return sub.periodStart.getTime() <= now.getTime();
+}
+
+export const renewalOpensOn = (sub: Pick<SandboxSubscription, 'periodStart'>) =>
+  sub.periodStart.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
 function addMonth(d: Date): Date {
   const next = new Date(d);
   next.setUTCMonth(next.getUTCMonth() + 1);
@@ -73,6 +81,12 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
       if (checkout && checkout.userId !== user.id) throw forbidden('This checkout belongs to another account.');
       return checkout;
     },
+
+    /** The checkout a signed link stands for, whoever opens it (hosted mode: the link is the authority). */
+    checkoutByLink: (id: string) => sandbox.readCheckout(id),
+
+    /** What a hosted SPA's portal link grants (see SandboxProvider.readPortalAccess). */
+    portalAccess: (token: string, customerId: string) => sandbox.readPortalAccess(token, customerId),
 
     current,
 
@@ -158,9 +172,16 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
       await send(webhookUrl, 'subscription.canceled', sandboxSubscriptionObject(sandbox, { ...sub, status: 'canceled', canceledAt: new Date() }));
     },
 
-    /** 'Simulate next month's renewal': the next period is paid and grants the plan's credits again. */
-    async renew(user: UserRow, customerId: string, webhookUrl: string): Promise<void> {
+    /**
+     * 'Simulate next month's renewal': the next period is paid and grants the plan's credits again. At most
+     * once per simulated period: while the current period is itself a simulated one that has not begun yet,
+     * there is nothing to renew, so clicking again cannot mint credits.
+     */
+    async renew(user: UserRow, customerId: string, webhookUrl: string, now = new Date()): Promise<void> {
       const sub = await requireCurrent(user, customerId);
+      if (!canSimulateRenewal(sub, now)) {
+        throw conflict(`The next renewal has already been simulated. The one after it can be simulated from ${renewalOpensOn(sub)}.`, 'renewal_already_simulated');
+      }
       const periodStart = sub.periodEnd;
       const ids = sandboxIds(`${sub.id}:${periodStart.toISOString()}`);
       const renewed = { ...sub, status: 'active', periodStart, periodEnd: addMonth(periodStart), transactionId: ids.transaction };

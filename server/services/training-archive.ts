@@ -1,7 +1,7 @@
 import { unzipSync } from 'fflate';
-import sharp from 'sharp';
 import { LIMITS } from '@common/product.ts';
-import { badRequest } from '../http/errors.ts';
+import { AppError, badRequest } from '../http/errors.ts';
+import { checkPixelBudget, imageSizeFromHeader } from './image-budget.ts';
 
 /**
  * Checks a training archive before anyone pays for it: only images (recognised by their bytes), 4 to 50 of
@@ -134,11 +134,11 @@ export async function checkTrainingArchive(zip: Uint8Array): Promise<ArchiveImag
     if (!bytes || bytes.length !== e.size) throw invalid('The training archive is damaged.');
     const contentType = imageType(bytes);
     if (!contentType) throw invalid(`${e.name} is not a photo (JPG, PNG or WEBP only).`);
+    // The pixel budget from the header, before any trainer decodes it (four 16000×16000 PNGs zip small).
     try {
-      const meta = await sharp(bytes).metadata();
-      if (!meta.width || !meta.height) throw new Error('no size');
-    } catch {
-      throw invalid(`${e.name} is not a readable photo.`);
+      checkPixelBudget(imageSizeFromHeader(bytes));
+    } catch (err) {
+      throw err instanceof AppError ? invalid(`${e.name}: ${err.message}`) : err;
     }
     images.push({ name: e.name, bytes, contentType });
   }

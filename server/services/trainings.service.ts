@@ -3,9 +3,10 @@ import { CREDIT_COSTS } from '@common/product.ts';
 import type { TrainingSubmitResponse, TrainingView, TrainingStatus } from '@common/training.ts';
 import { trainingSubmissionSchema } from '@common/training.ts';
 import type { z } from 'zod';
-import type { Db, Executor } from '../db/index.ts';
-import { badRequest, forbidden, unauthorized, unavailable } from '../http/errors.ts';
+import { afterCommit, type Db, type Executor } from '../db/index.ts';
+import { badRequest, forbidden, notFound, unauthorized, unavailable } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import { trainingStateFromWebhook } from '../providers/inference/fal-trainer.ts';
 import type { TrainingState } from '../providers/inference/index.ts';
 import { FalJwksUnavailableError, parseFalWebhook, verifyFalWebhook } from '../providers/inference/fal-webhook.ts';
@@ -13,6 +14,7 @@ import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/inde
 import type { EventBus } from '../realtime/event-bus.ts';
 import { trainingsRepository as repo, type TrainingRow } from '../repositories/trainings.repository.ts';
 import type { CreditsService } from './credits.service.ts';
+import type { PhotoCheckService } from './photo-check.service.ts';
 import { checkTrainingArchive } from './training-archive.ts';
 import type { UploadsService } from './uploads.service.ts';
 
@@ -29,6 +31,7 @@ export interface TrainingsDeps {
   events: EventBus;
   storage: StorageProvider;
   uploads: UploadsService;
+  photoChecks: PhotoCheckService;
   logger: Logger;
   /** Which trainer new trainings run on. */
   provider: 'builtin' | 'fal';
@@ -63,7 +66,7 @@ export function toTrainingView(row: TrainingRow): TrainingView {
  * training, so never twice), and the owner's browsers hear of it — all in one transaction.
  */
 export async function finishTraining(
-  deps: { db: Db; credits: CreditsService; events: EventBus },
+  deps: { db: Db; credits: CreditsService; events: EventBus; metrics: Metrics },
   trainingId: string,
   end: TrainingEnd,
 ): Promise<TrainingRow | undefined> {
@@ -74,6 +77,8 @@ export async function finishTraining(
       await deps.credits.refund(row.userId, TRAINING_COST, 'character training failed', trainingDebitKey(row.id), tx);
     }
     await publishTraining(deps.events, tx, row);
+    const seconds = (Date.now() - row.createdAt.getTime()) / 1000;
+    afterCommit(() => deps.metrics.trainingEnded(end.status === 'FAILED' ? 'failed' : 'completed', seconds));
     return row;
   });
 }
@@ -85,8 +90,9 @@ function publishTraining(events: EventBus, tx: Executor, row: TrainingRow) {
 export function createTrainingsService(deps: TrainingsDeps) {
   return {
     /**
-     * Checks the caller's archive, then in one transaction debits the training, inserts the IN_PROGRESS row
-     * (which is its durable job) and announces it; the runner takes it from there.
+     * Checks the caller's archive and re-checks its photos (the page's verdicts are never trusted: no NSFW
+     * photo, enough photos of one person), then in one transaction debits the training, inserts the
+     * IN_PROGRESS row (which is its durable job) and announces it; the runner takes it from there.
      */
     async submit(userId: string, input: z.output<typeof trainingSubmissionSchema>): Promise<TrainingSubmitResponse> {
       const key = keyFromMediaUrl(input.images_data_url);
@@ -96,7 +102,7 @@ export function createTrainingsService(deps: TrainingsDeps) {
       }
       const zip = await deps.storage.read(upload.storageKey);
       if (!zip) throw badRequest('The uploaded training archive is no longer available. Please upload the photos again.', 'archive_missing');
-      await checkTrainingArchive(zip);
+      await deps.photoChecks.assertTrainable(await checkTrainingArchive(zip));
 
       const id = randomUUID();
       const requestId = randomUUID();
@@ -130,7 +136,8 @@ export function createTrainingsService(deps: TrainingsDeps) {
      * replay finds the row already ended and changes nothing either.
      */
     async receiveFalWebhook(headers: Headers, rawBody: Buffer): Promise<{ handled: boolean }> {
-      if (!deps.falWebhook || !deps.onFalResult) throw unavailable('fal is not configured on this server.', 'fal_not_configured');
+      // Like the payment webhooks, the endpoint of a provider this server does not use does not exist.
+      if (!deps.falWebhook || !deps.onFalResult) throw notFound('No such API endpoint.');
       let verdict;
       try {
         verdict = await verifyFalWebhook(headers, rawBody, deps.falWebhook);

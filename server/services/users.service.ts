@@ -1,7 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, isNull, sql } from 'drizzle-orm';
 import type { Identity } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
-import { userPublicMeta, users } from '../db/schema.ts';
+import { users } from '../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type UsersService = ReturnType<typeof createUsersService>;
@@ -10,22 +10,31 @@ export function createUsersService(deps: { db: Db }) {
   return {
     /**
      * User sync (spec §4): find the users row by the provider's id; create it with email, full name and
-     * 0 credits, or refresh email, full_name and updated_at. One statement, so two tabs signing in at once
-     * cannot create two rows.
+     * 0 credits, or refresh email, full_name and updated_at. One statement, so two tabs (or the server and
+     * the hosted SPA's own sync) creating the row at once end with one row and no error. Profile fields the
+     * identity does not know are left as they are. Undefined when the account was erased: its row is never
+     * revived (docs/decisions/005-account-erasure.md). The user_public_meta row comes with the insert (trigger).
      */
-    async sync(identity: Identity): Promise<UserRow> {
-      return deps.db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(users)
-          .values({ clerkId: identity.id, email: identity.email, fullName: identity.fullName, credits: 0 })
-          .onConflictDoUpdate({
-            target: users.clerkId,
-            set: { email: identity.email, fullName: identity.fullName, updatedAt: sql`now()` },
-          })
-          .returning();
-        await tx.insert(userPublicMeta).values({ userId: row.id, credits: row.credits }).onConflictDoNothing();
-        return row;
-      });
+    async sync(identity: Identity): Promise<UserRow | undefined> {
+      const [row] = await deps.db
+        .insert(users)
+        .values({ clerkId: identity.id, email: identity.email ?? null, fullName: identity.fullName ?? null, credits: 0 })
+        .onConflictDoUpdate({
+          target: users.clerkId,
+          set: {
+            ...(identity.email !== undefined && { email: identity.email }),
+            ...(identity.fullName !== undefined && { fullName: identity.fullName }),
+            updatedAt: sql`now()`,
+          },
+          setWhere: isNull(users.erasedAt),
+        })
+        .returning();
+      return row;
+    },
+
+    async findById(id: string): Promise<UserRow | undefined> {
+      const [row] = await deps.db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
     },
 
     async findByClerkId(clerkId: string): Promise<UserRow | undefined> {

@@ -1,4 +1,6 @@
 import sharp from 'sharp';
+// A relative path: the analyser's worker thread runs without the @common alias.
+import { LIMITS } from '../../common/product.ts';
 import { paletteOf, type RgbImage } from './colours.ts';
 import { detect } from './human-model.ts';
 import { imageStats } from './image-stats.ts';
@@ -6,11 +8,9 @@ import type { Box, FaceFinding, ImageAnalysis, NamedColour } from './types.ts';
 
 /** Models see at most this many pixels on the long side; more only costs time. */
 const MAX_SIDE = 1024;
-/** Refuse decompression bombs before decoding (a 5 MB upload can still claim huge dimensions). */
-const MAX_INPUT_PIXELS = 60_000_000;
 
 export async function decodeRgb(image: Buffer | Uint8Array): Promise<RgbImage> {
-  const { data, info } = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
+  const { data, info } = await sharp(image, { limitInputPixels: LIMITS.imageMaxPixels })
     .rotate()
     .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
     .removeAlpha()

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ImageAnalysis } from './types.ts';
+import type { ImageAnalysis, PhotoMeasures } from './types.ts';
 import type { WorkerRequest, WorkerResponse } from './vision-worker.ts';
 
 /** Why an analysis failed: the image could not be read, the analyser ran out of time, or it broke. */
@@ -14,9 +14,13 @@ export class VisionError extends Error {
 }
 
 export interface VisionAnalyser {
-  /** Loads the models now instead of on the first image (benchmarks, warm-up at start). */
+  /** Loads the models (human's and the NSFW classifier) now instead of on the first image. */
   warm(): Promise<void>;
   analyse(image: Buffer | Uint8Array, opts?: { timeoutMs?: number }): Promise<ImageAnalysis>;
+  /** Measures a training photo (faces, light, blur, hash, NSFW scores); a bad file is reported, not thrown. */
+  check(image: Buffer | Uint8Array, opts?: { timeoutMs?: number }): Promise<PhotoMeasures>;
+  /** Images sent to the worker and not answered yet (queued or in analysis). */
+  queueLength(): number;
   close(): Promise<void>;
 }
 
@@ -90,20 +94,31 @@ export function createVisionAnalyser(opts: VisionAnalyserOptions = {}): VisionAn
     });
   }
 
+  async function send(kind: 'analyse' | 'check', image: Buffer | Uint8Array, timeoutMs = defaultTimeout) {
+    // Copy into a buffer of our own so it can be moved to the worker without touching the caller's.
+    const copy = new Uint8Array(image.byteLength);
+    copy.set(image);
+    const res = await call({ id: nextId++, kind, image: copy }, timeoutMs, [copy.buffer]);
+    if (!res.ok) throw new VisionError(res.badImage ? `The image could not be read: ${res.error}` : res.error, res.badImage ? 'bad-image' : 'failed');
+    return res;
+  }
+
   return {
     async warm() {
       const res = await call({ id: nextId++, kind: 'load' }, Math.max(defaultTimeout, 60_000));
       if (!res.ok) throw new VisionError(res.error, 'failed');
     },
     async analyse(image, callOpts = {}) {
-      // Copy into a buffer of our own so it can be moved to the worker without touching the caller's.
-      const copy = new Uint8Array(image.byteLength);
-      copy.set(image);
-      const res = await call({ id: nextId++, kind: 'analyse', image: copy }, callOpts.timeoutMs ?? defaultTimeout, [copy.buffer]);
-      if (!res.ok) throw new VisionError(res.badImage ? `The image could not be read: ${res.error}` : res.error, res.badImage ? 'bad-image' : 'failed');
+      const res = await send('analyse', image, callOpts.timeoutMs);
       if (!res.analysis) throw new VisionError('The image analyser answered without a result.', 'failed');
       return res.analysis;
     },
+    async check(image, callOpts = {}) {
+      const res = await send('check', image, callOpts.timeoutMs);
+      if (!res.measures) throw new VisionError('The image analyser answered without a result.', 'failed');
+      return res.measures;
+    },
+    queueLength: () => current?.pending.size ?? 0,
     async close() {
       const run = current;
       current = undefined;

@@ -30,10 +30,25 @@ interface HumanResult {
   object: { score: number; label: string; boxRaw: Box }[];
 }
 
+/** The parts of human's bundled tfjs the vision code uses (one TensorFlow runtime for every model). */
+export interface Tensor {
+  dispose(): void;
+  data(): Promise<Float32Array | Int32Array | Uint8Array>;
+}
+export interface HumanTf {
+  tensor(data: Uint8Array, shape: number[], dtype: 'int32'): Tensor;
+  tidy<T extends Tensor>(fn: () => T): T;
+  cast(x: Tensor, dtype: 'float32'): Tensor;
+  div(a: Tensor, b: number): Tensor;
+  image: { resizeBilinear(x: Tensor, size: [number, number], alignCorners: boolean): Tensor };
+  io: { fromMemory(artifacts: unknown): unknown };
+  loadGraphModel(handler: unknown): Promise<{ predict(x: Tensor): Tensor }>;
+}
+
 interface HumanInstance {
   load(): Promise<void>;
-  detect(input: unknown): Promise<HumanResult>;
-  tf: { tensor(data: Uint8Array, shape: number[], dtype: 'int32'): { dispose(): void } };
+  detect(input: unknown, config?: unknown): Promise<HumanResult>;
+  tf: HumanTf;
 }
 
 /**
@@ -64,6 +79,8 @@ const CONFIG = {
   debug: false,
   async: true,
   warmup: 'none',
+  // Every call is a different photo: human's frame cache (meant for video) would reuse the last result.
+  cacheSensitivity: 0,
   filter: { enabled: false },
   face: {
     enabled: true,
@@ -82,6 +99,21 @@ const CONFIG = {
   object: { enabled: true, modelPath: 'centernet.json', minConfidence: 0.25, maxDetected: 20 },
   gesture: { enabled: false },
   segmentation: { enabled: false },
+};
+
+/**
+ * human merges a call's config into its own and keeps it, so each kind of call states every model it
+ * switches: captions use them all, photo checks only the face detector.
+ */
+const CAPTION_MODELS = {
+  face: { enabled: true, mesh: { enabled: true }, description: { enabled: true }, emotion: { enabled: true } },
+  body: { enabled: true },
+  object: { enabled: true },
+};
+const FACE_ONLY = {
+  face: { enabled: true, mesh: { enabled: false }, description: { enabled: false }, emotion: { enabled: false } },
+  body: { enabled: false },
+  object: { enabled: false },
 };
 
 let loading: Promise<HumanInstance> | undefined;
@@ -111,11 +143,23 @@ export interface Detections {
   objects: ObjectFinding[];
 }
 
+/** Faces only (the photo check): detector boxes and scores, largest first. */
+export async function detectFaces(img: RgbImage): Promise<{ box: Box; score: number }[]> {
+  const human = await loadHuman();
+  const tensor = human.tf.tensor(img.data, [1, img.height, img.width, 3], 'int32');
+  try {
+    const result = await human.detect(tensor, FACE_ONLY);
+    return result.face.map((f) => ({ box: f.boxRaw, score: f.score })).sort((a, b) => b.box[3] - a.box[3]);
+  } finally {
+    tensor.dispose();
+  }
+}
+
 export async function detect(img: RgbImage): Promise<Detections> {
   const human = await loadHuman();
   const tensor = human.tf.tensor(img.data, [1, img.height, img.width, 3], 'int32');
   try {
-    const result = await human.detect(tensor);
+    const result = await human.detect(tensor, CAPTION_MODELS);
     return {
       faces: result.face
         .map((f) => {

@@ -64,3 +64,35 @@ export interface ImageAnalysis {
   hair: NamedColour | null;
   timings: { decodeMs: number; detectMs: number; totalMs: number };
 }
+
+/** nsfwjs's class probabilities for one image (they sum to 1). */
+export interface NsfwScores {
+  drawing: number;
+  hentai: number;
+  neutral: number;
+  porn: number;
+  sexy: number;
+}
+
+/** What the photo check measures on one image; judged against common/photo-check.ts by the server. */
+export interface PhotoMeasures {
+  /** sharp's name of the file's format (jpeg, png, webp, heif, gif…); null when it is not an image at all. */
+  format: string | null;
+  /** Size as shown, EXIF rotation applied; 0 when unknown. */
+  width: number;
+  height: number;
+  /** Why it could not be decoded, when it could not. */
+  error: string | null;
+  /** Null when the photo was not decoded (unreadable, unsupported or over the pixel budget). */
+  decoded: {
+    /** Detector findings, tallest first. */
+    faces: { box: Box; score: number }[];
+    /** Light and blur of the tallest face (see photo-measures.ts); null without a face. */
+    face: { brightness: number; blur: number } | null;
+    /** 64-bit difference hash as 16 hex digits. */
+    hash: string;
+    nsfw: NsfwScores;
+    /** The same classifier with the faces masked out; measured only when the whole image looked explicit. */
+    nsfwFacesMasked: NsfwScores | null;
+  } | null;
+}

@@ -1,15 +1,20 @@
 import { parentPort } from 'node:worker_threads';
 import { analyseImage } from './analyse-image.ts';
 import { loadHuman } from './human-model.ts';
+import { measurePhoto } from './measure-photo.ts';
+import { loadNsfwModel } from './nsfw-model.ts';
 
 /**
  * Worker thread entry: analyses images one at a time (the models are not re-entrant) and answers each
  * request by id. Started by analyser.ts; never imported by the server itself.
  */
 
-export type WorkerRequest = { id: number; kind: 'analyse'; image: Uint8Array } | { id: number; kind: 'load' };
+export type WorkerRequest =
+  | { id: number; kind: 'analyse'; image: Uint8Array }
+  | { id: number; kind: 'check'; image: Uint8Array }
+  | { id: number; kind: 'load' };
 export type WorkerResponse =
-  | { id: number; ok: true; analysis?: Awaited<ReturnType<typeof analyseImage>> }
+  | { id: number; ok: true; analysis?: Awaited<ReturnType<typeof analyseImage>>; measures?: Awaited<ReturnType<typeof measurePhoto>> }
   | { id: number; ok: false; error: string; badImage: boolean };
 
 if (!parentPort) throw new Error('vision-worker.ts must run in a worker thread');
@@ -22,7 +27,11 @@ port.on('message', (req: WorkerRequest) => {
     try {
       if (req.kind === 'load') {
         await loadHuman();
+        await loadNsfwModel();
         port.postMessage({ id: req.id, ok: true } satisfies WorkerResponse);
+      } else if (req.kind === 'check') {
+        const measures = await measurePhoto(req.image);
+        port.postMessage({ id: req.id, ok: true, measures } satisfies WorkerResponse);
       } else {
         const analysis = await analyseImage(req.image);
         port.postMessage({ id: req.id, ok: true, analysis } satisfies WorkerResponse);

@@ -78,6 +78,17 @@ describe('the /app session guard', () => {
     expect((await screen.findAllByText('4,510 Credits')).length).toBeGreaterThan(0);
   });
 
+  it('refetches the user record after a resync (the server may have missed events)', async () => {
+    let credits = 10;
+    const fake = fakeBackend({ routes: { '/api/me/sync': () => me({ credits, subscription_status: credits > 10 ? 'active' : null }) } });
+    renderApp(fake.backend);
+    expect((await screen.findAllByText('10 Credits')).length).toBeGreaterThan(0);
+    credits = 1510;
+    await act(async () => fake.emit({ type: 'resync' }));
+    expect((await screen.findAllByText('1,510 Credits')).length).toBeGreaterThan(0);
+    expect(fake.request.mock.calls.filter(([path]) => path === '/api/me/sync')).toHaveLength(2);
+  });
+
   it("labels the profile entry 'User Profile' when there is no name", async () => {
     const { backend } = fakeBackend({ routes: { '/api/me/sync': () => me({ full_name: null }) } });
     renderApp(backend);

@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PhotoCheck, PhotoProblem } from '@common/photo-check';
 import type { TrainingView } from '@common/training';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
@@ -35,11 +36,33 @@ function CreateImageProbe() {
   return <pre data-testid="nav-state">{JSON.stringify(location.state)}</pre>;
 }
 
-function renderPage(opts: { credits?: number; upload?: () => unknown; submit?: (body: unknown) => unknown } = {}) {
+/** A verdict as the server gives it. */
+function verdict(problems: PhotoProblem[] = [], over: Partial<PhotoCheck> = {}): PhotoCheck {
+  const faces = problems.includes('no-face') ? 0 : problems.includes('several-people') ? 2 : 1;
+  return { problems, faces, width: 1200, height: 1600, hash: null, detail: null, ...over };
+}
+
+/** A face hash far from every other photo's (16 bits or more apart), unless a test gives one. */
+const distinctHash = (index: number) => (index % 16).toString(16).repeat(16);
+
+/** The photo a check request carries: photos(n) put its index in the fourth byte. */
+async function photoIndex(body: unknown): Promise<number> {
+  const file = (body as FormData).get('file') as File;
+  return new Uint8Array(await file.arrayBuffer())[3]!;
+}
+
+function renderPage(
+  opts: { credits?: number; upload?: () => unknown; submit?: (body: unknown) => unknown; check?: (index: number) => PhotoCheck | Promise<PhotoCheck> } = {},
+) {
   let trainings: TrainingView[] = [];
   const fake = fakeBackend({
     routes: {
       '/api/trainings': () => ({ items: trainings }),
+      '/api/trainings/check-photo': async (body) => {
+        const index = await photoIndex(body);
+        const check = await (opts.check ?? (() => verdict()))(index);
+        return { ...check, hash: check.hash ?? (check.faces === 1 ? distinctHash(index) : null) };
+      },
       '/api/upload': opts.upload ?? (() => ({ success: true, url: '/media/uploads/u/a.zip' })),
       '/api/image/submit-lora-training':
         opts.submit ??
@@ -193,5 +216,130 @@ describe('character training page', () => {
     expect(screen.getByText('You need 500 credits to train characters. You currently have 499 credits.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Need 500 Credits' })).toHaveAttribute('href', '/app/subscription');
     expect(screen.getByRole('button', { name: 'Start Training' })).toBeDisabled();
+  });
+});
+
+describe('photo checks on the training page', () => {
+  const problems: PhotoProblem[][] = [[], ['blurry'], [], ['too-dark'], [], [], [], [], [], [], [], []];
+
+  it('badges every photo in words, sums them up beside the guidance, and removes the ones with problems in one tap', async () => {
+    const fake = renderPage({ check: (i) => verdict(problems[i]) });
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Photos'), photos(12));
+    const summary = screen.getByTestId('photo-check-summary');
+    await waitFor(() => expect(summary).toHaveTextContent('12 photos: 10 good, 2 with problems'));
+    const items = within(screen.getByRole('list', { name: 'Selected photos' })).getAllByRole('listitem');
+    expect(items.map((li) => li.getAttribute('aria-label'))).toEqual([
+      'Photo 1: Good',
+      'Photo 2: Blurry',
+      'Photo 3: Good',
+      'Photo 4: Too dark',
+      ...Array.from({ length: 8 }, (_, i) => `Photo ${i + 5}: Good`),
+    ]);
+    expect(within(summary).getByText('Photo 2: Blurry.')).toBeInTheDocument();
+    expect(summary).toHaveTextContent('The face is blurry. Use a sharper photo.');
+    expect(screen.getByText('Upload 10–20 high-quality photos of the same person').closest('div')).toContainElement(summary);
+    // The copy checked is the photo itself here (no canvas in the test browser), one request per photo.
+    expect(fake.request.mock.calls.filter(([path]) => path === '/api/trainings/check-photo')).toHaveLength(12);
+
+    await user.click(screen.getByRole('button', { name: 'Remove 2 photos with problems' }));
+    expect(within(screen.getByRole('list', { name: 'Selected photos' })).getAllByRole('listitem')).toHaveLength(10);
+    expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('10 photos: 10 good');
+    expect(screen.queryByRole('button', { name: /photos? with (a )?problems?/ })).toBeNull();
+  });
+
+  it('names a repeated photo and a photo it cannot read', async () => {
+    renderPage({
+      check: (i) =>
+        i === 2
+          ? verdict([], { hash: 'abcdef0123456789' })
+          : i === 3
+            ? verdict([], { hash: 'abcdef0123456788' })
+            : i === 1
+              ? verdict(['unreadable'], { faces: 0, hash: null, detail: 'HEIC and AVIF photos cannot be used. Choose JPG, PNG or WEBP.' })
+              : verdict(),
+    });
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Photos'), photos(4));
+    const list = screen.getByRole('list', { name: 'Selected photos' });
+    await waitFor(() => expect(within(list).getAllByRole('listitem').map((li) => li.getAttribute('aria-label'))).toEqual([
+      'Photo 1: Good',
+      "Photo 2: Can't be read",
+      'Photo 3: Good',
+      'Photo 4: Same as photo 3',
+    ]));
+    expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('HEIC and AVIF photos cannot be used. Choose JPG, PNG or WEBP.');
+  });
+
+  it('shows progress per photo and never blocks the form while checking', async () => {
+    const pending: (() => void)[] = [];
+    const fake = renderPage({ check: () => new Promise<PhotoCheck>((resolve) => pending.push(() => resolve(verdict()))) });
+    const user = await fillForm(4);
+    const list = screen.getByRole('list', { name: 'Selected photos' });
+    await waitFor(() => expect(pending).toHaveLength(2));
+    expect(within(list).getAllByText('Checking…')).toHaveLength(2);
+    expect(within(list).getAllByText('Waiting…')).toHaveLength(2);
+    expect(fake.request.mock.calls.filter(([path]) => path === '/api/trainings/check-photo')).toHaveLength(2);
+    expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('4 photos: 0 good, 4 being checked');
+    // The form stays usable: the name can change and the training can be sent (the server checks again).
+    await user.type(screen.getByLabelText('Character name'), ' Park');
+    expect(screen.getByRole('button', { name: 'Start Training' })).toBeEnabled();
+    while (pending.length) pending.shift()!();
+    // Two at a time: the next two start once the first two are answered.
+    await waitFor(() => expect(pending).toHaveLength(2));
+    expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('4 photos: 2 good, 2 being checked');
+    while (pending.length) pending.shift()!();
+    await waitFor(() => expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('4 photos: 4 good'));
+  });
+
+  it('says when a photo could not be checked and checks it again on request', async () => {
+    let refuse = true;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    renderPage({
+      check: () => {
+        if (refuse) throw new ApiError(429, '{"message":"Too many photos checked in a short time."}', 'x');
+        return verdict();
+      },
+    });
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Photos'), photos(1));
+    const badge = await screen.findByText('Not checked');
+    expect(badge.closest('[data-testid="photo-badge"]')).toHaveAttribute('title', 'Too many photos checked in a short time.');
+    expect(warn).toHaveBeenCalledWith('photo check failed', expect.any(ApiError));
+    refuse = false;
+    await user.click(screen.getByRole('button', { name: 'Check again' }));
+    expect(await screen.findByText('Good')).toBeInTheDocument();
+  });
+
+  it('refuses to send an NSFW photo or too few photos of one person, before any upload', async () => {
+    const fake = renderPage({ check: (i) => verdict(i === 1 ? ['not-allowed'] : []) });
+    const user = await fillForm(5);
+    await waitFor(() => expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('5 photos: 4 good, 1 with a problem'));
+    expect(screen.getByRole('listitem', { name: 'Photo 2: Not allowed' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Start Training' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Photo 2 is not allowed: NSFW content is prohibited. Remove it to continue.');
+    expect(fake.request.mock.calls.some(([path]) => path === '/api/upload')).toBe(false);
+    cleanup();
+
+    const again = renderPage({ check: (i) => verdict(i === 0 ? ['no-face'] : i === 1 ? ['several-people'] : []) });
+    const user2 = await fillForm(5);
+    await waitFor(() => expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('5 photos: 3 good, 2 with problems'));
+    await user2.click(screen.getByRole('button', { name: 'Start Training' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('At least 4 photos must show exactly one face; only 3 do. Add photos of the person alone.');
+    expect(again.request.mock.calls.some(([path]) => path === '/api/upload')).toBe(false);
+  });
+
+  it('shows the server’s refusal at submit, which names the photos, in the spec’s wording', async () => {
+    renderPage({
+      submit: () => {
+        throw new ApiError(422, '{"code":"photos_refused","message":"Photo 3 (photo-03.jpg) is not allowed: NSFW content is prohibited. Remove it to continue."}', 'x');
+      },
+    });
+    const user = await fillForm(4);
+    await waitFor(() => expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('4 photos: 4 good'));
+    await user.click(screen.getByRole('button', { name: 'Start Training' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Training submission failed: 422 - Photo 3 (photo-03.jpg) is not allowed: NSFW content is prohibited. Remove it to continue.',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
+import { Webhook } from 'standardwebhooks';
 import { signWebhookBody } from '../../server/providers/payments/index.ts';
 
 /**
@@ -16,6 +17,10 @@ export interface FakeCreem {
   portalRequests: Record<string, unknown>[];
   /** Makes a customer id known, as Creem knows customers after their first checkout. */
   addCustomer(id: string): void;
+  /** Product ids looked up with GET /v1/products/{id}, in order. */
+  productLookups: string[];
+  /** Archives a product (it can no longer be bought). */
+  archiveProduct(id: string): void;
   stop(): Promise<void>;
 }
 
@@ -46,6 +51,8 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
   const checkouts: Record<string, unknown>[] = [];
   const portalRequests: Record<string, unknown>[] = [];
   const customers = new Set<string>();
+  const archived = new Set<string>();
+  const productLookups: string[] = [];
   let base = '';
 
   async function readBody(req: Request): Promise<Record<string, unknown> | Response> {
@@ -93,6 +100,30 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
       });
     }
 
+    const product = /^\/v1\/products\/([^/]+)$/.exec(path);
+    if (product && req.method === 'GET') {
+      const id = decodeURIComponent(product[1]);
+      productLookups.push(id);
+      if (!opts.products.includes(id)) return error(404, 'Not Found', 'Product not found');
+      const now = new Date().toISOString();
+      return Response.json({
+        id,
+        mode: opts.apiKey.startsWith('creem_test_') ? 'test' : 'prod',
+        object: 'product',
+        name: `Plan ${id}`,
+        description: 'Monthly subscription',
+        price: 1900,
+        currency: 'USD',
+        billing_type: 'recurring',
+        billing_period: 'every-month',
+        status: archived.has(id) ? 'archived' : 'active',
+        tax_mode: 'exclusive',
+        tax_category: 'saas',
+        created_at: now,
+        updated_at: now,
+      });
+    }
+
     if (path === '/v1/customers/billing' && req.method === 'POST') {
       const body = await readBody(req);
       if (body instanceof Response) return body;
@@ -114,6 +145,8 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
     checkouts,
     portalRequests,
     addCustomer: (id) => customers.add(id),
+    productLookups,
+    archiveProduct: (id) => archived.add(id),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -187,7 +220,41 @@ export function creemCheckoutCompleted(f: SubscriptionFixture & { orderId?: stri
 }
 
 /** A webhook delivery signed like Creem signs it: creem-signature = hex HMAC-SHA256 of the raw body. */
-export function signedWebhook(secret: string, eventType: string, object: Record<string, unknown>, id = `evt_${randomBytes(10).toString('hex')}`) {
-  const body = JSON.stringify({ id, eventType, created_at: Date.now(), object });
+export function signedWebhook(
+  secret: string,
+  eventType: string,
+  object: Record<string, unknown>,
+  id = `evt_${randomBytes(10).toString('hex')}`,
+  createdAt = Date.now(),
+) {
+  const body = JSON.stringify({ id, eventType, created_at: createdAt, object });
   return { id, body, headers: { 'content-type': 'application/json', 'creem-signature': signWebhookBody(body, secret) } };
+}
+
+/**
+ * A delivery signed with Standard Webhooks, as Creem sends when an endpoint uses that scheme (signed by the
+ * `standardwebhooks` reference library, not by the code under test). `envelope: 'type-data'` uses the newer
+ * `{type, data}` body; `sentAt` moves the signed timestamp (a stale or future delivery).
+ */
+export function standardSignedWebhook(
+  secret: string,
+  eventType: string,
+  object: Record<string, unknown>,
+  opts: { id?: string; sentAt?: Date; envelope?: 'eventType-object' | 'type-data' } = {},
+) {
+  const id = opts.id ?? `evt_${randomBytes(10).toString('hex')}`;
+  const body = JSON.stringify(
+    opts.envelope === 'type-data' ? { id, type: eventType, created_at: Date.now(), data: object } : { id, eventType, created_at: Date.now(), object },
+  );
+  return { id, body, headers: signStandard(secret, id, body, opts.sentAt) };
+}
+
+/** Standard Webhooks headers for any body (also one that is not an event at all). */
+export function signStandard(secret: string, id: string, body: string, sentAt = new Date()): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, sentAt, body),
+  };
 }

@@ -8,6 +8,8 @@ import pg from 'pg';
 import { loadConfig } from '../../server/config.ts';
 import { buildApp, type BuildAppOptions } from '../../server/app.ts';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../../server/runtime.ts';
+import { dropStalledBodies, SERVER_TIMEOUTS, serverTimeoutOptions, type ServerTimeouts } from '../../server/http/timeouts.ts';
+import { createVisionAnalyser, type VisionAnalyser } from '../../server/vision/analyser.ts';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
 
@@ -54,9 +56,22 @@ export interface StartTestServerOptions {
   env?: Record<string, string>;
   runtime?: Partial<RuntimeOptions>;
   app?: BuildAppOptions;
+  /** The server's client timeouts (main.ts uses SERVER_TIMEOUTS). */
+  timeouts?: Partial<ServerTimeouts>;
   /** Reuse a data folder (restart tests). */
   dataDir?: string;
   databaseUrl?: string;
+}
+
+let testVision: VisionAnalyser | undefined;
+
+/**
+ * One image analyser for every test server of a test file: its models (~1 s to load, more on a busy machine)
+ * load once instead of once per server. Its worker thread is unref'd, so it ends with the file.
+ */
+export function sharedTestVision(): VisionAnalyser {
+  testVision ??= createVisionAnalyser({ timeoutMs: 60_000 });
+  return { ...testVision, close: async () => {} };
 }
 
 export async function startTestServer(opts: StartTestServerOptions = {}): Promise<TestServer> {
@@ -77,11 +92,13 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, AUTH_SECRET: 'test-secret-test-secret-test-secret-123' } : {}),
     ...opts.env,
   });
-  const rt = await startRuntime(config, { sseHeartbeatMs: 1000, ...opts.runtime });
+  const rt = await startRuntime(config, { sseHeartbeatMs: 1000, vision: sharedTestVision(), ...opts.runtime });
   const app = buildApp(rt, opts.app);
+  const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
   const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions: serverTimeoutOptions(timeouts) }, () => resolve(s));
   });
+  dropStalledBodies(server as import('node:http').Server, timeouts);
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
 

@@ -5,7 +5,15 @@ import { CHECKOUT_EMAIL_MESSAGE } from '@common/billing.ts';
 import { paymentEvents, subscriptions } from '../../server/db/schema.ts';
 import { createCreemProvider } from '../../server/providers/payments/creem.ts';
 import { PaymentProviderError } from '../../server/providers/payments/index.ts';
-import { creemCheckoutCompleted, creemSubscription, signedWebhook, startFakeCreem, type FakeCreem } from '../fakes/creem-server.ts';
+import {
+  creemCheckoutCompleted,
+  creemSubscription,
+  signStandard,
+  signedWebhook,
+  standardSignedWebhook,
+  startFakeCreem,
+  type FakeCreem,
+} from '../fakes/creem-server.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
 const SANDBOX_SECRET = 'sandbox-test-secret-0123456789abcdef';
@@ -140,6 +148,35 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       expect((await me(client)).credits).toBe(3000);
     });
 
+    it('applies payment events in the order they happened, whatever order they arrive in', async () => {
+      const { client, userId } = await ts.signUp();
+      const sub = { id: `sub_${uid()}`, customerId: `cust_${uid()}`, userId };
+      const t0 = Date.now() - 60_000;
+      const send = async (type: string, object: Record<string, unknown>, at: number) => {
+        const e = signedWebhook(SANDBOX_SECRET, type, object, undefined, at);
+        expect((await post(e.body, e.headers)).status).toBe(200);
+      };
+      const paid = creemSubscription({ ...sub, productId: 'prod_sandbox_basic', transactionId: `tran_${uid()}` });
+      const upgraded = creemSubscription({ ...sub, productId: 'prod_sandbox_standard' });
+      const canceled = creemSubscription({ ...sub, productId: 'prod_sandbox_standard', status: 'canceled', canceledAt: new Date(t0 + 20_000) });
+
+      // Newest first: the cancel, the plan change before it, and the first payment whose delivery had failed.
+      await send('subscription.canceled', canceled, t0 + 20_000);
+      await send('subscription.update', upgraded, t0 + 10_000);
+      await send('subscription.paid', paid, t0);
+      // The old events did not reactivate or re-plan the subscription; the paid period's credits were granted.
+      expect(await me(client)).toMatchObject({ subscription_status: 'canceled', subscription_plan: 'STANDARD', credits: 1500 });
+      const [row] = await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+      expect(row).toMatchObject({ status: 'canceled', plan: 'STANDARD' });
+      expect(row.lastEventAt?.getTime()).toBe(t0 + 20_000);
+
+      // A newer event applies as usual: the subscription is paid again.
+      const renewed = creemSubscription({ ...sub, productId: 'prod_sandbox_standard', transactionId: `tran_${uid()}`, periodStart: new Date(t0 + 30_000) });
+      await send('subscription.paid', renewed, t0 + 30_000);
+      expect(await me(client)).toMatchObject({ subscription_status: 'active', subscription_plan: 'STANDARD', credits: 6000 });
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(6000);
+    });
+
     it('answers 401 to a forged or missing signature and changes nothing', async () => {
       const { client, userId } = await ts.signUp();
       const forged = signedWebhook('not-the-sandbox-secret-0123456789abcdef', 'subscription.paid', paidEvent(userId));
@@ -234,6 +271,14 @@ describe.each(testDatabases())('billing (%s)', (database) => {
 
       expect((await postForm(client, `${customer_portal_link}/renew`)).status).toBe(303);
       expect((await me(client)).credits).toBe(24500);
+      // At most once per simulated period: the renewed period has not begun, so there is nothing to renew.
+      const renewAgain = await postForm(client, `${customer_portal_link}/renew`);
+      expect(renewAgain.status).toBe(409);
+      expect(await renewAgain.text()).toContain('The next renewal has already been simulated.');
+      expect((await me(client)).credits).toBe(24500);
+      const renewedPortal = await (await client.get(customer_portal_link)).text();
+      expect(renewedPortal).not.toContain('Simulate next month’s renewal');
+      expect(renewedPortal).toContain('Next month’s renewal has been simulated.');
 
       const downgrade = await postForm(client, `${customer_portal_link}/plan`, { plan: 'BASIC' });
       expect(downgrade.headers.get('location')).toContain('done=downgraded');
@@ -266,7 +311,8 @@ describe.each(testDatabases())('billing (%s)', (database) => {
 describe('creem provider', () => {
   const apiKey = 'creem_test_0123456789';
   const products = { BASIC: 'prod_basic_1', STANDARD: 'prod_standard_1', PROFESSIONAL: 'prod_pro_1' };
-  const webhookSecret = 'whsec_test_0123456789';
+  // Creem's secrets are Standard Webhooks secrets: whsec_ and base64; the legacy scheme keys with the whole string.
+  const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
   let creem: FakeCreem;
   let ts: TestServer;
   beforeAll(async () => {
@@ -321,9 +367,81 @@ describe('creem provider', () => {
     expect(creem.portalRequests.at(-1)).toEqual({ customer_id: fixture.customerId });
   });
 
+  const postCreem = (body: string, headers: Record<string, string>) => fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body, headers });
+  const eventsNamed = async (eventId: string) => ts.rt.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, eventId));
+
+  it('verifies Standard Webhooks deliveries with the SDK, in both envelopes, and each event once', async () => {
+    const { client, userId } = await ts.signUp();
+    const sub = { id: `sub_${uid()}`, productId: products.BASIC, customerId: `cust_${uid()}`, userId };
+    const first = standardSignedWebhook(webhookSecret, 'subscription.paid', creemSubscription({ ...sub, transactionId: `tran_${uid()}` }), {
+      envelope: 'type-data',
+    });
+    for (let i = 0; i < 2; i++) expect((await postCreem(first.body, first.headers)).status).toBe(200);
+    expect(await me(client)).toMatchObject({ credits: 1500, subscription_plan: 'BASIC' });
+    const renewal = standardSignedWebhook(
+      webhookSecret,
+      'subscription.paid',
+      creemSubscription({ ...sub, transactionId: `tran_${uid()}`, periodStart: new Date('2026-12-01T00:00:00Z') }),
+    );
+    expect((await postCreem(renewal.body, renewal.headers)).status).toBe(200);
+    expect((await me(client)).credits).toBe(3000);
+    expect(await eventsNamed(first.id)).toHaveLength(1);
+  });
+
+  it('refuses a stale, a future or a forged Standard Webhooks delivery and changes nothing', async () => {
+    const { client, userId } = await ts.signUp();
+    const object = creemSubscription({ id: `sub_${uid()}`, productId: products.BASIC, customerId: `cust_${uid()}`, userId, transactionId: `tran_${uid()}` });
+    const stale = standardSignedWebhook(webhookSecret, 'subscription.paid', object, { sentAt: new Date(Date.now() - 6 * 60_000) });
+    const future = standardSignedWebhook(webhookSecret, 'subscription.paid', object, { sentAt: new Date(Date.now() + 6 * 60_000) });
+    const forged = standardSignedWebhook(`whsec_${randomBytes(24).toString('base64')}`, 'subscription.paid', object);
+    for (const e of [stale, future, forged]) {
+      const res = await postCreem(e.body, e.headers);
+      expect(res.status).toBe(401);
+      expect(await eventsNamed(e.id)).toHaveLength(0);
+    }
+    // A Standard signature with a bad secret does not fall back to a forged legacy header either.
+    const legacyForged = { ...forged.headers, 'creem-signature': 'f'.repeat(64) };
+    expect((await postCreem(forged.body, legacyForged)).status).toBe(401);
+    expect(await me(client)).toMatchObject({ credits: 0, subscription_status: null });
+  });
+
+  it('accepts the legacy scheme with a sha256= prefix', async () => {
+    const { client, userId } = await ts.signUp();
+    const e = signedWebhook(webhookSecret, 'subscription.paid', creemSubscription({ id: `sub_${uid()}`, productId: products.BASIC, customerId: `cust_${uid()}`, userId, transactionId: `tran_${uid()}` }));
+    const res = await postCreem(e.body, { ...e.headers, 'creem-signature': `sha256=${e.headers['creem-signature']}` });
+    expect(res.status).toBe(200);
+    expect((await me(client)).credits).toBe(1500);
+  });
+
+  it('records a signed but unreadable body once and answers 200, never 500', async () => {
+    const deep = `{"id":"evt_deep_${uid()}","eventType":"subscription.paid","object":{"object":"subscription","nested":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
+    const bodies = [
+      'null',
+      '"just a string"',
+      '{"id":"evt_x","eventType":"subscription.paid"}',
+      `{"id":"evt_nul_${uid()}","eventType":"subscription.paid","object":{"id":"sub_\u0000"}}`,
+      `{"id":"evt_long_${uid()}","eventType":"subscription.paid","object":{"object":"subscription","id":"${'s'.repeat(5000)}"}}`,
+      `{"id":"evt_date_${uid()}","eventType":"subscription.paid","object":{"object":"subscription","id":"sub_d","current_period_start_date":-8640000000000000}}`,
+      deep,
+      'not json at all',
+    ];
+    for (const body of bodies) {
+      const id = `msg_${uid()}`;
+      const res = await postCreem(body, signStandard(webhookSecret, id, body));
+      expect(res.status, body.slice(0, 60)).toBe(200);
+      const outcome = (await res.json()).outcome;
+      expect(['malformed', 'unmatched'], body.slice(0, 60)).toContain(outcome);
+      const again = await postCreem(body, signStandard(webhookSecret, id, body));
+      expect(again.status).toBe(200);
+    }
+    const recorded = await ts.rt.db.select().from(paymentEvents).where(eq(paymentEvents.eventType, 'malformed'));
+    expect(recorded.length).toBeGreaterThanOrEqual(6);
+    expect(recorded[0].payload).toMatchObject({ reason: expect.any(String), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  });
+
   it('turns a refused API key into a provider error the user can retry', async () => {
     const bad = createCreemProvider({ apiKey: 'creem_test_wrong', webhookSecret, products, serverUrl: creem.url });
-    const attempt = bad.createCheckout({ plan: 'BASIC', userId: 'u1', email: 'a@example.com', successUrl: 'http://localhost/x' });
+    const attempt = bad.createCheckout({ plan: 'BASIC', userId: 'u1', email: 'a@example.com', successUrl: 'http://localhost/x', serverUrl: 'http://localhost' });
     await expect(attempt).rejects.toBeInstanceOf(PaymentProviderError);
     await expect(bad.customerPortalLink('cust_1')).rejects.toBeInstanceOf(PaymentProviderError);
     expect(creem.checkouts.filter((c) => c.customer && (c.customer as { email?: string }).email === 'a@example.com')).toHaveLength(0);

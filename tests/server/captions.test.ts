@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { eq } from 'drizzle-orm';
-import { uploads } from '../../server/db/schema.ts';
-import { purgeExpiredUploads } from '../../server/services/uploads.service.ts';
+import { eq, sql } from 'drizzle-orm';
+import { generationJobs, uploads } from '../../server/db/schema.ts';
+import { refundAbandonedJobs } from '../../server/jobs/paid-jobs.ts';
 import { createFalCaptioner } from '../../server/providers/inference/fal-captioner.ts';
 import { createFalCaptionFake, type FalCaptionFake } from '../fakes/fal-captions.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
-import { samplePhoto } from '../helpers/photos.ts';
-import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { LIMITS } from '@common/product.ts';
+import { pngHeader, samplePhoto } from '../helpers/photos.ts';
+import { sharedTestVision, startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+import { withExplicitVerdict } from '../helpers/vision.ts';
 
 function form(bytes: Buffer | string, fileName: string, type = 'application/octet-stream'): FormData {
   const fd = new FormData();
@@ -31,12 +36,19 @@ async function uploadPhoto(client: TestClient): Promise<string> {
  * Streams a multipart upload of `total` bytes over a raw socket, stopping as soon as the server answers.
  * Returns the status and how many bytes had been written by then.
  */
-function streamUpload(ts: TestServer, client: TestClient, head: Buffer, total: number): Promise<{ status: number; written: number }> {
+function streamUpload(
+  ts: TestServer,
+  client: TestClient,
+  head: Buffer,
+  total: number,
+  opts: { pauseAfterBytes?: number } = {},
+): Promise<{ status: number; written: number; finish: () => Promise<number> }> {
   const boundary = 'x-test-boundary';
   const url = new URL(ts.url);
   return new Promise((resolve, reject) => {
     let written = 0;
     let answered = false;
+    let finishing: ((status: number) => void) | undefined;
     const req = request(
       {
         host: url.hostname,
@@ -51,9 +63,10 @@ function streamUpload(ts: TestServer, client: TestClient, head: Buffer, total: n
         },
       },
       (res) => {
+        if (finishing) return void res.on('end', () => finishing!(res.statusCode ?? 0)).resume();
         answered = true;
         res.resume();
-        resolve({ status: res.statusCode ?? 0, written });
+        resolve({ status: res.statusCode ?? 0, written, finish: async () => res.statusCode ?? 0 });
         req.destroy();
       },
     );
@@ -66,6 +79,20 @@ function streamUpload(ts: TestServer, client: TestClient, head: Buffer, total: n
     const chunk = Buffer.alloc(64 * 1024, 7);
     const pump = () => {
       while (!answered && written < total) {
+        if (opts.pauseAfterBytes !== undefined && written >= opts.pauseAfterBytes) {
+          // Hold the upload open until the caller says finish; then it completes normally.
+          opts.pauseAfterBytes = undefined;
+          return resolve({
+            status: 0,
+            written,
+            finish: () =>
+              new Promise<number>((done) => {
+                finishing = done;
+                answered = true;
+                req.end(`\r\n--${boundary}--\r\n`);
+              }),
+          });
+        }
         written += chunk.length;
         if (!req.write(chunk)) return void req.once('drain', pump);
       }
@@ -75,7 +102,7 @@ function streamUpload(ts: TestServer, client: TestClient, head: Buffer, total: n
   });
 }
 
-const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+const PNG_HEAD = pngHeader(2000, 2000);
 
 describe.each(testDatabases())('uploads and captions with the builtin analyser (%s)', (database) => {
   let ts: TestServer;
@@ -110,6 +137,82 @@ describe.each(testDatabases())('uploads and captions with the builtin analyser (
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'unsupported_type', message: 'Invalid file type (JPG, PNG, WEBP only).' });
     expect(await ts.rt.db.select().from(uploads).where(eq(uploads.userId, userId))).toHaveLength(0);
+  });
+
+  /** Everything stored for a user (and any temp file left beside it). */
+  const filesOf = (userId: string) => readdir(join(ts.dataDir, 'files', 'uploads', userId)).catch(() => [] as string[]);
+
+  it('refuses an image whose header breaks the pixel budget or cannot be read, before storing anything', async () => {
+    const { client, userId } = await ts.signUp();
+    const photo = await samplePhoto('man');
+    const cases: [Buffer, string][] = [
+      // A 60-byte PNG whose header claims 30000×30000 (900 megapixels).
+      [Buffer.concat([pngHeader(30_000, 30_000), Buffer.alloc(27)]), 'File is too large (max 50 megapixels).'],
+      [Buffer.concat([pngHeader(7072, 7072), Buffer.alloc(100)]), 'File is too large (max 50 megapixels).'],
+      [Buffer.concat([pngHeader(0, 10), Buffer.alloc(100)]), 'Invalid file type (JPG, PNG, WEBP only).'],
+      // A JPEG start followed by rubbish, and a JPEG cut off before its frame header.
+      [Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(500, 0x41)]), 'Invalid file type (JPG, PNG, WEBP only).'],
+      [photo.subarray(0, 20), 'Invalid file type (JPG, PNG, WEBP only).'],
+    ];
+    for (const [bytes, message] of cases) {
+      const res = await upload(client, bytes, 'photo.png');
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toBe(message);
+    }
+    expect(await ts.rt.db.select().from(uploads).where(eq(uploads.userId, userId))).toHaveLength(0);
+    expect(await filesOf(userId)).toEqual([]);
+    // Within the budget, the same route takes it.
+    expect((await upload(client, Buffer.concat([pngHeader(7071, 7071), Buffer.alloc(100)]), 'big.png')).status).toBe(200);
+  });
+
+  it('bounds uploads in flight per user with a clear 429', async () => {
+    const { client, userId } = await ts.signUp();
+    // Three uploads that keep streaming until the test is done with them.
+    const slow = Array.from({ length: 3 }, () => streamUpload(ts, client, PNG_HEAD, 4 * 1024 * 1024, { pauseAfterBytes: 256 * 1024 }));
+    await new Promise((r) => setTimeout(r, 300));
+    const fourth = await upload(client, await samplePhoto('man'));
+    expect(fourth.status).toBe(429);
+    expect((await fourth.json()).message).toBe('You have too many uploads in progress. Please wait for them to finish, then try again.');
+    // Another user is not affected.
+    expect((await upload((await ts.signUp()).client, await samplePhoto('man'))).status).toBe(200);
+    for (const s of slow) expect(await (await s).finish()).toBe(200);
+    expect(await ts.rt.db.select().from(uploads).where(eq(uploads.userId, userId))).toHaveLength(3);
+  });
+
+  it('refuses uploads past the account’s storage quota, and the part that would overflow it', async () => {
+    const { client, userId } = await ts.signUp();
+    const photo = await samplePhoto('man');
+    await ts.rt.db.insert(uploads).values({
+      userId,
+      storageKey: `uploads/${userId}/earlier.zip`,
+      url: `/media/uploads/${userId}/${randomUUID()}.zip`,
+      contentType: 'application/zip',
+      sizeBytes: LIMITS.uploadQuotaBytes - photo.length + 10,
+      kind: 'training-archive',
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const over = await upload(client, photo);
+    expect(over.status).toBe(413);
+    expect((await over.json()).message).toMatch(/^Your uploads have reached this account's 1 GB storage limit\./);
+    expect(await filesOf(userId)).toEqual([]);
+    expect((await upload(client, photo.subarray(0, photo.length - 100))).status).toBe(200);
+    expect((await upload(client, photo)).status).toBe(413);
+  });
+
+  it('answers 422 to a caption of an image whose pixels are broken, and charges nothing', async () => {
+    const { client, userId } = await ts.signUp({ credits: 5 });
+    const photo = await samplePhoto('smilingWoman', 600);
+    // The header is whole, so the uploader takes it; the picture data is cut off half way.
+    const res = await upload(client, photo.subarray(0, Math.floor(photo.length / 2)));
+    expect(res.status).toBe(200);
+    const { url } = await res.json();
+    for (const path of ['/api/image/fast-caption', '/api/image/detail-caption']) {
+      const caption = await client.post(path, { image_url: url });
+      expect(caption.status).toBe(422);
+      expect(await caption.json()).toMatchObject({ code: 'unreadable_image' });
+    }
+    expect(await ts.rt.credits.balance(userId)).toBe(5);
+    expect(await ts.rt.credits.ledgerSum(userId)).toBe(5);
   });
 
   it('accepts the training archive as a zip, kind training-archive', async () => {
@@ -171,18 +274,34 @@ describe.each(testDatabases())('uploads and captions with the builtin analyser (
     expect(await res.json()).toMatchObject({ code: 'insufficient_credits' });
     expect(await ts.rt.credits.balance(userId)).toBe(1);
   });
+});
 
-  it('purges expired originals from storage and marks them deleted', async () => {
-    const { client } = await ts.signUp({ credits: 2 });
-    const url = await uploadPhoto(client);
-    const [row] = await ts.rt.db.select().from(uploads).where(eq(uploads.url, url));
-    await ts.rt.db.update(uploads).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(uploads.id, row.id));
-    expect(await purgeExpiredUploads(ts.rt)).toBeGreaterThanOrEqual(1);
-    expect(await ts.rt.storage.exists(row.storageKey)).toBe(false);
-    const [after] = await ts.rt.db.select().from(uploads).where(eq(uploads.id, row.id));
-    expect(after.deletedAt).toBeInstanceOf(Date);
-    // An expired upload is no longer the caller's to caption.
-    expect((await client.post('/api/image/fast-caption', { image_url: url })).status).toBe(403);
+describe('prompt extraction refuses NSFW images (classifier verdict injected)', () => {
+  it('answers 422 before charging, deletes the image, and still captions a safe one', async () => {
+    const flagged = await samplePhoto('man');
+    const ts = await startTestServer({ runtime: { vision: withExplicitVerdict(sharedTestVision(), (image) => Buffer.compare(Buffer.from(image), flagged) === 0) } });
+    try {
+      const { client, userId } = await ts.signUp({ credits: 2 });
+      const res = await upload(client, flagged);
+      const { url } = await res.json();
+      const refused = await client.post('/api/image/detail-caption', { image_url: url });
+      expect(refused.status).toBe(422);
+      expect(await refused.json()).toEqual({
+        code: 'image_not_allowed',
+        message: 'This image is not allowed: NSFW content is prohibited. Nothing was charged.',
+        requestId: refused.headers.get('x-request-id'),
+      });
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(2);
+      expect(await ts.rt.db.select().from(uploads).where(eq(uploads.url, url))).toEqual([]);
+      expect(await ts.rt.storage.exists(decodeURIComponent(url.replace('/media/', '')))).toBe(false);
+      expect((await client.get(url)).status).toBe(404);
+
+      const safe = await client.post('/api/image/detail-caption', { image_url: await uploadPhoto(client) });
+      expect(safe.status).toBe(200);
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(0);
+    } finally {
+      await ts.stop();
+    }
   });
 });
 
@@ -232,5 +351,45 @@ describe('captions through fal.ai (fake fal on loopback)', () => {
     const refunds = await ts.rt.db.query.creditLedger.findMany({ where: (t, { and, eq }) => and(eq(t.userId, userId), eq(t.kind, 'refund')) });
     expect(refunds).toHaveLength(1);
     expect(refunds[0].delta).toBe(2);
+    expect((await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId))).map((j) => [j.kind, j.status])).toEqual([
+      ['caption', 'FAILED'],
+    ]);
+  });
+});
+
+describe('an extraction whose instance dies', () => {
+  let ts: TestServer;
+  let release: (caption: string) => void = () => {};
+  beforeAll(async () => {
+    ts = await startTestServer({
+      runtime: { captioner: { name: 'builtin', caption: () => new Promise<string>((resolve) => (release = resolve)) } },
+    });
+  });
+  afterAll(() => ts?.stop());
+
+  it('is refunded once its lease runs out, once, and a late answer changes nothing', async () => {
+    const { client, userId } = await ts.signUp({ credits: 2 });
+    const url = await uploadPhoto(client);
+    const pending = client.post('/api/image/detail-caption', { image_url: url });
+    let job: typeof generationJobs.$inferSelect | undefined;
+    for (let i = 0; i < 200 && !job; i++) {
+      [job] = await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId));
+      if (!job) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(job).toMatchObject({ kind: 'caption', cost: 2, status: 'PENDING' });
+    expect(await ts.rt.credits.balance(userId)).toBe(0);
+
+    // The instance running it is taken for dead: its lease runs out, and a sweep refunds it.
+    await ts.rt.db.update(generationJobs).set({ leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(generationJobs.id, job!.id));
+    expect(await refundAbandonedJobs(ts.rt)).toBe(1);
+    expect(await refundAbandonedJobs(ts.rt)).toBe(0);
+    expect(await ts.rt.credits.balance(userId)).toBe(2);
+
+    release('a caption that comes too late');
+    const res = await pending;
+    expect(res.status).toBe(504);
+    expect((await res.json()).message).toMatch(/credits were refunded/);
+    expect(await ts.rt.credits.balance(userId)).toBe(2);
+    expect(await ts.rt.credits.ledgerSum(userId)).toBe(2);
   });
 });

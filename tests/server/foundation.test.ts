@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
 
 describe.each(testDatabases())('foundation (%s)', (database) => {
@@ -77,15 +78,48 @@ describe.each(testDatabases())('foundation (%s)', (database) => {
     expect(res.status).toBe(413);
   });
 
-  it('answers malformed JSON to sign-in without a stack trace', async () => {
-    const res = await ts.client().fetch('/api/auth/sign-in/email', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{not json',
-    });
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
-    expect(await res.text()).not.toMatch(/at .*\.ts:\d+/);
+  it('answers malformed JSON to sign-in without a stack trace, and logs it in the server log only', async () => {
+    const consoleError = vi.spyOn(console, 'error');
+    try {
+      const res = await ts.client().fetch('/api/auth/sign-in/email', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{not json',
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(await res.text()).not.toMatch(/at .*\.ts:\d+/);
+      // better-auth's own logger is routed into the server's (pino), not printed to the console.
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+    }
+  });
+});
+
+describe('an unexpected failure inside sign-up', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ database: 'pglite' });
+  });
+  afterAll(() => ts?.stop());
+
+  it("answers the product's 500 with a request id, logged by the server, not printed by better-auth", async () => {
+    // A database that lost its sessions table: better-auth fails with a database error, not an API error.
+    await ts.rt.db.execute(sql`drop table auth_sessions cascade`);
+    const consoleError = vi.spyOn(console, 'error');
+    try {
+      const res = await ts.client().fetch('/api/auth/sign-up/email', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `u-${randomUUID()}@example.com`, password: 'correct-horse-1', name: 'Dana Park' }),
+      });
+      expect(res.status).toBe(500);
+      expect(await res.json()).toMatchObject({ message: 'Something went wrong on our side. Please try again.', code: 'internal', requestId: expect.any(String) });
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+    }
   });
 });
 

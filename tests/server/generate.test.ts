@@ -4,13 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RealtimeEvent } from '@common/events.ts';
 import { exploreGallery, generationJobs, generations, loraTrainings } from '../../server/db/schema.ts';
 import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from '../../server/providers/inference/index.ts';
-import { recoverInterruptedGenerations } from '../../server/services/generations.service.ts';
+import { refundAbandonedJobs } from '../../server/jobs/paid-jobs.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
 type Mode = 'ok' | 'fail' | 'timeout' | 'nsfw' | 'url' | 'url-broken';
@@ -120,9 +120,9 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
   it('generates, debits 10, stores the image, saves the generation and pushes it', async () => {
     const { client, userId } = await ts.signUp({ credits: 30 });
     const events: RealtimeEvent[] = [];
-    const unsubscribe = ts.rt.events.subscribe(userId, (e) => events.push(e));
+    const unsubscribe = ts.rt.events.subscribe(userId, { onEvent: (e) => events.push(e), onDisconnect() {} });
 
-    const res = await client.post('/api/image/generate-image', request({ seed: 42, num_images: 3, enable_safety_checker: false }));
+    const res = await client.post('/api/image/generate-image', request({ seed: 42 }));
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({
@@ -272,8 +272,9 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
     expect(await ts.rt.db.select().from(generations).where(eq(generations.userId, userId))).toEqual([]);
     const ledger = await ts.rt.db.query.creditLedger.findMany({ where: (t, { eq: is }) => is(t.userId, userId) });
     expect(ledger.map((l) => l.kind).sort()).toEqual(['debit', 'grant', 'refund']);
-    // A second refund attempt (recovery after a crash, say) changes nothing.
-    expect(await recoverInterruptedGenerations(ts.rt, { olderThanMs: 0 })).toBe(0);
+    // A second refund attempt (the sweep of abandoned jobs, say) changes nothing.
+    await ts.rt.db.update(generationJobs).set({ leaseExpiresAt: null }).where(eq(generationJobs.userId, userId));
+    expect(await refundAbandonedJobs(ts.rt)).toBe(0);
     await expectBalance(userId, 10);
   });
 
@@ -306,22 +307,61 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
     expect(state.maxInFlight).toBe(2);
   });
 
-  it('refunds a generation cut off by a crash (PENDING job) at recovery', async () => {
-    const { userId } = await ts.signUp({ credits: 10 });
+  /** A PENDING job of the user, debited, leased to `owner` for `leaseSeconds` (negative: already run out). */
+  async function pendingJob(userId: string, owner: string, leaseSeconds: number) {
     const jobId = randomUUID();
     await ts.rt.db.transaction(async (tx) => {
       await ts.rt.credits.debit(userId, 10, 'Image generation', `generation:${jobId}`, tx);
-      await tx.insert(generationJobs).values({ id: jobId, userId, input: request(), provider: 'builtin' });
+      await tx.insert(generationJobs).values({
+        id: jobId,
+        userId,
+        input: request(),
+        provider: 'builtin',
+        leaseOwner: owner,
+        leaseExpiresAt: sql`now() + make_interval(secs => ${leaseSeconds})`,
+      });
     });
+    return jobId;
+  }
+
+  it('refunds a generation whose lease ran out (its instance died), once', async () => {
+    const { userId } = await ts.signUp({ credits: 10 });
+    const jobId = await pendingJob(userId, randomUUID(), 60);
     await expectBalance(userId, 0);
-    // A job younger than the threshold may still be running on another instance: left alone.
-    expect(await recoverInterruptedGenerations(ts.rt, { olderThanMs: 60_000 })).toBe(0);
-    expect(await recoverInterruptedGenerations(ts.rt, { olderThanMs: 0 })).toBe(1);
+    // Its lease still runs: the instance may be working on it.
+    expect(await refundAbandonedJobs(ts.rt)).toBe(0);
+    await ts.rt.db.update(generationJobs).set({ leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(generationJobs.id, jobId));
+    expect(await refundAbandonedJobs(ts.rt)).toBe(1);
     await expectBalance(userId, 10);
     const [job] = await jobsOf(userId);
     expect(job.status).toBe('FAILED');
-    expect(await recoverInterruptedGenerations(ts.rt, { olderThanMs: 0 })).toBe(0);
+    expect(await refundAbandonedJobs(ts.rt)).toBe(0);
     await expectBalance(userId, 10);
+  });
+
+  it("starts a user's next generation at once when their running job belongs to an instance that is gone", async () => {
+    const { client, userId } = await ts.signUp({ credits: 20 });
+    // Leased for another minute, to an instance id that no running instance holds.
+    await pendingJob(userId, randomUUID(), 60);
+    const res = await client.post('/api/image/generate-image', request());
+    expect(res.status).toBe(200);
+    expect(state.calls).toHaveLength(1);
+  });
+
+  it("waits for the user's job held by a running instance, then generates", async () => {
+    const { client, userId } = await ts.signUp({ credits: 20 });
+    const jobId = await pendingJob(userId, ts.rt.database.instanceId, 60);
+    let answered = false;
+    const pending = client.post('/api/image/generate-image', request()).then((r) => {
+      answered = true;
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(answered).toBe(false);
+    expect(state.calls).toHaveLength(0);
+    await ts.rt.db.update(generationJobs).set({ status: 'SUCCEEDED' }).where(eq(generationJobs.id, jobId));
+    expect((await pending).status).toBe(200);
+    expect(state.calls).toHaveLength(1);
   });
 
   it('lists recent ACTIVE generations newest first', async () => {
@@ -471,7 +511,15 @@ describe('generate image across restarts (pglite)', () => {
     const jobId = randomUUID();
     await first.rt.db.transaction(async (tx) => {
       await first.rt.credits.debit(userId, 10, 'Image generation', `generation:${jobId}`, tx);
-      await tx.insert(generationJobs).values({ id: jobId, userId, input: request(), provider: 'builtin' });
+      // Leased for a long while: the process that held it is gone, and on PGlite the next one frees it at start.
+      await tx.insert(generationJobs).values({
+        id: jobId,
+        userId,
+        input: request(),
+        provider: 'builtin',
+        leaseOwner: first.rt.database.instanceId,
+        leaseExpiresAt: new Date(Date.now() + 3600_000),
+      });
     });
     await first.stop();
     const second = await startTestServer({ dataDir, runtime: { generator } });

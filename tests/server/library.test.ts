@@ -118,10 +118,10 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     for (const target of [id, missing, 'not-a-uuid']) {
       const fav = await patch(intruder.client, target, { is_favorite: true });
       expect(fav.status).toBe(404);
-      expect(await fav.json()).toEqual({ code: 'not_found', message: 'No such generation.' });
+      expect(await fav.json()).toEqual({ code: 'not_found', message: 'No such generation.', requestId: expect.any(String) });
       const gone = await del(intruder.client, target);
       expect(gone.status).toBe(404);
-      expect(await gone.json()).toEqual({ code: 'not_found', message: 'No such generation.' });
+      expect(await gone.json()).toEqual({ code: 'not_found', message: 'No such generation.', requestId: expect.any(String) });
     }
     expect((await intruder.client.get(`/api/download/${id}`)).status).toBe(404);
     expect((await page(intruder.client, '')).total).toBe(0);
@@ -162,11 +162,11 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     for (const [path, message] of cases) {
       const res = await client.get(path);
       expect(res.status, path).toBe(400);
-      expect(await res.json(), path).toEqual({ code: 'invalid_input', message });
+      expect(await res.json(), path).toEqual({ code: 'invalid_input', message, requestId: expect.any(String) });
     }
     const badBody = await patch(client, id, { is_favorite: 'yes' });
     expect(badBody.status).toBe(400);
-    expect(await badBody.json()).toEqual({ code: 'invalid_input', message: 'is_favorite: must be true or false' });
+    expect(await badBody.json()).toEqual({ code: 'invalid_input', message: 'is_favorite: must be true or false', requestId: expect.any(String) });
     const notJson = await client.fetch(`/api/library/generations/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(notJson.status).toBe(400);
   });
@@ -240,5 +240,67 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     const image = await client.get(list.items[0].image_url);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/jpeg');
+  });
+
+  it("re-renders an earlier version's starter images in place, keeping the operator's curation, and touches nothing else", async () => {
+    const { db, storage } = ts.rt;
+    await db.delete(exploreGallery);
+    await storage.delete('explore/seed-v2.complete');
+    const old = await sharp({ create: { width: 8, height: 10, channels: 3, background: '#777' } }).jpeg().toBuffer();
+    const v1Key = (id: string) => `explore/seed-v1/${id}.jpeg`;
+    // An install that completed v1 (the silhouettes); the operator then removed its first item and
+    // unfeatured a featured one, added an item of their own, and a user has a generation.
+    const [removed, ...kept] = seedCatalogue();
+    for (const item of kept) await storage.put(v1Key(item.id), old, 'image/jpeg');
+    await storage.put(`thumbs/384/${v1Key(kept[0]!.id)}.webp`, old, 'image/webp');
+    await db.insert(exploreGallery).values(
+      kept.map((item, i) => ({
+        id: item.id,
+        imageUrl: `/media/${v1Key(item.id)}`,
+        prompt: 'a grey silhouette',
+        width: 768,
+        height: 960,
+        style: item.style,
+        gender: item.gender,
+        ethnicity: item.ethnicity,
+        hairColor: item.hairColor,
+        isFeatured: item.featured,
+        createdAt: new Date(Date.now() - i * 60_000),
+      })),
+    );
+    const unfeatured = kept.find((item) => item.featured)!;
+    await db.update(exploreGallery).set({ isFeatured: false }).where(eq(exploreGallery.id, unfeatured.id));
+    await storage.put('explore/seed-v1.complete', Buffer.from('{"version":"v1"}'), 'application/json');
+    const own = await ts.rt.explore.add(old, { prompt: 'an operator’s own picture', style: 'street' });
+    const user = await ts.signUp();
+    const [generationId] = await insertGenerations(ts, user.userId, 1);
+    const [generationBefore] = await db.select().from(generations).where(eq(generations.id, generationId!));
+
+    const fresh = await sharp({ create: { width: 8, height: 10, channels: 3, background: '#c8202a' } }).jpeg().toBuffer();
+    const prompts: string[] = [];
+    const generator: ImageGenerator = {
+      name: 'builtin',
+      async generate(input) {
+        prompts.push(input.prompt);
+        return { images: [{ data: fresh, width: 8, height: 10, contentType: 'image/jpeg', nsfw: false }], seed: input.seed };
+      },
+    };
+    const deps = { db, storage, generator, logger: ts.rt.logger };
+    expect(await seedExploreGallery(deps)).toBe(SEED_SIZE - 1);
+    expect(prompts).toEqual(kept.map((item) => item.prompt));
+    expect(await seedExploreGallery(deps)).toBe(0);
+
+    const rows = await db.select().from(exploreGallery);
+    expect(rows.find((r) => r.id === removed!.id)).toBeUndefined();
+    for (const item of kept) {
+      const row = rows.find((r) => r.id === item.id)!;
+      expect(row).toMatchObject({ imageUrl: `/media/explore/seed-v2/${item.id}.jpeg`, prompt: item.prompt, isFeatured: item.id === unfeatured.id ? false : item.featured });
+      expect((await storage.read(`explore/seed-v2/${item.id}.jpeg`))!.equals(fresh)).toBe(true);
+      expect(await storage.exists(v1Key(item.id))).toBe(false);
+    }
+    expect(await storage.exists(`thumbs/384/${v1Key(kept[0]!.id)}.webp`)).toBe(false);
+    expect(rows.find((r) => r.id === own.id)).toMatchObject({ prompt: 'an operator’s own picture', imageUrl: own.image_url });
+    expect(await storage.exists(own.image_url.replace('/media/', ''))).toBe(true);
+    expect((await db.select().from(generations).where(eq(generations.id, generationId!)))[0]).toEqual(generationBefore);
   });
 });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import S3rver from 's3rver';
 import sharp from 'sharp';
@@ -54,6 +55,30 @@ describe.each(providers)('storage contract (%s)', (_name, make) => {
     storage = make();
   });
 
+  it('writes a stream whole (small and multipart-sized), and nothing when the stream fails', async () => {
+    for (const size of [1000, 11 * 1024 * 1024]) {
+      const body = Buffer.alloc(size, 3);
+      const chunks = function* () {
+        for (let at = 0; at < size; at += 256 * 1024) yield body.subarray(at, at + 256 * 1024);
+      };
+      const put = await storage.putStream(`uploads/u1/stream-${size}.zip`, Readable.from(chunks()), 'application/zip');
+      expect(put.size).toBe(size);
+      // Buffer.equals: a deep toEqual over 11 MB takes minutes.
+      expect((await storage.read(`uploads/u1/stream-${size}.zip`))?.equals(body)).toBe(true);
+    }
+    for (const failAfter of [2, 30]) {
+      const failing = Readable.from(
+        (function* () {
+          for (let i = 0; i < failAfter; i++) yield Buffer.alloc(256 * 1024, 1);
+          throw new Error('client went away');
+        })(),
+      );
+      // (s3rver cannot abort a multipart upload, so past one part the error it reports is that refusal.)
+      await expect(storage.putStream(`uploads/u1/broken-${failAfter}.zip`, failing, 'application/zip')).rejects.toThrow();
+      expect(await storage.exists(`uploads/u1/broken-${failAfter}.zip`)).toBe(false);
+    }
+  });
+
   it('puts, gets with type, size and etag, reads and checks existence', async () => {
     const body = Buffer.from('hello image bytes');
     const put = await storage.put('generations/u1/a.jpeg', body, 'image/jpeg');
@@ -97,9 +122,36 @@ describe.each(providers)('storage contract (%s)', (_name, make) => {
     expect(await storage.exists('uploads/u2/b.png')).toBe(false);
   });
 
+  it('lists the objects under a prefix with their modification time', async () => {
+    const own = make();
+    const before = Date.now() - 60_000;
+    const keys = Array.from({ length: 3 }, (_, i) => `listing/u${i % 2}/f${i}.jpeg`);
+    for (const key of [...keys, 'listing-other/x.jpeg', 'elsewhere/listing/y.jpeg']) await own.put(key, Buffer.from(key), 'image/jpeg');
+    const listed = [];
+    for await (const object of own.list('listing/')) listed.push(object);
+    expect(listed.map((o) => o.key).sort()).toEqual([...keys].sort());
+    for (const o of listed) expect(o.lastModified.getTime()).toBeGreaterThan(before);
+    const none = [];
+    for await (const object of own.list('nothing-here/')) none.push(object);
+    expect(none).toEqual([]);
+  });
+
   it('refuses unsafe keys', async () => {
     await expect(storage.put('../escape.png', Buffer.from('x'), 'image/png')).rejects.toThrow(/unsafe/i);
     await expect(storage.get('/abs/key.png')).rejects.toThrow(/unsafe/i);
+  });
+
+  it('deletes everything under a folder, counting it, and nothing beside it', async () => {
+    for (const key of ['loras/u7/a.json', 'loras/u7/deep/b.safetensors', 'loras/u70/c.json', 'loras/u7.json']) await storage.put(key, Buffer.from(key), 'application/json');
+    expect(await storage.deleteAll('loras/u7/')).toBe(2);
+    expect(await storage.exists('loras/u7/a.json')).toBe(false);
+    expect(await storage.exists('loras/u7/deep/b.safetensors')).toBe(false);
+    expect(await storage.exists('loras/u70/c.json')).toBe(true);
+    expect(await storage.exists('loras/u7.json')).toBe(true);
+    expect(await storage.deleteAll('loras/u7/')).toBe(0);
+    expect(await storage.deleteAll('never/was/')).toBe(0);
+    await expect(storage.deleteAll('loras/u70')).rejects.toThrow(/unsafe/i);
+    await expect(storage.deleteAll('../')).rejects.toThrow(/unsafe/i);
   });
 });
 

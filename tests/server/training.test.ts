@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { zipSync, type Zippable } from 'fflate';
 import sharp from 'sharp';
+import { zipSync, type Zippable } from 'fflate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingView } from '@common/training.ts';
@@ -14,59 +14,15 @@ import { createFalTrainer } from '../../server/providers/inference/fal-trainer.t
 import { parseBuiltinLora } from '../../server/providers/inference/builtin-lora.ts';
 import { finishTraining } from '../../server/services/trainings.service.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
-import { samplePhoto } from '../helpers/photos.ts';
-import { createScratchDatabase, startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
-
-/** Near-zero training time and a fast runner, as in every test. */
-const FAST = { TRAINING_DURATION_SECONDS: '0', TRAINING_POLL_SECONDS: '0.05' };
-
-async function photos(n: number): Promise<Buffer[]> {
-  const faces = [await samplePhoto('smilingWoman', 160), await samplePhoto('man', 160)];
-  const out: Buffer[] = [];
-  for (let i = 0; i < n; i++) out.push(i < faces.length ? faces[i]! : await sharp({ create: { width: 96, height: 128, channels: 3, background: { r: 40 * i, g: 90, b: 160 } } }).jpeg().toBuffer());
-  return out;
-}
-
-async function archive(n = 4): Promise<Uint8Array> {
-  const files: Zippable = {};
-  (await photos(n)).forEach((p, i) => (files[`photo-${i + 1}.jpg`] = [p, { level: 0 }]));
-  return zipSync(files);
-}
-
-async function upload(client: TestClient, zip: Uint8Array): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'training_images.zip');
-  const res = await client.fetch('/api/upload', { method: 'POST', body: form });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()).url;
-}
-
-const payload = (url: string, extra: Record<string, unknown> = {}) => ({
-  images_data_url: url,
-  trigger_word: 'danap',
-  create_masks: true,
-  steps: 1000,
-  is_style: false,
-  character_name: 'Dana',
-  gender: 'female',
-  hair_color: 'brown',
-  ...extra,
-});
+import { FAST_TRAINING, trainingArchive, trainingArchiveOf, trainingPayload, trainingPhotos, uploadArchive, waitFor } from '../helpers/training.ts';
+import { pngHeader, sceneWithoutFace } from '../helpers/photos.ts';
+import { createScratchDatabase, sharedTestVision, startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+import { failingChecks, withExplicitVerdict } from '../helpers/vision.ts';
 
 async function trainings(client: TestClient): Promise<TrainingView[]> {
   const res = await client.get('/api/trainings');
   expect(res.status).toBe(200);
   return (await res.json()).items;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 45_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const ended = (client: TestClient, requestId: string) =>
@@ -79,7 +35,7 @@ async function balance(client: TestClient): Promise<number> {
 describe.each(testDatabases())('character training (%s)', (database) => {
   let ts: TestServer;
   beforeAll(async () => {
-    ts = await startTestServer({ database, env: FAST });
+    ts = await startTestServer({ database, env: FAST_TRAINING });
   });
   afterAll(async () => {
     await ts?.stop();
@@ -87,8 +43,8 @@ describe.each(testDatabases())('character training (%s)', (database) => {
 
   it('debits 500, trains with the built-in trainer, and the character is usable and visibly different', async () => {
     const { client, userId } = await ts.signUp({ credits: 620 });
-    const url = await upload(client, await archive(5));
-    const res = await client.post('/api/image/submit-lora-training', payload(url));
+    const url = await uploadArchive(client, await trainingArchive(5));
+    const res = await client.post('/api/image/submit-lora-training', trainingPayload(url));
     expect(res.status, await res.clone().text()).toBe(200);
     const { request_id } = await res.json();
     expect(request_id).toEqual(expect.any(String));
@@ -130,7 +86,7 @@ describe.each(testDatabases())('character training (%s)', (database) => {
 
   it('rejects archives that are not 4–50 plain photos, before charging', async () => {
     const { client } = await ts.signUp({ credits: 500 });
-    const [a, b, c, d] = await photos(4);
+    const [a, b, c, d] = await trainingPhotos(4);
     const cases: [string, Zippable, RegExp][] = [
       ['a non-image', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, 'notes.jpg': new TextEncoder().encode('not a photo at all') }, /not a photo/],
       ['too few photos', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c! }, /at least 4 photos/],
@@ -138,10 +94,13 @@ describe.each(testDatabases())('character training (%s)', (database) => {
       ['a path traversal', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '../../etc/4.jpg': d! }, /unsafe path/],
       ['an absolute path', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '/tmp/4.jpg': d! }, /unsafe path/],
       ['a symbolic link', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '4.jpg': [new TextEncoder().encode('/etc/passwd'), { os: 3, attrs: (0o120777 << 16) >>> 0 }] }, /symbolic link/],
+      // Tiny files whose headers claim 16000×16000 pixels: refused from the header, never decoded.
+      ['a decompression bomb', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '4.png': Buffer.concat([pngHeader(16_000, 16_000), Buffer.alloc(64)]) }, /^4\.png: File is too large \(max 50 megapixels\)\.$/],
+      ['an unreadable photo', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '4.jpg': Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(64, 0x41)]) }, /^4\.jpg: Invalid file type/],
     ];
     for (const [name, files, message] of cases) {
-      const url = await upload(client, zipSync(files));
-      const res = await client.post('/api/image/submit-lora-training', payload(url));
+      const url = await uploadArchive(client, zipSync(files));
+      const res = await client.post('/api/image/submit-lora-training', trainingPayload(url));
       expect(res.status, name).toBe(400);
       expect((await res.json()).message, name).toMatch(message);
     }
@@ -151,27 +110,42 @@ describe.each(testDatabases())('character training (%s)', (database) => {
 
   it('answers 402 when credits are short, and validates the form', async () => {
     const { client } = await ts.signUp({ credits: 499 });
-    const url = await upload(client, await archive(4));
-    const short = await client.post('/api/image/submit-lora-training', payload(url));
+    const url = await uploadArchive(client, await trainingArchive(4));
+    const short = await client.post('/api/image/submit-lora-training', trainingPayload(url));
     expect(short.status).toBe(402);
-    const blank = await client.post('/api/image/submit-lora-training', payload(url, { character_name: '   ' }));
+    const blank = await client.post('/api/image/submit-lora-training', trainingPayload(url, { character_name: '   ' }));
     expect(blank.status).toBe(400);
     expect((await blank.json()).message).toMatch('Please enter a character name');
-    const badWord = await client.post('/api/image/submit-lora-training', payload(url, { trigger_word: 'Dana1' }));
+    const badWord = await client.post('/api/image/submit-lora-training', trainingPayload(url, { trigger_word: 'Dana1' }));
     expect(badWord.status).toBe(400);
     expect(await balance(client)).toBe(499);
+    expect(await trainings(client)).toEqual([]);
+  });
+
+  it('refuses photos that do not show one person, naming them, before charging', async () => {
+    const { client } = await ts.signUp({ credits: 500 });
+    const [a, b, c] = await trainingPhotos(3);
+    const pair = await sharp({ create: { width: 340, height: 180, channels: 3, background: '#202020' } })
+      .composite([{ input: a!, left: 10, top: 10 }, { input: b!, left: 170, top: 10 }])
+      .jpeg()
+      .toBuffer();
+    const url = await uploadArchive(client, trainingArchiveOf([a!, b!, c!, await sceneWithoutFace(), pair]));
+    const res = await client.post('/api/image/submit-lora-training', trainingPayload(url));
+    expect(res.status).toBe(422);
+    expect((await res.json()).message).toBe('At least 4 photos must show exactly one face; only 3 do. Add photos of the person alone.');
+    expect(await balance(client)).toBe(500);
     expect(await trainings(client)).toEqual([]);
   });
 
   it('keeps trainings private: no one sees or uses another user’s archive, training or LoRA', async () => {
     const owner = await ts.signUp({ credits: 500 });
     const other = await ts.signUp({ credits: 1000 });
-    const url = await upload(owner.client, await archive(4));
-    const stolen = await other.client.post('/api/image/submit-lora-training', payload(url));
+    const url = await uploadArchive(owner.client, await trainingArchive(4));
+    const stolen = await other.client.post('/api/image/submit-lora-training', trainingPayload(url));
     expect(stolen.status).toBe(403);
     expect(await balance(other.client)).toBe(1000);
 
-    const { request_id } = await (await owner.client.post('/api/image/submit-lora-training', payload(url, { trigger_word: '' }))).json();
+    const { request_id } = await (await owner.client.post('/api/image/submit-lora-training', trainingPayload(url, { trigger_word: '' }))).json();
     const done = await ended(owner.client, request_id);
     expect(done.status).toBe('COMPLETED');
     expect(done.trigger_word).toBeNull();
@@ -196,11 +170,11 @@ describe.each(testDatabases())('character training (%s)', (database) => {
 describe.each(testDatabases())('training failures and restarts (%s)', (database) => {
   it('fails a training that runs past the time limit and refunds it exactly once', async () => {
     // 3 s of built-in training against a limit of 0.6 s.
-    const ts = await startTestServer({ database, env: { ...FAST, TRAINING_DURATION_SECONDS: '3', TRAINING_TIMEOUT_MINUTES: '0.01' } });
+    const ts = await startTestServer({ database, env: { ...FAST_TRAINING, TRAINING_DURATION_SECONDS: '3', TRAINING_TIMEOUT_MINUTES: '0.01' } });
     try {
       const { client, userId } = await ts.signUp({ credits: 500 });
-      const url = await upload(client, await archive(4));
-      const { request_id } = await (await client.post('/api/image/submit-lora-training', payload(url))).json();
+      const url = await uploadArchive(client, await trainingArchive(4));
+      const { request_id } = await (await client.post('/api/image/submit-lora-training', trainingPayload(url))).json();
       expect(await balance(client)).toBe(0);
       const done = await ended(client, request_id);
       expect(done.status).toBe('FAILED');
@@ -220,13 +194,13 @@ describe.each(testDatabases())('training failures and restarts (%s)', (database)
   it('finishes a training after the server is stopped in the middle and started again', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'likeness-training-restart-'));
     const scratch = database === 'postgres' ? await createScratchDatabase() : undefined;
-    const start = (env: Record<string, string>) => startTestServer({ database, dataDir, databaseUrl: scratch?.url, env: { ...FAST, ...env } });
+    const start = (env: Record<string, string>) => startTestServer({ database, dataDir, databaseUrl: scratch?.url, env: { ...FAST_TRAINING, ...env } });
     try {
       // The built-in trainer takes 2 s; the first server is stopped once its runner has scheduled the job.
       const first = await start({ TRAINING_DURATION_SECONDS: '2' });
       const { client, email } = await first.signUp({ credits: 500 });
-      const url = await upload(client, await archive(4));
-      const { request_id } = await (await client.post('/api/image/submit-lora-training', payload(url))).json();
+      const url = await uploadArchive(client, await trainingArchive(4));
+      const { request_id } = await (await client.post('/api/image/submit-lora-training', trainingPayload(url))).json();
       await waitFor('the runner to take the job', async () => {
         const [row] = await first.rt.db.select().from(loraTrainings).where(eq(loraTrainings.requestId, request_id));
         return row && row.nextRunAt.getTime() >= row.createdAt.getTime() + 1900;
@@ -259,13 +233,13 @@ describe.each(testDatabases())('training failures and restarts (%s)', (database)
   it('finishes a training after the server process is killed in the middle and started again', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'likeness-training-kill-'));
     const scratch = database === 'postgres' ? await createScratchDatabase() : undefined;
-    const env = { ...FAST, TRAINING_DURATION_SECONDS: '3' };
+    const env = { ...FAST_TRAINING, TRAINING_DURATION_SECONDS: '3' };
     const start = () => startTestServer({ database, dataDir, databaseUrl: scratch?.url, env });
     try {
       // An account with credits and an uploaded archive, made on a first server.
       const setup = await start();
       const { client } = await setup.signUp({ credits: 500 });
-      const url = await upload(client, await archive(4));
+      const url = await uploadArchive(client, await trainingArchive(4));
       const cookie = client.cookieHeader();
       await setup.stop();
 
@@ -285,7 +259,7 @@ describe.each(testDatabases())('training failures and restarts (%s)', (database)
       const res = await fetch(`${base}/api/image/submit-lora-training`, {
         method: 'POST',
         headers: { cookie, origin: base, 'content-type': 'application/json' },
-        body: JSON.stringify(payload(url)),
+        body: JSON.stringify(trainingPayload(url)),
       });
       expect(res.status, await res.clone().text()).toBe(200);
       const { request_id } = await res.json();
@@ -310,7 +284,7 @@ describe.each(testDatabases())('training failures and restarts (%s)', (database)
       await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 90_000); // a whole server process starts and loads the image models to check the photos
 });
 
 describe('fal trainer (against the fake fal)', () => {
@@ -333,7 +307,7 @@ describe('fal trainer (against the fake fal)', () => {
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const publicUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     ts = await startTestServer({
-      env: { ...FAST, PUBLIC_URL: publicUrl, FAL_KEY: fal.key, FAL_WEBHOOK_JWKS_URL: fal.jwksUrl, TRAINING_POLL_SECONDS: '0.05' },
+      env: { ...FAST_TRAINING, PUBLIC_URL: publicUrl, FAL_KEY: fal.key, FAL_WEBHOOK_JWKS_URL: fal.jwksUrl, TRAINING_POLL_SECONDS: '0.05' },
       runtime: { falTrainer: createFalTrainer({ credentials: fal.key, fetch: fal.fetch }), falFetch: fal.fetch },
     });
     target = ts.url;
@@ -346,8 +320,8 @@ describe('fal trainer (against the fake fal)', () => {
 
   async function submit(credits = 500, extra: Record<string, unknown> = {}) {
     const user = await ts.signUp({ credits });
-    const url = await upload(user.client, await archive(4));
-    const res = await user.client.post('/api/image/submit-lora-training', payload(url, extra));
+    const url = await uploadArchive(user.client, await trainingArchive(4));
+    const res = await user.client.post('/api/image/submit-lora-training', trainingPayload(url, extra));
     expect(res.status, await res.clone().text()).toBe(200);
     const { request_id } = await res.json();
     const row = await waitFor('fal to get the job', async () => {
@@ -410,3 +384,45 @@ describe('fal trainer (against the fake fal)', () => {
   });
 });
 
+
+describe('the submission re-checks photos and never trusts the page', () => {
+  it('refuses an archive with a photo the classifier finds NSFW, naming it, and charges nothing', async () => {
+    const files = await trainingPhotos(5);
+    const flagged = files[2]!;
+    const sameBytes = (image: Uint8Array) => Buffer.compare(Buffer.from(image), flagged) === 0;
+    const ts = await startTestServer({ env: FAST_TRAINING, runtime: { vision: withExplicitVerdict(sharedTestVision(), sameBytes) } });
+    try {
+      const { client, userId } = await ts.signUp({ credits: 500 });
+      const res = await client.post('/api/image/submit-lora-training', trainingPayload(await uploadArchive(client, trainingArchiveOf(files))));
+      expect(res.status).toBe(422);
+      expect(await res.json()).toEqual({
+        code: 'photos_refused',
+        message: 'Photo 3 (photo-3.jpg) is not allowed: NSFW content is prohibited. Remove it to continue.',
+        requestId: res.headers.get('x-request-id'),
+      });
+      expect(await balance(client)).toBe(500);
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(500);
+      expect(await trainings(client)).toEqual([]);
+      // Without that photo the same person trains.
+      const ok = await client.post('/api/image/submit-lora-training', trainingPayload(await uploadArchive(client, trainingArchiveOf(files.filter((f) => f !== flagged)))));
+      expect(ok.status, await ok.clone().text()).toBe(200);
+      expect(await balance(client)).toBe(0);
+    } finally {
+      await ts.stop();
+    }
+  });
+
+  it('charges nothing when the photos cannot be checked', async () => {
+    const ts = await startTestServer({ env: FAST_TRAINING, runtime: { vision: failingChecks(sharedTestVision()) } });
+    try {
+      const { client } = await ts.signUp({ credits: 500 });
+      const res = await client.post('/api/image/submit-lora-training', trainingPayload(await uploadArchive(client, await trainingArchive(4))));
+      expect(res.status).toBe(503);
+      expect((await res.json()).message).toBe('Your photos could not be checked right now. Nothing was charged; please try again in a moment.');
+      expect(await balance(client)).toBe(500);
+      expect(await trainings(client)).toEqual([]);
+    } finally {
+      await ts.stop();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
+import { DECODE_LIMITS } from '../../services/image-budget.ts';
 import { z } from 'zod';
-import { toHex } from './builtin-scene.ts';
+import { shade, toHex } from './builtin-scene.ts';
 
 /**
  * The built-in engine's "LoRA": not weights but what the engine needs to paint a character — a face
@@ -74,12 +75,12 @@ export function parseBuiltinLora(bytes: Buffer): BuiltinLora | null {
 }
 
 async function referenceCrop(image: Buffer, faceBox: BuildBuiltinLoraInput['faceBox']): Promise<Buffer> {
-  const oriented = await sharp(image).rotate().toBuffer();
+  const oriented = await sharp(image, DECODE_LIMITS).rotate().toBuffer();
   const box = faceBox ? await faceBox(oriented) : null;
-  let pipeline = sharp(oriented);
+  let pipeline = sharp(oriented, DECODE_LIMITS);
   if (box) {
     // Widen the detector's tight box so hair and chin stay in the reference.
-    const meta = await sharp(oriented).metadata();
+    const meta = await sharp(oriented, DECODE_LIMITS).metadata();
     const side = Math.round(Math.max(box.width, box.height) * 1.5);
     const cx = box.left + box.width / 2;
     const cy = box.top + box.height / 2;
@@ -95,12 +96,12 @@ async function referenceCrop(image: Buffer, faceBox: BuildBuiltinLoraInput['face
   }
   // Without a detector: the upper-middle of a portrait photo is where the face usually is; the
   // attention strategy then keeps the most detailed (skin, eyes) part of that square.
-  const meta = await sharp(oriented).metadata();
+  const meta = await sharp(oriented, DECODE_LIMITS).metadata();
   const w = meta.width ?? REFERENCE_SIZE;
   const h = meta.height ?? REFERENCE_SIZE;
   const side = Math.min(w, h);
   const top = h > w ? Math.round(Math.min(h - side, h * 0.08)) : 0;
-  return sharp(oriented)
+  return sharp(oriented, DECODE_LIMITS)
     .extract({ left: Math.round((w - side) / 2), top, width: side, height: side })
     .resize(REFERENCE_SIZE, REFERENCE_SIZE, { fit: 'cover', position: sharp.strategy.attention })
     .jpeg({ quality: 88 })
@@ -108,7 +109,7 @@ async function referenceCrop(image: Buffer, faceBox: BuildBuiltinLoraInput['face
 }
 
 async function dominantColour(image: Buffer): Promise<[number, number, number]> {
-  const { dominant } = await sharp(image).resize(64, 64, { fit: 'inside' }).stats();
+  const { dominant } = await sharp(image, DECODE_LIMITS).resize(64, 64, { fit: 'inside' }).stats();
   return [dominant.r, dominant.g, dominant.b];
 }
 
@@ -132,4 +133,27 @@ function distance(a: [number, number, number], b: [number, number, number]): num
 
 function clamp(v: number, lo: number, hi: number): number {
   return Math.min(hi, Math.max(lo, v));
+}
+
+export interface CharacterColours {
+  skin: string;
+  skinShade: string;
+  hair: string;
+}
+
+/**
+ * The character's skin and hair colours, read from its reference crop (centred on the face): the cheeks
+ * and nose below the eyes, and the band above the forehead.
+ */
+export async function characterColours(lora: BuiltinLora): Promise<CharacterColours> {
+  const reference = Buffer.from(lora.referenceImage, 'base64');
+  const meanOf = async (left: number, top: number, width: number, height: number) => {
+    const { channels } = await sharp(reference)
+      .resize(REFERENCE_SIZE, REFERENCE_SIZE, { fit: 'fill' })
+      .extract({ left: Math.round(left * REFERENCE_SIZE), top: Math.round(top * REFERENCE_SIZE), width: Math.round(width * REFERENCE_SIZE), height: Math.round(height * REFERENCE_SIZE) })
+      .stats();
+    return toHex([channels[0]!.mean, channels[1]!.mean, channels[2]!.mean]);
+  };
+  const skin = await meanOf(0.4, 0.46, 0.2, 0.14);
+  return { skin, skinShade: shade(skin, -0.12), hair: await meanOf(0.32, 0.04, 0.36, 0.1) };
 }

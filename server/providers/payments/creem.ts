@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Creem } from 'creem';
+import { CreemError } from 'creem/models/errors';
 import { PLAN_IDS, type PlanId } from '@common/plans.ts';
 import {
   PaymentProviderError,
-  SIGNATURE_HEADER,
-  verifyWebhookSignature,
+  verifyWebhookDelivery,
   type CheckoutRequest,
   type PaymentProvider,
 } from './index.ts';
@@ -61,11 +61,30 @@ export function createCreemProvider(opts: CreemOptions): PaymentProvider {
     },
 
     verifyWebhook(rawBody, headers) {
-      return verifyWebhookSignature(rawBody, headers.get(SIGNATURE_HEADER), opts.webhookSecret);
+      return verifyWebhookDelivery(rawBody, headers, opts.webhookSecret);
     },
 
     planForProduct(productId) {
       return planByProduct.get(productId);
+    },
+
+    /** The key and the three plan products as Creem sees them; a network failure throws instead. */
+    async configurationProblem() {
+      for (const plan of PLAN_IDS) {
+        const variable = `CREEM_PRODUCT_${plan}`;
+        try {
+          const product = await creem.products.get(opts.products[plan]);
+          if (product.status !== 'active') return `${variable} is archived at Creem and can no longer be bought`;
+          if (product.billingType !== 'recurring' || product.billingPeriod !== 'every-month') {
+            return `${variable} is not a monthly subscription at Creem`;
+          }
+        } catch (err) {
+          if (err instanceof CreemError && (err.statusCode === 401 || err.statusCode === 403)) return 'Creem refuses CREEM_API_KEY';
+          if (err instanceof CreemError && err.statusCode === 404) return `Creem does not know ${variable}`;
+          throw err;
+        }
+      }
+      return null;
     },
   };
 }

@@ -4,7 +4,7 @@ import {
   PaymentProviderError,
   SIGNATURE_HEADER,
   signWebhookBody,
-  verifyWebhookSignature,
+  verifyWebhookDelivery,
   type CheckoutRequest,
   type PaymentProvider,
   type WebhookEnvelope,
@@ -20,6 +20,8 @@ export interface SandboxProvider extends PaymentProvider {
   readonly name: 'sandbox';
   /** The checkout a /sandbox/checkout/<id> address stands for, or undefined when forged or expired. */
   readCheckout(id: string): SandboxCheckout | undefined;
+  /** What a portal link's `access` token grants (hosted mode), or undefined when forged, expired or for another customer. */
+  readPortalAccess(token: string, customerId: string): SandboxPortalAccess | undefined;
   /** The stable, unguessable sandbox customer id of a user. */
   customerIdFor(userId: string): string;
   productIdFor(plan: PlanId): string;
@@ -51,7 +53,15 @@ export interface SandboxSubscription {
   transactionId: string | null;
 }
 
+/** A hosted SPA's portal link lets its holder act for the customer without a cookie session, briefly. */
+export interface SandboxPortalAccess {
+  userId: string;
+  /** Where 'Return to Likeness' leads (the SPA's subscription page). */
+  returnUrl: string;
+}
+
 const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
+const PORTAL_ACCESS_TTL_MS = 60 * 60 * 1000;
 const PRODUCT_PREFIX = 'prod_sandbox_';
 
 export function createSandboxProvider(opts: { webhookSecret: string; publicUrl?: string }): SandboxProvider {
@@ -60,30 +70,50 @@ export function createSandboxProvider(opts: { webhookSecret: string; publicUrl?:
   const customerKey = createHmac('sha256', opts.webhookSecret).update('sandbox-customer-id').digest();
   const tokenMac = (payload: string) => createHmac('sha256', tokenKey).update(payload).digest('base64url');
 
+  /** A signed, expiring token carrying `data` (the sandbox keeps no state for its links). */
+  const seal = (data: Record<string, unknown>, ttlMs: number) => {
+    const payload = Buffer.from(JSON.stringify({ ...data, x: Date.now() + ttlMs, n: randomBytes(6).toString('base64url') })).toString('base64url');
+    return `${payload}.${tokenMac(payload)}`;
+  };
+  /** The data of a token this sandbox sealed and that has not expired; undefined otherwise. */
+  const unseal = (token: string): Record<string, unknown> | undefined => {
+    const [payload, mac] = token.split('.');
+    if (!payload || !mac) return undefined;
+    const expected = Buffer.from(tokenMac(payload));
+    const given = Buffer.from(mac);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
+    let data: Record<string, unknown>;
+    try {
+      data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+    return typeof data.x === 'number' && data.x >= Date.now() ? data : undefined;
+  };
+
   return {
     name: 'sandbox',
 
     async createCheckout(request: CheckoutRequest) {
-      const payload = Buffer.from(
-        JSON.stringify({
-          p: request.plan,
-          u: request.userId,
-          e: request.email,
-          s: request.successUrl,
-          x: Date.now() + CHECKOUT_TTL_MS,
-          n: randomBytes(6).toString('base64url'),
-        }),
-      ).toString('base64url');
-      const id = `${payload}.${tokenMac(payload)}`;
-      return `${new URL(request.successUrl).origin}/sandbox/checkout/${id}`;
+      const id = seal({ p: request.plan, u: request.userId, e: request.email, s: request.successUrl }, CHECKOUT_TTL_MS);
+      return `${request.serverUrl}/sandbox/checkout/${id}`;
     },
 
-    async customerPortalLink(customerId) {
-      return `${opts.publicUrl?.replace(/\/$/, '') ?? ''}/sandbox/portal/${encodeURIComponent(customerId)}`;
+    async customerPortalLink(customerId, context) {
+      const path = `/sandbox/portal/${encodeURIComponent(customerId)}`;
+      if (!context) return `${opts.publicUrl?.replace(/\/$/, '') ?? ''}${path}`;
+      const access = seal({ c: customerId, u: context.userId, r: context.returnUrl }, PORTAL_ACCESS_TTL_MS);
+      return `${context.serverUrl}${path}?access=${access}`;
+    },
+
+    readPortalAccess(token, customerId) {
+      const data = unseal(token);
+      if (!data || data.c !== customerId || typeof data.u !== 'string' || typeof data.r !== 'string') return undefined;
+      return { userId: data.u, returnUrl: data.r };
     },
 
     verifyWebhook(rawBody, headers) {
-      return verifyWebhookSignature(rawBody, headers.get(SIGNATURE_HEADER), opts.webhookSecret);
+      return verifyWebhookDelivery(rawBody, headers, opts.webhookSecret);
     },
 
     planForProduct(productId) {
@@ -96,18 +126,8 @@ export function createSandboxProvider(opts: { webhookSecret: string; publicUrl?:
     },
 
     readCheckout(id) {
-      const [payload, mac] = id.split('.');
-      if (!payload || !mac) return undefined;
-      const expected = Buffer.from(tokenMac(payload));
-      const given = Buffer.from(mac);
-      if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-      let data: Record<string, unknown>;
-      try {
-        data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-      } catch {
-        return undefined;
-      }
-      if (typeof data.x !== 'number' || data.x < Date.now() || !isPlanId(data.p)) return undefined;
+      const data = unseal(id);
+      if (!data || !isPlanId(data.p)) return undefined;
       return { id, plan: data.p, userId: String(data.u), email: String(data.e), successUrl: String(data.s) };
     },
 

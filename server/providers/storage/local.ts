@@ -1,8 +1,10 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { dirname, join } from 'node:path';
-import { isSafeKey, type StorageProvider } from './index.ts';
+import { isSafeKey, isSafePrefix, type StorageProvider } from './index.ts';
 
 const TYPES: Record<string, string> = {
   jpeg: 'image/jpeg',
@@ -33,6 +35,29 @@ export function createLocalStorage(root: string): StorageProvider {
       await rename(tmp, path);
       return { size: body.length, etag: createHash('sha1').update(body).digest('hex') };
     },
+    async putStream(key, body) {
+      const path = pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+      // Same as put: written beside the final name, renamed into place only once complete.
+      const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+      const hash = createHash('sha1');
+      let size = 0;
+      const measure = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          hash.update(chunk);
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(body, measure, createWriteStream(tmp));
+        await rename(tmp, path);
+      } catch (err) {
+        await rm(tmp, { force: true });
+        throw err;
+      }
+      return { size, etag: hash.digest('hex') };
+    },
     async get(key) {
       const path = pathOf(key);
       const info = await stat(path).catch(() => null);
@@ -57,6 +82,35 @@ export function createLocalStorage(root: string): StorageProvider {
     },
     async exists(key) {
       return (await stat(pathOf(key)).catch(() => null))?.isFile() ?? false;
+    },
+    async deleteAll(prefix) {
+      if (!isSafePrefix(prefix)) throw new Error(`Unsafe storage prefix: ${prefix}`);
+      const dir = pathOf(prefix.slice(0, -1));
+      const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return [];
+        throw err;
+      });
+      await rm(dir, { recursive: true, force: true });
+      return entries.filter((e) => e.isFile()).length;
+    },
+    async *list(prefix) {
+      // The folder holding the prefix, walked depth first; keys are relative paths with '/'.
+      const base = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+      const walk = async function* (dir: string): AsyncGenerator<string> {
+        const entries = await readdir(join(root, dir), { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+          if (err.code === 'ENOENT') return [];
+          throw err;
+        });
+        for (const entry of entries) {
+          const key = dir ? `${dir}/${entry.name}` : entry.name;
+          if (entry.isDirectory()) yield* walk(key);
+          else if (entry.isFile() && key.startsWith(prefix)) yield key;
+        }
+      };
+      for await (const key of walk(base)) {
+        const info = await stat(join(root, key)).catch(() => null);
+        if (info) yield { key, lastModified: info.mtime };
+      }
     },
   };
 }

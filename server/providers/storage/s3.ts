@@ -1,15 +1,18 @@
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
+import { Upload } from '@aws-sdk/lib-storage';
 import {
   DeleteObjectCommand,
+  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   NoSuchKey,
   NotFound,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { isSafeKey, type StorageProvider } from './index.ts';
+import { isSafeKey, isSafePrefix, type StorageProvider } from './index.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -59,6 +62,24 @@ export function createS3Storage(opts: S3StorageOptions): StorageProvider {
       const out = await client.send(new PutObjectCommand({ Bucket, Key: checked(key), Body: body, ContentType: contentType }));
       return { size: body.length, etag: unquote(out.ETag) };
     },
+    async putStream(key, body, contentType) {
+      let size = 0;
+      const counted = body.pipe(
+        new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            size += chunk.length;
+            done(null, chunk);
+          },
+        }),
+      );
+      // A failing source must fail the upload too (pipe does not forward errors).
+      body.once('error', (err) => counted.destroy(err));
+      // The SDK's managed upload: a single PUT for a small object, a multipart upload (aborted on failure,
+      // so no object appears) for a large one; at most one 5 MB part is held in memory at a time.
+      const upload = new Upload({ client, params: { Bucket, Key: checked(key), Body: counted, ContentType: contentType }, queueSize: 1 });
+      const out = await upload.done();
+      return { size, etag: unquote(out.ETag) };
+    },
     async get(key) {
       try {
         const out = await client.send(new GetObjectCommand({ Bucket, Key: checked(key) }));
@@ -94,6 +115,29 @@ export function createS3Storage(opts: S3StorageOptions): StorageProvider {
         if (isMissing(err)) return false;
         throw err;
       }
+    },
+    async deleteAll(prefix) {
+      if (!isSafePrefix(prefix)) throw new Error(`Unsafe storage prefix: ${prefix}`);
+      let deleted = 0;
+      // Each round lists what is left (at most 1000 keys) and deletes it, until nothing is left.
+      for (;;) {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix }));
+        const keys = (page.Contents ?? []).map((o) => o.Key).filter((k): k is string => Boolean(k));
+        if (keys.length === 0) return deleted;
+        const out = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+        if (out.Errors?.length) throw new Error(`S3 could not delete ${out.Errors.length} objects under ${prefix}: ${out.Errors[0].Message}`);
+        deleted += keys.length;
+      }
+    },
+    async *list(prefix) {
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken }));
+        for (const object of page.Contents ?? []) {
+          if (object.Key) yield { key: object.Key, lastModified: object.LastModified ?? new Date(0) };
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
     },
   };
 }

@@ -14,7 +14,8 @@ export function MobileTopBar({ credits, fullName, email, imageUrl }: { credits: 
         <Logo />
       </Link>
       <div className="flex items-center gap-2">
-        <Link to="/app/subscription" className="rounded-full bg-bg-muted px-3 py-1 text-xs font-semibold text-fg">
+        <Link to="/app/subscription" className="flex items-center gap-1.5 whitespace-nowrap rounded-full bg-bg-muted px-3 py-1 text-xs font-semibold tabular-nums text-fg">
+          <Coins className="size-3.5 shrink-0 text-warning" aria-hidden />
           {creditsLabel(credits)}
         </Link>
         <DropdownMenu

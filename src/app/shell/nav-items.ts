@@ -17,4 +17,9 @@ export const NAV_ITEMS: NavItem[] = [
 ];
 
 export const creditsLabel = (credits: number) => `${credits.toLocaleString('en-US')} Credits`;
+
+// Three significant digits, truncated, never rounded up: 1,999 credits read "1.99k", not "2k".
+const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumSignificantDigits: 3, roundingMode: 'trunc' });
+/** The balance in at most five characters, for the closed sidebar ("1.5k"). */
+export const compactCredits = (credits: number) => compact.format(credits).toLowerCase();
 export const profileLabel = (fullName: string | null | undefined) => fullName?.trim() || 'User Profile';

@@ -6,7 +6,7 @@ import { LAYOUT } from '@common/product';
 import { Avatar } from '@/components/ui/avatar';
 import { LogoMark } from '@/components/logo';
 import { cn } from '@/lib/cn';
-import { NAV_ITEMS, creditsLabel, profileLabel } from './nav-items';
+import { NAV_ITEMS, compactCredits, creditsLabel, profileLabel } from './nav-items';
 
 export interface SidebarProps {
   credits: number;
@@ -64,8 +64,22 @@ export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, on
         ))}
       </nav>
       <div className="flex flex-col gap-1 border-t border-border pt-3">
-        <NavLink to="/app/subscription" className={itemClasses} title={open ? undefined : creditsLabel(credits)}>
-          <Coins className="size-[18px] shrink-0 text-warning" aria-hidden />
+        <NavLink to="/app/subscription" className={(s) => cn(itemClasses(s), 'h-12')} title={open ? undefined : creditsLabel(credits)}>
+          {/* Closed, the balance shows compactly under the coin; open, the full '{n} Credits' beside it. The
+              compact number is hidden from screen readers, which read the full label in both states. */}
+          <span className="relative flex size-[18px] shrink-0 justify-center">
+            <Coins className={cn('size-[18px] text-warning transition-transform duration-300', open ? 'translate-y-0' : '-translate-y-[7px]')} aria-hidden />
+            <span
+              aria-hidden
+              data-testid="sidebar-credits-compact"
+              className={cn(
+                'absolute top-[13px] whitespace-nowrap text-[10px] font-semibold leading-none tabular-nums text-fg transition-opacity duration-200',
+                open ? 'opacity-0' : 'opacity-100',
+              )}
+            >
+              {compactCredits(credits)}
+            </span>
+          </span>
           {label(creditsLabel(credits))}
         </NavLink>
         <NavLink to="/app/profile" className={(s) => cn(itemClasses(s), 'h-12 px-[7px]')} title={open ? undefined : profileLabel(fullName)}>

@@ -9,6 +9,10 @@ import { Input } from '@/components/ui/input';
 import { Logo } from '@/components/logo';
 import { PageSpinner } from '@/components/ui/spinner';
 import { sessionUserKey, useSessionUser } from '@/features/session/api';
+import { TEXT_LIMITS } from '@common/text';
+
+/** The password rule carries zxcvbn's dictionaries (~400 KB): loaded only when someone signs up. */
+const loadPasswordRule = () => import('@common/password');
 
 export const POST_AUTH_PATH = '/app/create-image';
 
@@ -17,7 +21,7 @@ function authErrorMessage(err: unknown, mode: 'sign-in' | 'sign-up'): string {
     if (err.status === 401 || err.code === 'INVALID_EMAIL_OR_PASSWORD') return 'Incorrect email or password. Please try again.';
     if (err.code === 'USER_ALREADY_EXISTS' || err.code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL' || err.status === 422)
       return 'An account with this email already exists. Sign in instead.';
-    if (err.code === 'PASSWORD_TOO_SHORT') return 'Use at least 8 characters for your password.';
+    if (err.code === 'PASSWORD_TOO_SHORT') return `Use at least ${TEXT_LIMITS.passwordMin} characters for your password.`;
     if (err.code === 'INVALID_EMAIL') return 'Enter a valid email address.';
     if (err.status === 429) return err.message;
     if (err.status < 500 && err.message) return err.message;
@@ -36,6 +40,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [passwordError, setPasswordError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const isSignUp = mode === 'sign-up';
 
@@ -45,18 +50,25 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   async function submit(e: FormEvent) {
     e.preventDefault();
     setError(null);
-    if (isSignUp && password.length < 8) {
-      setError('Use at least 8 characters for your password.');
-      return;
-    }
+    setPasswordError(null);
     setBusy(true);
+    if (isSignUp) {
+      // The server's own rule, shown before sending; the server checks it again.
+      const problem = (await loadPasswordRule()).passwordProblem(password, [email.trim(), name.trim()]);
+      if (problem) {
+        setPasswordError(problem);
+        setBusy(false);
+        return;
+      }
+    }
     try {
       if (isSignUp) await identity.signUp({ name: name.trim(), email: email.trim(), password });
       else await identity.signIn({ email: email.trim(), password });
       await qc.fetchQuery({ queryKey: sessionUserKey, queryFn: () => identity.loadUser(), staleTime: 0 });
       navigate(POST_AUTH_PATH, { replace: true });
     } catch (err) {
-      setError(authErrorMessage(err, mode));
+      if (err instanceof ApiError && err.code === 'WEAK_PASSWORD') setPasswordError(err.message);
+      else setError(authErrorMessage(err, mode));
       setBusy(false);
     }
   }
@@ -74,19 +86,42 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         <form className="mt-6 flex flex-col gap-4" onSubmit={submit}>
           {error && <Banner tone="red">{error}</Banner>}
           {isSignUp && (
-            <Input label="Full name" name="name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
+            <Input
+              label="Full name"
+              name="name"
+              autoComplete="name"
+              required
+              maxLength={TEXT_LIMITS.personName}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
           )}
-          <Input label="Email address" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Input
+            label="Email address"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={TEXT_LIMITS.email}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
           <Input
             label="Password"
             name="password"
             type="password"
             autoComplete={isSignUp ? 'new-password' : 'current-password'}
             required
-            minLength={isSignUp ? 8 : undefined}
-            hint={isSignUp ? 'At least 8 characters.' : undefined}
+            minLength={isSignUp ? TEXT_LIMITS.passwordMin : undefined}
+            maxLength={TEXT_LIMITS.passwordMax}
+            hint={isSignUp ? `At least ${TEXT_LIMITS.passwordMin} characters, not a common password or your name.` : undefined}
+            error={passwordError}
             value={password}
-            onChange={(e) => setPassword(e.target.value)}
+            onFocus={isSignUp ? () => void loadPasswordRule() : undefined}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setPasswordError(null);
+            }}
           />
           <Button type="submit" size="lg" busy={busy} className="mt-2 w-full">
             {isSignUp ? 'Sign up' : 'Sign in'}

@@ -1,4 +1,4 @@
-import type { CaptionResponse, UploadResponse } from '@common/captions';
+import { UPLOAD_MESSAGES, type CaptionResponse, type UploadResponse } from '@common/captions';
 import { CREDIT_COSTS, LIMITS } from '@common/product';
 import { ApiError, responseBody } from '@/backend/api-error';
 import type { ApiPort } from '@/backend/port';
@@ -29,14 +29,11 @@ export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
 /** Some systems give dropped files no MIME type; the extension decides then. The server checks the bytes anyway. */
 const ACCEPTED_EXTENSIONS = /\.(jpe?g|png|webp)$/i;
 
-export const INVALID_TYPE_MESSAGE = 'Invalid file type (JPG, PNG, WEBP only).';
-export const TOO_LARGE_MESSAGE = 'File is too large (max 5MB).';
-
 /** The spec §5 upload rule for a chosen file: the message to show, or null when it may be used. */
 export function fileProblem(file: File): string | null {
   const typeOk = file.type ? (ACCEPTED_TYPES as readonly string[]).includes(file.type) : ACCEPTED_EXTENSIONS.test(file.name);
-  if (!typeOk) return INVALID_TYPE_MESSAGE;
-  if (file.size > LIMITS.uploadMaxBytes) return TOO_LARGE_MESSAGE;
+  if (!typeOk) return UPLOAD_MESSAGES.invalidType;
+  if (file.size > LIMITS.uploadMaxBytes) return UPLOAD_MESSAGES.tooLarge;
   return null;
 }
 

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useBackend } from '@/backend/backend-context';
 import type { SessionUser } from '@/backend/port';
@@ -28,14 +28,13 @@ export function useSessionUser() {
 }
 
 /**
- * User sync (spec §4): once the identity has loaded and a user exists, get a token, then create or refresh the
- * users row. Its query data is the live user record (credits are kept current by realtime events).
+ * The user record's query, one definition for the sync and its readers: get a token, then create or refresh
+ * the users row (spec §4). Its data is the live user record (credits are kept current by realtime events).
  */
-export function useUserSync(sessionUser: SessionUser | null | undefined) {
+function useMeQuery() {
   const { identity, api } = useBackend();
-  return useQuery({
+  return queryOptions({
     queryKey: meKey,
-    enabled: !!sessionUser,
     staleTime: Infinity,
     retry: false,
     queryFn: async () => {
@@ -50,9 +49,14 @@ export function useUserSync(sessionUser: SessionUser | null | undefined) {
   });
 }
 
-/** The synced user record; only inside the /app guard, where it has loaded. */
+/** User sync (spec §4): runs once the identity has loaded and a user exists. */
+export function useUserSync(sessionUser: SessionUser | null | undefined) {
+  return useQuery({ ...useMeQuery(), enabled: !!sessionUser });
+}
+
+/** The synced user record; only inside the /app guard, where the sync has loaded it (so it never fetches). */
 export function useMe(): Me {
-  const { data } = useQuery<Me>({ queryKey: meKey, enabled: false, staleTime: Infinity });
+  const { data } = useQuery({ ...useMeQuery(), enabled: false });
   if (!data) throw new Error('useMe is only available inside the signed-in app');
   return data;
 }

@@ -20,7 +20,8 @@ export function useRealtimeEvent<T extends RealtimeEventType>(type: T, handler: 
 
 /**
  * Keeps the signed-in user's record live: balance and subscription changes arrive over the event stream, and
- * after a reconnect every query is refreshed so nothing missed while away stays stale.
+ * after a reconnect every query is refreshed so nothing missed while away stays stale. A `resync` (the server
+ * itself may have missed events for a moment) refreshes everything, the user's record included.
  */
 export function useLiveUserRecord() {
   const { events } = useBackend();
@@ -34,6 +35,7 @@ export function useLiveUserRecord() {
           qc.setQueryData<Me>(meKey, (me) => (me ? { ...me, subscription_status: event.status, subscription_plan: event.plan } : me));
           void qc.invalidateQueries({ queryKey: ['billing'] });
         }
+        if (event.type === 'resync') void qc.invalidateQueries();
       },
       (status) => {
         if (status === 'open' && wasOpen) void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== meKey[0] });

@@ -1,22 +1,33 @@
 import { useQuery } from '@tanstack/react-query';
+import { LIMITS } from '@common/product';
 import { useBackend } from '@/backend/backend-context';
 import { useSessionUser } from '@/features/session/api';
 
 /** What the server lets the public site know (server/routes/public-config.routes.ts). */
 export interface PublicConfig {
   supportEmail: string;
+  uploadRetentionDays: number;
 }
 
 export const publicConfigKey = ['public-config'] as const;
 
-/** The contact address shown in the footer and the legal pages, from the server's SUPPORT_EMAIL. */
-export function useSupportEmail(): string | undefined {
+function usePublicConfig(): PublicConfig | undefined {
   const { api } = useBackend();
   return useQuery({
     queryKey: publicConfigKey,
     queryFn: ({ signal }) => api.request<PublicConfig>('/api/public-config', { signal }),
     staleTime: Infinity,
-  }).data?.supportEmail;
+  }).data;
+}
+
+/** The contact address shown in the footer and the legal pages, from the server's SUPPORT_EMAIL. */
+export function useSupportEmail(): string | undefined {
+  return usePublicConfig()?.supportEmail;
+}
+
+/** Days original uploads are kept (UPLOAD_RETENTION_DAYS), as the legal pages and the FAQ state it. */
+export function useUploadRetentionDays(): number {
+  return usePublicConfig()?.uploadRetentionDays ?? LIMITS.originalsRetentionDays;
 }
 
 /** Where 'Try Now' and 'Choose plan' lead (spec §2): the app when signed in, otherwise sign-up. */

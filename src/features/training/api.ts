@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { UploadResponse } from '@common/captions';
+import type { PhotoCheck } from '@common/photo-check';
 import { LIMITS } from '@common/product';
 import type { TrainingSubmission, TrainingSubmitResponse, TrainingView } from '@common/training';
 import { ApiError, responseBody } from '@/backend/api-error';
@@ -52,4 +53,15 @@ export async function submitTraining(api: ApiPort, payload: TrainingSubmission):
     if (err instanceof ApiError) throw new TrainingError(`Training submission failed: ${err.status} - ${responseBody(err)}`);
     throw err;
   }
+}
+
+/**
+ * POST /api/trainings/check-photo: the server's verdict on one photo (free, rate-limited). `original` is the
+ * photo's own size when `file` is a smaller copy of it.
+ */
+export function checkTrainingPhoto(api: ApiPort, file: Blob, original: { width: number; height: number } | null, signal?: AbortSignal): Promise<PhotoCheck> {
+  const form = new FormData();
+  form.append('file', file, 'photo');
+  const query = original ? `?width=${original.width}&height=${original.height}` : '';
+  return api.request<PhotoCheck>(`/api/trainings/check-photo${query}`, { method: 'POST', body: form, signal });
 }

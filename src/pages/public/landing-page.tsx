@@ -1,12 +1,12 @@
 import { Link } from 'react-router';
 import { Download, ScanFace, Upload } from 'lucide-react';
 import { CREDIT_COSTS } from '@common/product';
-import { useStartPath } from '@/features/site/api';
+import { useStartPath, useUploadRetentionDays } from '@/features/site/api';
 import { BeforeAfter } from '@/features/site/components/before-after';
 import { CallToAction, ctaPrimary, ctaSecondary } from '@/features/site/components/call-to-action';
 import { FaqAccordion } from '@/features/site/components/faq-accordion';
 import { Hero } from '@/features/site/components/hero';
-import { LANDING_FAQ } from '@/features/site/components/landing-faq';
+import { landingFaq } from '@/features/site/components/landing-faq';
 import { PlanCards } from '@/features/site/components/plan-cards';
 import { SectionHeading } from '@/features/site/components/section-heading';
 import { Steps, type Step } from '@/features/site/components/steps';
@@ -38,6 +38,7 @@ export default function LandingPage() {
   });
   useScrollToHash();
   const startPath = useStartPath();
+  const uploadRetentionDays = useUploadRetentionDays();
   return (
     <>
       <Hero />
@@ -67,7 +68,7 @@ export default function LandingPage() {
         <div className="container-page">
           <SectionHeading eyebrow="FAQ" title="Questions, answered" />
           <div className="mt-12">
-            <FaqAccordion items={LANDING_FAQ} />
+            <FaqAccordion items={landingFaq(uploadRetentionDays)} />
           </div>
         </div>
       </section>

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
-import { LIMITS, PRODUCT_NAME } from '@common/product';
+import { PRODUCT_NAME } from '@common/product';
 import { LegalDocument, SupportEmailLink, type LegalSection } from '@/features/site/components/legal-document';
 import { usePageMeta } from '@/features/site/use-page-meta';
+import { UploadRetentionDays } from '@/features/site/components/upload-retention-days';
 
 const SECTIONS: LegalSection[] = [
   {
@@ -54,7 +55,7 @@ const SECTIONS: LegalSection[] = [
     title: 'How long we keep it',
     body: (
       <ul>
-        <li><strong>Original uploads</strong> are kept for about {LIMITS.originalsRetentionDays} days and then deleted.</li>
+        <li><strong>Original uploads</strong> are kept for about <UploadRetentionDays /> days and then deleted.</li>
         <li><strong>Generated images</strong> are kept for a period that depends on your account and plan.</li>
         <li><strong>Account data</strong> is kept while your account exists and deleted after you close it.</li>
         <li><strong>Billing records</strong> are kept for as long as tax and accounting law requires.</li>

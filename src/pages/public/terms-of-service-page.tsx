@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
-import { CREDIT_COSTS, LIMITS, PRODUCT_NAME } from '@common/product';
+import { CREDIT_COSTS, PRODUCT_NAME } from '@common/product';
 import { LegalDocument, SupportEmailLink, type LegalSection } from '@/features/site/components/legal-document';
 import { usePageMeta } from '@/features/site/use-page-meta';
+import { UploadRetentionDays } from '@/features/site/components/upload-retention-days';
 
 const SECTIONS: LegalSection[] = [
   {
@@ -89,7 +90,7 @@ const SECTIONS: LegalSection[] = [
         </p>
         <p>
           We do <strong>not</strong> train our own models on your photos. Your original uploads are kept for about{' '}
-          {LIMITS.originalsRetentionDays} days and then deleted.
+          <UploadRetentionDays /> days and then deleted.
         </p>
       </>
     ),

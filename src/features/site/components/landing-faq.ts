@@ -1,8 +1,11 @@
-import { CREDIT_COSTS, LIMITS } from '@common/product';
+import { CREDIT_COSTS } from '@common/product';
 import type { FaqItem } from './faq-accordion';
 
-/** The landing page's FAQ. Its numbers (10-15 photos, 5-10 minutes) are the landing's own (spec §1). */
-export const LANDING_FAQ: FaqItem[] = [
+/**
+ * The landing page's FAQ. Its numbers (10-15 photos, 5-10 minutes) are the landing's own (spec §1); how long
+ * originals are kept is the server's UPLOAD_RETENTION_DAYS.
+ */
+export const landingFaq = (uploadRetentionDays: number): FaqItem[] => [
   {
     question: 'How many photos do I need to upload?',
     answer:
@@ -20,7 +23,7 @@ export const LANDING_FAQ: FaqItem[] = [
   },
   {
     question: 'What happens to the photos I upload?',
-    answer: `We keep your original uploads for about ${LIMITS.originalsRetentionDays} days, and the photos you generate for a period that depends on your account. We do not train our models on your photos.`,
+    answer: `We keep your original uploads for about ${uploadRetentionDays} days, and the photos you generate for a period that depends on your account. We do not train our models on your photos.`,
   },
   {
     question: 'How do credits work?',

@@ -9,6 +9,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { useRealtimeEvent } from '@/features/session/use-realtime';
 import { useIsPhone } from '@/lib/use-is-phone';
 import { trainingsKey, useTrainings } from '../api';
+import { usePhotoChecks } from '../hooks/use-photo-checks';
 import { useTrainingForm } from '../hooks/use-training-form';
 import { useTrainingSubmit } from '../hooks/use-training-submit';
 import { PreviousTrainings } from './previous-trainings';
@@ -26,7 +27,8 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
   const qc = useQueryClient();
   const trainings = useTrainings();
   const formApi = useTrainingForm(email);
-  const flow = useTrainingSubmit({ formApi, credits, trainings: trainings.data });
+  const checks = usePhotoChecks(formApi.form.photos);
+  const flow = useTrainingSubmit({ formApi, credits, trainings: trainings.data, photoRefusal: checks.refusal });
   const [creditsNoticeDismissed, setCreditsNoticeDismissed] = useState(false);
 
   // Any change to the user's trainings reloads the list (spec §4).
@@ -82,7 +84,7 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
       {!isPhone && statusBanners}
 
       <div className="grid items-start gap-6 md:grid-cols-[minmax(0,1fr)_320px] lg:grid-cols-[minmax(0,1fr)_380px]">
-        <TrainingForm formApi={formApi} busy={flow.busy} uploading={operation.kind === 'uploading'} canSubmit={flow.canSubmit} onSubmit={() => void flow.submit()} />
+        <TrainingForm formApi={formApi} checks={checks} busy={flow.busy} uploading={operation.kind === 'uploading'} canSubmit={flow.canSubmit} onSubmit={() => void flow.submit()} />
         {/* On a phone the submit button is far down the page: its outcome shows right under it, above the list. */}
         {isPhone && statusBanners}
         <div className="md:sticky md:top-8">

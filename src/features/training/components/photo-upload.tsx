@@ -1,18 +1,50 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
-import { ImagePlus, X } from 'lucide-react';
+import { ImagePlus, RotateCw, X } from 'lucide-react';
 import { cn } from '@/lib/cn';
+import type { PhotoVerdict } from '../hooks/use-photo-checks';
 import type { TrainingPhoto } from '../hooks/use-training-form';
 
 export interface PhotoUploadProps {
   photos: TrainingPhoto[];
+  /** Each photo's check, by photo id. */
+  verdicts: Map<string, PhotoVerdict>;
   onAdd: (files: Iterable<File>) => void;
   onRemove: (id: string) => void;
+  onRetryCheck: (id: string) => void;
   /** The picker is locked while a training is being sent. */
   disabled: boolean;
 }
 
-/** The image-upload area: a picker (click or drop; images, several at once) and removable thumbnails. */
-export function PhotoUpload({ photos, onAdd, onRemove, disabled }: PhotoUploadProps) {
+const TONES: Record<PhotoVerdict['tone'], string> = {
+  good: 'bg-success text-white',
+  warn: 'bg-warning text-white',
+  bad: 'bg-danger text-white',
+  busy: 'bg-fg/70 text-white',
+  none: 'bg-fg/70 text-white',
+};
+
+/** A thumbnail's verdict, in words, along its bottom edge. */
+function CheckBadge({ verdict, onRetry, disabled }: { verdict: PhotoVerdict | undefined; onRetry: () => void; disabled: boolean }) {
+  if (!verdict) return null;
+  return (
+    <span
+      data-testid="photo-badge"
+      title={verdict.hint ?? undefined}
+      className={cn('absolute inset-x-0 bottom-0 flex min-h-6 items-center gap-1 px-1.5 py-0.5 text-[11px] leading-tight font-semibold', TONES[verdict.tone])}
+    >
+      {verdict.tone === 'busy' && <span aria-hidden className="size-2.5 shrink-0 animate-spin rounded-full border-[1.5px] border-current border-r-transparent" />}
+      <span className="line-clamp-2">{verdict.badge}</span>
+      {verdict.state === 'failed' && (
+        <button type="button" onClick={onRetry} disabled={disabled} aria-label="Check again" className="ml-auto rounded p-0.5 hover:bg-white/20">
+          <RotateCw className="size-3" aria-hidden />
+        </button>
+      )}
+    </span>
+  );
+}
+
+/** The image-upload area: a picker (click or drop; images, several at once) and removable, checked thumbnails. */
+export function PhotoUpload({ photos, verdicts, onAdd, onRemove, onRetryCheck, disabled }: PhotoUploadProps) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -54,7 +86,7 @@ export function PhotoUpload({ photos, onAdd, onRemove, disabled }: PhotoUploadPr
         <span className="text-sm font-medium text-fg">
           <span className="text-brand">Choose photos</span> or drop them here
         </span>
-        <span className="text-xs text-fg-muted">JPG, PNG or WEBP · at least 4, best 10–20</span>
+        <span className="text-xs text-fg-muted">JPG, PNG or WEBP · at least 4, best 10–20 · each is checked as you add it</span>
         <input
           ref={inputRef}
           id={inputId}
@@ -71,21 +103,35 @@ export function PhotoUpload({ photos, onAdd, onRemove, disabled }: PhotoUploadPr
         />
       </label>
       {photos.length > 0 && (
-        <ul className="grid grid-cols-4 gap-2 sm:grid-cols-5" aria-label="Selected photos">
-          {photos.map((photo, i) => (
-            <li key={photo.id} className="group relative aspect-square overflow-hidden rounded-md border border-border bg-bg-muted">
-              <img src={photo.previewUrl} alt={`Selected photo ${i + 1}`} className="size-full object-cover" />
-              <button
-                type="button"
-                onClick={() => onRemove(photo.id)}
-                disabled={disabled}
-                aria-label={`Remove photo ${i + 1}`}
-                className="absolute top-1 right-1 flex size-6 items-center justify-center rounded-full bg-fg/70 text-white shadow transition-colors hover:bg-danger focus-visible:bg-danger disabled:opacity-50"
+        <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4 lg:grid-cols-5" aria-label="Selected photos">
+          {photos.map((photo, i) => {
+            const verdict = verdicts.get(photo.id);
+            return (
+              <li
+                key={photo.id}
+                aria-label={`Photo ${i + 1}: ${verdict?.badge ?? 'Waiting…'}`}
+                className={cn(
+                  'group relative aspect-square overflow-hidden rounded-md border bg-bg-muted',
+                  verdict?.tone === 'bad' ? 'border-danger ring-2 ring-danger/40' : verdict?.tone === 'warn' ? 'border-warning' : 'border-border',
+                )}
               >
-                <X className="size-3.5" aria-hidden />
-              </button>
-            </li>
-          ))}
+                <img src={photo.previewUrl} alt={`Selected photo ${i + 1}`} className="size-full object-cover" />
+                <span aria-hidden className="absolute top-1 left-1 flex size-5 items-center justify-center rounded-full bg-fg/70 text-[11px] font-semibold text-white">
+                  {i + 1}
+                </span>
+                <button
+                  type="button"
+                  onClick={() => onRemove(photo.id)}
+                  disabled={disabled}
+                  aria-label={`Remove photo ${i + 1}`}
+                  className="absolute top-1 right-1 flex size-6 items-center justify-center rounded-full bg-fg/70 text-white shadow transition-colors hover:bg-danger focus-visible:bg-danger disabled:opacity-50"
+                >
+                  <X className="size-3.5" aria-hidden />
+                </button>
+                <CheckBadge verdict={verdict} onRetry={() => onRetryCheck(photo.id)} disabled={disabled} />
+              </li>
+            );
+          })}
         </ul>
       )}
     </div>

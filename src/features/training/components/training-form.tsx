@@ -1,12 +1,14 @@
-import { useId } from 'react';
-import { Camera, Wand2 } from 'lucide-react';
+import { useId, type ReactNode } from 'react';
+import { Camera, Trash2, Wand2 } from 'lucide-react';
 import { CREDIT_COSTS } from '@common/product';
 import { GENDERS, HAIR_COLORS, TRAINING_MESSAGES } from '@common/training';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
+import type { PhotoChecks } from '../hooks/use-photo-checks';
 import type { TrainingFormApi } from '../hooks/use-training-form';
 import { PhotoUpload } from './photo-upload';
+import { TEXT_LIMITS } from '@common/text';
 
 const selectClasses =
   'h-10 w-full rounded-md border border-border-strong bg-bg px-3 text-sm text-fg shadow-xs capitalize focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/20 disabled:bg-bg-subtle';
@@ -14,18 +16,56 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export interface TrainingFormProps {
   formApi: TrainingFormApi;
+  checks: PhotoChecks;
   busy: boolean;
   canSubmit: boolean;
   uploading: boolean;
   onSubmit: () => void;
 }
 
-/** Guidance for choosing photos (spec §2). */
-function Guidance() {
+/** The photo checks in one line ('12 photos: 10 good, 2 with problems'), what is wrong, and one tap to remove those photos. */
+function CheckSummary({ formApi, checks, disabled }: { formApi: TrainingFormApi; checks: PhotoChecks; disabled: boolean }) {
+  if (!checks.summary) return null;
+  const { photos } = formApi.form;
+  const problems = photos.flatMap((p, i) => {
+    const v = checks.verdicts.get(p.id);
+    return v?.hasProblem ? [{ id: p.id, number: i + 1, badge: v.badge, hint: v.hint }] : [];
+  });
+  return (
+    <div className="mt-3 border-t border-border pt-3" data-testid="photo-check-summary">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="font-medium" aria-live="polite">
+          {checks.summary}
+        </p>
+        {problems.length > 0 && (
+          <Button variant="outline" size="sm" disabled={disabled} onClick={() => formApi.removePhotos(checks.withProblems)}>
+            <Trash2 className="size-3.5" aria-hidden />
+            {problems.length === 1 ? 'Remove the photo with a problem' : `Remove ${problems.length} photos with problems`}
+          </Button>
+        )}
+      </div>
+      {problems.length > 0 && (
+        <ul className="mt-2 grid gap-1 text-xs text-fg-muted">
+          {problems.map((p) => (
+            <li key={p.id}>
+              <span className="font-medium text-fg">
+                Photo {p.number}: {p.badge}.
+              </span>{' '}
+              {p.hint}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** Guidance for choosing photos (spec §2), with the checks' summary beside it. */
+function Guidance({ children }: { children?: ReactNode }) {
   return (
     <div className="flex gap-3 rounded-lg border border-border bg-bg-subtle p-4 text-sm">
       <Camera className="mt-0.5 size-5 shrink-0 text-brand" aria-hidden />
-      <div>
+      <div className="min-w-0 flex-1">
         <p className="font-medium">Upload 10–20 high-quality photos of the same person</p>
         <ul className="mt-2 grid gap-1 text-fg-muted">
           <li>
@@ -38,6 +78,7 @@ function Guidance() {
             <span className="font-medium text-fg">About 10%</span> full-body
           </li>
         </ul>
+        {children}
       </div>
     </div>
   );
@@ -63,7 +104,7 @@ function ChoiceSelect<T extends string>(props: { label: string; options: readonl
 }
 
 /** The training form: name, trigger word, gender, hair colour, photos, guidance and submit (spec §2, §5). */
-export function TrainingForm({ formApi, busy, canSubmit, uploading, onSubmit }: TrainingFormProps) {
+export function TrainingForm({ formApi, checks, busy, canSubmit, uploading, onSubmit }: TrainingFormProps) {
   const { form, defaultTrigger } = formApi;
   const nameError = form.nameTouched && !form.characterName.trim() ? TRAINING_MESSAGES.nameRequired : null;
 
@@ -84,7 +125,7 @@ export function TrainingForm({ formApi, busy, canSubmit, uploading, onSubmit }: 
             onChange={(e) => formApi.setCharacterName(e.target.value)}
             onBlur={formApi.touchName}
             placeholder="e.g. Dana"
-            maxLength={80}
+            maxLength={TEXT_LIMITS.characterName}
             error={nameError}
             disabled={busy}
             autoComplete="off"
@@ -94,7 +135,7 @@ export function TrainingForm({ formApi, busy, canSubmit, uploading, onSubmit }: 
             value={form.triggerWord}
             onChange={(e) => formApi.setTriggerWord(e.target.value)}
             placeholder={defaultTrigger || 'e.g. dana'}
-            maxLength={64}
+            maxLength={TEXT_LIMITS.triggerWord}
             hint="Lowercase letters a–z; use it in prompts to call your character."
             disabled={busy}
             autoComplete="off"
@@ -104,8 +145,17 @@ export function TrainingForm({ formApi, busy, canSubmit, uploading, onSubmit }: 
           <ChoiceSelect label="Hair color" options={HAIR_COLORS} value={form.hairColor} onChange={formApi.setHairColor} disabled={busy} />
         </section>
 
-        <PhotoUpload photos={form.photos} onAdd={formApi.addFiles} onRemove={formApi.removePhoto} disabled={busy} />
-        <Guidance />
+        <PhotoUpload
+          photos={form.photos}
+          verdicts={checks.verdicts}
+          onAdd={formApi.addFiles}
+          onRemove={formApi.removePhoto}
+          onRetryCheck={checks.retry}
+          disabled={busy}
+        />
+        <Guidance>
+          <CheckSummary formApi={formApi} checks={checks} disabled={busy} />
+        </Guidance>
 
         <div className="flex flex-col gap-2 border-t border-border pt-5 sm:flex-row sm:items-center sm:justify-between">
           <p className="text-xs text-fg-muted">

@@ -48,6 +48,14 @@ export function useTrainingForm(email: string | null | undefined) {
     });
   }, []);
 
+  const removePhotos = useCallback((ids: string[]) => {
+    const gone = new Set(ids);
+    setForm((f) => {
+      f.photos.filter((p) => gone.has(p.id)).forEach((p) => URL.revokeObjectURL(p.previewUrl));
+      return { ...f, photos: f.photos.filter((p) => !gone.has(p.id)) };
+    });
+  }, []);
+
   const reset = useCallback(() => {
     photosRef.current.forEach((p) => URL.revokeObjectURL(p.previewUrl));
     setForm(initial());
@@ -59,6 +67,7 @@ export function useTrainingForm(email: string | null | undefined) {
     defaultTrigger: fallbackTrigger,
     addFiles,
     removePhoto,
+    removePhotos,
     reset,
     setCharacterName: (characterName: string) => setForm((f) => ({ ...f, characterName })),
     touchName: () => setForm((f) => (f.nameTouched ? f : { ...f, nameTouched: true })),

@@ -33,18 +33,31 @@ export async function packTrainingImages(files: File[]): Promise<Blob> {
   return new Blob([new Uint8Array(zipSync(entries))], { type: 'application/zip' });
 }
 
-/** Why the form cannot be sent yet, in the spec's words; null when it can. */
-export function validateTraining(photoCount: number, characterName: string): string | null {
+/**
+ * Why the form cannot be sent yet, in the spec's words; null when it can. `photoRefusal` is what the photo
+ * checks refuse so far (an NSFW photo, too few photos of one person); the server checks again anyway.
+ */
+export function validateTraining(photoCount: number, characterName: string, photoRefusal: string | null = null): string | null {
   if (photoCount < LIMITS.trainingMinImages) return TRAINING_MESSAGES.tooFewImages;
   if (!characterName.trim()) return TRAINING_MESSAGES.nameRequired;
-  return null;
+  return photoRefusal;
 }
 
 /**
  * The submit flow: pack, upload, submit (idle → uploading → idle, or error), the success banner for
  * 180000 ms, and the current request's outcome as it arrives (completed, or error with the stored text).
  */
-export function useTrainingSubmit({ formApi, credits, trainings }: { formApi: TrainingFormApi; credits: number; trainings: TrainingView[] | undefined }) {
+export function useTrainingSubmit({
+  formApi,
+  credits,
+  trainings,
+  photoRefusal,
+}: {
+  formApi: TrainingFormApi;
+  credits: number;
+  trainings: TrainingView[] | undefined;
+  photoRefusal: string | null;
+}) {
   const { api } = useBackend();
   const qc = useQueryClient();
   const [operation, setOperation] = useState<TrainingOperation>({ kind: 'idle' });
@@ -78,7 +91,7 @@ export function useTrainingSubmit({ formApi, credits, trainings }: { formApi: Tr
 
   const submit = useCallback(async () => {
     if (busy) return;
-    const problem = validateTraining(form.photos.length, form.characterName);
+    const problem = validateTraining(form.photos.length, form.characterName, photoRefusal);
     if (problem) {
       setOperation({ kind: 'error', message: problem });
       return;
@@ -125,7 +138,7 @@ export function useTrainingSubmit({ formApi, credits, trainings }: { formApi: Tr
       console.error('training submission failed', err);
       setOperation({ kind: 'error', message: err instanceof TrainingError ? err.message : GENERIC_TRAINING_ERROR });
     }
-  }, [api, busy, dismissSuccess, form, formApi, qc, short]);
+  }, [api, busy, dismissSuccess, form, formApi, photoRefusal, qc, short]);
 
   const clearError = useCallback(() => setOperation((op) => (op.kind === 'error' || op.kind === 'completed' ? { kind: 'idle' } : op)), []);
 

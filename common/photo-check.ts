@@ -1,0 +1,176 @@
+import { LIMITS } from './product.ts';
+
+/**
+ * Training photo checks (issue 13): the thresholds the server judges photos by, the words of each verdict,
+ * and the submission policy. Shared so the badge the page shows and the rule the server enforces are one.
+ *
+ * How the thresholds were chosen: measured with the server's own analyser (server/vision) on real photos —
+ * 115 faces of the face-match grid and the portraits shipped in @vladmandic/human's assets — and on copies
+ * derived from them with sharp (blurred, darkened, brightened, resized, re-encoded, mirrored). Each limit
+ * sits between what every real photo measured and what the degraded copies measured; the figures are in
+ * the comments. tests/server/photo-check.test.ts keeps the derived photos on the side they were put.
+ */
+export const PHOTO_CHECK = {
+  /** Trainers work at 512–1024 px; a photo whose short side is below 512 px is upscaled by them. */
+  minSidePx: 512,
+  /** Detector score from which a face counts. Real faces scored 0.84–0.90; the false faces seen 0.31–0.41. */
+  minFaceScore: 0.5,
+  /**
+   * Another face counts as another person when it is at least this tall relative to the main face; smaller
+   * ones are people far behind, which training tolerates.
+   */
+  otherPersonMinShare: 0.35,
+  /**
+   * The main face's detector box (about 1.4 × the face's height) as a share of the photo's short side. Below
+   * 10 % the face is under ~70 px when a trainer scales the photo to 1024 px. A standing full-body photo
+   * measured 12.7 %; faces of 5–8 % of the short side measured 7–10 % (the detector finds none much smaller).
+   */
+  minFaceShare: 0.1,
+  /**
+   * Blur of the face (Crété-Roffet no-reference metric, 0 sharp … 1 flat), measured on the face at most
+   * 256 px tall. Real faces measured 0.19–0.53 (95 % under 0.49); a Gaussian blur of 2 % of the face's width
+   * measured 0.54–0.78 (half above 0.68), of 3 % 0.66–0.86.
+   */
+  maxBlur: 0.6,
+  /** Mean luminance (0–1) of the face. Real faces measured 0.17–0.70; exposure cut to 35 % gave 0.06–0.24. */
+  minFaceBrightness: 0.14,
+  /** Real faces measured up to 0.70; over-exposed copies (+35 % of white) 0.52–0.94, half above 0.72. */
+  maxFaceBrightness: 0.8,
+  /**
+   * nsfwjs (MobileNetV2Mid) probability of Porn + Hentai from which a photo is refused — only when it stays
+   * that high with the faces masked out too. Skin-filled face close-ups are the classifier's known false
+   * positive: 3 of 122 safe photos scored ≥ 0.7 as a whole, none with their faces masked; explicit content
+   * lies outside the face and survives the mask.
+   */
+  nsfwExplicit: 0.7,
+  /**
+   * Two photos are the same when the 64-bit difference hashes of their faces differ in at most this many bits.
+   * A re-saved, resized or re-lit copy differed by 0–6 bits (8 once, resized to 400 px); 5,778 pairs of
+   * different faces by 8 or more (99 % by 14 or more).
+   */
+  sameHashMaxBits: 6,
+} as const;
+
+/** The copy of a photo the page sends for checking is at most this long on its long side (upload cost on a phone). */
+export const CHECK_COPY_MAX_SIDE_PX = 1024;
+
+/** Problems in the order the badge reports them: the first found is the one shown. */
+export const PHOTO_PROBLEMS = [
+  'not-allowed',
+  'unreadable',
+  'too-large',
+  'too-small',
+  'no-face',
+  'several-people',
+  'duplicate',
+  'face-too-small',
+  'too-dark',
+  'too-bright',
+  'blurry',
+] as const;
+export type PhotoProblem = (typeof PHOTO_PROBLEMS)[number];
+
+const LABELS: Record<Exclude<PhotoProblem, 'duplicate'>, string> = {
+  'not-allowed': 'Not allowed',
+  unreadable: "Can't be read",
+  'too-large': `Too large (max ${LIMITS.imageMaxPixels / 1_000_000} MP)`,
+  'too-small': `Too small (at least ${PHOTO_CHECK.minSidePx} px)`,
+  'no-face': 'No face found',
+  'several-people': 'More than one person',
+  'face-too-small': 'Face too small',
+  'too-dark': 'Too dark',
+  'too-bright': 'Too bright',
+  blurry: 'Blurry',
+};
+
+/** What each problem means for the user, for the badge's longer description. */
+export const PHOTO_PROBLEM_HINTS: Record<PhotoProblem, string> = {
+  'not-allowed': 'NSFW content is prohibited. This photo cannot be used.',
+  unreadable: 'This file could not be read as a JPG, PNG or WEBP photo.',
+  'too-large': `Photos may have at most ${LIMITS.imageMaxPixels / 1_000_000} megapixels.`,
+  'too-small': `Use photos at least ${PHOTO_CHECK.minSidePx} pixels on their short side.`,
+  duplicate: 'This photo is already in your selection; a copy teaches the model nothing new.',
+  'no-face': 'No face was found. Use photos where the face is clearly visible.',
+  'several-people': 'Use photos of the person alone.',
+  'face-too-small': 'The face is small in this photo. Use closer shots.',
+  'too-dark': 'The face is too dark. Use a photo taken in better light.',
+  'too-bright': 'The face is over-exposed. Use a photo with softer light.',
+  blurry: 'The face is blurry. Use a sharper photo.',
+};
+
+/** The server's verdict on one photo (POST /api/trainings/check-photo). */
+export interface PhotoCheck {
+  /** Problems found, in PHOTO_PROBLEMS order; empty when the photo is good. Never 'duplicate' (see duplicateOf). */
+  problems: PhotoProblem[];
+  /** Faces that count as a person (see PHOTO_CHECK); training needs photos with exactly one. */
+  faces: number;
+  /** The photo's size as shown (EXIF rotation applied); 0 when it could not be read. */
+  width: number;
+  height: number;
+  /** Difference hash (16 hex digits) of the face, for spotting the same photo twice; null unless one person shows. */
+  hash: string | null;
+  /** Why an unreadable photo could not be read, in words. */
+  detail: string | null;
+}
+
+/** The badge of a checked photo: 'Good' or the first problem, e.g. 'Same as photo 2'. */
+export function photoBadge(check: Pick<PhotoCheck, 'problems'>, sameAs?: number | null): string {
+  const problems = sameAs ? orderProblems([...check.problems, 'duplicate']) : check.problems;
+  const first = problems[0];
+  if (!first) return 'Good';
+  return first === 'duplicate' ? `Same as photo ${sameAs}` : LABELS[first];
+}
+
+export function orderProblems(problems: PhotoProblem[]): PhotoProblem[] {
+  return [...new Set(problems)].sort((a, b) => PHOTO_PROBLEMS.indexOf(a) - PHOTO_PROBLEMS.indexOf(b));
+}
+
+function hammingDistance(a: string, b: string): number {
+  let bits = 0;
+  for (let i = 0; i < a.length; i += 8) {
+    let x = (parseInt(a.slice(i, i + 8), 16) ^ parseInt(b.slice(i, i + 8), 16)) >>> 0;
+    while (x) {
+      bits += x & 1;
+      x >>>= 1;
+    }
+  }
+  return bits;
+}
+
+export function isSamePhoto(a: string | null, b: string | null): boolean {
+  return !!a && !!b && a.length === b.length && hammingDistance(a, b) <= PHOTO_CHECK.sameHashMaxBits;
+}
+
+/** For each photo, the 1-based number of the earlier photo it repeats, or null. */
+export function duplicateOf(hashes: (string | null)[]): (number | null)[] {
+  return hashes.map((hash, i) => {
+    const earlier = hashes.slice(0, i).findIndex((other) => isSamePhoto(hash, other));
+    return earlier < 0 ? null : earlier + 1;
+  });
+}
+
+/** '12 photos: 10 good, 2 with problems' (and how many are still being checked). */
+export function photoSummary(counts: { total: number; good: number; problems: number; pending: number }): string {
+  const parts = [`${counts.good} good`];
+  if (counts.problems) parts.push(`${counts.problems} with ${counts.problems === 1 ? 'a problem' : 'problems'}`);
+  if (counts.pending) parts.push(`${counts.pending} being checked`);
+  return `${counts.total} ${counts.total === 1 ? 'photo' : 'photos'}: ${parts.join(', ')}`;
+}
+
+/**
+ * The submission policy (issue 13): no photo classified NSFW, and at least `trainingMinImages` photos with
+ * exactly one face. Other problems only warn. Returns the message that refuses a submission, or null.
+ */
+export function trainingPolicyRefusal(checks: Pick<PhotoCheck, 'problems' | 'faces'>[], name = (i: number) => `${i + 1}`): string | null {
+  const refused = checks.flatMap((c, i) => (c.problems.includes('not-allowed') ? [i] : []));
+  if (refused.length) {
+    const numbers = refused.map((i) => name(i));
+    const subject = refused.length === 1 ? `Photo ${numbers[0]} is` : `Photos ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)} are`;
+    return `${subject} not allowed: NSFW content is prohibited. Remove ${refused.length === 1 ? 'it' : 'them'} to continue.`;
+  }
+  const single = checks.filter((c) => c.faces === 1 && !c.problems.includes('unreadable')).length;
+  if (single < LIMITS.trainingMinImages) {
+    return `At least ${LIMITS.trainingMinImages} photos must show exactly one face; ${single === 0 ? 'none does' : single === 1 ? 'only 1 does' : `only ${single} do`}. Add photos of the person alone.`;
+  }
+  return null;
+}

@@ -1,0 +1,84 @@
+import type { Page } from '@playwright/test';
+import { awkwardPhotos, derivedPhotos, portraitPhoto } from '../tests/helpers/photos';
+import { expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
+
+/** Issue 13: every photo is checked by the server as it is added, before any credit is taken. */
+
+const SUCCESS_DESKTOP =
+  'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
+const SUCCESS_PHONE = 'Training submitted successfully! Check progress below.';
+
+const file = (name: string, buffer: Buffer) => ({ name, mimeType: 'image/jpeg', buffer });
+const items = (page: Page) => page.getByRole('list', { name: 'Selected photos' }).getByRole('listitem');
+
+test('each photo gets its badge, the problems go in one tap, and the good ones train', async ({ page }) => {
+  const user = await signUp(page, newUser('Dana Park'));
+  await page.goto('/app/character-training');
+  await expect(page.getByRole('heading', { name: 'Character Training' })).toBeVisible();
+  await withCredits(user, 600);
+  await expect(page.getByText('600 Credits', { exact: true }).first()).toBeAttached();
+  await page.getByLabel('Character name').fill('Dana');
+
+  const photos = await derivedPhotos();
+  const expected: [keyof typeof photos, string][] = [
+    ['good', 'Good'],
+    ['goodMan', 'Good'],
+    ['blurred', 'Blurry'],
+    ['darkened', 'Too dark'],
+    ['brightened', 'Too bright'],
+    ['shrunk', 'Too small (at least 512 px)'],
+    ['twoFaces', 'More than one person'],
+    ['faceTooSmall', 'Face too small'],
+    ['duplicate', 'Same as photo 2'],
+    ['noFace', 'No face found'],
+  ];
+  await page.locator('input[type=file]').setInputFiles(expected.map(([name]) => file(`${name}.jpg`, photos[name])));
+  const summary = page.getByTestId('photo-check-summary');
+  await expect(summary).toContainText('10 photos: 2 good, 8 with problems', { timeout: 60_000 });
+  await expect(items(page)).toHaveCount(10);
+  for (const [i, [, badge]] of expected.entries()) {
+    await expect(items(page).nth(i)).toHaveAttribute('aria-label', `Photo ${i + 1}: ${badge}`);
+    await expect(items(page).nth(i).getByTestId('photo-badge')).toHaveText(badge);
+  }
+  await expect(summary).toContainText('Photo 3: Blurry. The face is blurry. Use a sharper photo.');
+  // The summary sits with the spec's guidance text.
+  await expect(page.getByText('Upload 10–20 high-quality photos of the same person')).toBeVisible();
+  await items(page).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: test.info().outputPath(`training-photo-badges-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+  await summary.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: test.info().outputPath(`training-photo-summary-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+
+  await page.getByRole('button', { name: 'Remove 8 photos with problems' }).click();
+  await expect(items(page)).toHaveCount(2);
+  await expect(summary).toContainText('2 photos: 2 good');
+
+  // Two photos of one person are not enough for the server either; two more are.
+  await page.locator('input[type=file]').setInputFiles([
+    file('blonde.jpg', await portraitPhoto('blondeWoman')),
+    file('auburn.jpg', await portraitPhoto('auburnWoman')),
+  ]);
+  await expect(summary).toContainText('4 photos: 4 good', { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Start Training' }).click();
+  await expect(page.getByText(isPhone(page) ? SUCCESS_PHONE : SUCCESS_DESKTOP)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('100 Credits', { exact: true }).first()).toBeAttached();
+});
+
+test('awkward files get a clear badge, never a stuck spinner', async ({ page }) => {
+  await signUp(page, newUser());
+  await page.goto('/app/character-training');
+  await expect(page.getByRole('heading', { name: 'Character Training' })).toBeVisible();
+  const files = await awkwardPhotos();
+  const expected: [keyof typeof files, string, string][] = [
+    ['exifRotated', 'IMG_0001.jpg', 'Good'],
+    ['cmyk', 'print.jpg', 'Good'],
+    ['png16', 'scan.png', 'Good'],
+    ['heicNamedJpg', 'IMG_0042.jpg', "Can't be read"],
+    ['truncated', 'broken.jpg', "Can't be read"],
+  ];
+  await page.locator('input[type=file]').setInputFiles(expected.map(([key, name]) => file(name, files[key])));
+  const summary = page.getByTestId('photo-check-summary');
+  await expect(summary).toContainText('5 photos: 3 good, 2 with problems', { timeout: 60_000 });
+  for (const [i, [, , badge]] of expected.entries()) await expect(items(page).nth(i)).toHaveAttribute('aria-label', `Photo ${i + 1}: ${badge}`);
+  await expect(summary).toContainText("Photo 4: Can't be read. HEIC and AVIF photos cannot be used. Choose JPG, PNG or WEBP");
+  await expect(summary).toContainText("Photo 5: Can't be read. The photo is damaged and could not be read.");
+});

@@ -1,0 +1,131 @@
+import { createClerkClient, verifyToken } from '@clerk/backend';
+import { isClerkAPIResponseError, TokenVerificationError, TokenVerificationErrorReason } from '@clerk/backend/errors';
+import type { ClerkConfig } from '../config.ts';
+import { unavailable } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Identity, IdentityProvider } from './identity.ts';
+
+/** Clerk session tokens live 60 s; this much clock difference between Clerk and us is forgiven. */
+const CLOCK_SKEW_MS = 5_000;
+/** A compact JWS: three base64url parts. Anything else in the header is not worth verifying. */
+const BEARER = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
+/** Profiles read from Clerk's Backend API are kept this long (it is rate-limited). */
+const PROFILE_TTL_MS = 10 * 60_000;
+const PROFILE_CACHE_SIZE = 10_000;
+/** After a Backend API failure without Retry-After, it is left alone this long. */
+const BACKEND_PAUSE_MS = 30_000;
+
+/** Reasons that say nothing about the token: the keys could not be loaded, so no one can be checked now. */
+const KEYS_UNAVAILABLE = new Set<string>([
+  TokenVerificationErrorReason.RemoteJWKFailedToLoad,
+  TokenVerificationErrorReason.InvalidSecretKey,
+  TokenVerificationErrorReason.JWKFailedToResolve,
+]);
+
+type Profile = Pick<Identity, 'email' | 'fullName' | 'imageUrl' | 'createdAt'>;
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
+
+/**
+ * Profile fields a session-token template may add (README, Hosted mode):
+ * `"email": "{{user.primary_email_address}}", "full_name": "{{user.full_name}}", "image_url": "{{user.image_url}}"`.
+ * A claim that is absent stays undefined (unknown); one that is present but empty is null.
+ */
+function profileFromClaims(claims: Record<string, unknown>): Profile {
+  const has = (name: string) => Object.prototype.hasOwnProperty.call(claims, name);
+  return {
+    ...(has('email') && { email: text(claims.email) }),
+    ...((has('full_name') || has('name')) && { fullName: text(claims.full_name ?? claims.name) }),
+    ...((has('image_url') || has('picture')) && { imageUrl: text(claims.image_url ?? claims.picture) }),
+  };
+}
+
+export interface ClerkIdentityOptions extends ClerkConfig {
+  logger: Logger;
+}
+
+/**
+ * Hosted sign-in: Clerk session tokens from the Authorization header, verified by the official SDK —
+ * networkless with the instance's PEM key (CLERK_JWT_KEY), else against the JWKS Clerk serves for the
+ * secret key. The token's azp must be one of the SPA's origins. Profiles come from the token's claims when
+ * the session-token template carries them, else from Clerk's Backend API (cached).
+ */
+export function createClerkIdentity(opts: ClerkIdentityOptions): IdentityProvider {
+  const { logger } = opts;
+  const backend = opts.secretKey
+    ? createClerkClient({ secretKey: opts.secretKey, apiUrl: opts.apiUrl, telemetry: { disabled: true } })
+    : undefined;
+  const profiles = new Map<string, { profile: Profile; expires: number }>();
+  const loading = new Map<string, Promise<Profile | undefined>>();
+  let backendPausedUntil = 0;
+
+  async function fetchProfile(userId: string): Promise<Profile | undefined> {
+    if (!backend || Date.now() < backendPausedUntil) return undefined;
+    try {
+      const user = await backend.users.getUser(userId);
+      const profile: Profile = {
+        email: user.primaryEmailAddress?.emailAddress ?? null,
+        fullName: text(user.fullName),
+        imageUrl: text(user.imageUrl),
+        createdAt: new Date(user.createdAt).toISOString(),
+      };
+      if (profiles.size >= PROFILE_CACHE_SIZE) profiles.delete(profiles.keys().next().value!);
+      profiles.set(userId, { profile, expires: Date.now() + PROFILE_TTL_MS });
+      return profile;
+    } catch (err) {
+      const status = isClerkAPIResponseError(err) ? err.status : undefined;
+      const retryAfterS = isClerkAPIResponseError(err) ? err.retryAfter : undefined;
+      // A missing user (deleted at Clerk, its user.deleted webhook on the way) is no reason to pause.
+      if (status !== 404) backendPausedUntil = Date.now() + (retryAfterS ? retryAfterS * 1000 : BACKEND_PAUSE_MS);
+      logger.warn({ err, userId, status }, 'could not read a profile from Clerk; the account is created without it');
+      return undefined;
+    }
+  }
+
+  return {
+    name: 'clerk',
+    transport: 'bearer',
+
+    async identify(headers) {
+      const match = BEARER.exec(headers.get('authorization')?.trim() ?? '');
+      if (!match) return null;
+      let claims: Record<string, unknown>;
+      try {
+        claims = await verifyToken(match[1], {
+          jwtKey: opts.jwtKey,
+          secretKey: opts.jwtKey ? undefined : opts.secretKey,
+          apiUrl: opts.apiUrl,
+          authorizedParties: opts.authorizedParties,
+          clockSkewInMs: CLOCK_SKEW_MS,
+        });
+      } catch (err) {
+        if (err instanceof TokenVerificationError && KEYS_UNAVAILABLE.has(err.reason)) {
+          logger.error({ err, reason: err.reason }, "could not load Clerk's signing keys; sign-ins cannot be checked");
+          throw unavailable('Sign-in could not be checked right now. Please try again in a moment.', 'identity_unavailable');
+        }
+        logger.debug({ reason: err instanceof TokenVerificationError ? err.reason : String(err) }, 'refused a session token');
+        return null;
+      }
+      // Only session tokens (with their session id) of active sessions sign a person in.
+      if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || claims.sts === 'pending') return null;
+      return { id: claims.sub, ...profileFromClaims(claims) };
+    },
+
+    async loadProfile(identity) {
+      if (identity.email !== undefined && identity.fullName !== undefined) return identity;
+      const cached = profiles.get(identity.id);
+      let profile = cached && cached.expires > Date.now() ? cached.profile : undefined;
+      if (!profile) {
+        let pending = loading.get(identity.id);
+        if (!pending) {
+          pending = fetchProfile(identity.id).finally(() => loading.delete(identity.id));
+          loading.set(identity.id, pending);
+        }
+        profile = await pending;
+      }
+      // What the token says wins; the Backend API fills the rest.
+      const known = Object.fromEntries(Object.entries(identity).filter(([, v]) => v !== undefined));
+      return { ...profile, ...known, id: identity.id };
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { and, eq, gt, like, or, sql } from 'drizzle-orm';
+import type { Db, Executor } from '../db/index.ts';
+import { rateLimits, signInAddresses } from '../db/schema.ts';
+import { tooManyRequests } from '../http/errors.ts';
+import { hitRateLimit, releaseRateLimit, resetRateLimit } from '../http/rate-limit.ts';
+
+/**
+ * Limits password guessing on the built-in accounts without letting anyone lock a person out of their own
+ * account. Every attempt is counted up front (atomically, so parallel guesses each see a higher count) and
+ * taken back when it succeeds, so only failures ever count:
+ *
+ * - per e-mail **and** address: `limit` failures per window, then 429 — this only stops that address;
+ * - per address: `5 × limit` failures per window over all e-mails (one address trying many accounts);
+ * - per e-mail from everywhere: past `limit` failures, attempts from an address the account has never
+ *   signed in from are slowed down (never refused), and the account's usual addresses are not affected.
+ *
+ * So the owner with the right password from their usual address always gets in, from a new address gets in
+ * a few seconds later, and a guesser gets `limit` tries per window and address, each slower than the last.
+ */
+export interface SignInGuardOptions {
+  db: Db;
+  /** Failures allowed per e-mail and address per window (AUTH_RATE_LIMIT). */
+  limit: number;
+  windowSeconds?: number;
+  /** Waits `ms` milliseconds (tests replace it to observe the slowdown without waiting). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+/** Extra wait per failure past the limit, for an address new to the account, and its ceiling. */
+export const SLOWDOWN_STEP_MS = 250;
+export const SLOWDOWN_MAX_MS = 5_000;
+/** An address stays "usual" this long after the account's last successful sign-in from it. */
+const USUAL_ADDRESS_DAYS = 90;
+
+const TOO_MANY = 'Too many sign-in attempts. Please wait a few minutes and try again.';
+
+export type SignInGuard = ReturnType<typeof createSignInGuard>;
+
+const signInKeys = (email: string, address: string) => ({
+  pair: `sign-in:pair:${email}|${address}`,
+  address: `sign-in:address:${address}`,
+  email: `sign-in:email:${email}`,
+});
+
+/**
+ * Forgets what the guard keeps about an e-mail (its counters and the addresses it signed in from: personal
+ * data), as an account erasure must. `email` as the sign-in form sends it; it is normalised like the guard's.
+ */
+export async function forgetSignIns(tx: Executor, email: string): Promise<void> {
+  const normalised = email.trim().toLowerCase();
+  const { email: emailKey, pair } = signInKeys(normalised, '');
+  const escapedPair = pair.replace(/[\\%_]/g, (c) => `\\${c}`);
+  await tx.delete(rateLimits).where(or(eq(rateLimits.key, emailKey), like(rateLimits.key, `${escapedPair}%`)));
+  await tx.delete(signInAddresses).where(eq(signInAddresses.email, normalised));
+}
+
+export function createSignInGuard(opts: SignInGuardOptions) {
+  const { db, limit } = opts;
+  const windowSeconds = opts.windowSeconds ?? SIGN_IN_WINDOW_SECONDS;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const keys = signInKeys;
+
+  async function isUsualAddress(email: string, address: string): Promise<boolean> {
+    const [row] = await db
+      .select({ email: signInAddresses.email })
+      .from(signInAddresses)
+      .where(
+        and(
+          eq(signInAddresses.email, email),
+          eq(signInAddresses.address, address),
+          gt(signInAddresses.lastSignInAt, sql`now() - make_interval(days => ${USUAL_ADDRESS_DAYS})`),
+        ),
+      );
+    return Boolean(row);
+  }
+
+  return {
+    /**
+     * Counts an attempt before the password is checked. Refuses (429) when this address has used up its
+     * tries for this account or for all accounts; otherwise returns once any slowdown has been waited out.
+     */
+    async admit(email: string, address: string): Promise<void> {
+      const k = keys(email, address);
+      const [pair, byAddress] = [await hitRateLimit(db, k.pair, windowSeconds), await hitRateLimit(db, k.address, windowSeconds)];
+      if (pair > limit || byAddress > limit * 5) {
+        // A refused attempt never reached the password, so it is not a guess either.
+        await releaseRateLimit(db, k.pair);
+        await releaseRateLimit(db, k.address);
+        throw tooManyRequests(TOO_MANY);
+      }
+      const byEmail = await hitRateLimit(db, k.email, windowSeconds);
+      if (byEmail > limit && !(await isUsualAddress(email, address))) {
+        await sleep(Math.min(SLOWDOWN_MAX_MS, (byEmail - limit) * SLOWDOWN_STEP_MS));
+      }
+    },
+
+    /**
+     * After the password check: a success takes its own count back, forgets this address's earlier
+     * failures for the account and remembers the address as usual. A failure stays counted.
+     */
+    async settle(email: string, address: string, succeeded: boolean): Promise<void> {
+      if (!succeeded) return;
+      const k = keys(email, address);
+      await resetRateLimit(db, k.pair);
+      await releaseRateLimit(db, k.address);
+      await releaseRateLimit(db, k.email);
+      await db
+        .insert(signInAddresses)
+        .values({ email, address })
+        .onConflictDoUpdate({ target: [signInAddresses.email, signInAddresses.address], set: { lastSignInAt: sql`now()` } });
+    },
+
+    /** Sign-ups per address per window (every attempt counts): bounds account spam and e-mail probing. */
+    async admitSignUp(address: string): Promise<void> {
+      if ((await hitRateLimit(db, `sign-up:address:${address}`, windowSeconds)) > limit * 5) throw tooManyRequests(TOO_MANY.replace('sign-in', 'sign-up'));
+    },
+  };
+}

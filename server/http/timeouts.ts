@@ -1,0 +1,56 @@
+import type { Server } from 'node:http';
+import type { MiddlewareHandler } from 'hono';
+
+/**
+ * How long the server waits on a client while it is *sending*, chosen so that a phone on a poor mobile
+ * link (~0.5 Mbit/s up, several seconds of silence while a cell hands over) still gets through, and a client
+ * that trickles or stalls on purpose is dropped instead of holding a socket for Node's default 300 s:
+ *
+ * - headers: 20 s from connection to the end of the headers (one or two packets; room for ~5 TCP retries);
+ * - body idle: 30 s without a single byte of the request body closes the connection;
+ * - whole request: 15 min to receive everything, the time a 50 MB training archive takes at ~450 kbit/s.
+ *
+ * Waiting for the *answer* is not limited here: a generation may take minutes, and event streams stay open
+ * (their 15 s heartbeats keep proxies from closing them).
+ */
+export const SERVER_TIMEOUTS = {
+  headersMs: 20_000,
+  bodyIdleMs: 30_000,
+  requestMs: 15 * 60_000,
+} as const;
+
+export type ServerTimeouts = { headersMs: number; bodyIdleMs: number; requestMs: number };
+
+/** Options for http.createServer (via @hono/node-server's `serverOptions`). */
+export function serverTimeoutOptions(t: ServerTimeouts = SERVER_TIMEOUTS) {
+  return {
+    headersTimeout: t.headersMs,
+    requestTimeout: t.requestMs,
+    // Node checks the two above on this interval; its default (30 s) would stretch a 20 s limit to 50.
+    connectionsCheckingInterval: Math.min(5_000, t.headersMs),
+  };
+}
+
+/** Drops a connection whose request body stops arriving for `bodyIdleMs`; no limit once the body is in. */
+export function dropStalledBodies(server: Server, t: ServerTimeouts = SERVER_TIMEOUTS): void {
+  server.on('request', (req) => {
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return;
+    req.socket.setTimeout(t.bodyIdleMs, () => req.socket.destroy());
+    req.once('end', () => req.socket.setTimeout(0));
+  });
+}
+
+/**
+ * A request refused before its body was read (too large, too many uploads, not signed in) leaves the rest of
+ * that body on the connection, and the server drops it once it stops draining. Saying `Connection: close`
+ * on such an answer tells the client to open a new connection for its next request instead of reusing one
+ * about to close under it.
+ */
+export function closeAfterRefusedBody(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const hasBody = Number(c.req.header('content-length') ?? 0) > 0 || c.req.header('transfer-encoding') !== undefined;
+    if (hasBody && c.res.status >= 400) c.res.headers.set('Connection', 'close');
+  };
+}

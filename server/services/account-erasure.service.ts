@@ -1,0 +1,170 @@
+import { and, eq, inArray, like, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import {
+  authUsers,
+  creditLedger,
+  exploreGallery,
+  generationJobs,
+  generations,
+  loraTrainings,
+  uploads,
+  users,
+} from '../db/schema.ts';
+import { forgetSignIns } from '../auth/sign-in-guard.ts';
+import type { Logger } from '../logger.ts';
+import type { StorageProvider } from '../providers/storage/index.ts';
+import type { CreditsService } from './credits.service.ts';
+import type { ExploreService } from './explore.service.ts';
+import { userStoragePrefixes } from './media.service.ts';
+
+/** What one erasure removed. A second run over the same person removes nothing. */
+export interface ErasureReport {
+  /** The users row erased (it stays, anonymised, as the ledger's owner); null when there was no such account. */
+  userId: string | null;
+  files: number;
+  generations: number;
+  trainings: number;
+  uploads: number;
+  /** Paid generations in flight or finished (their inputs hold prompts). */
+  generationJobs: number;
+  /** Explore-gallery items published from the person's generations. */
+  exploreItems: number;
+  /** Unused credits written off in the ledger. */
+  creditsForfeited: number;
+}
+
+const nothing = (userId: string | null): ErasureReport => ({
+  userId,
+  files: 0,
+  generations: 0,
+  trainings: 0,
+  uploads: 0,
+  generationJobs: 0,
+  exploreItems: 0,
+  creditsForfeited: 0,
+});
+
+/** Ledger reasons that quote what the person typed (a character's name) lose the quote. */
+const TRAINING_REASON = 'character training';
+
+export type AccountErasureService = ReturnType<typeof createAccountErasureService>;
+
+/**
+ * Erases a person's private data: stored files (generated images, uploads, training archives, LoRA files and
+ * their thumbnails), their rows (generations, trainings, uploads, generation jobs), explore items published
+ * from their generations, and the email and name on their users row. The users row itself stays as an
+ * anonymised tombstone that owns the credit ledger (kept for accounting) and stops the account's remaining
+ * sessions from re-creating it. Every step is idempotent, and the email goes last, so an erasure cut short
+ * is finished by running it again. Decisions in docs/decisions/005-account-erasure.md.
+ *
+ * Serves Clerk's user.deleted webhook and `npm run admin -- users erase <email>`.
+ */
+export function createAccountErasureService(deps: {
+  db: Db;
+  storage: StorageProvider;
+  credits: CreditsService;
+  explore: ExploreService;
+  logger: Logger;
+}) {
+  const { db, storage, logger } = deps;
+
+  async function erase(userId: string): Promise<ErasureReport> {
+    const report = nothing(userId);
+    // 1. Close the account. This takes the row lock every debit takes, so no paid action starts after it.
+    const [user] = await db
+      .update(users)
+      .set({ erasedAt: sql`coalesce(${users.erasedAt}, now())` })
+      .where(eq(users.id, userId))
+      .returning({ clerkId: users.clerkId, email: users.email });
+    if (!user) return nothing(null);
+
+    // 2. Explore items made from the person's generations, while the generations still name them.
+    const own = await db.select({ id: generations.id, imageUrl: generations.imageUrl }).from(generations).where(eq(generations.userId, userId));
+    if (own.length) {
+      const published = await db
+        .select({ id: exploreGallery.id })
+        .from(exploreGallery)
+        .where(
+          or(
+            inArray(
+              exploreGallery.sourceGenerationId,
+              own.map((g) => g.id),
+            ),
+            inArray(
+              exploreGallery.imageUrl,
+              own.map((g) => g.imageUrl),
+            ),
+          ),
+        );
+      for (const item of published) {
+        const removed = await deps.explore.remove(item.id);
+        report.exploreItems++;
+        if (removed.image_url.startsWith('/media/explore/')) report.files++;
+      }
+    }
+
+    // 3. Rows, before files, so nothing starts or finishes work on them meanwhile.
+    await db.transaction(async (tx) => {
+      report.generationJobs = (await tx.delete(generationJobs).where(eq(generationJobs.userId, userId)).returning({ id: generationJobs.id })).length;
+      report.generations = (await tx.delete(generations).where(eq(generations.userId, userId)).returning({ id: generations.id })).length;
+      report.trainings = (await tx.delete(loraTrainings).where(eq(loraTrainings.userId, userId)).returning({ id: loraTrainings.id })).length;
+      report.uploads = (await tx.delete(uploads).where(eq(uploads.userId, userId)).returning({ id: uploads.id })).length;
+    });
+
+    // 4. Files: everything under the person's folders, whether a row still named it or not.
+    for (const prefix of userStoragePrefixes(userId)) report.files += await storage.deleteAll(prefix);
+
+    // 5. Last, the personal details on the row (so a run cut short above can be found by email and finished).
+    await db.transaction(async (tx) => {
+      const [row] = await tx.select({ credits: users.credits }).from(users).where(eq(users.id, userId)).for('update');
+      if (row && row.credits > 0) {
+        const forfeit = await deps.credits.applyIn(tx, {
+          userId,
+          delta: -row.credits,
+          kind: 'adjustment',
+          reason: 'Account erased: unused credits forfeited',
+          idempotencyKey: `erasure:${userId}`,
+        });
+        if (forfeit.applied) report.creditsForfeited = row.credits;
+      }
+      await tx
+        .update(creditLedger)
+        .set({ reason: TRAINING_REASON })
+        .where(and(eq(creditLedger.userId, userId), like(creditLedger.reason, `${TRAINING_REASON}: %`)));
+      await tx.update(users).set({ email: null, fullName: null, updatedAt: sql`now()` }).where(eq(users.id, userId));
+      // A built-in account's login, password and sessions (nothing in Clerk mode: Clerk holds those).
+      await tx.delete(authUsers).where(eq(authUsers.id, user.clerkId));
+      if (user.email) await forgetSignIns(tx, user.email);
+    });
+
+    logger.info({ ...report }, 'erased an account');
+    return report;
+  }
+
+  return {
+    erase,
+
+    /** `admin users erase <email>`: the live account with this email; nothing when there is none (any more). */
+    async eraseByEmail(email: string): Promise<ErasureReport> {
+      const [row] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`lower(${users.email}) = lower(${email.trim()})`)
+        .limit(1);
+      return row ? erase(row.id) : nothing(null);
+    },
+
+    /**
+     * Clerk's user.deleted. The row is closed even when the person never reached the server: their last
+     * session token stays valid for up to a minute and must not create the account afresh.
+     */
+    async eraseByProviderId(providerId: string): Promise<ErasureReport> {
+      const [row] = await db
+        .insert(users)
+        .values({ clerkId: providerId, credits: 0, erasedAt: sql`now()` })
+        .onConflictDoUpdate({ target: users.clerkId, set: { erasedAt: sql`coalesce(${users.erasedAt}, now())` } })
+        .returning({ id: users.id });
+      return erase(row.id);
+    },
+  };
+}

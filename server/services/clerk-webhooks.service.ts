@@ -1,0 +1,134 @@
+import { verifyWebhook } from '@clerk/backend/webhooks';
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Identity } from '../auth/identity.ts';
+import type { Db } from '../db/index.ts';
+import { paymentEvents } from '../db/schema.ts';
+import { badRequest, unauthorized, unavailable } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import { subscriptionsRepository } from '../repositories/subscriptions.repository.ts';
+import type { AccountErasureService } from './account-erasure.service.ts';
+import type { UsersService } from './users.service.ts';
+
+/** Processed deliveries share the payment providers' table (payment_events), keyed (provider, event id). */
+const PROVIDER = 'clerk';
+
+/**
+ * verifyWebhook reports every failure as one Error. These are the ones about the delivery's authenticity
+ * (standardwebhooks' WebhookVerificationError messages and the SDK's missing-header check); anything else
+ * comes after a valid signature, from a body that is not a JSON event.
+ */
+const NOT_AUTHENTIC = /Missing required webhook headers|Missing required headers|No matching signature|timestamp too (old|new)|Invalid Signature Headers/i;
+
+const userSchema = z.object({
+  id: z.string().min(1),
+  email_addresses: z.array(z.object({ id: z.string(), email_address: z.string() })).default([]),
+  primary_email_address_id: z.string().nullish(),
+  first_name: z.string().nullish(),
+  last_name: z.string().nullish(),
+  image_url: z.string().nullish(),
+  created_at: z.number().nullish(),
+});
+const deletedSchema = z.object({ id: z.string().min(1) });
+const eventSchema = z.object({ type: z.string().min(1), data: z.record(z.string(), z.unknown()) });
+
+export type ClerkWebhookOutcome = 'processed' | 'duplicate' | 'ignored';
+
+/** A Clerk user as the rest of the server knows people. */
+function identityOf(user: z.infer<typeof userSchema>): Identity {
+  const primary = user.email_addresses.find((e) => e.id === user.primary_email_address_id) ?? user.email_addresses[0];
+  const fullName = [user.first_name, user.last_name].map((part) => part?.trim()).filter(Boolean).join(' ');
+  return {
+    id: user.id,
+    email: primary?.email_address ?? null,
+    fullName: fullName || null,
+    imageUrl: user.image_url || null,
+    ...(user.created_at && { createdAt: new Date(user.created_at).toISOString() }),
+  };
+}
+
+function parse<S extends z.ZodType>(schema: S, data: unknown, type: string): z.infer<S> {
+  const result = schema.safeParse(data);
+  if (!result.success) throw badRequest(`The ${type} event's data is not a Clerk user: ${result.error.issues[0].message}.`, 'malformed_webhook');
+  return result.data;
+}
+
+export type ClerkWebhooksService = ReturnType<typeof createClerkWebhooksService>;
+
+/**
+ * POST /api/webhooks/clerk (Svix-signed): user.created and user.updated refresh the users row, user.deleted
+ * erases the person. Each delivery (svix-id) is applied once; every action is idempotent as well, so two
+ * copies arriving at once do no harm either.
+ */
+export function createClerkWebhooksService(deps: {
+  db: Db;
+  users: UsersService;
+  erasure: AccountErasureService;
+  signingSecret?: string;
+  logger: Logger;
+}) {
+  const { db, logger } = deps;
+
+  async function seen(eventId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: paymentEvents.eventId })
+      .from(paymentEvents)
+      .where(and(eq(paymentEvents.provider, PROVIDER), eq(paymentEvents.eventId, eventId)))
+      .limit(1);
+    return Boolean(row);
+  }
+
+  async function apply(type: string, data: unknown): Promise<ClerkWebhookOutcome> {
+    switch (type) {
+      case 'user.created':
+      case 'user.updated': {
+        const saved = await deps.users.sync(identityOf(parse(userSchema, data, type)));
+        // An erased account stays erased: a late user.updated does not bring its details back.
+        return saved ? 'processed' : 'ignored';
+      }
+      case 'user.deleted': {
+        const report = await deps.erasure.eraseByProviderId(parse(deletedSchema, data, type).id);
+        logger.info({ ...report }, 'erased a person deleted in Clerk');
+        return 'processed';
+      }
+      default:
+        logger.info({ type }, 'Clerk webhook of a type this product does not use; acknowledged and ignored');
+        return 'ignored';
+    }
+  }
+
+  return {
+    async handle(request: Request): Promise<ClerkWebhookOutcome> {
+      if (!deps.signingSecret) {
+        throw unavailable('Clerk webhooks are not configured on this server (CLERK_WEBHOOK_SIGNING_SECRET).', 'webhook_not_configured');
+      }
+      const eventId = request.headers.get('svix-id')?.trim() ?? '';
+      let verified: unknown;
+      try {
+        verified = await verifyWebhook(request, { signingSecret: deps.signingSecret });
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if (NOT_AUTHENTIC.test(message)) {
+          logger.warn({ reason: message, eventId }, 'refused a Clerk webhook');
+          throw unauthorized('Invalid webhook signature.');
+        }
+        logger.warn({ reason: message, eventId }, 'a signed Clerk webhook with a body that is not JSON');
+        throw badRequest('The webhook body is not a JSON Clerk event.', 'malformed_webhook');
+      }
+      const event = eventSchema.safeParse(verified);
+      if (!event.success) throw badRequest('The webhook body is not a Clerk event (type and data are required).', 'malformed_webhook');
+      const { type, data } = event.data;
+
+      if (await seen(eventId)) {
+        logger.info({ eventId, type }, 'Clerk webhook already processed; replay ignored');
+        return 'duplicate';
+      }
+      const outcome = await apply(type, data);
+      // Recorded after it is applied: a failure above leaves no record, so Clerk's retry applies it afresh.
+      // Personal data is not kept with the record.
+      await subscriptionsRepository.recordEvent(db, { provider: PROVIDER, eventId, eventType: type, payload: null });
+      logger.info({ eventId, type, outcome }, 'Clerk webhook');
+      return outcome;
+    },
+  };
+}

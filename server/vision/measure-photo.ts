@@ -1,0 +1,58 @@
+import sharp from 'sharp';
+import { PHOTO_CHECK } from '../../common/photo-check.ts';
+import { LIMITS } from '../../common/product.ts';
+import { decodeRgb } from './analyse-image.ts';
+import { detectFaces } from './human-model.ts';
+import { nsfwScores } from './nsfw-model.ts';
+import { blurOf, differenceHash, lumaOf, maskBoxes, meanOf } from './photo-measures.ts';
+import type { NsfwScores, PhotoMeasures } from './types.ts';
+
+/** The formats the trainers read; anything else is reported without being decoded. */
+const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp']);
+
+const explicit = (s: NsfwScores) => s.porn + s.hentai;
+
+/**
+ * Measures one training photo as shown (EXIF rotation applied): its size, faces, the tallest face's light and
+ * blur, a difference hash and the NSFW classifier's scores. Never throws for a bad file: what could not be
+ * read is reported in `format`, `error` and a null `decoded`.
+ */
+export async function measurePhoto(bytes: Uint8Array): Promise<PhotoMeasures> {
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  try {
+    meta = await sharp(bytes).metadata();
+  } catch (err) {
+    return { format: null, width: 0, height: 0, error: (err as Error).message, decoded: null };
+  }
+  // EXIF orientations 5–8 turn the picture a quarter: its shown width is the stored height.
+  const turned = (meta.orientation ?? 1) >= 5;
+  const width = (turned ? meta.height : meta.width) ?? 0;
+  const height = (turned ? meta.width : meta.height) ?? 0;
+  const base = { format: meta.format ?? null, width, height, error: null, decoded: null };
+  if (!DECODED_FORMATS.has(meta.format ?? '') || width * height > LIMITS.imageMaxPixels) return base;
+
+  let img;
+  try {
+    img = await decodeRgb(bytes);
+  } catch (err) {
+    return { ...base, error: (err as Error).message };
+  }
+  const faces = await detectFaces(img);
+  const main = faces.find((f) => f.score >= PHOTO_CHECK.minFaceScore);
+  const faceLuma = main ? lumaOf(img, main.box) : null;
+  const nsfw = await nsfwScores(img);
+  // A face filling the frame can look explicit to the classifier; what is explicit stays so without faces.
+  const counted = faces.filter((f) => f.score >= PHOTO_CHECK.minFaceScore).map((f) => f.box);
+  const nsfwFacesMasked = explicit(nsfw) >= PHOTO_CHECK.nsfwExplicit && counted.length ? await nsfwScores(maskBoxes(img, counted)) : null;
+  return {
+    ...base,
+    decoded: {
+      faces,
+      face: faceLuma ? { brightness: meanOf(faceLuma.values), blur: blurOf(faceLuma) } : null,
+      // The face, when there is one: portraits against the same wall differ little anywhere else.
+      hash: differenceHash(img, main?.box),
+      nsfw,
+      nsfwFacesMasked,
+    },
+  };
+}

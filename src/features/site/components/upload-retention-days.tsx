@@ -1,0 +1,6 @@
+import { useUploadRetentionDays } from '../api';
+
+/** The number of days original uploads are kept, as the server is configured (UPLOAD_RETENTION_DAYS). */
+export function UploadRetentionDays() {
+  return <>{useUploadRetentionDays()}</>;
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { startTestServer, type TestClient, type TestServer } from '../helpers/server.ts';
+
+/** Opens an event stream and reads until `needle` appears; returns the reader and everything read. */
+async function openStream(ts: TestServer, client: TestClient) {
+  const res = await fetch(`${ts.url}/api/events`, { headers: { cookie: client.cookieHeader() } });
+  if (res.status !== 200) return { status: res.status, res, text: async () => '', cancel: async () => {} };
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  let ended = false;
+  const readUntil = async (needle: string) => {
+    while (!text.includes(needle)) {
+      const { value, done } = await reader.read();
+      if (done) {
+        ended = true;
+        break;
+      }
+      text += value;
+    }
+    return text;
+  };
+  await readUntil('event: ready');
+  return {
+    status: 200,
+    res,
+    readUntil,
+    get ended() {
+      return ended;
+    },
+    text: async () => text,
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
+describe('event stream limits', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ runtime: { streamLimits: { perUser: 3, perInstance: 5 } } });
+  });
+  afterAll(() => ts?.stop());
+
+  it('closes a user’s oldest stream past their limit, asking it to come back later', async () => {
+    const { client } = await ts.signUp();
+    const streams = [];
+    for (let i = 0; i < 3; i++) streams.push(await openStream(ts, client));
+    const fourth = await openStream(ts, client);
+    expect(fourth.status).toBe(200);
+    const oldest = streams[0] as Awaited<ReturnType<typeof openStream>> & { readUntil: (n: string) => Promise<string> };
+    const text = await oldest.readUntil('never-appears');
+    expect(text).toContain('event: evicted');
+    expect(text).toContain('retry: 60000');
+    expect(oldest.ended).toBe(true);
+    for (const s of [...streams.slice(1), fourth]) await s.cancel();
+  });
+
+  it('refuses streams past the instance limit with a 503 to retry, and frees slots as streams close', async () => {
+    const users = await Promise.all([ts.signUp(), ts.signUp()]);
+    const open = [];
+    for (const { client } of users) for (let i = 0; i < 3; i++) open.push(await openStream(ts, client));
+    // 5 per instance: the sixth (of a user still under their own limit) was refused.
+    expect(open.map((s) => s.status).sort()).toEqual([200, 200, 200, 200, 200, 503]);
+    const refused = open.find((s) => s.status === 503)!;
+    expect(refused.res.headers.get('retry-after')).toBe('10');
+    expect(await refused.res.json()).toMatchObject({ code: 'too_many_streams' });
+    await open.find((s) => s.status === 200)!.cancel();
+    await new Promise((r) => setTimeout(r, 200));
+    const third = await ts.signUp();
+    expect((await openStream(ts, third.client)).status).toBe(200);
+    for (const s of open) await s.cancel();
+  });
+});
+
+describe('slow clients', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ timeouts: { headersMs: 1_000, bodyIdleMs: 500 } });
+  });
+  afterAll(() => ts?.stop());
+
+  /** Writes `text` on a raw connection and resolves with how long the server kept it open. */
+  function holdOpen(text: string): Promise<number> {
+    return new Promise((resolve) => {
+      const started = Date.now();
+      const socket = connect(ts.port, '127.0.0.1', () => socket.write(text));
+      socket.on('data', () => {});
+      socket.on('close', () => resolve(Date.now() - started));
+      socket.on('error', () => {});
+      setTimeout(() => socket.destroy(), 20_000).unref();
+    });
+  }
+
+  it('drops a connection whose request body stalls, and one that never finishes its headers', async () => {
+    const stalledBody = holdOpen('POST /api/me/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":');
+    const stalledHeaders = holdOpen('GET /api/health HTTP/1.1\r\nHost: x\r\n');
+    expect(await stalledBody).toBeLessThan(10_000);
+    expect(await stalledHeaders).toBeLessThan(10_000);
+  });
+
+  it('lets a slow but steady body through', async () => {
+    const { client } = await ts.signUp();
+    const body = JSON.stringify({ junk: 'x'.repeat(2000) });
+    const chunks = body.match(/.{1,400}/g)!;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = chunks.shift();
+        if (next === undefined) return controller.close();
+        await new Promise((r) => setTimeout(r, 300));
+        controller.enqueue(new TextEncoder().encode(next));
+      },
+    });
+    const res = await client.fetch('/api/me/sync', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(200);
+  });
+});

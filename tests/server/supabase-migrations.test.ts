@@ -1,0 +1,85 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  buildSupabaseMigrations,
+  DRIZZLE_MIGRATIONS_DIR,
+  readGeneratedMigrations,
+  SECURITY_MIGRATION,
+  SUPABASE_MIGRATIONS_DIR,
+  supabaseMigration,
+  supabaseVersion,
+} from '../../server/db/supabase-migrations.ts';
+
+/** SQL without its comments, so rules apply to what runs, not to what explains it. */
+const code = (sql: string) => sql.replace(/--.*$/gm, '');
+const security = () => readFileSync(join(SUPABASE_MIGRATIONS_DIR, SECURITY_MIGRATION), 'utf8');
+
+describe('supabase/migrations', () => {
+  it('matches the Drizzle migrations (run `npm run db:supabase` after generating one)', () => {
+    const wanted = buildSupabaseMigrations();
+    const present = readGeneratedMigrations();
+    expect([...present.keys()]).toEqual([...wanted.keys()]);
+    for (const [file, sql] of wanted) expect(present.get(file), `supabase/migrations/${file} is stale`).toBe(sql);
+    // Everything in the folder is either generated or the one security migration.
+    expect(readdirSync(SUPABASE_MIGRATIONS_DIR).sort()).toEqual([...wanted.keys(), SECURITY_MIGRATION].sort());
+  });
+
+  it('applies the security migration after every table, column and schema it names', () => {
+    const before = [...readGeneratedMigrations().entries()].filter(([file]) => file < SECURITY_MIGRATION).map(([, sql]) => sql).join('\n');
+    const sql = code(security());
+    const tables = new Set([...sql.matchAll(/\bpublic\.(\w+)/g)].map((m) => m[1]));
+    expect(tables.size).toBeGreaterThan(4);
+    for (const table of tables) expect(before, `table ${table}`).toMatch(new RegExp(`CREATE TABLE "${table}"`));
+    expect(before).toContain('ADD COLUMN "erased_at"');
+    expect(before).toContain('CREATE SCHEMA IF NOT EXISTS "private"');
+  });
+
+  it('never uses auth.uid() (Clerk ids are not uuids), and leaves Supabase out of the Drizzle migrations', () => {
+    for (const file of readdirSync(SUPABASE_MIGRATIONS_DIR)) {
+      expect(code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, file), 'utf8')), file).not.toMatch(/auth\s*\.\s*uid\s*\(/i);
+    }
+    // Our own Postgres and PGlite run only server/db/migrations: no Supabase role or schema may appear there.
+    for (const file of readdirSync(DRIZZLE_MIGRATIONS_DIR).filter((f) => f.endsWith('.sql'))) {
+      const sql = code(readFileSync(join(DRIZZLE_MIGRATIONS_DIR, file), 'utf8'));
+      expect(sql, file).not.toMatch(/\b(anon|authenticated|service_role|supabase_realtime)\b|\bauth\s*\./i);
+    }
+  });
+
+  it('compares the token subject only in the evaluated-once form', () => {
+    const sql = code(security());
+    const uses = [...sql.matchAll(/auth\.jwt\(\)/g)].length;
+    const wrapped = [...sql.matchAll(/\(select auth\.jwt\(\) ->> 'sub'\)/g)].length;
+    expect(uses).toBeGreaterThan(0);
+    expect(wrapped).toBe(uses);
+  });
+});
+
+describe('the generator', () => {
+  const later = [
+    'CREATE TABLE "later_table" (\n\t"id" uuid PRIMARY KEY NOT NULL\n);',
+    'CREATE TABLE "reports"."outside_public" (\n\t"id" integer\n);',
+    'CREATE INDEX "later_idx" ON "later_table" USING btree ("id");',
+  ].join('\n--> statement-breakpoint\n');
+
+  it('switches row-level security on for each table a later migration creates in public, and wraps it for Drizzle', () => {
+    const { file, sql } = supabaseMigration({ when: Date.UTC(2027, 0, 2, 3, 4, 5), tag: '0007_later_table' }, later);
+    expect(file).toBe('20270102030405_later_table.sql');
+    expect(sql).toContain('alter table public."later_table" enable row level security;');
+    expect(sql).not.toContain('outside_public" enable');
+    expect(sql.match(/^ {2}execute \$likeness_statement\$/gm)).toHaveLength(3);
+    expect(sql).toContain(`where created_at >= ${Date.UTC(2027, 0, 2, 3, 4, 5)}) then`);
+    expect(sql).toMatch(/insert into drizzle\.__drizzle_migrations \(hash, created_at\) values \('[0-9a-f]{64}', \d+\);/);
+  });
+
+  it('names files by journal time and keeps names when migrations are renumbered', () => {
+    expect(supabaseVersion(1795406130020)).toBe('20261123035530');
+    const a = supabaseMigration({ when: 1, tag: '0003_users_erasure' }, later).file;
+    const b = supabaseMigration({ when: 1, tag: '0005_users_erasure' }, later).file;
+    expect(a).toBe(b);
+  });
+
+  it('refuses a migration it could not wrap safely', () => {
+    expect(() => supabaseMigration({ when: 1, tag: '0009_x' }, 'select $likeness_statement$;')).toThrow(/dollar-quote/);
+  });
+});

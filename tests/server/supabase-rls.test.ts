@@ -1,0 +1,353 @@
+/**
+ * Row-level security and grants of supabase/migrations, on the real PostgreSQL (TEST_DATABASE_URL, as in CI):
+ * every data-store query of spec §7 run the way PostgREST runs it, for two signed-in people and for anon,
+ * and every way around the rules the issue names.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/index.ts';
+import { buildSupabaseMigrations } from '../../server/db/supabase-migrations.ts';
+import { createLogger } from '../../server/logger.ts';
+import { ANON, clerkClaims, createSupabaseDatabase, ensureSupabaseRoles, type Claims, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
+
+/** Postgres' "insufficient privilege" (no grant, or a row-level security check that failed). */
+const DENIED = { code: '42501' };
+const SERVER_ONLY = ['credit_ledger', 'payment_events', 'subscriptions', 'uploads', 'generation_jobs', 'rate_limits', 'auth_users', 'auth_sessions', 'auth_accounts', 'auth_verifications'];
+const ALL_TABLES = [...SERVER_ONLY, 'users', 'user_public_meta', 'generations', 'lora_trainings', 'explore_gallery'];
+
+interface Person {
+  claims: Claims;
+  clerkId: string;
+  id: string;
+  generations: { active: string[]; deleted: string };
+  trainings: { completed: string; inProgress: string; loraUrl: string };
+}
+
+describe.runIf(process.env.TEST_DATABASE_URL)('Supabase row-level security (postgres)', () => {
+  let db: SupabaseTestDatabase;
+  let a: Person;
+  let b: Person;
+  const as = (claims: Claims, text: string, values?: unknown[]) => db.asClaims(claims, text, values);
+
+  /** A person with everything the server writes about them, written as the server does (the owner). */
+  async function seed(name: string): Promise<Person> {
+    const clerkId = `user_${name}_${randomUUID().slice(0, 8)}`;
+    const q = (text: string, values: unknown[]) => db.owner.query(text, values);
+    const { rows: [user] } = await q(
+      `insert into users (clerk_id, email, full_name, credits, subscription_status, subscription_plan, creem_customer_id) values ($1, $2, $3, 100, 'active', 'BASIC', $4) returning id`,
+      [clerkId, `${name}@example.com`, name, `cust_${name}`],
+    );
+    await q('update user_public_meta set credits = 100 where user_id = $1', [user.id]);
+    await q(`insert into credit_ledger (user_id, delta, kind, reason, idempotency_key, balance_after) values ($1, 100, 'grant', 'plan', $2, 100)`, [user.id, `k:${clerkId}`]);
+    await q(`insert into subscriptions (id, provider, user_id, customer_id, plan, status) values ($1, 'creem', $2, $3, 'BASIC', 'active')`, [`sub_${clerkId}`, user.id, `cust_${name}`]);
+    await q(`insert into payment_events (provider, event_id, event_type, payload) values ('creem', $1, 'subscription.paid', '{}')`, [`evt_${clerkId}`]);
+    await q(`insert into uploads (user_id, storage_key, url, content_type, size_bytes, expires_at) values ($1, $2, $3, 'image/jpeg', 10, now() + interval '30 days')`, [user.id, `uploads/${user.id}/a.jpeg`, `/media/uploads/${user.id}/a.jpeg`]);
+    await q(`insert into generation_jobs (user_id, input, provider) values ($1, '{"prompt":"secret"}', 'builtin')`, [user.id]);
+    await q(`insert into rate_limits (key, count, window_start) values ($1, 1, now())`, [`sign-in:email:${name}@example.com`]);
+    const loraUrl = `/media/loras/${user.id}/${randomUUID()}.json`;
+    const { rows: [completed] } = await q(
+      `insert into lora_trainings (user_id, character_name, status, lora_file_url, request_id, created_at) values ($1, $2, 'COMPLETED', $3, $4, now() - interval '1 hour') returning id`,
+      [user.id, `${name} character`, loraUrl, randomUUID()],
+    );
+    const { rows: [inProgress] } = await q(`insert into lora_trainings (user_id, character_name, status, request_id) values ($1, 'second', 'IN_PROGRESS', $2) returning id`, [user.id, randomUUID()]);
+    const active: string[] = [];
+    for (const [i, prompt] of ['first', 'second'].entries()) {
+      const { rows: [g] } = await q(
+        `insert into generations (user_id, prompt, width, height, image_url, lora_id, created_at) values ($1, $2, 512, 512, $3, $4, now() - make_interval(mins => $5)) returning id`,
+        [user.id, `${name} ${prompt}`, `/media/generations/${user.id}/${i}.jpeg`, i === 0 ? completed.id : null, 10 - i],
+      );
+      active.push(g.id);
+    }
+    const { rows: [deleted] } = await q(`insert into generations (user_id, prompt, width, height, image_url, status) values ($1, 'gone', 512, 512, '/media/x.jpeg', 'DELETED') returning id`, [user.id]);
+    return { claims: clerkClaims(clerkId), clerkId, id: user.id, generations: { active, deleted: deleted.id }, trainings: { completed: completed.id, inProgress: inProgress.id, loraUrl } };
+  }
+
+  beforeAll(async () => {
+    db = await createSupabaseDatabase();
+    a = await seed('ana');
+    b = await seed('ben');
+    for (let i = 0; i < 15; i++) {
+      await db.owner.query(
+        `insert into explore_gallery (image_url, prompt, width, height, style, gender, ethnicity, hair_color, is_featured, created_at) values ($1, $2, 512, 512, $3, $4, 'asian', $5, $6, now() - make_interval(mins => $7))`,
+        [`/media/explore/${i}.jpeg`, `explore ${i}`, i % 2 ? 'cinematic' : 'portrait', i % 3 ? 'female' : 'male', i % 2 ? 'black' : 'brown', i % 5 === 0, i],
+      );
+    }
+  }, 60_000);
+  afterAll(() => db?.drop());
+
+  describe('users (spec §4 user sync, §7 queries)', () => {
+    it('each person reads only their own row, by clerk_id or by id', async () => {
+      const byClerkId = await as(a.claims, 'select id, clerk_id from users where clerk_id = $1 limit 1', [a.clerkId]);
+      expect(byClerkId.rows).toEqual([{ id: a.id, clerk_id: a.clerkId }]);
+      expect((await as(a.claims, 'select id from users where clerk_id = $1', [b.clerkId])).rows).toEqual([]);
+      expect((await as(a.claims, 'select id, clerk_id from users')).rows).toEqual([{ id: a.id, clerk_id: a.clerkId }]);
+      expect((await as(a.claims, 'select subscription_status, subscription_plan from users where id = $1', [a.id])).rows).toEqual([{ subscription_status: 'active', subscription_plan: 'BASIC' }]);
+      expect((await as(a.claims, 'select subscription_status from users where id = $1', [b.id])).rows).toEqual([]);
+      const billing = await as(a.claims, 'select id, subscription_status, subscription_plan, creem_customer_id from users where clerk_id = $1', [a.clerkId]);
+      expect(billing.rows).toEqual([{ id: a.id, subscription_status: 'active', subscription_plan: 'BASIC', creem_customer_id: 'cust_ana' }]);
+    });
+
+    it('creates one’s own row with 0 credits only, and it comes with its balance row', async () => {
+      const newcomer = `user_new_${randomUUID().slice(0, 8)}`;
+      const claims = clerkClaims(newcomer);
+      const created = await as(claims, 'insert into users (clerk_id, email, full_name, credits) values ($1, $2, $3, 0) returning *', [newcomer, 'new@example.com', 'New Person']);
+      expect(created.rows[0]).toMatchObject({ clerk_id: newcomer, email: 'new@example.com', credits: 0, subscription_status: null, creem_customer_id: null });
+      expect((await as(claims, 'select credits from user_public_meta where user_id = $1', [created.rows[0].id])).rows).toEqual([{ credits: 0 }]);
+      // The same sync again (another tab, or the server's own upsert first) changes nothing and fails nothing.
+      const again = await as(claims, 'insert into users (clerk_id, email, full_name, credits) values ($1, $2, $3, 0) on conflict (clerk_id) do nothing returning id', [newcomer, 'x@example.com', 'X']);
+      expect(again.rows).toEqual([]);
+
+      const other = `user_other_${randomUUID().slice(0, 8)}`;
+      const refusals: [string, string, unknown[]][] = [
+        ['credits above 0', 'insert into users (clerk_id, email, full_name, credits) values ($1, $2, $3, 5000)', [other, 'o@example.com', 'O']],
+        ['somebody else’s clerk_id', 'insert into users (clerk_id, email, full_name, credits) values ($1, $2, $3, 0)', [`user_someone_${randomUUID().slice(0, 8)}`, 'o@example.com', 'O']],
+        ['a subscription', "insert into users (clerk_id, credits, subscription_status, subscription_plan) values ($1, 0, 'active', 'PROFESSIONAL')", [other]],
+        ['a customer id', "insert into users (clerk_id, credits, creem_customer_id) values ($1, 0, 'cust_ana')", [other]],
+        ['a chosen id', 'insert into users (id, clerk_id, credits) values ($2, $1, 0)', [other, randomUUID()]],
+        ['an erasure mark', 'insert into users (clerk_id, credits, erased_at) values ($1, 0, now())', [other]],
+      ];
+      for (const [what, text, values] of refusals) await expect(as(clerkClaims(other), text, values), what).rejects.toMatchObject(DENIED);
+      expect((await db.owner.query('select 1 from users where clerk_id = $1', [other])).rowCount).toBe(0);
+    });
+
+    it('updates only email, full_name and updated_at of one’s own row', async () => {
+      const updated = await as(a.claims, 'update users set email = $1, full_name = $2, updated_at = now() where clerk_id = $3 returning email, full_name', ['ana.new@example.com', 'Ana New', a.clerkId]);
+      expect(updated.rows).toEqual([{ email: 'ana.new@example.com', full_name: 'Ana New' }]);
+      expect((await as(a.claims, 'update users set full_name = $1 where clerk_id = $2', ['Hacked', b.clerkId])).rowCount).toBe(0);
+      expect((await as(a.claims, 'update users set full_name = $1 where id = $2', ['Hacked', b.id])).rowCount).toBe(0);
+      for (const [what, text] of [
+        ['credits', 'update users set credits = 1000000 where clerk_id = $1'],
+        ['the subscription', "update users set subscription_status = 'active', subscription_plan = 'PROFESSIONAL' where clerk_id = $1"],
+        ['the customer id', "update users set creem_customer_id = 'cust_ben' where clerk_id = $1"],
+        ['the clerk id', "update users set clerk_id = 'user_taken' where clerk_id = $1"],
+        ['the erasure mark', 'update users set erased_at = null where clerk_id = $1'],
+      ]) {
+        await expect(as(a.claims, text, [a.clerkId]), what).rejects.toMatchObject(DENIED);
+      }
+      await expect(as(a.claims, 'delete from users where clerk_id = $1', [a.clerkId])).rejects.toMatchObject(DENIED);
+      const { rows: [row] } = await db.owner.query('select credits, subscription_plan, full_name from users where id = $1', [b.id]);
+      expect(row).toEqual({ credits: 100, subscription_plan: 'BASIC', full_name: 'ben' });
+    });
+
+    it('hides an erased account from its own last token, which can neither change nor re-create it', async () => {
+      const gone = await seed('gone');
+      await db.owner.query("update users set erased_at = now(), email = null, full_name = null where id = $1", [gone.id]);
+      expect((await as(gone.claims, 'select id from users where clerk_id = $1', [gone.clerkId])).rows).toEqual([]);
+      expect((await as(gone.claims, 'update users set email = $1 where clerk_id = $2', ['back@example.com', gone.clerkId])).rowCount).toBe(0);
+      const resurrect = await as(gone.claims, 'insert into users (clerk_id, email, full_name, credits) values ($1, $2, $3, 0) on conflict (clerk_id) do nothing returning id', [gone.clerkId, 'back@example.com', 'Back']);
+      expect(resurrect.rows).toEqual([]);
+      await expect(as(gone.claims, 'insert into users (clerk_id, email, full_name, credits) values ($1, $2, $3, 0)', [gone.clerkId, 'back@example.com', 'Back'])).rejects.toMatchObject({ code: '23505' });
+      expect((await as(gone.claims, 'select credits from user_public_meta')).rows).toEqual([]);
+      const { rows } = await db.owner.query('select email, erased_at from users where clerk_id = $1', [gone.clerkId]);
+      expect(rows).toEqual([{ email: null, erased_at: expect.any(Date) }]);
+    });
+  });
+
+  describe('user_public_meta and lora_trainings', () => {
+    it('reads one’s own balance only, and can write it not at all', async () => {
+      expect((await as(a.claims, 'select credits from user_public_meta where user_id = $1', [a.id])).rows).toEqual([{ credits: 100 }]);
+      expect((await as(a.claims, 'select credits from user_public_meta where user_id = $1', [b.id])).rows).toEqual([]);
+      expect((await as(a.claims, 'select user_id from user_public_meta')).rows).toEqual([{ user_id: a.id }]);
+      await expect(as(a.claims, 'update user_public_meta set credits = 99999 where user_id = $1', [a.id])).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, 'insert into user_public_meta (user_id, credits) values ($1, 5)', [randomUUID()])).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, 'delete from user_public_meta where user_id = $1', [a.id])).rejects.toMatchObject(DENIED);
+    });
+
+    it('lists one’s own characters and trainings, resolves only one’s own LoRA, and creates none', async () => {
+      const usable = await as(a.claims, "select id, character_name, trigger_word, lora_file_url from lora_trainings where user_id = $1 and status = 'COMPLETED' and lora_file_url is not null order by created_at desc", [a.id]);
+      expect(usable.rows.map((r) => r.id)).toEqual([a.trainings.completed]);
+      expect((await as(a.claims, "select id from lora_trainings where status = 'COMPLETED'")).rows.map((r) => r.id)).toEqual([a.trainings.completed]);
+      expect((await as(a.claims, 'select id from lora_trainings where lora_file_url = $1', [a.trainings.loraUrl])).rows).toEqual([{ id: a.trainings.completed }]);
+      expect((await as(a.claims, 'select id from lora_trainings where lora_file_url = $1', [b.trainings.loraUrl])).rows).toEqual([]);
+      expect((await as(a.claims, 'select character_name from lora_trainings where id = $1', [b.trainings.completed])).rows).toEqual([]);
+      const list = await as(a.claims, 'select id, character_name, trigger_word, status, created_at, lora_file_url, request_id, result, error from lora_trainings where user_id = $1 order by created_at desc', [a.id]);
+      expect(list.rows.map((r) => r.id)).toEqual([a.trainings.inProgress, a.trainings.completed]);
+      // Submitting is the server's (it charges 500 credits in the same step); so is every state change.
+      await expect(
+        as(a.claims, "insert into lora_trainings (user_id, request_id, character_name, trigger_word, gender, hair_color, status, upload_url) values ($1, $2, 'Free', null, 'other', 'other', 'IN_PROGRESS', '/x') returning *", [a.id, randomUUID()]),
+      ).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, "update lora_trainings set status = 'COMPLETED', lora_file_url = $1 where id = $2", [b.trainings.loraUrl, a.trainings.inProgress])).rejects.toMatchObject(DENIED);
+    });
+  });
+
+  describe('generations', () => {
+    it('lists one’s own ACTIVE generations newest first with an exact count, joined with the character', async () => {
+      const page = await as(
+        a.claims,
+        `select g.id, g.prompt, g.status, g.is_favorite, t.character_name, count(*) over () as total
+           from generations g left join lora_trainings t on t.id = g.lora_id
+          where g.user_id = $1 and g.status = 'ACTIVE' order by g.created_at desc offset 0 limit 40`,
+        [a.id],
+      );
+      expect(page.rows.map((r) => r.id)).toEqual([...a.generations.active].reverse());
+      expect(page.rows.map((r) => Number(r.total))).toEqual([2, 2]);
+      expect(page.rows.find((r) => r.id === a.generations.active[0])?.character_name).toBe('ana character');
+      // Asking for someone else's shows nothing; asking for everything shows only one's own.
+      expect((await as(a.claims, 'select id from generations where user_id = $1', [b.id])).rows).toEqual([]);
+      expect((await as(a.claims, 'select count(*)::int as n from generations')).rows).toEqual([{ n: 3 }]);
+    });
+
+    it('toggles one’s own favourites and soft-deletes; never un-deletes, never touches another’s', async () => {
+      const [first, second] = a.generations.active;
+      expect((await as(a.claims, 'update generations set is_favorite = true where id = $1 returning is_favorite', [first])).rows).toEqual([{ is_favorite: true }]);
+      expect((await as(a.claims, 'update generations set is_favorite = true where id = $1', [b.generations.active[0]])).rowCount).toBe(0);
+      expect((await as(a.claims, "update generations set status = 'DELETED' where id = $1", [b.generations.active[1]])).rowCount).toBe(0);
+      expect((await as(a.claims, "update generations set status = 'DELETED' where id = $1 returning status", [second])).rows).toEqual([{ status: 'DELETED' }]);
+      expect((await as(a.claims, "update generations set status = 'ACTIVE' where id = $1", [second])).rowCount).toBe(0);
+      expect((await as(a.claims, "update generations set status = 'ACTIVE' where id = $1", [a.generations.deleted])).rowCount).toBe(0);
+      expect((await as(a.claims, 'update generations set is_favorite = true where id = $1', [a.generations.deleted])).rowCount).toBe(0);
+      await expect(as(a.claims, "update generations set status = 'FEATURED' where id = $1", [first])).rejects.toMatchObject(DENIED);
+      for (const [what, text] of [
+        ['the prompt', "update generations set prompt = 'x' where id = $1"],
+        ['the image', "update generations set image_url = '/media/generations/other.jpeg' where id = $1"],
+        ['the owner', `update generations set user_id = '${b.id}' where id = $1`],
+        ['a hard delete', 'delete from generations where id = $1'],
+      ]) {
+        await expect(as(a.claims, text, [first]), what).rejects.toMatchObject(DENIED);
+      }
+      const { rows } = await db.owner.query('select id, status, is_favorite from generations where user_id = $1 order by created_at', [b.id]);
+      expect(rows.filter((r) => r.status === 'ACTIVE').every((r) => !r.is_favorite)).toBe(true);
+      expect(rows.filter((r) => r.status === 'ACTIVE')).toHaveLength(2);
+      await db.owner.query("update generations set status = 'ACTIVE' where id = $1", [second]);
+    });
+
+    it('cannot create a generation (the server charges for every one)', async () => {
+      await expect(
+        as(a.claims, "insert into generations (user_id, prompt, width, height, image_url) values ($1, 'free image', 512, 512, '/media/x.jpeg')", [a.id]),
+      ).rejects.toMatchObject(DENIED);
+    });
+  });
+
+  describe('explore_gallery', () => {
+    it('is readable by every signed-in person with filters, featured first then newest, counts and filter options', async () => {
+      const page = await as(b.claims, `select id, is_featured, count(*) over () as total from explore_gallery order by is_featured desc, created_at desc offset 0 limit 40`);
+      expect(page.rows).toHaveLength(15);
+      expect(page.rows.slice(0, 3).every((r) => r.is_featured)).toBe(true);
+      const filtered = await as(a.claims, `select count(*)::int as n from explore_gallery where gender = $1 and hair_color = $2 and style = $3 and ethnicity = $4`, ['female', 'black', 'cinematic', 'asian']);
+      expect(filtered.rows[0].n).toBeGreaterThan(0);
+      expect((await as(a.claims, 'select distinct gender from explore_gallery where gender is not null order by gender')).rows).toEqual([{ gender: 'female' }, { gender: 'male' }]);
+      expect((await as(a.claims, 'select id from explore_gallery where is_featured = true order by created_at desc limit 12')).rows).toHaveLength(3);
+    });
+
+    it('cannot be changed by anyone but the server', async () => {
+      await expect(as(a.claims, "insert into explore_gallery (image_url, prompt, width, height) values ('/x', 'mine', 1, 1)")).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, 'update explore_gallery set is_featured = true')).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, 'delete from explore_gallery')).rejects.toMatchObject(DENIED);
+    });
+  });
+
+  describe('server-only data and anon', () => {
+    it('keeps the ledger, payments, subscriptions, sessions, jobs, uploads and rate limits from every client', async () => {
+      for (const claims of [a.claims, ANON]) {
+        for (const table of SERVER_ONLY) {
+          await expect(as(claims, `select * from ${table} limit 1`), `${claims.role} reads ${table}`).rejects.toMatchObject(DENIED);
+          await expect(as(claims, `delete from ${table}`), `${claims.role} deletes ${table}`).rejects.toMatchObject(DENIED);
+        }
+      }
+      await expect(
+        as(a.claims, "insert into credit_ledger (user_id, delta, kind, reason, idempotency_key, balance_after) values ($1, 5000, 'grant', 'free', 'free', 5100)", [a.id]),
+      ).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, "insert into payment_events (provider, event_id, event_type) values ('creem', 'evt_forged', 'subscription.paid')")).rejects.toMatchObject(DENIED);
+    });
+
+    it('grants clients nothing on any table but the five the SPA reads (whatever tables later branches add)', async () => {
+      const { rows } = await db.owner.query(
+        `select c.relname as table, has_any_column_privilege('anon', c.oid, 'select, insert, update, references') or has_table_privilege('anon', c.oid, 'select, insert, update, delete, truncate, references, trigger') as anon,
+                has_any_column_privilege('authenticated', c.oid, 'select, insert, update, references') or has_table_privilege('authenticated', c.oid, 'select, insert, update, delete, truncate, references, trigger') as authenticated
+           from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'p')`,
+      );
+      expect(rows.filter((r) => r.anon)).toEqual([]);
+      expect(rows.filter((r) => r.authenticated).map((r) => r.table).sort()).toEqual(['explore_gallery', 'generations', 'lora_trainings', 'user_public_meta', 'users']);
+      expect(rows.length).toBeGreaterThanOrEqual(ALL_TABLES.length);
+    });
+
+    it('shows anon nothing at all', async () => {
+      for (const table of ALL_TABLES) await expect(as(ANON, `select count(*) from ${table}`), table).rejects.toMatchObject(DENIED);
+      await expect(as(ANON, "insert into users (clerk_id, credits) values ('user_anon', 0)")).rejects.toMatchObject(DENIED);
+      // A token without the role claim runs as anon (PostgREST's rule): the misconfiguration shows as nothing.
+      const { role: _role, ...noRole } = a.claims;
+      await expect(as(noRole, 'select id from users')).rejects.toMatchObject(DENIED);
+    });
+
+    it('gives clients no function to call: nothing that could move credits', async () => {
+      const { rows } = await db.owner.query(
+        `select p.oid::regprocedure::text as fn, has_function_privilege('authenticated', p.oid, 'execute') as authenticated, has_function_privilege('anon', p.oid, 'execute') as anon
+           from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname in ('public', 'private')`,
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row, row.fn).toMatchObject({ authenticated: false, anon: false });
+      await expect(as(a.claims, 'select private.users_create_public_meta()')).rejects.toMatchObject(DENIED);
+    });
+
+    it('starts tables and functions that later migrations add closed to clients', async () => {
+      await db.owner.query('create table public.later_feature (id int primary key, secret text)');
+      await db.owner.query('create function public.later_grant(amount int) returns int language sql as $$ select amount $$');
+      const { rows } = await db.owner.query(
+        `select has_table_privilege('authenticated', 'public.later_feature', 'select') as t_auth, has_table_privilege('anon', 'public.later_feature', 'insert') as t_anon,
+                has_function_privilege('authenticated', 'public.later_grant(int)', 'execute') as f_auth, has_function_privilege('anon', 'public.later_grant(int)', 'execute') as f_anon`,
+      );
+      expect(rows[0]).toEqual({ t_auth: false, t_anon: false, f_auth: false, f_anon: false });
+      await expect(as(a.claims, 'select * from later_feature')).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, 'select later_grant(5)')).rejects.toMatchObject(DENIED);
+      await db.owner.query('drop table public.later_feature; drop function public.later_grant(int)');
+    });
+  });
+
+  describe('the platform around it', () => {
+    it('switches row-level security on for every table and publishes balances and trainings to Realtime', async () => {
+      const { rows } = await db.owner.query("select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' and not c.relrowsecurity");
+      expect(rows).toEqual([]);
+      const published = await db.owner.query("select tablename from pg_publication_tables where pubname = 'supabase_realtime' order by tablename");
+      expect(published.rows.map((r) => r.tablename)).toEqual(['lora_trainings', 'user_public_meta']);
+    });
+
+    it('creates the cluster-wide roles once however many test files ask at the same moment', async () => {
+      await Promise.all(Array.from({ length: 6 }, () => ensureSupabaseRoles()));
+      const { rows } = await db.owner.query("select rolname, rolbypassrls from pg_roles where rolname in ('anon', 'authenticated', 'service_role') order by rolname");
+      expect(rows).toEqual([
+        { rolname: 'anon', rolbypassrls: false },
+        { rolname: 'authenticated', rolbypassrls: false },
+        { rolname: 'service_role', rolbypassrls: true },
+      ]);
+    });
+
+    it('defines auth.jwt(), auth.role() and auth.uid() as Supabase does, and auth.uid() cannot read a Clerk id', async () => {
+      const { rows } = await as(a.claims, "select auth.jwt() ->> 'sub' as sub, auth.role() as role");
+      expect(rows).toEqual([{ sub: a.clerkId, role: 'authenticated' }]);
+      await expect(as(a.claims, 'select auth.uid()')).rejects.toMatchObject({ code: '22P02' });
+    });
+
+    it('evaluates the subject once per statement and finds rows through the indexes the policies compare', async () => {
+      const plan = await db.withClaims(a.claims, async (client) => {
+        await client.query('set local enable_seqscan = off');
+        const { rows } = await client.query("explain select id from generations where user_id = $1 and status = 'ACTIVE' order by created_at desc limit 40", [a.id]);
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toMatch(/InitPlan/);
+      expect(plan).toMatch(/Index (Only )?Scan using (generations_user_active_created_idx|users_clerk_id_key)/);
+    });
+
+    it('lets the server and `supabase db push` apply the schema in either order', async () => {
+      const logger = createLogger('silent');
+      // Pushed first (this database), then the server starts: Drizzle finds every migration recorded.
+      const afterPush = await openDatabase({ databaseUrl: db.url, dataDir: '/nonexistent', logger });
+      await afterPush.close();
+      const { rows: recorded } = await db.owner.query('select count(*)::int as n from drizzle.__drizzle_migrations');
+      expect(recorded[0].n).toBe(buildSupabaseMigrations().size);
+      // The server first, then the push: each generated migration sees Drizzle's record and skips its DDL.
+      const fresh = await createSupabaseDatabase({ migrations: false });
+      try {
+        const server = await openDatabase({ databaseUrl: fresh.url, dataDir: '/nonexistent', logger });
+        await server.close();
+        await fresh.applyMigrations();
+        const { rows } = await fresh.owner.query("select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' and not c.relrowsecurity");
+        expect(rows[0].n).toBe(0);
+        const newcomer = `user_order_${randomUUID().slice(0, 8)}`;
+        const created = await fresh.asClaims(clerkClaims(newcomer), 'insert into users (clerk_id, email, full_name, credits) values ($1, null, null, 0) returning id', [newcomer]);
+        expect(created.rows).toHaveLength(1);
+      } finally {
+        await fresh.drop();
+      }
+    });
+  });
+});
