@@ -175,19 +175,49 @@ const RELISTEN_MAX_MS = 5000;
 const PING_EVERY_MS = 10_000;
 const PING_TIMEOUT_MS = 5000;
 
-async function openPostgres(url: string, logger: Logger): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 20 });
-  pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
-  const db = withCommitHooks(drizzlePg(pool, { schema }) as unknown as Db);
+export class UnsecuredSupabaseError extends Error {
+  constructor() {
+    super(
+      'This database is a Supabase project without Likeness\'s security migration (supabase/migrations/*_likeness_security.sql). ' +
+        'Run `supabase db push` (or apply supabase/migrations/*.sql in name order) before starting the server: tables it created ' +
+        'first would keep Supabase\'s default grants, open to the anon key.',
+    );
+  }
+}
+
+/**
+ * A new Supabase project grants `anon` everything created in `public`. The server must not create its tables
+ * there before the security migration has revoked that (decision 006), so on a Supabase database (one with
+ * Supabase's `auth.jwt()`) it starts only once that migration's policies exist.
+ */
+async function refuseUnsecuredSupabase(client: pg.PoolClient): Promise<void> {
+  const { rows } = await client.query<{ supabase: boolean; secured: boolean }>(`
+    select to_regprocedure('auth.jwt()') is not null as supabase,
+           exists (select 1 from pg_policies where schemaname = 'public' and tablename = 'users' and policyname = 'users_select_own') as secured`);
+  if (rows[0]?.supabase && !rows[0].secured) throw new UnsecuredSupabaseError();
+}
+
+async function migrate(pool: pg.Pool): Promise<void> {
   // Instances starting together must not race each other's migrations.
   const lockClient = await pool.connect();
   try {
     await lockClient.query('select pg_advisory_lock(7310001)');
+    await refuseUnsecuredSupabase(lockClient);
     await migratePg(drizzlePg(lockClient, { schema }), { migrationsFolder });
   } finally {
     await lockClient.query('select pg_advisory_unlock(7310001)').catch(() => {});
     lockClient.release();
   }
+}
+
+async function openPostgres(url: string, logger: Logger): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
+  const db = withCommitHooks(drizzlePg(pool, { schema }) as unknown as Db);
+  await migrate(pool).catch(async (err: unknown) => {
+    await pool.end();
+    throw err;
+  });
 
   const instanceId = randomUUID();
   const listener = createListener({ url, instanceId, logger });

@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/index.ts';
+import { openDatabase, UnsecuredSupabaseError } from '../../server/db/index.ts';
 import { buildSupabaseMigrations } from '../../server/db/supabase-migrations.ts';
 import { createLogger } from '../../server/logger.ts';
-import { ANON, clerkClaims, createSupabaseDatabase, ensureSupabaseRoles, type Claims, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
+import { ANON, clerkClaims, createSupabaseDatabase, ensureSupabaseRoles, supabaseMigrationFiles, type Claims, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
 
 /** Postgres' "insufficient privilege" (no grant, or a row-level security check that failed). */
 const DENIED = { code: '42501' };
@@ -327,24 +327,36 @@ describe.runIf(process.env.TEST_DATABASE_URL)('Supabase row-level security (post
       expect(plan).toMatch(/Index (Only )?Scan using (generations_user_active_created_idx|users_clerk_id_key)/);
     });
 
-    it('lets the server and `supabase db push` apply the schema in either order', async () => {
+    it('refuses to start on a Supabase project before the push, and applies later migrations in either order', async () => {
       const logger = createLogger('silent');
       // Pushed first (this database), then the server starts: Drizzle finds every migration recorded.
       const afterPush = await openDatabase({ databaseUrl: db.url, dataDir: '/nonexistent', logger });
       await afterPush.close();
       const { rows: recorded } = await db.owner.query('select count(*)::int as n from drizzle.__drizzle_migrations');
       expect(recorded[0].n).toBe(buildSupabaseMigrations().size);
-      // The server first, then the push: each generated migration sees Drizzle's record and skips its DDL.
+
       const fresh = await createSupabaseDatabase({ migrations: false });
       try {
+        // The server first on a new project would create tables with Supabase's default grants: it refuses, and
+        // creates nothing.
+        await expect(openDatabase({ databaseUrl: fresh.url, dataDir: '/nonexistent', logger })).rejects.toThrow(UnsecuredSupabaseError);
+        const { rows: created } = await fresh.owner.query("select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r'");
+        expect(created[0].n).toBe(0);
+
+        // An upgrade: the push up to the previous version, the server applies the newest migration first, then
+        // the newest push sees Drizzle's record and skips its DDL.
+        const files = supabaseMigrationFiles();
+        const newest = files.at(-1)!;
+        expect(newest.file).not.toMatch(/likeness_security/);
+        for (const { sql } of files.slice(0, -1)) await fresh.owner.query(sql);
         const server = await openDatabase({ databaseUrl: fresh.url, dataDir: '/nonexistent', logger });
         await server.close();
-        await fresh.applyMigrations();
+        await fresh.owner.query(newest.sql);
         const { rows } = await fresh.owner.query("select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' and not c.relrowsecurity");
         expect(rows[0].n).toBe(0);
         const newcomer = `user_order_${randomUUID().slice(0, 8)}`;
-        const created = await fresh.asClaims(clerkClaims(newcomer), 'insert into users (clerk_id, email, full_name, credits) values ($1, null, null, 0) returning id', [newcomer]);
-        expect(created.rows).toHaveLength(1);
+        const inserted = await fresh.asClaims(clerkClaims(newcomer), 'insert into users (clerk_id, email, full_name, credits) values ($1, null, null, 0) returning id', [newcomer]);
+        expect(inserted.rows).toHaveLength(1);
       } finally {
         await fresh.drop();
       }
