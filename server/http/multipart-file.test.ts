@@ -65,6 +65,21 @@ describe('readMultipartFile', () => {
     file.stream.destroy();
   });
 
+  it('waits for a slow consumer many times without piling up listeners on the stream', async () => {
+    const big = Buffer.concat([Buffer.from(PNG), Buffer.alloc(2_000_000, 7)]);
+    const roomy = [{ ...rules[0], maxBytes: 3_000_000 }];
+    const file = await openMultipartFile(chunked(body(big), 16_384), 'multipart/form-data; boundary=b0undary', 'file', roomy, 'bad type');
+    const counts = new Set<number>();
+    let read = 0;
+    for await (const chunk of file.stream) {
+      read += (chunk as Buffer).length;
+      counts.add(file.stream.listenerCount('close') + file.stream.listenerCount('error') + file.stream.listenerCount('drain'));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(read).toBe(big.length);
+    expect(Math.max(...counts)).toBeLessThan(8);
+  });
+
   it('refuses a body that is not multipart', async () => {
     await expect(readMultipartFile(chunked(Buffer.from('{}'), 2), 'application/json', 'file', rules, 'bad type')).rejects.toMatchObject({ status: 400 });
   });

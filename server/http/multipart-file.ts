@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import { badRequest, payloadTooLarge } from './errors.ts';
 
@@ -49,6 +48,19 @@ function parseDisposition(headers: string): { name: string | null; fileName: str
   return { name, fileName };
 }
 
+/** Waits until `stream` takes writes again or is gone, leaving no listener behind (it waits many times). */
+function drainedOrClosed(stream: PassThrough): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
 /**
  * Starts reading the body; resolves as soon as the file's type is known from its first bytes (or rejects with
  * a 400/413 before then). The returned stream applies backpressure to the body: bytes are read only as fast
@@ -97,7 +109,7 @@ export function openMultipartFile<K extends string>(
   /** Hands bytes to the consumer, waiting while it is busy; false once it has gone away. */
   const emit = async (bytes: Buffer): Promise<boolean> => {
     if (out.destroyed) return false;
-    if (!out.write(bytes)) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+    if (!out.write(bytes)) await drainedOrClosed(out);
     return !out.destroyed;
   };
   const tooLarge = () => payloadTooLarge(`File is too large (max ${Math.round(rule!.maxBytes / 1024 / 1024)}MB).`);

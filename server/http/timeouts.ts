@@ -36,8 +36,17 @@ export function dropStalledBodies(server: Server, t: ServerTimeouts = SERVER_TIM
   server.on('request', (req) => {
     const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (!hasBody) return;
-    req.socket.setTimeout(t.bodyIdleMs, () => req.socket.destroy());
-    req.once('end', () => req.socket.setTimeout(0));
+    // One listener per request, taken off again: a keep-alive socket serves many requests.
+    const { socket } = req;
+    const drop = () => socket.destroy();
+    const done = () => {
+      socket.setTimeout(0);
+      socket.off('timeout', drop);
+    };
+    socket.setTimeout(t.bodyIdleMs);
+    socket.on('timeout', drop);
+    req.once('end', done);
+    req.once('close', done);
   });
 }
 

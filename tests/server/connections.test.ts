@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from 'node:net';
+import { Agent, createServer, request } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { dropStalledBodies } from '../../server/http/timeouts.ts';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/server.ts';
 
 /** Opens an event stream and reads until `needle` appears; returns the reader and everything read. */
@@ -95,6 +97,39 @@ describe('slow clients', () => {
     const stalledHeaders = holdOpen('GET /api/health HTTP/1.1\r\nHost: x\r\n');
     expect(await stalledBody).toBeLessThan(10_000);
     expect(await stalledHeaders).toBeLessThan(10_000);
+  });
+
+  it('takes its body timer off a kept-alive connection after each request, so none piles up', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.end(String(req.socket.listenerCount('timeout'))));
+    });
+    dropStalledBodies(server, { headersMs: 1_000, bodyIdleMs: 500, requestMs: 5_000 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const seen: { listeners: string; socket: unknown }[] = [];
+      for (let i = 0; i < 15; i++) {
+        seen.push(
+          await new Promise((resolve, reject) => {
+            const req = request({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', method: 'POST', agent, headers: { 'content-length': 2 } }, (res) => {
+              let text = '';
+              res.on('data', (chunk) => (text += chunk));
+              res.on('end', () => resolve({ listeners: text, socket: req.socket }));
+            });
+            req.on('error', reject);
+            req.end('{}');
+          }),
+        );
+      }
+      expect(new Set(seen.map((s) => s.socket)).size).toBe(1);
+      // Node's own listener and, while a body arrives, ours: the same count for every request served.
+      expect(seen.map((s) => s.listeners)).toEqual(Array(15).fill(seen[0]!.listeners));
+      expect(Number(seen[0]!.listeners)).toBeLessThanOrEqual(2);
+    } finally {
+      agent.destroy();
+      server.close();
+    }
   });
 
   it('lets a slow but steady body through', async () => {

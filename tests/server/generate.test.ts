@@ -11,6 +11,7 @@ import type { RealtimeEvent } from '@common/events.ts';
 import { exploreGallery, generationJobs, generations, loraTrainings } from '../../server/db/schema.ts';
 import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from '../../server/providers/inference/index.ts';
 import { refundAbandonedJobs } from '../../server/jobs/paid-jobs.ts';
+import { generationRequestBody } from '../helpers/generation.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
 type Mode = 'ok' | 'fail' | 'timeout' | 'nsfw' | 'url' | 'url-broken';
@@ -62,17 +63,7 @@ function paint(width: number, height: number, format: 'jpeg' | 'png') {
   return (format === 'png' ? img.png() : img.jpeg({ quality: 85 })).toBuffer();
 }
 
-const request = (overrides: Record<string, unknown> = {}) => ({
-  prompt: 'a lighthouse on a cliff at dusk',
-  image_size: { width: 1024, height: 576 },
-  loras: [],
-  num_inference_steps: 28,
-  guidance_scale: 3.5,
-  num_images: 1,
-  enable_safety_checker: true,
-  output_format: 'jpeg',
-  ...overrides,
-});
+const request = (overrides: Record<string, unknown> = {}) => generationRequestBody({ image_size: { width: 1024, height: 576 }, ...overrides });
 
 describe.each(testDatabases())('generate image (%s)', (database) => {
   let ts: TestServer;

@@ -14,6 +14,7 @@ import { createFalTrainer } from '../../server/providers/inference/fal-trainer.t
 import { parseBuiltinLora } from '../../server/providers/inference/builtin-lora.ts';
 import { finishTraining } from '../../server/services/trainings.service.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
+import { generationRequestBody } from '../helpers/generation.ts';
 import { FAST_TRAINING, trainingArchive, trainingArchiveOf, trainingPayload, trainingPhotos, uploadArchive, waitFor } from '../helpers/training.ts';
 import { pngHeader, sceneWithoutFace } from '../helpers/photos.ts';
 import { createScratchDatabase, sharedTestVision, startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
@@ -151,17 +152,7 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     expect(done.trigger_word).toBeNull();
     expect(await trainings(other.client)).toEqual([]);
     expect((await other.client.get(done.lora_file_url!)).status).toBe(404);
-    const use = await other.client.post('/api/image/generate-image', {
-      prompt: 'someone else',
-      image_size: { width: 512, height: 512 },
-      loras: [{ path: done.lora_file_url, scale: 1 }],
-      seed: 1,
-      num_inference_steps: 28,
-      guidance_scale: 3.5,
-      num_images: 1,
-      enable_safety_checker: true,
-      output_format: 'jpeg',
-    });
+    const use = await other.client.post('/api/image/generate-image', generationRequestBody({ prompt: 'someone else', loras: [{ path: done.lora_file_url, scale: 1 }], seed: 1 }));
     expect(use.status).toBe(403);
     expect(await balance(other.client)).toBe(1000);
   });
