@@ -43,6 +43,8 @@ test('each photo gets its badge, the problems go in one tap, and the good ones t
   await expect(summary).toContainText('Photo 3: Blurry. The face is blurry. Use a sharper photo.');
   // The summary sits with the spec's guidance text.
   await expect(page.getByText('Upload 10–20 high-quality photos of the same person')).toBeVisible();
+  // Ten badges and their notes still fit the screen: nothing scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   await items(page).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: test.info().outputPath(`training-photo-badges-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
   await summary.evaluate((el) => el.scrollIntoView({ block: 'center' }));

@@ -116,7 +116,7 @@ export function CreateImageView({ credits, navigationState }: { credits: number;
         </Banner>
       )}
 
-      <div className="grid items-start gap-6 md:grid-cols-[minmax(300px,360px)_minmax(0,1fr)] lg:grid-cols-[minmax(320px,370px)_minmax(0,1fr)_250px]">
+      <div className="grid grid-cols-1 items-start gap-6 md:grid-cols-[minmax(300px,360px)_minmax(0,1fr)] lg:grid-cols-[minmax(320px,370px)_minmax(0,1fr)_250px]">
         <GenerationForm
           formApi={formApi}
           characters={characterOptions}

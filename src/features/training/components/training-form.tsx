@@ -38,7 +38,14 @@ function CheckSummary({ formApi, checks, disabled }: { formApi: TrainingFormApi;
           {checks.summary}
         </p>
         {problems.length > 0 && (
-          <Button variant="outline" size="sm" disabled={disabled} onClick={() => formApi.removePhotos(checks.withProblems)}>
+          // Its label wraps rather than push the page sideways on a narrow phone.
+          <Button
+            variant="outline"
+            size="sm"
+            className="h-auto! min-h-8 py-1.5 text-left whitespace-normal!"
+            disabled={disabled}
+            onClick={() => formApi.removePhotos(checks.withProblems)}
+          >
             <Trash2 className="size-3.5" aria-hidden />
             {problems.length === 1 ? 'Remove the photo with a problem' : `Remove ${problems.length} photos with problems`}
           </Button>
