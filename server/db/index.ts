@@ -95,10 +95,18 @@ export interface OpenDatabaseOptions {
   databaseUrl?: string;
   dataDir: string;
   logger: Logger;
+  /** How long a new Postgres connection may take before it fails (tests shorten it). */
+  connectTimeoutMs?: number;
 }
 
+/**
+ * A server that stops answering (a network partition, a full connection table) must fail requests and
+ * readiness checks in seconds, not leave them waiting for ever.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.logger) : openPglite(opts.dataDir);
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.logger, opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS) : openPglite(opts.dataDir);
 }
 
 function isAlive(pid: number): boolean {
@@ -210,8 +218,8 @@ async function migrate(pool: pg.Pool): Promise<void> {
   }
 }
 
-async function openPostgres(url: string, logger: Logger): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 20 });
+async function openPostgres(url: string, logger: Logger, connectTimeoutMs: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 20, connectionTimeoutMillis: connectTimeoutMs });
   pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
   const db = withCommitHooks(drizzlePg(pool, { schema }) as unknown as Db);
   await migrate(pool).catch(async (err: unknown) => {
@@ -220,7 +228,7 @@ async function openPostgres(url: string, logger: Logger): Promise<Database> {
   });
 
   const instanceId = randomUUID();
-  const listener = createListener({ url, instanceId, logger });
+  const listener = createListener({ url, instanceId, logger, connectTimeoutMs });
   await listener.start();
 
   return {
@@ -254,7 +262,7 @@ async function openPostgres(url: string, logger: Logger): Promise<Database> {
  * (error, end, or an unanswered ping) schedules a single reconnect, retried with capped back-off until it
  * succeeds. The same session holds the instance's advisory lock, so other instances can tell that it runs.
  */
-function createListener(opts: { url: string; instanceId: string; logger: Logger }) {
+function createListener(opts: { url: string; instanceId: string; logger: Logger; connectTimeoutMs: number }) {
   const { logger } = opts;
   const channels = new Map<string, Set<(payload: string) => void>>();
   const restoredHandlers: (() => void)[] = [];
@@ -272,7 +280,12 @@ function createListener(opts: { url: string; instanceId: string; logger: Logger 
   }
 
   async function connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: opts.url, keepAlive: true, application_name: `likeness:${opts.instanceId}` });
+    const client = new pg.Client({
+      connectionString: opts.url,
+      keepAlive: true,
+      application_name: `likeness:${opts.instanceId}`,
+      connectionTimeoutMillis: opts.connectTimeoutMs,
+    });
     // Errors after connecting arrive as events; while connecting they reject connect() below.
     client.on('error', (err) => lost(client, err));
     client.on('end', () => lost(client, new Error('the connection ended')));
