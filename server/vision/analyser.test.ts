@@ -62,16 +62,12 @@ describe('vision analyser on sample photos', () => {
 
   it('keeps the event loop free while it analyses', async () => {
     const photo = await samplePhoto('fullBody', 1000);
-    let worstGap = 0;
-    let last = performance.now();
-    const timer = setInterval(() => {
-      const now = performance.now();
-      worstGap = Math.max(worstGap, now - last);
-      last = now;
-    }, 10);
+    // The share of the time this thread's loop was busy: near 1 if the models ran here, low when they run in
+    // the worker. Unlike a timer's worst gap, it does not grow when a loaded machine is slow to schedule us.
+    const before = performance.eventLoopUtilization();
     await Promise.all([analyser.analyse(photo), analyser.analyse(photo)]);
-    clearInterval(timer);
-    expect(worstGap).toBeLessThan(150);
+    const { utilization } = performance.eventLoopUtilization(before);
+    expect(utilization).toBeLessThan(0.5);
   });
 
   it('gives up after its timeout and recovers with a fresh worker', async () => {
