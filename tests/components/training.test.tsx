@@ -7,7 +7,8 @@ import type { PhotoCheck, PhotoProblem } from '@common/photo-check';
 import type { TrainingView } from '@common/training';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
-import { meKey, type Me } from '@/features/session/api';
+import type { Me } from '@/backend/port';
+import { meKey } from '@/features/session/api';
 import CharacterTrainingPage from '@/pages/app/character-training-page';
 import { fakeBackend, me } from '../support/fake-backend';
 
