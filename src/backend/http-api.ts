@@ -13,12 +13,9 @@ export function createHttpApi(opts: { baseUrl?: string; getToken?: () => Promise
   const baseUrl = (opts.baseUrl ?? '').replace(/\/+$/, '');
 
   async function send(path: string, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
-    if (opts.getToken) {
-      const token = await opts.getToken();
-      // Without a token the call would run signed out and fail less clearly; say what went wrong.
-      if (!token) throw new Error(NO_TOKEN_MESSAGE);
-      init.headers.Authorization = `Bearer ${token}`;
-    }
+    // Signed out there is no token: public calls still work, the rest answer 401 as they should.
+    const token = await opts.getToken?.();
+    if (token) init.headers.Authorization = `Bearer ${token}`;
     const res = await fetch(baseUrl + path, { ...init, credentials: opts.getToken ? 'omit' : 'same-origin' });
     if (!res.ok) throw await ApiError.from(res);
     return res;
