@@ -384,7 +384,8 @@ function parseRequest(method: string, url: URL, headers: IncomingMessage['header
   for (const [key, value] of url.searchParams) {
     if (READ_PARAMS.has(key)) continue;
     if (key === 'columns' && method === 'POST') continue;
-    if (!IDENT.test(key)) throw unsupported(`the query parameter "${key}"`);
+    // `or`/`and` are logical operators, not columns; anything else not shaped like a column is unknown too.
+    if (key === 'or' || key === 'and' || !IDENT.test(key)) throw unsupported(`the query parameter "${key}"`);
     filters.push(parseFilter(key, value));
   }
   if (url.searchParams.getAll('select').length > 1) throw unsupported('several select parameters');
