@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient, type RealtimeChannel, type RealtimePostgresChangesPayload, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
 import { startSupabaseFakes, type SupabaseFakes } from '../fakes/supabase-stack.ts';
 import { createClerkTestKeys, type ClerkTestKeys } from '../helpers/clerk.ts';
 import { createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
@@ -201,6 +202,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('Supabase test fakes driven by the
     it('another person’s generations are invisible: an empty page with count 0', async () => {
       const { data, count, error } = await page(as(a), b.id, 0, 39);
       expect({ data, count, error }).toEqual({ data: [], count: 0, error: null });
+    });
+
+    it('a count alone (HEAD, head: true) carries the total in Content-Range and no rows', async () => {
+      const { data, count, error, status } = await as(a).from('generations').select('*', { count: 'exact', head: true }).eq('user_id', a.id).eq('status', 'ACTIVE');
+      expect({ data, count, error, status }).toEqual({ data: null, count: 5, error: null, status: 200 });
+      expect(lastRequest().method).toBe('HEAD');
     });
 
     it('favourites: is_favorite = true', async () => {
@@ -477,6 +484,61 @@ describe.runIf(process.env.TEST_DATABASE_URL)('Supabase test fakes driven by the
     it('a join sent before the client has its token is refused (setAuth must come first)', async () => {
       // createClient starts fetching the token, but the join goes out before it resolves (supabase-js#2655).
       expect(await refusal(as(a), 'too-early', 'user_public_meta')).toMatch(/^CHANNEL_ERROR: Unauthorized: the join carries no user access_token/);
+    });
+
+    it('speaks vsn 2.0.0 frames: the join reply echoes the subscriptions with ids, heartbeats are answered', async () => {
+      const ws = new WebSocket(`${fakes.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${fakes.anonKey}&vsn=2.0.0`);
+      const frames: unknown[][] = [];
+      ws.on('message', (data) => frames.push(JSON.parse(data.toString()) as unknown[]));
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const wanted = { event: 'UPDATE', schema: 'public', table: 'user_public_meta', filter: `user_id=eq.${a.id}` };
+      ws.send(JSON.stringify(['1', '1', 'realtime:raw', 'phx_join', { config: { postgres_changes: [wanted, { event: 'INSERT', schema: 'public', table: 'lora_trainings' }] }, access_token: await clerk.mint({ sub: a.clerkId }) }]));
+      ws.send(JSON.stringify([null, '2', 'phoenix', 'heartbeat', {}]));
+      await vi.waitFor(() => expect(frames).toHaveLength(3));
+      const [reply, system, heartbeat] = frames as [unknown[], unknown[], unknown[]];
+      expect(reply).toEqual(['1', '1', 'realtime:raw', 'phx_reply', { status: 'ok', response: { postgres_changes: [{ id: expect.any(Number), ...wanted }, { id: expect.any(Number), event: 'INSERT', schema: 'public', table: 'lora_trainings' }] } }]);
+      expect(system).toEqual(['1', null, 'realtime:raw', 'system', { message: 'Subscribed to PostgreSQL', status: 'ok', extension: 'postgres_changes', channel: 'raw' }]);
+      expect(heartbeat).toEqual([null, '2', 'phoenix', 'phx_reply', { status: 'ok', response: {} }]);
+
+      await setCredits(a, 77);
+      await fakes.realtime.settled();
+      await vi.waitFor(() => expect(frames).toHaveLength(4));
+      const ids = (reply[4] as { response: { postgres_changes: { id: number }[] } }).response.postgres_changes.map((p) => p.id);
+      expect(frames[3]).toEqual([
+        '1',
+        null,
+        'realtime:raw',
+        'postgres_changes',
+        {
+          ids: [ids[0]],
+          data: {
+            schema: 'public',
+            table: 'user_public_meta',
+            type: 'UPDATE',
+            commit_timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+            columns: [{ name: 'user_id', type: 'uuid' }, { name: 'credits', type: 'int4' }],
+            record: { user_id: a.id, credits: 77 },
+            old_record: { user_id: a.id },
+            errors: null,
+          },
+        },
+      ]);
+      ws.send(JSON.stringify(['1', '3', 'realtime:raw', 'phx_leave', {}]));
+      await vi.waitFor(() => expect(frames.slice(4)).toEqual([['1', '3', 'realtime:raw', 'phx_reply', { status: 'ok', response: {} }], ['1', null, 'realtime:raw', 'phx_close', {}]]));
+      ws.close();
+      await setCredits(a, 100);
+    });
+
+    it('refuses a connection with another apikey or another protocol version', async () => {
+      const status = (query: string) =>
+        new Promise<number>((resolve) => {
+          const ws = new WebSocket(`${fakes.url.replace('http', 'ws')}/realtime/v1/websocket?${query}`);
+          ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+          ws.on('open', () => resolve(101));
+          ws.on('error', () => {});
+        });
+      expect(await status(`apikey=sb_publishable_other&vsn=2.0.0`)).toBe(401);
+      expect(await status(`apikey=${fakes.anonKey}&vsn=1.0.0`)).toBe(501);
     });
 
     it('a table outside the supabase_realtime publication is refused, naming it', async () => {
