@@ -287,7 +287,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('Supabase test fakes driven by the
       for (const column of ['gender', 'ethnicity', 'hair_color', 'style'] as const) {
         const { data, error } = await supabase.from('explore_gallery').select(column).not(column, 'is', null).order(column);
         expect(error).toBeNull();
-        const values = [...new Set(data!.map((row) => (row as Record<string, string>)[column]))];
+        const values = [...new Set((data as Record<string, string>[]).map((row) => row[column]))];
         expect(values, column).toEqual([...new Set(explore.map((e) => e[column]).filter((v) => v !== null))].sort());
       }
     });
