@@ -28,9 +28,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type pg from 'pg';
-
-/** JWT claims as PostgREST puts them in request.jwt.claims. */
-export type Claims = Record<string, unknown> & { role?: string; sub?: string; exp?: number };
+import type { Claims } from '../helpers/supabase-db.ts';
 
 /** The outcome of checking a request's bearer token (or its absence). */
 export type AuthResult =

@@ -35,7 +35,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import pg from 'pg';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Authenticate, Claims } from './postgrest-server.ts';
+import type { Claims } from '../helpers/supabase-db.ts';
+import type { Authenticate } from './postgrest-server.ts';
 
 export interface RealtimeSubscription {
   id: number;
@@ -212,18 +213,20 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
     channel.expiryTimer.unref();
   }
 
-  /** The claims of a token a channel may run under, or why not. */
-  async function channelClaims(token: unknown): Promise<{ ok: true; claims: Claims } | { ok: false; reason: string }> {
+  /** The claims of a token a channel may run under (with its sub and exp), or why not. */
+  async function channelClaims(token: unknown): Promise<{ ok: true; claims: Claims; sub: string; exp: number } | { ok: false; reason: string }> {
     if (typeof token !== 'string' || token === '' || token === opts.anonKey) {
-      return { ok: false, reason: 'Unauthorized: the join carries no user access_token (set the token with realtime.setAuth before subscribing)' };
+      return { ok: false, reason: 'Unauthorized: no user access_token, only the anon key or nothing (call realtime.setAuth before subscribing)' };
     }
     const auth = await opts.authenticate(token);
     if (!auth.ok) return { ok: false, reason: `InvalidJWTToken: ${auth.message}` };
-    if (typeof auth.claims.role !== 'string' || typeof auth.claims.exp !== 'number') {
-      return { ok: false, reason: 'InvalidJWTToken: Fields `role` and `exp` are required in JWT' };
-    }
-    if (auth.role !== 'authenticated' || typeof auth.claims.sub !== 'string') return { ok: false, reason: 'Unauthorized: only signed-in users may subscribe' };
-    return { ok: true, claims: auth.claims };
+    const { role, exp, sub } = auth.claims;
+    if (typeof role !== 'string' || typeof exp !== 'number') return { ok: false, reason: 'InvalidJWTToken: Fields `role` and `exp` are required in JWT' };
+    // PostgREST's clock leeway does not apply here: an expired token is refused outright.
+    const expiredFor = Math.floor(Date.now() / 1000) - exp;
+    if (expiredFor >= 0) return { ok: false, reason: `InvalidJWTToken: Token has expired ${expiredFor} seconds ago` };
+    if (auth.role !== 'authenticated' || typeof sub !== 'string') return { ok: false, reason: 'Unauthorized: only signed-in users may subscribe' };
+    return { ok: true, claims: auth.claims, sub, exp };
   }
 
   async function join(conn: Connection, [joinRef, ref, topic]: Frame, payload: Record<string, unknown>): Promise<void> {
@@ -265,8 +268,8 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
     const channel: Channel = {
       topic,
       joinRef: joinRef ?? '',
-      sub: auth.claims.sub!,
-      tokenExpiresAt: auth.claims.exp!,
+      sub: auth.sub,
+      tokenExpiresAt: auth.exp,
       accessTokenUpdates: 0,
       subscriptions,
       claims: auth.claims,
@@ -301,8 +304,8 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
       const auth = await channelClaims(payload?.access_token);
       if (!auth.ok) return closeChannel(conn, channel, auth.reason);
       channel.claims = auth.claims;
-      channel.sub = auth.claims.sub!;
-      channel.tokenExpiresAt = auth.claims.exp!;
+      channel.sub = auth.sub;
+      channel.tokenExpiresAt = auth.exp;
       channel.accessTokenUpdates++;
       armExpiry(conn, channel);
       return;

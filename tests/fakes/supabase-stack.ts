@@ -17,17 +17,20 @@
  *   fakes.rest.requests;                                        // what was asked, as whom, answered how
  *   await fakes.stop();                                         // before db.drop()
  *
+ * One stack per database at a time: its Realtime feed consumes the change rows its triggers write.
+ *
  * Tokens are checked the way Supabase checks third-party (Clerk) session tokens: an RS256 signature by the
- * instance's key (`jwtKey`: the PEM public key Clerk shows, i.e. CLERK_JWT_KEY, or its JWK), `exp` required,
+ * instance's key (`jwtKey`: the PEM public key Clerk shows, i.e. CLERK_JWT_KEY, or its JWK; or `jwks`), `exp` required,
  * PostgREST's 30 s clock leeway; or pass your own `verifyToken`. No token, or the anon key as the token (what
  * supabase-js sends when `accessToken` returns null), runs as `anon`; a token without a `role` claim too.
  * A bad token is 401 `PGRST301`, an expired one 401 `PGRST303` "JWT expired" (PostgREST 12's codes).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errors as joseErrors, importJWK, importSPKI, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, errors as joseErrors, importJWK, importSPKI, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import pg from 'pg';
-import { createPostgrestFake, type Authenticate, type Claims, type RestRequestRecord } from './postgrest-server.ts';
+import type { Claims } from '../helpers/supabase-db.ts';
+import { createPostgrestFake, type Authenticate, type RestRequestRecord } from './postgrest-server.ts';
 import { createRealtimeFake, type RealtimeFake } from './supabase-realtime-server.ts';
 
 export interface SupabaseFakesOptions {
@@ -35,7 +38,9 @@ export interface SupabaseFakesOptions {
   databaseUrl: string;
   /** The key session tokens are signed with: a PEM public key (SPKI) or a JWK. RS256. */
   jwtKey?: string | JsonWebKey;
-  /** Instead of `jwtKey`: returns the verified claims or throws (a jose JWTExpired is answered as expired). */
+  /** Or the instance's JWKS (`{ keys: [clerk.jwk] }`), the key picked by the token's `kid`, as Supabase does. */
+  jwks?: JSONWebKeySet;
+  /** Or your own check: returns the verified claims or throws (a jose JWTExpired is answered as expired). */
   verifyToken?: (token: string) => Promise<Claims>;
   /** The project's publishable key (default a fixed `sb_publishable_…` test value). */
   anonKey?: string;
@@ -55,12 +60,17 @@ export const TEST_SUPABASE_ANON_KEY = 'sb_publishable_likeness_test_key';
 /** PostgREST's allowed clock skew for `exp`/`nbf`/`iat` (PostgREST Auth.hs, allowedSkewSeconds). */
 const CLOCK_LEEWAY_SECONDS = 30;
 
-function verifierFor(key: string | JsonWebKey): (token: string) => Promise<Claims> {
-  const imported = typeof key === 'string' ? importSPKI(key, 'RS256') : importJWK(key, 'RS256');
-  return async (token) => {
-    const { payload } = await jwtVerify(token, await imported, { algorithms: ['RS256'], clockTolerance: CLOCK_LEEWAY_SECONDS, requiredClaims: ['exp'] });
-    return payload as JWTPayload & Claims;
-  };
+const VERIFY_OPTIONS = { algorithms: ['RS256'], clockTolerance: CLOCK_LEEWAY_SECONDS, requiredClaims: ['exp'] };
+
+function verifierFor(opts: SupabaseFakesOptions): ((token: string) => Promise<Claims>) | null {
+  if (opts.verifyToken) return opts.verifyToken;
+  if (opts.jwks) {
+    const keySet = createLocalJWKSet(opts.jwks);
+    return async (token) => (await jwtVerify(token, keySet, VERIFY_OPTIONS)).payload as JWTPayload & Claims;
+  }
+  if (!opts.jwtKey) return null;
+  const key = typeof opts.jwtKey === 'string' ? importSPKI(opts.jwtKey, 'RS256') : importJWK(opts.jwtKey, 'RS256');
+  return async (token) => (await jwtVerify(token, await key, VERIFY_OPTIONS)).payload as JWTPayload & Claims;
 }
 
 function authenticator(anonKey: string, verify: (token: string) => Promise<Claims>): Authenticate {
@@ -83,8 +93,8 @@ function authenticator(anonKey: string, verify: (token: string) => Promise<Claim
 }
 
 export async function startSupabaseFakes(opts: SupabaseFakesOptions): Promise<SupabaseFakes> {
-  const verify = opts.verifyToken ?? (opts.jwtKey ? verifierFor(opts.jwtKey) : null);
-  if (!verify) throw new Error('startSupabaseFakes needs jwtKey or verifyToken');
+  const verify = verifierFor(opts);
+  if (!verify) throw new Error('startSupabaseFakes needs jwtKey, jwks or verifyToken');
   const anonKey = opts.anonKey ?? TEST_SUPABASE_ANON_KEY;
   const authenticate = authenticator(anonKey, verify);
 
