@@ -27,8 +27,11 @@
  * Delivery, per subscriber, as Realtime's WALRUS does: INSERT/UPDATE reach a subscription when its event
  * matches, its filter (`column=eq.value`, `column=in.(a,b)`) holds and the subscriber's token may select the
  * row under row-level security — checked by selecting the row by primary key in a read-only transaction as
- * that role with that token's claims. old_record holds only the primary key (replica identity default).
- * DELETE is neither filtered nor RLS-checked (Supabase documents this), only needs the SELECT grant.
+ * that role with that token's claims (so against the row as it is when the change is processed, which in
+ * tests is the committed row). old_record holds only the primary key (replica identity default). DELETE is
+ * neither filtered nor RLS-checked (Supabase documents this): it reaches every subscriber of the table whose
+ * role has the SELECT grant, carrying only the primary key — which is why clients treat events as a signal
+ * to refetch, not as data.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

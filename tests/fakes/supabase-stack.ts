@@ -19,6 +19,11 @@
  *
  * One stack per database at a time: its Realtime feed consumes the change rows its triggers write.
  *
+ * From a jsdom test (checked by hand): pass `realtime: { transport: WebSocket }` with `ws`'s WebSocket to
+ * createClient (the default one there fails on jsdom's Event class), and make the database outside jsdom —
+ * createSupabaseDatabase needs the node environment, since Vite rewrites `new URL(…, import.meta.url)` in
+ * jsdom's web transform — e.g. in a node-environment globalSetup that hands its URL over with provide().
+ *
  * Tokens are checked the way Supabase checks third-party (Clerk) session tokens: an RS256 signature by the
  * instance's key (`jwtKey`: the PEM public key Clerk shows, i.e. CLERK_JWT_KEY, or its JWK; or `jwks`), `exp` required,
  * PostgREST's 30 s clock leeway; or pass your own `verifyToken`. No token, or the anon key as the token (what

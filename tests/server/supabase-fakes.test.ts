@@ -441,6 +441,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('Supabase test fakes driven by the
       await setCredits(b, 100);
     });
 
+    it('a DELETE is neither filtered nor checked against row-level security, and carries only the key', async () => {
+      const { events } = await listen(as(a), 'deletes-a', 'lora_trainings', `user_id=eq.${a.id}`);
+      const { rows: [gone] } = await db.owner.query(`insert into lora_trainings (user_id, character_name) values ($1, 'short-lived') returning id`, [b.id]);
+      await db.owner.query('delete from lora_trainings where id = $1', [gone.id]);
+      await fakes.realtime.settled();
+      await vi.waitFor(() => expect(events).toHaveLength(1));
+      expect(events[0]).toMatchObject({ eventType: 'DELETE', new: {}, old: { id: gone.id } });
+      expect(Object.keys(events[0].old)).toEqual(['id']);
+    });
+
     it('removeChannel leaves the channel on the server; later changes are not sent to it', async () => {
       const supabase = as(a);
       const { channel, events } = await listen(supabase, 'leaving', 'user_public_meta', `user_id=eq.${a.id}`);
