@@ -17,7 +17,9 @@
  *   fakes.rest.requests;                                        // what was asked, as whom, answered how
  *   await fakes.stop();                                         // before db.drop()
  *
- * One stack per database at a time: its Realtime feed consumes the change rows its triggers write.
+ * Start it after the migrations: the Realtime feed puts its triggers on the tables then in the
+ * `supabase_realtime` publication. One stack per database at a time: its feed consumes the change rows
+ * its triggers write.
  *
  * From a jsdom test (checked by hand): pass `realtime: { transport: WebSocket }` with `ws`'s WebSocket to
  * createClient (the default one there fails on jsdom's Event class), and make the database outside jsdom —
