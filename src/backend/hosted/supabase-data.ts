@@ -61,9 +61,17 @@ const abortable = (signal?: AbortSignal) => signal ?? new AbortController().sign
 const iso = (timestamp: string) => new Date(timestamp).toISOString();
 
 const toTraining = (row: TrainingView): TrainingView => ({ ...row, created_at: iso(row.created_at) });
-const toExploreItem = (row: ExploreItem): ExploreItem => ({ ...row, created_at: iso(row.created_at) });
 
-export function createSupabaseData(supabase: SupabaseClient): DataPort & { userId(): string } {
+/**
+ * `mediaBase`: our server's address (VITE_API_URL). Images live on our server under /media/…, and the
+ * rows keep that path, so a SPA served from another origin must say where.
+ */
+export function createSupabaseData(supabase: SupabaseClient, opts: { mediaBase?: string } = {}): DataPort & { userId(): string } {
+  const base = (opts.mediaBase ?? '').replace(/\/+$/, '');
+  const media = (url: string) => (base && url.startsWith('/') ? base + url : url);
+  const toView = (row: GenerationRecord) => toGenerationView({ ...row, image_url: media(row.image_url) });
+  const toExploreItem = (row: ExploreItem): ExploreItem => ({ ...row, image_url: media(row.image_url), created_at: iso(row.created_at) });
+
   /** The users row id, known once the sync has run (the /app guard runs it before any page). */
   let userId: string | null = null;
   const ownId = () => {
@@ -97,7 +105,7 @@ export function createSupabaseData(supabase: SupabaseClient): DataPort & { userI
       if (favorites) query = query.eq('is_favorite', true);
       const [from, to] = rangeOf(page);
       const result = await query.order('created_at', { ascending: false }).range(from, to).abortSignal(abortable(signal));
-      return pageOf(result as Result<GenerationRecord[]>, page, toGenerationView);
+      return pageOf(result as Result<GenerationRecord[]>, page, toView);
     },
 
     async recentGenerations(limit, signal) {
@@ -109,12 +117,12 @@ export function createSupabaseData(supabase: SupabaseClient): DataPort & { userI
         .order('created_at', { ascending: false })
         .limit(limit)
         .abortSignal(abortable(signal));
-      return rowsOf(result as Result<GenerationRecord[]>).map(toGenerationView);
+      return rowsOf(result as Result<GenerationRecord[]>).map(toView);
     },
 
     async setFavorite(id, isFavorite) {
       const result = await supabase.from('generations').update({ is_favorite: isFavorite }).eq('id', id).select(GENERATION_COLUMNS).single();
-      return toGenerationView(rowsOf(result as Result<GenerationRecord>));
+      return toView(rowsOf(result as Result<GenerationRecord>));
     },
 
     async deleteGeneration(id) {

@@ -11,7 +11,11 @@ import { createSupabaseLive } from './supabase-live';
  * session's current token, the realtime connection gets a fresh one about every 55 s, and no session of
  * Supabase's own is kept, refreshed or read from the URL. Loaded only once a signed-in screen needs data.
  */
-export function openSupabaseSession(config: HostedConfig, getToken: () => Promise<string | null>) {
+export function openSupabaseSession(
+  config: HostedConfig,
+  getToken: () => Promise<string | null>,
+  opts: { tokenRefreshMs?: number } = {},
+) {
   const supabase = createClient(config.supabaseUrl, config.supabaseAnonKey, {
     // A missing token is an error, never null: supabase-js would send the anon key instead, and the
     // user's lists would come back silently empty.
@@ -27,9 +31,9 @@ export function openSupabaseSession(config: HostedConfig, getToken: () => Promis
 
   const refresh = setInterval(() => {
     supabase.realtime.setAuth().catch((err: unknown) => console.warn('Could not refresh the realtime token', err));
-  }, TIMINGS.tokenRefreshMs);
+  }, opts.tokenRefreshMs ?? TIMINGS.tokenRefreshMs);
 
-  const data = createSupabaseData(supabase);
+  const data = createSupabaseData(supabase, { mediaBase: config.apiUrl });
   const live = createSupabaseLive(supabase, { userId: data.userId, balance: () => data.balance() });
 
   return {
