@@ -38,6 +38,8 @@ export function createHttpApi(opts: { baseUrl?: string; getToken?: () => Promise
       return (await res.json()) as T;
     },
 
+    mediaUrl: (path: string) => (baseUrl && path.startsWith('/') ? baseUrl + path : path),
+
     async download(path: string) {
       const res = await send(path, { method: 'GET', headers: {} });
       const match = /filename="?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '');

@@ -108,6 +108,8 @@ export interface ApiPort {
   request<T>(path: string, opts?: RequestOptions): Promise<T>;
   /** GET of a file: its bytes and the name the server gave it (Content-Disposition), if any. */
   download(path: string): Promise<{ blob: Blob; fileName: string | null }>;
+  /** The address of a file our server serves (/media/…), from wherever the SPA itself is served. */
+  mediaUrl(path: string): string;
 }
 
 export interface Backend {

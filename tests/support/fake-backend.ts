@@ -68,6 +68,7 @@ export function localBackendOver(request: ApiPort['request'], opts: { identity?:
   const api: ApiPort = {
     request,
     download: async (path) => ({ blob: new Blob([await request<string>(path)]), fileName: null }),
+    mediaUrl: (path) => path,
   };
   return {
     mode: 'local',

@@ -63,12 +63,11 @@ const iso = (timestamp: string) => new Date(timestamp).toISOString();
 const toTraining = (row: TrainingView): TrainingView => ({ ...row, created_at: iso(row.created_at) });
 
 /**
- * `mediaBase`: our server's address (VITE_API_URL). Images live on our server under /media/…, and the
- * rows keep that path, so a SPA served from another origin must say where.
+ * `media`: images live on our server under /media/… and the rows keep that path; a SPA served from another
+ * origin turns it into our server's address (ApiPort.mediaUrl).
  */
-export function createSupabaseData(supabase: SupabaseClient, opts: { mediaBase?: string } = {}): DataPort & { userId(): string } {
-  const base = (opts.mediaBase ?? '').replace(/\/+$/, '');
-  const media = (url: string) => (base && url.startsWith('/') ? base + url : url);
+export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (path: string) => string } = {}): DataPort & { userId(): string } {
+  const media = opts.media ?? ((path: string) => path);
   const toView = (row: GenerationRecord) => toGenerationView({ ...row, image_url: media(row.image_url) });
   const toExploreItem = (row: ExploreItem): ExploreItem => ({ ...row, image_url: media(row.image_url), created_at: iso(row.created_at) });
 

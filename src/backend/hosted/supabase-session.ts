@@ -1,6 +1,6 @@
 import { createClient } from '@supabase/supabase-js';
 import { TIMINGS } from '@common/product';
-import { NO_TOKEN_MESSAGE } from '../http-api';
+import { createHttpApi, NO_TOKEN_MESSAGE } from '../http-api';
 import type { DataPort, LivePort } from '../port';
 import type { HostedConfig } from './hosted-config';
 import { createSupabaseData } from './supabase-data';
@@ -33,7 +33,7 @@ export function openSupabaseSession(
     supabase.realtime.setAuth().catch((err: unknown) => console.warn('Could not refresh the realtime token', err));
   }, opts.tokenRefreshMs ?? TIMINGS.tokenRefreshMs);
 
-  const data = createSupabaseData(supabase, { mediaBase: config.apiUrl });
+  const data = createSupabaseData(supabase, { media: createHttpApi({ baseUrl: config.apiUrl }).mediaUrl });
   const live = createSupabaseLive(supabase, { userId: data.userId, balance: () => data.balance() });
 
   return {

@@ -10,8 +10,12 @@ import { useChanges } from '@/features/session/use-realtime';
 export const recentGenerationsKey = ['generations', 'recent'] as const;
 export const charactersKey = ['characters'] as const;
 
-export function generateImage(api: ApiPort, request: GenerationRequestInput): Promise<GenerateImageResponse> {
-  return api.request<GenerateImageResponse>('/api/image/generate-image', { method: 'POST', body: request });
+export async function generateImage(api: ApiPort, request: GenerationRequestInput): Promise<GenerateImageResponse> {
+  const res = await api.request<GenerateImageResponse>('/api/image/generate-image', { method: 'POST', body: request });
+  // The saved image is on our server; the hosted SPA may be served from elsewhere.
+  const images = (list: GenerateImageResponse['images']) => list.map((image) => ({ ...image, url: api.mediaUrl(image.url) }));
+  const { generation } = res;
+  return { ...res, images: images(res.images), generation: { ...generation, result: { ...generation.result, images: images(generation.result.images) } } };
 }
 
 /** 'Recent Generations' (spec §2): the 6 newest ACTIVE generations, kept fresh by realtime events. */
