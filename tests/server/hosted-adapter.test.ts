@@ -14,22 +14,13 @@ import { openSupabaseSession } from '@/backend/hosted/supabase-session';
 import { startSupabaseFakes, type SupabaseFakes } from '../fakes/supabase-stack.ts';
 import { createClerkTestKeys, type ClerkTestKeys } from '../helpers/clerk.ts';
 import { createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
+import { sessionUser } from '../support/fake-backend.ts';
 
 const API_URL = 'https://api.likeness.test';
 
-function sessionUserFor(clerkId: string, overrides: Partial<SessionUser> = {}): SessionUser {
-  return {
-    id: clerkId,
-    fullName: 'Ana Lima',
-    firstName: 'Ana',
-    lastName: 'Lima',
-    imageUrl: 'https://img.clerk.com/ana.png',
-    primaryEmailAddress: { emailAddress: 'ana@example.com' },
-    emailAddresses: [{ emailAddress: 'ana@example.com' }],
-    createdAt: '2026-01-02T03:04:05.000Z',
-    ...overrides,
-  };
-}
+/** The Clerk user of `clerkId` as the SPA reads it (spec §3). */
+const sessionUserFor = (clerkId: string, overrides: Partial<SessionUser> = {}) =>
+  sessionUser({ id: clerkId, imageUrl: 'https://img.clerk.com/ana.png', fullName: 'Ana Lima', primaryEmailAddress: { emailAddress: 'ana@example.com' }, createdAt: '2026-01-02T03:04:05.000Z', ...overrides });
 
 /** Waits until `check` passes (realtime deliveries arrive on their own time). */
 async function eventually(check: () => void, timeoutMs = 10_000) {
