@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
+import type { ClerkProp } from '@clerk/react';
 import { createVisitorBackend } from '@/backend/hosted/visitor-backend';
 import { readHostedConfig, type HostedConfig } from '@/backend/hosted/hosted-config';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -23,9 +24,10 @@ function mayBeSignedIn(): boolean {
 /**
  * Clerk's SDK (about 35 KB of JS, plus clerk-js from Clerk's CDN) loads only where it is needed: on the
  * app, the sign-in pages, and for a visitor who may be signed in. A first-time visitor reads the public
- * pages with a signed-out backend and never downloads it; once loaded, it stays.
+ * pages with a signed-out backend and never downloads it; once loaded, it stays. `clerk` replaces clerk-js
+ * in tests.
  */
-function HostedModeSession({ config, children }: { config: HostedConfig; children: ReactNode }) {
+export function HostedModeSession({ config, clerk, children }: { config: HostedConfig; clerk?: ClerkProp; children: ReactNode }) {
   const { pathname } = useLocation();
   const [loaded, setLoaded] = useState(mayBeSignedIn);
   const needed = loaded || NEEDS_CLERK.test(pathname);
@@ -37,7 +39,9 @@ function HostedModeSession({ config, children }: { config: HostedConfig; childre
   if (!needed) return <AppProviders backend={visitor}>{children}</AppProviders>;
   return (
     <Suspense fallback={<PageSpinner />}>
-      <ClerkSession config={config}>{children}</ClerkSession>
+      <ClerkSession config={config} clerk={clerk}>
+        {children}
+      </ClerkSession>
     </Suspense>
   );
 }

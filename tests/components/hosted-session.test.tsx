@@ -10,18 +10,20 @@
  * hosted-adapter.test.ts runs the same adapter against the offline Supabase stack with real Postgres + RLS).
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import userEvent from '@testing-library/user-event';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { Link, MemoryRouter, Route, Routes } from 'react-router';
 import { ClerkProvider, useAuth, useClerk, useUser, type ClerkProp } from '@clerk/react';
 import { importSPKI, jwtVerify } from 'jose';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { HostedSession } from '@/app/clerk-session';
+import { HostedModeSession } from '@/app/hosted-mode';
 import { RequireAuth } from '@/app/require-auth';
 import { createClerkIdentity, type ClerkLike } from '@/backend/hosted/clerk-identity';
 import type { HostedConfig } from '@/backend/hosted/hosted-config';
-import { useMe } from '@/features/session/api';
+import { useMe, useSessionUser } from '@/features/session/api';
 import { createClerkTestKeys, TEST_PUBLISHABLE_KEY } from '../helpers/clerk';
 import { createFakeClerk, type FakeClerkUser } from '../helpers/fake-clerk';
 
@@ -177,5 +179,63 @@ describe('hosted session guard and user sync (spec §2, §4, §8)', () => {
     renderHosted(createFakeClerk({ keys, user: ada }).clerk);
     expect(await screen.findByText('Error initializing user: JWT expired')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+  });
+});
+
+describe('the hosted build loads Clerk only where it is needed', () => {
+  afterEach(() => {
+    document.cookie = '__client_uat=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+  });
+
+  function Visitor() {
+    const session = useSessionUser();
+    return (
+      <>
+        <p>{session.isPending ? 'checking' : session.data ? `signed in as ${session.data.fullName}` : 'signed out'}</p>
+        <Link to="/sign-in">Sign in</Link>
+      </>
+    );
+  }
+
+  function renderPublic(clerk: ReturnType<typeof createFakeClerk>) {
+    render(
+      <MemoryRouter initialEntries={['/']}>
+        <HostedModeSession config={config} clerk={clerk.clerk as unknown as ClerkProp}>
+          <Routes>
+            <Route path="/" element={<Visitor />} />
+            <Route path="/sign-in/*" element={<Visitor />} />
+          </Routes>
+        </HostedModeSession>
+      </MemoryRouter>,
+    );
+  }
+
+  it('a first-time visitor of the public pages is signed out without Clerk; the sign-in page brings Clerk in', async () => {
+    const fake = createFakeClerk({ keys, user: ada });
+    // ClerkProvider subscribes to Clerk as soon as it mounts: no subscription means Clerk was never brought in.
+    const subscribed = vi.spyOn(fake.clerk, 'addListener');
+    renderPublic(fake);
+    expect(await screen.findByText('signed out')).toBeInTheDocument();
+    expect(subscribed).not.toHaveBeenCalled();
+
+    await userEvent.click(screen.getByRole('link', { name: 'Sign in' }));
+    // Clerk's session (here the fake's signed-in user) now answers.
+    expect(await screen.findByText('signed in as Ada Lovelace')).toBeInTheDocument();
+    expect(subscribed).toHaveBeenCalled();
+  });
+
+  it("a visitor whose browser holds a Clerk session (__client_uat set) gets Clerk on the public pages too", async () => {
+    document.cookie = '__client_uat=1763884800';
+    renderPublic(createFakeClerk({ keys, user: ada }));
+    expect(await screen.findByText('signed in as Ada Lovelace')).toBeInTheDocument();
+  });
+
+  it('__client_uat=0 (signed out in this browser) keeps Clerk away', async () => {
+    document.cookie = '__client_uat=0';
+    const fake = createFakeClerk({ keys, user: ada });
+    const subscribed = vi.spyOn(fake.clerk, 'addListener');
+    renderPublic(fake);
+    expect(await screen.findByText('signed out')).toBeInTheDocument();
+    expect(subscribed).not.toHaveBeenCalled();
   });
 });
