@@ -1,4 +1,4 @@
-import { createClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js';
 import { TIMINGS } from '@common/product';
 import { createHttpApi, NO_TOKEN_MESSAGE } from '../http-api';
 import type { DataPort, LivePort } from '../port';
@@ -14,7 +14,8 @@ import { createSupabaseLive } from './supabase-live';
 export function openSupabaseSession(
   config: HostedConfig,
   getToken: () => Promise<string | null>,
-  opts: { tokenRefreshMs?: number } = {},
+  /** `realtime`: Supabase's realtime options (Node and jsdom tests give it the `ws` transport). */
+  opts: { tokenRefreshMs?: number; realtime?: SupabaseClientOptions<'public'>['realtime'] } = {},
 ) {
   const supabase = createClient(config.supabaseUrl, config.supabaseAnonKey, {
     // A missing token is an error, never null: supabase-js would send the anon key instead, and the
@@ -27,6 +28,7 @@ export function openSupabaseSession(
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
     // Lists are retried by the query layer; one retry policy is enough.
     db: { retry: false },
+    realtime: opts.realtime,
   });
 
   const refresh = setInterval(() => {
