@@ -1,9 +1,6 @@
 import type { ApiPort, RequestOptions } from './port';
 import { ApiError } from './api-error';
 
-/** Spec §8: the message when no session token could be had for an authenticated call. */
-export const NO_TOKEN_MESSAGE = 'Failed to get authentication token';
-
 /**
  * Our server's API, in both builds. Locally it is the page's own origin and the session cookie
  * authenticates; the hosted build calls `baseUrl` (VITE_API_URL, another origin) with the identity

@@ -1,6 +1,7 @@
 import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js';
 import { TIMINGS } from '@common/product';
-import { createHttpApi, NO_TOKEN_MESSAGE } from '../http-api';
+import { NO_TOKEN_MESSAGE } from '../api-error';
+import { createHttpApi } from '../http-api';
 import type { DataPort, LivePort } from '../port';
 import type { HostedConfig } from './hosted-config';
 import { createSupabaseData } from './supabase-data';

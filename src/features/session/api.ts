@@ -2,7 +2,7 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useBackend } from '@/backend/backend-context';
 import type { Me, SessionUser } from '@/backend/port';
-import { NO_TOKEN_MESSAGE } from '@/backend/http-api';
+import { NO_TOKEN_MESSAGE } from '@/backend/api-error';
 
 export const sessionUserKey = ['session-user'] as const;
 export const meKey = ['me'] as const;
