@@ -8,7 +8,7 @@ import type { StartedMode } from './mode';
 import { AppProviders } from './providers';
 
 // Pure: a build that never starts the hosted mode drops this module whole (src/main.tsx).
-const ClerkSession = /* @__PURE__ */ lazy(() => import('./clerk-session').then((m) => ({ default: m.HostedSession })));
+const LazyHostedSession = /* @__PURE__ */ lazy(() => import('./clerk-session').then((m) => ({ default: m.HostedSession })));
 
 /** Routes that need Clerk whoever visits them: the app and Clerk's own sign-in and sign-up widgets. */
 const NEEDS_CLERK = /^\/(app|sign-in|sign-up)(\/|$)/;
@@ -39,9 +39,9 @@ export function HostedModeSession({ config, clerk, children }: { config: HostedC
   if (!needed) return <AppProviders backend={visitor}>{children}</AppProviders>;
   return (
     <Suspense fallback={<PageSpinner />}>
-      <ClerkSession config={config} clerk={clerk}>
+      <LazyHostedSession config={config} clerk={clerk}>
         {children}
-      </ClerkSession>
+      </LazyHostedSession>
     </Suspense>
   );
 }
