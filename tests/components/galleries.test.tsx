@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * My Generations, Favorites and Explore, the same tests against both adapters: the local one (our HTTP
+ * My Generations, Favorites, Explore and Create Image's lists, the same tests against both adapters: the local one (our HTTP
  * API) and the hosted one (supabase-js → PostgREST). Each adapter is the real one; MSW plays its backend
  * on the wire from one in-memory set of rows, answering in that backend's own format (our JSON pages, or
  * PostgREST rows with Content-Range). The failures of issue 12 — a network failure, a 401 after the token
@@ -13,21 +13,23 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { http, HttpResponse } from 'msw';
+import { http, HttpResponse, ws } from 'msw';
 import { setupServer } from 'msw/node';
 import { toGenerationView, type GenerationRecord } from '@common/generation';
 import { pageCountOf, type ExploreItem } from '@common/library';
 import { LIMITS } from '@common/product';
 import { AppProviders, createQueryClient } from '@/app/providers';
-import type { Backend } from '@/backend/port';
+import type { Backend, Me } from '@/backend/port';
 import { createHttpApi } from '@/backend/http-api';
 import { createLocalData } from '@/backend/local/data';
 import { createLocalLive } from '@/backend/local/live';
 import { openSupabaseSession } from '@/backend/hosted/supabase-session';
 import { ExploreGallery } from '@/features/gallery/components/explore-gallery';
 import { LibraryGallery } from '@/features/gallery/components/library-gallery';
+import { meKey } from '@/features/session/api';
+import CreateImagePage from '@/pages/app/create-image-page';
 import { createClerkTestKeys } from '../helpers/clerk';
-import { fakeEvents, sessionUser, stubIdentity } from '../support/fake-backend';
+import { fakeEvents, me, sessionUser, stubIdentity } from '../support/fake-backend';
 
 const SUPABASE = 'https://project.supabase.test';
 const USER_ID = '6f1f7c1e-0000-4000-8000-00000000000a';
@@ -40,6 +42,8 @@ afterAll(() => mswServer.close());
 // ── The rows both backends serve ─────────────────────────────────────────────────────────────────────
 let generations: (GenerationRecord & { status: string })[] = [];
 let explore: ExploreItem[] = [];
+/** The user's trainings (usable characters are the COMPLETED ones with a LoRA file). */
+let trainings: { id: string; character_name: string; trigger_word: string | null; status: string; lora_file_url: string | null }[] = [];
 /** When set, every list request fails this way (the issue's bad inputs). */
 let failure: 'network' | 'expired' | 'server' | null = null;
 
@@ -117,6 +121,14 @@ const localApi = [
     const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
     return HttpResponse.json({ items: exploreOrdered(), page, pageSize: LIMITS.pageSize, total: explore.length, pageCount: pageCountOf(explore.length) });
   }),
+  http.get('*/api/generations', ({ request }) => {
+    if (failure) return failed('local');
+    const limit = Number(new URL(request.url).searchParams.get('limit'));
+    return HttpResponse.json({ items: listed(false).slice(0, limit).map(toGenerationView) });
+  }),
+  http.get('*/api/characters', () =>
+    HttpResponse.json({ items: trainings.filter((t) => t.status === 'COMPLETED' && t.lora_file_url).map(({ id, character_name, trigger_word, lora_file_url }) => ({ id, character_name, trigger_word, lora_file_url })) }),
+  ),
   http.get('*/api/explore/filters', () => HttpResponse.json({ gender: ['female', 'male'], hair_color: ['black'], ethnicity: ['hispanic'], style: ['portrait'] })),
 ];
 
@@ -139,6 +151,11 @@ const postgrest = [
     expect([eq(url, 'user_id'), eq(url, 'status'), url.searchParams.get('order')]).toEqual([USER_ID, 'ACTIVE', 'created_at.desc']);
     return rangeAnswer(request, url, listed(eq(url, 'is_favorite') === 'true'));
   }),
+  http.get(`${SUPABASE}/rest/v1/lora_trainings`, ({ request }) => {
+    const url = new URL(request.url);
+    expect([eq(url, 'user_id'), eq(url, 'status'), url.searchParams.get('lora_file_url'), url.searchParams.get('order')]).toEqual([USER_ID, 'COMPLETED', 'not.is.null', 'created_at.desc']);
+    return HttpResponse.json(trainings.filter((t) => t.status === 'COMPLETED' && t.lora_file_url !== null).map(({ id, character_name, trigger_word, lora_file_url }) => ({ id, character_name, trigger_word, lora_file_url })));
+  }),
   http.patch(`${SUPABASE}/rest/v1/generations`, async ({ request }) => {
     const row = generations.find((g) => g.id === eq(new URL(request.url), 'id'))!;
     Object.assign(row, await request.json());
@@ -160,6 +177,23 @@ const postgrest = [
   ),
 ];
 
+/**
+ * Supabase Realtime, present and quiet: it accepts each channel's join (echoing its postgres_changes, as
+ * realtime-js requires) and answers heartbeats. Live changes are tested against the offline Realtime in
+ * training-live.test.tsx and tests/server/hosted-adapter.test.ts.
+ */
+const quietRealtime = ws.link(`${SUPABASE.replace(/^http/, 'ws')}/realtime/v1/websocket`).addEventListener('connection', ({ client }) => {
+  client.addEventListener('message', (event) => {
+    const [joinRef, ref, topic, name, payload] = JSON.parse(String(event.data)) as [string | null, string, string, string, { config?: { postgres_changes?: object[] } }];
+    if (name === 'phx_join') {
+      const changes = (payload.config?.postgres_changes ?? []).map((binding, i) => ({ ...binding, id: i + 1 }));
+      client.send(JSON.stringify([joinRef, ref, topic, 'phx_reply', { status: 'ok', response: { postgres_changes: changes } }]));
+    } else if (name === 'heartbeat' || name === 'phx_leave') {
+      client.send(JSON.stringify([joinRef, ref, topic, 'phx_reply', { status: 'ok', response: {} }]));
+    }
+  });
+});
+
 // ── The two adapters ─────────────────────────────────────────────────────────────────────────────────
 const sessions: { close(): void }[] = [];
 
@@ -175,7 +209,7 @@ const ADAPTERS: { name: 'local' | 'hosted'; backend: () => Promise<Backend> }[] 
   {
     name: 'hosted',
     async backend() {
-      mswServer.use(...postgrest);
+      mswServer.use(...postgrest, quietRealtime);
       const config = { publishableKey: 'pk_test_x', supabaseUrl: SUPABASE, supabaseAnonKey: 'anon-key', apiUrl: '' };
       const session = openSupabaseSession(config, () => keys.mint({ sub: 'user_ana' }));
       sessions.push(session);
@@ -190,6 +224,11 @@ describe.each(ADAPTERS)('galleries with the $name adapter', ({ backend }) => {
   beforeEach(() => {
     generations = [generation(1), generation(2, true), generation(3), { ...generation(4), status: 'DELETED' }];
     explore = [1, 2, 3].map(exploreItem);
+    trainings = [
+      { id: 't-new', character_name: 'Dana', trigger_word: 'danap', status: 'COMPLETED', lora_file_url: '/media/loras/dana.safetensors' },
+      { id: 't-run', character_name: 'Still training', trigger_word: null, status: 'IN_PROGRESS', lora_file_url: null },
+      { id: 't-old', character_name: 'Rob', trigger_word: null, status: 'COMPLETED', lora_file_url: '/media/loras/rob.safetensors' },
+    ];
     failure = null;
   });
   afterEach(() => {
@@ -223,6 +262,26 @@ describe.each(ADAPTERS)('galleries with the $name adapter', ({ backend }) => {
     await userEvent.click(within(grid).getByRole('button', { name: 'Remove Favorite' }));
     expect(await screen.findByText('No favorites yet')).toBeInTheDocument();
     expect(generations.find((g) => g.prompt === 'prompt number 2')!.is_favorite).toBe(false);
+  });
+
+  it('Create Image: the 6 newest generations in Recent Generations, the usable characters in the picker', async () => {
+    generations = Array.from({ length: 8 }, (_, i) => generation(i + 1));
+    const client = createQueryClient();
+    client.setQueryData<Me>(meKey, me({ credits: 100 }));
+    render(
+      <AppProviders backend={await backend()} queryClient={client}>
+        <MemoryRouter initialEntries={['/app/create-image']}>
+          <CreateImagePage />
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    const recent = await screen.findByRole('list', { name: 'Recent generations' });
+    expect(within(recent).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual(
+      [1, 2, 3, 4, 5, 6].map((i) => `Show: prompt number ${i}`),
+    );
+    const picker = screen.getByRole('combobox', { name: 'Character' });
+    await waitFor(() => expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toEqual(expect.arrayContaining(['Dana', 'Rob'])));
+    expect(within(picker).queryByRole('option', { name: 'Still training' })).toBeNull();
   });
 
   it('Explore: featured first, with the total', async () => {
