@@ -220,7 +220,7 @@ const ADAPTERS: { name: 'local' | 'hosted'; backend: () => Promise<Backend> }[] 
   },
 ];
 
-describe.each(ADAPTERS)('galleries with the $name adapter', ({ backend }) => {
+describe.each(ADAPTERS)('lists with the $name adapter', ({ backend }) => {
   beforeEach(() => {
     generations = [generation(1), generation(2, true), generation(3), { ...generation(4), status: 'DELETED' }];
     explore = [1, 2, 3].map(exploreItem);
