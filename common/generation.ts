@@ -118,6 +118,54 @@ export interface GenerationView {
   lora_trainings: GenerationCharacter | null;
 }
 
+/** A generations row as the data store holds it (spec §3), with its character joined from lora_trainings. */
+export interface GenerationRecord {
+  id: string;
+  prompt: string;
+  style: string | null;
+  width: number;
+  height: number;
+  output_format: string;
+  image_url: string;
+  lora_scale: number | null;
+  seed: string | null;
+  num_inference_steps: number | null;
+  guidance_scale: number | null;
+  is_favorite: boolean;
+  created_at: string;
+  lora_trainings: GenerationCharacter | null;
+}
+
+const contentTypeOf = (format: string) => (format === 'png' ? 'image/png' : 'image/jpeg');
+
+/**
+ * The client view of a saved generation (spec §3) from its row: the server builds it for our API, the
+ * hosted adapter from what Supabase answers, so both modes show the same thing.
+ */
+export function toGenerationView(row: GenerationRecord): GenerationView {
+  const images: GeneratedImage[] = [{ url: row.image_url, width: row.width, height: row.height, content_type: contentTypeOf(row.output_format) }];
+  const timestamp = new Date(row.created_at).toISOString();
+  const character = row.lora_trainings;
+  return {
+    id: row.id,
+    result: { images, prompt: row.prompt, timestamp, style: row.style },
+    params: {
+      prompt: row.prompt,
+      image_size: { width: row.width, height: row.height },
+      loras: character?.lora_file_url ? [{ path: character.lora_file_url, scale: row.lora_scale ?? 1 }] : [],
+      seed: row.seed,
+      num_inference_steps: row.num_inference_steps,
+      guidance_scale: row.guidance_scale,
+      output_format: row.output_format,
+    },
+    timestamp,
+    isFavorited: row.is_favorite,
+    lora_trainings: character
+      ? { id: character.id, character_name: character.character_name, trigger_word: character.trigger_word, lora_file_url: character.lora_file_url }
+      : null,
+  };
+}
+
 /** POST /api/image/generate-image answers the spec's response plus the saved generation. */
 export interface GenerateImageResponse {
   images: GeneratedImage[];

@@ -1,8 +1,10 @@
 // Helpers shared by the npm scripts (plain Node, no dependencies, so they run before anything is built).
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
+import { BUILD_MODE_FILE, buildMode } from './build-mode.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -27,13 +29,25 @@ function newestMtime(path) {
   return newest;
 }
 
-/** Builds the SPA unless dist/ is newer than every source it is built from. */
 export const distDir = join(root, process.env.DIST_DIR ?? 'dist');
 
-export async function buildIfStale() {
-  const built = join(distDir, 'index.html');
+/** The VITE_ variables of the .env files Vite reads for a production build (the environment wins over them). */
+function viteEnvFiles() {
+  const files = ['.env', '.env.local', '.env.production', '.env.production.local'].map((f) => join(root, f)).filter(existsSync);
+  return Object.assign({}, ...files.map((f) => parseEnv(readFileSync(f, 'utf8'))));
+}
+
+/**
+ * Builds the SPA into `outDir` unless it is newer than every source it is built from and of the mode `env`
+ * asks for (scripts/build-mode.mjs: hosted with the VITE_ hosted variables, else local).
+ */
+export async function buildIfStale({ outDir = distDir, env = process.env } = {}) {
+  const mode = buildMode({ ...viteEnvFiles(), ...env });
+  const built = join(outDir, 'index.html');
+  const modeFile = join(outDir, BUILD_MODE_FILE);
   const sources = ['src', 'common', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(root, p)).filter(existsSync);
-  if (existsSync(built) && statSync(built).mtimeMs > Math.max(...sources.map(newestMtime))) return 0;
-  console.log('Building the web app…');
-  return run(node, [bin('vite'), 'build', '--logLevel', 'warn', '--outDir', distDir, '--emptyOutDir']);
+  const sameMode = existsSync(modeFile) && readFileSync(modeFile, 'utf8') === mode;
+  if (sameMode && existsSync(built) && statSync(built).mtimeMs > Math.max(...sources.map(newestMtime))) return 0;
+  console.log(`Building the web app (${mode})…`);
+  return run(node, [bin('vite'), 'build', '--logLevel', 'warn', '--outDir', outDir, '--emptyOutDir'], { env });
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { INVALID_PUBLISHABLE_KEY, PUBLISHABLE_KEY_PATTERN } from '@common/identity-key.ts';
 import { LIMITS } from '@common/product.ts';
 
 const bool = z
@@ -18,8 +19,6 @@ const optionalUrl = z
   .pipe(url.optional())
   .optional();
 const positiveInt = z.coerce.number().int().positive();
-/** Spec §8: the start-up failure for a publishable key without a test or live prefix. */
-export const INVALID_PUBLISHABLE_KEY = 'Invalid identity provider publishable key format';
 /** A comma-separated list of web origins (scheme://host[:port], nothing after it). */
 const originList = z
   .string()
@@ -107,7 +106,7 @@ const envSchema = z.object({
   /** The instance's PEM public key: tokens are then verified without a network call. */
   CLERK_JWT_KEY: optionalText,
   CLERK_PUBLISHABLE_KEY: optionalText.pipe(
-    z.string().regex(/^pk_(test|live)_\S+$/, INVALID_PUBLISHABLE_KEY).optional(),
+    z.string().regex(PUBLISHABLE_KEY_PATTERN, INVALID_PUBLISHABLE_KEY).optional(),
   ),
   /** Origins a session token may have been issued to (its azp claim); defaults to ALLOWED_ORIGINS and PUBLIC_URL. */
   CLERK_AUTHORIZED_PARTIES: originList,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   randomSeed,
+  toGenerationView as generationViewOf,
   type GenerateImageResponse,
   type GeneratedImage,
   type GenerationRequest,
@@ -54,39 +55,29 @@ class UserBusy extends Error {}
 const unavailableWhileStopping = () =>
   new AppError(503, 'server_restarting', 'The server is restarting. Nothing was charged; please try again in a moment.');
 
-const contentTypeOf = (format: string) => (format === 'png' ? 'image/png' : 'image/jpeg');
 const extensionOf = (contentType: string, fallback: 'jpeg' | 'png') =>
   contentType === 'image/png' ? 'png' : contentType === 'image/jpeg' ? 'jpeg' : fallback;
 
-/** The client view of a saved generation (spec §3). */
+/** The client view of a saved generation (spec §3), built by the rule both modes share. */
 export function toGenerationView({ generation: g, character }: GenerationWithCharacter): GenerationView {
-  const images: GeneratedImage[] = [
-    { url: g.imageUrl, width: g.width, height: g.height, content_type: contentTypeOf(g.outputFormat) },
-  ];
-  const timestamp = g.createdAt.toISOString();
-  return {
+  return generationViewOf({
     id: g.id,
-    result: { images, prompt: g.prompt, timestamp, style: g.style },
-    params: {
-      prompt: g.prompt,
-      image_size: { width: g.width, height: g.height },
-      loras: character?.loraFileUrl ? [{ path: character.loraFileUrl, scale: g.loraScale ?? 1 }] : [],
-      seed: g.seed,
-      num_inference_steps: g.numInferenceSteps,
-      guidance_scale: g.guidanceScale,
-      output_format: g.outputFormat,
-    },
-    timestamp,
-    isFavorited: g.isFavorite,
+    prompt: g.prompt,
+    style: g.style,
+    width: g.width,
+    height: g.height,
+    output_format: g.outputFormat,
+    image_url: g.imageUrl,
+    lora_scale: g.loraScale,
+    seed: g.seed,
+    num_inference_steps: g.numInferenceSteps,
+    guidance_scale: g.guidanceScale,
+    is_favorite: g.isFavorite,
+    created_at: g.createdAt.toISOString(),
     lora_trainings: character
-      ? {
-          id: character.id,
-          character_name: character.characterName,
-          trigger_word: character.triggerWord,
-          lora_file_url: character.loraFileUrl,
-        }
+      ? { id: character.id, character_name: character.characterName, trigger_word: character.triggerWord, lora_file_url: character.loraFileUrl }
       : null,
-  };
+  });
 }
 
 /** Raised into a generation cut short because this instance is shutting down. */

@@ -24,17 +24,20 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       </Centered>
     );
   }
-  if (!session.data) return <Navigate to="/sign-in" replace state={{ from: location }} />;
-  if (sync.isError) {
+  // The identity provider itself failing to load is a failure to initialize, not a signed-out visitor. A
+  // later refresh of a record already shown that fails keeps the app on screen.
+  const failure = session.error ?? (sync.data ? null : sync.error);
+  if (failure) {
     return (
       <Centered>
         <p role="alert" className="max-w-md text-danger">
-          Error initializing user: {sync.error.message}
+          Error initializing user: {failure.message}
         </p>
         <Button onClick={() => window.location.reload()}>Try Again</Button>
       </Centered>
     );
   }
+  if (!session.data) return <Navigate to="/sign-in" replace state={{ from: location }} />;
   if (sync.isPending) {
     return (
       <Centered>

@@ -1,12 +1,20 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { PageSpinner } from '@/components/ui/spinner';
 import { PublicLayout } from './public-layout';
 import { RequireAuth } from './require-auth';
 import { ScrollToTop } from './scroll-to-top';
 
+type PageModule = () => Promise<{ default: ComponentType }>;
+
+/** The sign-in and sign-up pages: each build brings its own (built-in forms, or the identity provider's widgets). */
+export interface AuthPages {
+  signIn: PageModule;
+  signUp: PageModule;
+}
+
 // Route-level code splitting: public pages never download the /app code.
-const page = (load: () => Promise<{ default: ComponentType }>) => {
+const page = (load: PageModule) => {
   const Page = lazy(load);
   return (
     <Suspense fallback={<PageSpinner />}>
@@ -24,7 +32,7 @@ function RedirectTo({ to }: { to: string }) {
   return <Navigate to={`${to}${search}${hash}`} replace />;
 }
 
-export function AppRoutes() {
+export function AppRoutes({ authPages }: { authPages: AuthPages }) {
   return (
     <>
       <ScrollToTop />
@@ -39,8 +47,8 @@ export function AppRoutes() {
           <Route path="*" element={page(() => import('@/pages/not-found-page'))} />
         </Route>
 
-        <Route path="sign-in/*" element={page(() => import('@/pages/auth/sign-in-page'))} />
-        <Route path="sign-up/*" element={page(() => import('@/pages/auth/sign-up-page'))} />
+        <Route path="sign-in/*" element={page(authPages.signIn)} />
+        <Route path="sign-up/*" element={page(authPages.signUp)} />
 
         {APP_REDIRECTS.map((p) => (
           <Route key={p} path={p} element={<RedirectTo to={`/app/${p}`} />} />
@@ -71,13 +79,5 @@ export function AppRoutes() {
         </Route>
       </Routes>
     </>
-  );
-}
-
-export function AppRouter() {
-  return (
-    <BrowserRouter>
-      <AppRoutes />
-    </BrowserRouter>
   );
 }

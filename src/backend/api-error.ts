@@ -1,3 +1,6 @@
+/** Spec §8: the message when no session token could be had for an authenticated call. */
+export const NO_TOKEN_MESSAGE = 'Failed to get authentication token';
+
 /** A non-OK answer from the server: its status, raw body text and the server's user-safe message. */
 export class ApiError extends Error {
   constructor(

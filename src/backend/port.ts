@@ -1,8 +1,12 @@
-import type { RealtimeEvent } from '@common/events';
+import type { GenerationCharacter, GenerationView } from '@common/generation';
+import type { ExploreFilterOptions, ExploreFilters, ExploreItem, ExplorePage, LibraryPage } from '@common/library';
+import type { TrainingView } from '@common/training';
 
 /**
- * What the SPA needs from its backend. The local adapter talks to this product's own server; a hosted
- * adapter (Clerk + Supabase) can implement the same port later.
+ * What the SPA needs from its backend, in the product's words. Features call these operations and never
+ * build a list's address: the local adapter (src/backend/local/) answers them with this product's server
+ * (HTTP API + server-sent events), the hosted adapter (src/backend/hosted/) with Clerk and Supabase.
+ * Paid actions stay HTTP calls to our server in both modes, through `api`.
  */
 
 /** The signed-in person as the identity provider describes them (spec §3 "Identity provider user"). */
@@ -17,21 +21,79 @@ export interface SessionUser {
   createdAt: string;
 }
 
+/** The caller's users row (spec §3) plus the identity's picture and join date, as every /app page reads it. */
+export interface Me {
+  id: string;
+  clerk_id: string;
+  email: string | null;
+  full_name: string | null;
+  credits: number;
+  updated_at: string;
+  subscription_status: string | null;
+  subscription_plan: string | null;
+  creem_customer_id: string | null;
+  image_url: string | null;
+  joined_at: string;
+}
+
 export interface IdentityPort {
   /** The current user, or null when signed out. */
   loadUser(): Promise<SessionUser | null>;
   /** A token proving the session, or null when there is none. */
   getToken(): Promise<string | null>;
+  /** Built-in accounts only; the hosted build signs in with the identity provider's own widgets. */
   signIn(input: { email: string; password: string }): Promise<void>;
   signUp(input: { name: string; email: string; password: string }): Promise<void>;
   signOut(): Promise<void>;
 }
 
-export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting';
+/** A character the user can generate with: one of their COMPLETED trainings with a LoRA file. */
+export interface Character extends GenerationCharacter {
+  lora_file_url: string;
+}
 
-export interface EventsPort {
-  /** Subscribes to the user's realtime events; one connection is shared by every subscriber. */
-  subscribe(onEvent: (event: RealtimeEvent) => void, onStatus?: (status: ConnectionStatus) => void): () => void;
+/** The data-store reads and writes of spec §7, for the signed-in user. */
+export interface DataPort {
+  /** User sync (spec §4): create the users row or refresh its email and name; answers the record. */
+  syncUser(user: SessionUser): Promise<Me>;
+  /** My Generations / Favorites: one page of ACTIVE generations, newest first, with the exact total. */
+  generationsPage(query: { page: number; favorites: boolean }, signal?: AbortSignal): Promise<LibraryPage>;
+  /** The newest ACTIVE generations ('Recent Generations'). */
+  recentGenerations(limit: number, signal?: AbortSignal): Promise<GenerationView[]>;
+  setFavorite(id: string, isFavorite: boolean): Promise<GenerationView>;
+  /** Soft delete: the generation's status becomes DELETED. */
+  deleteGeneration(id: string): Promise<void>;
+  /** The user's trainings, newest first. */
+  trainings(signal?: AbortSignal): Promise<TrainingView[]>;
+  /** COMPLETED trainings with a LoRA file, newest first. */
+  characters(signal?: AbortSignal): Promise<Character[]>;
+  /** The explore gallery: equality filters, featured first then newest, one page with the exact total. */
+  explorePage(filters: ExploreFilters, page: number, signal?: AbortSignal): Promise<ExplorePage>;
+  /** The distinct values of each filter, sorted. */
+  exploreFilterOptions(signal?: AbortSignal): Promise<ExploreFilterOptions>;
+  /** Featured explore items (at most LIMITS.featuredLimit). */
+  exploreFeatured(signal?: AbortSignal): Promise<ExploreItem[]>;
+  /** The user's balance now (user_public_meta.credits). */
+  balance(signal?: AbortSignal): Promise<number>;
+}
+
+/** What a change notification is about; it carries no data: the listener refetches. */
+export type ChangeTopic = 'generations' | 'trainings' | 'subscription';
+
+/**
+ * Subscriptions to changes. Each returns its unsubscribe; a subscription lives as long as the screen that
+ * made it.
+ */
+export interface LivePort {
+  /** The live balance: called with the current balance once connected and after every change. */
+  watchBalance(onCredits: (credits: number) => void): () => void;
+  /** Called whenever rows of `topic` may have changed (and once connected, in case something was missed). */
+  watchChanges(topic: ChangeTopic, onChange: () => void): () => void;
+  /**
+   * Called when anything shown may be stale: after a reconnection (`account: false`), or when the server
+   * says it may have missed changes itself (`account: true`: the user's record too).
+   */
+  watchStale(onStale: (scope: { account: boolean }) => void): () => void;
 }
 
 export interface RequestOptions {
@@ -41,12 +103,20 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/** Our server's API (paid actions, uploads, billing, downloads): JSON over HTTP, authenticated. */
 export interface ApiPort {
   request<T>(path: string, opts?: RequestOptions): Promise<T>;
+  /** GET of a file: its bytes and the name the server gave it (Content-Disposition), if any. */
+  download(path: string): Promise<{ blob: Blob; fileName: string | null }>;
+  /** The address of a file our server serves (/media/…), from wherever the SPA itself is served. */
+  mediaUrl(path: string): string;
 }
 
 export interface Backend {
+  /** 'local' (built-in accounts, our server) or 'hosted' (Clerk + Supabase + our server for paid actions). */
+  mode: 'local' | 'hosted';
   identity: IdentityPort;
+  data: DataPort;
+  live: LivePort;
   api: ApiPort;
-  events: EventsPort;
 }

@@ -1,23 +1,13 @@
-import { ApiError } from '@/backend/api-error';
+import type { ApiPort } from '@/backend/port';
 
-/** The file name the server chose, from its Content-Disposition header. */
-function fileNameOf(res: Response, fallback: string): string {
-  const match = /filename="?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '');
-  return match?.[1] ?? fallback;
-}
-
-/**
- * Saves the file a GET of `path` answers under the name the server gives it (else `fallbackName`).
- * The session cookie authenticates it, as for every local-mode call.
- */
-export async function downloadFile(path: string, fallbackName: string): Promise<void> {
-  const res = await fetch(path, { credentials: 'same-origin' });
-  if (!res.ok) throw await ApiError.from(res);
-  const url = URL.createObjectURL(await res.blob());
+/** Saves the file a GET of `path` on our server answers, under the name the server gives it (else `fallbackName`). */
+export async function downloadFile(api: ApiPort, path: string, fallbackName: string): Promise<void> {
+  const { blob, fileName } = await api.download(path);
+  const url = URL.createObjectURL(blob);
   try {
     const link = document.createElement('a');
     link.href = url;
-    link.download = fileNameOf(res, fallbackName);
+    link.download = fileName ?? fallbackName;
     document.body.append(link);
     link.click();
     link.remove();

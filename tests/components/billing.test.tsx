@@ -10,10 +10,11 @@ import { ApiError } from '@/backend/api-error';
 import { billingKeys, useCheckout } from '@/features/billing/api';
 import { SubscriptionScreen } from '@/features/billing/components/subscription-screen';
 import { redirectTo } from '@/features/billing/redirect';
-import { meKey, type Me } from '@/features/session/api';
+import type { Me } from '@/backend/port';
+import { meKey, sessionUserKey } from '@/features/session/api';
 import { useLiveUserRecord } from '@/features/session/use-realtime';
 import ProfilePage from '@/pages/app/profile-page';
-import { fakeBackend, me } from '../support/fake-backend';
+import { fakeBackend, me, sessionUser } from '../support/fake-backend';
 
 vi.mock('@/features/billing/redirect', () => ({ redirectTo: vi.fn() }));
 
@@ -39,6 +40,7 @@ function LiveRecord({ children }: { children: ReactNode }) {
 function renderWith(ui: ReactNode, opts: { me?: Partial<Me>; routes?: Routes; subscription?: SubscriptionInfo; path?: string } = {}) {
   const fake = fakeBackend({ routes: opts.routes });
   const queryClient = createQueryClient();
+  queryClient.setQueryData(sessionUserKey, sessionUser());
   queryClient.setQueryData(meKey, me(opts.me));
   if (opts.subscription) queryClient.setQueryData(billingKeys.subscription, opts.subscription);
   render(
@@ -198,7 +200,12 @@ describe('subscription page for an inactive user', () => {
   });
 
   it('after returning from checkout, says the credits are on their way until the subscription event arrives', async () => {
-    const { emit } = renderWith(<SubscriptionScreen />, { subscription: inactive, path: '/app/subscription?checkout=success' });
+    // A change is a signal: the user record is synced again and answers the new plan.
+    const { emit } = renderWith(<SubscriptionScreen />, {
+      subscription: inactive,
+      path: '/app/subscription?checkout=success',
+      routes: { '/api/me/sync': () => me({ subscription_status: 'active', subscription_plan: 'STANDARD', credits: 4500 }) },
+    });
     expect(screen.getByText('Payment received — your credits are on their way')).toBeInTheDocument();
     act(() => {
       emit({ type: 'subscription', status: 'active', plan: 'STANDARD' });

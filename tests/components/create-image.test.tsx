@@ -7,12 +7,12 @@ import type { CreateImageNavigationState } from '@common/create-image-state';
 import type { GenerateImageResponse, GenerationRequestInput, GenerationView } from '@common/generation';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
-import type { Backend, RequestOptions } from '@/backend/port';
-import { meKey, type Me } from '@/features/session/api';
+import type { Backend, Me, RequestOptions } from '@/backend/port';
+import { meKey } from '@/features/session/api';
 import { creditsShortLabel } from '@/features/create-image/components/create-image-view';
 import { initialFormState, toGenerationRequest } from '@/features/create-image/hooks/use-generation-form';
 import CreateImagePage from '@/pages/app/create-image-page';
-import { stubIdentity } from '../support/fake-backend';
+import { localBackendOver } from '../support/fake-backend';
 
 const CHARACTERS = [
   { id: 'c1', character_name: 'Dana', trigger_word: 'danap', lora_file_url: '/media/loras/dana.safetensors' },
@@ -50,11 +50,8 @@ function fakeBackend() {
   const pending: PendingCall[] = [];
   const sent: GenerationRequestInput[] = [];
   let made = 0;
-  const backend: Backend = {
-    identity: stubIdentity(),
-    events: { subscribe: () => () => {} },
-    api: {
-      async request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const backend: Backend = localBackendOver(
+      async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
         if (path.startsWith('/api/generations')) return { items: [] } as T;
         if (path === '/api/characters') return { items: CHARACTERS } as T;
         if (path === '/api/image/generate-image') {
@@ -73,8 +70,7 @@ function fakeBackend() {
         }
         throw new Error(`unexpected ${path}`);
       },
-    },
-  };
+  );
   return { backend, pending, sent };
 }
 

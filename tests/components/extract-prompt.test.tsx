@@ -6,11 +6,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LIMITS, TIMINGS } from '@common/product';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
-import type { Backend, RequestOptions } from '@/backend/port';
-import { meKey, type Me } from '@/features/session/api';
+import type { Backend, Me, RequestOptions } from '@/backend/port';
+import { meKey } from '@/features/session/api';
 import { ExtractPromptPanel } from '@/features/create-image/components/extract-prompt-panel';
 import { usePromptExtraction } from '@/features/create-image/hooks/use-prompt-extraction';
-import { stubIdentity } from '../support/fake-backend';
+import { localBackendOver } from '../support/fake-backend';
 
 type Handler = (opts: RequestOptions) => Promise<unknown>;
 
@@ -25,18 +25,12 @@ const DETAILED_TEXT = 'A close-up portrait photo of a smiling woman with long da
 /** A Backend whose upload and caption answers each test chooses; every call is recorded. */
 function fakeBackend(handlers: Partial<Record<string, Handler>>) {
   const calls: Call[] = [];
-  const backend: Backend = {
-    identity: stubIdentity(),
-    events: { subscribe: () => () => {} },
-    api: {
-      async request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-        calls.push({ path, body: opts.body });
-        const handler = handlers[path];
-        if (!handler) throw new Error(`unexpected ${path}`);
-        return (await handler(opts)) as T;
-      },
-    },
-  };
+  const backend: Backend = localBackendOver(async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+    calls.push({ path, body: opts.body });
+    const handler = handlers[path];
+    if (!handler) throw new Error(`unexpected ${path}`);
+    return (await handler(opts)) as T;
+  });
   return { backend, calls };
 }
 

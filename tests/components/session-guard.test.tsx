@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { RequireAuth } from '@/app/require-auth';
@@ -68,6 +68,28 @@ describe('the /app session guard', () => {
     });
     renderApp(backend);
     expect(await screen.findByText('Error initializing user: Database unavailable')).toBeInTheDocument();
+  });
+
+  it("shows 'Error initializing user: Authentication failed' when the sync fails without a proper error", async () => {
+    const { backend } = fakeBackend({
+      routes: {
+        '/api/me/sync': () => {
+          throw { status: 'odd' };
+        },
+      },
+    });
+    renderApp(backend);
+    expect(await screen.findByText('Error initializing user: Authentication failed')).toBeInTheDocument();
+  });
+
+  it('shows the error, not the sign-in page, when the identity provider itself cannot load', async () => {
+    const { backend } = fakeBackend();
+    backend.identity.loadUser = async () => {
+      throw new Error('The sign-in service could not be loaded. Check your connection and try again.');
+    };
+    renderApp(backend);
+    const message = await screen.findByText('Error initializing user: The sign-in service could not be loaded. Check your connection and try again.', {}, { timeout: 5000 });
+    expect(within(message.parentElement!).getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
   });
 
   it('keeps the balance live from realtime events', async () => {

@@ -1,55 +1,15 @@
 // @vitest-environment jsdom
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PhotoCheck, PhotoProblem } from '@common/photo-check';
 import type { TrainingView } from '@common/training';
-import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
-import { meKey, type Me } from '@/features/session/api';
-import CharacterTrainingPage from '@/pages/app/character-training-page';
 import { fakeBackend, me } from '../support/fake-backend';
+import { distinctHash, fillForm, photoIndex, photos, record, renderTrainingPage, verdict } from '../support/training-page';
 
 const SUCCESS_DESKTOP =
   'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
-
-function record(overrides: Partial<TrainingView> = {}): TrainingView {
-  return {
-    id: 't1',
-    character_name: 'Dana',
-    trigger_word: 'jamie',
-    gender: 'other',
-    hair_color: 'other',
-    status: 'IN_PROGRESS',
-    created_at: '2026-11-21T10:00:00.000Z',
-    lora_file_url: null,
-    request_id: 'req-1',
-    result: null,
-    error: null,
-    ...overrides,
-  };
-}
-
-function CreateImageProbe() {
-  const location = useLocation();
-  return <pre data-testid="nav-state">{JSON.stringify(location.state)}</pre>;
-}
-
-/** A verdict as the server gives it. */
-function verdict(problems: PhotoProblem[] = [], over: Partial<PhotoCheck> = {}): PhotoCheck {
-  const faces = problems.includes('no-face') ? 0 : problems.includes('several-people') ? 2 : 1;
-  return { problems, faces, width: 1200, height: 1600, hash: null, detail: null, ...over };
-}
-
-/** A face hash far from every other photo's (16 bits or more apart), unless a test gives one. */
-const distinctHash = (index: number) => (index % 16).toString(16).repeat(16);
-
-/** The photo a check request carries: photos(n) put its index in the fourth byte. */
-async function photoIndex(body: unknown): Promise<number> {
-  const file = (body as FormData).get('file') as File;
-  return new Uint8Array(await file.arrayBuffer())[3]!;
-}
 
 function renderPage(
   opts: { credits?: number; upload?: () => unknown; submit?: (body: unknown) => unknown; check?: (index: number) => PhotoCheck | Promise<PhotoCheck> } = {},
@@ -73,28 +33,8 @@ function renderPage(
         }),
     },
   });
-  const client = createQueryClient();
-  client.setQueryData<Me>(meKey, me({ credits: opts.credits ?? 1000 }));
-  render(
-    <AppProviders backend={fake.backend} queryClient={client}>
-      <MemoryRouter initialEntries={['/app/character-training']}>
-        <Routes>
-          <Route path="/app/character-training" element={<CharacterTrainingPage />} />
-          <Route path="/app/create-image" element={<CreateImageProbe />} />
-        </Routes>
-      </MemoryRouter>
-    </AppProviders>,
-  );
+  renderTrainingPage(fake.backend, me({ credits: opts.credits ?? 1000 }));
   return { ...fake, setTrainings: (list: TrainingView[]) => (trainings = list) };
-}
-
-const photos = (n: number) => Array.from({ length: n }, (_, i) => new File([new Uint8Array([0xff, 0xd8, 0xff, i])], `p${i}.jpg`, { type: 'image/jpeg' }));
-
-async function fillForm(n = 4) {
-  const user = userEvent.setup();
-  await user.type(screen.getByLabelText('Character name'), 'Dana');
-  await user.upload(screen.getByLabelText('Photos'), photos(n));
-  return user;
 }
 
 beforeEach(() => {

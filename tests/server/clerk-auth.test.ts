@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authUsers, creditLedger, rateLimits, userPublicMeta, users } from '../../server/db/schema.ts';
-import { ConfigError, INVALID_PUBLISHABLE_KEY, loadConfig } from '../../server/config.ts';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+import { INVALID_PUBLISHABLE_KEY } from '../../common/identity-key.ts';
 import {
   clerkUserJson,
   createClerkTestKeys,

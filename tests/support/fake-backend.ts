@@ -1,7 +1,9 @@
 import { vi } from 'vitest';
-import type { Backend, SessionUser } from '@/backend/port';
+import type { ApiPort, Backend, Me, SessionUser } from '@/backend/port';
 import type { RealtimeEvent } from '@common/events';
-import type { Me } from '@/features/session/api';
+import { createLocalData } from '@/backend/local/data';
+import type { EventsPort } from '@/backend/local/events';
+import { createLocalLive } from '@/backend/local/live';
 
 export function sessionUser(overrides: Partial<SessionUser> = {}): SessionUser {
   return {
@@ -45,6 +47,38 @@ export function stubIdentity(): Backend['identity'] {
   };
 }
 
+/** An event stream the test drives: `emit` reaches every subscriber; the connection is open at once. */
+export function fakeEvents() {
+  const listeners = new Set<(e: RealtimeEvent) => void>();
+  const events: EventsPort = {
+    subscribe(onEvent, onStatus) {
+      listeners.add(onEvent);
+      onStatus?.('open');
+      return () => listeners.delete(onEvent);
+    },
+  };
+  return { events, emit: (e: RealtimeEvent) => listeners.forEach((fn) => fn(e)) };
+}
+
+/**
+ * A local-mode Backend over a test's own answers to our server's API: the real local data and live adapters
+ * (the addresses they call are the ones the server serves), a stub identity and a driven event stream.
+ */
+export function localBackendOver(request: ApiPort['request'], opts: { identity?: Backend['identity']; events?: EventsPort } = {}): Backend {
+  const api: ApiPort = {
+    request,
+    download: async (path) => ({ blob: new Blob([await request<string>(path)]), fileName: null }),
+    mediaUrl: (path) => path,
+  };
+  return {
+    mode: 'local',
+    identity: opts.identity ?? stubIdentity(),
+    data: createLocalData(api),
+    live: createLocalLive(opts.events ?? fakeEvents().events),
+    api,
+  };
+}
+
 /**
  * An in-memory Backend for component tests: identity answers from `user`, API calls go to `routes`
  * (path → handler), and `emit` pushes realtime events to subscribers.
@@ -54,29 +88,20 @@ export function fakeBackend(opts: {
   token?: string | null;
   routes?: Record<string, (body: unknown, method: string) => unknown | Promise<unknown>>;
 } = {}) {
-  const listeners = new Set<(e: RealtimeEvent) => void>();
+  const { events, emit } = fakeEvents();
   const user = opts.user === undefined ? sessionUser() : opts.user;
   const request = vi.fn(async (path: string, o: { method?: string; body?: unknown } = {}) => {
     const key = Object.keys(opts.routes ?? {}).find((k) => k === path || k === path.split('?')[0]);
     if (!key) throw new Error(`fake backend: no route for ${path}`);
     return opts.routes![key](o.body, o.method ?? (o.body === undefined ? 'GET' : 'POST'));
   });
-  const backend: Backend = {
-    identity: {
-      loadUser: vi.fn(async () => user),
-      getToken: vi.fn(async () => (opts.token === undefined ? 'token' : opts.token)),
-      signIn: vi.fn(async () => {}),
-      signUp: vi.fn(async () => {}),
-      signOut: vi.fn(async () => {}),
-    },
-    api: { request: request as Backend['api']['request'] },
-    events: {
-      subscribe(onEvent, onStatus) {
-        listeners.add(onEvent);
-        onStatus?.('open');
-        return () => listeners.delete(onEvent);
-      },
-    },
+  const identity: Backend['identity'] = {
+    loadUser: vi.fn(async () => user),
+    getToken: vi.fn(async () => (opts.token === undefined ? 'token' : opts.token)),
+    signIn: vi.fn(async () => {}),
+    signUp: vi.fn(async () => {}),
+    signOut: vi.fn(async () => {}),
   };
-  return { backend, request, emit: (e: RealtimeEvent) => listeners.forEach((fn) => fn(e)) };
+  const backend = localBackendOver(request as ApiPort['request'], { identity, events });
+  return { backend, request, emit };
 }

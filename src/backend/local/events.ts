@@ -1,5 +1,12 @@
 import { REALTIME_EVENT_TYPES, type RealtimeEvent } from '@common/events';
-import type { ConnectionStatus, EventsPort } from '../port';
+
+export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting';
+
+/** The server's event stream for the signed-in user (local mode only; LivePort is what features see). */
+export interface EventsPort {
+  /** Subscribes to the user's realtime events; one connection is shared by every subscriber. */
+  subscribe(onEvent: (event: RealtimeEvent) => void, onStatus?: (status: ConnectionStatus) => void): () => void;
+}
 
 /**
  * One EventSource to /api/events shared by every subscriber, opened with the first and closed with the last.

@@ -10,11 +10,11 @@ import { Logo } from '@/components/logo';
 import { PageSpinner } from '@/components/ui/spinner';
 import { sessionUserKey, useSessionUser } from '@/features/session/api';
 import { TEXT_LIMITS } from '@common/text';
+import { POST_AUTH_PATH } from './paths';
 
 /** The password rule carries zxcvbn's dictionaries (~400 KB): loaded only when someone signs up. */
 const loadPasswordRule = () => import('@common/password');
 
-export const POST_AUTH_PATH = '/app/create-image';
 
 function authErrorMessage(err: unknown, mode: 'sign-in' | 'sign-up'): string {
   if (err instanceof ApiError) {

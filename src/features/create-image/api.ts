@@ -1,34 +1,32 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { GenerateImageResponse, GenerationCharacter, GenerationRequestInput, GenerationView } from '@common/generation';
+import type { GenerateImageResponse, GenerationRequestInput, GenerationView } from '@common/generation';
 import { LIMITS } from '@common/product';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
 import { downloadFile } from '@/lib/download-file';
-import { useRealtimeEvent } from '@/features/session/use-realtime';
-
-/** A character the user can generate with: one of their COMPLETED trainings with a LoRA file. */
-export interface Character extends GenerationCharacter {
-  lora_file_url: string;
-}
+import { useChanges } from '@/features/session/use-realtime';
 
 export const recentGenerationsKey = ['generations', 'recent'] as const;
 export const charactersKey = ['characters'] as const;
 
-export function generateImage(api: ApiPort, request: GenerationRequestInput): Promise<GenerateImageResponse> {
-  return api.request<GenerateImageResponse>('/api/image/generate-image', { method: 'POST', body: request });
+export async function generateImage(api: ApiPort, request: GenerationRequestInput): Promise<GenerateImageResponse> {
+  const res = await api.request<GenerateImageResponse>('/api/image/generate-image', { method: 'POST', body: request });
+  // The saved image is on our server; the hosted SPA may be served from elsewhere.
+  const images = (list: GenerateImageResponse['images']) => list.map((image) => ({ ...image, url: api.mediaUrl(image.url) }));
+  const { generation } = res;
+  return { ...res, images: images(res.images), generation: { ...generation, result: { ...generation.result, images: images(generation.result.images) } } };
 }
 
 /** 'Recent Generations' (spec §2): the 6 newest ACTIVE generations, kept fresh by realtime events. */
 export function useRecentGenerations() {
-  const { api } = useBackend();
+  const { data } = useBackend();
   const qc = useQueryClient();
   // Deletes and favourites made elsewhere (another tab, the gallery) show up here too.
-  useRealtimeEvent('generation', () => void qc.invalidateQueries({ queryKey: recentGenerationsKey }));
+  useChanges('generations', () => void qc.invalidateQueries({ queryKey: recentGenerationsKey }));
   return useQuery({
     queryKey: recentGenerationsKey,
-    queryFn: ({ signal }) =>
-      api.request<{ items: GenerationView[] }>(`/api/generations?limit=${LIMITS.recentGenerations}`, { signal }).then((r) => r.items),
+    queryFn: ({ signal }) => data.recentGenerations(LIMITS.recentGenerations, signal),
   });
 }
 
@@ -45,16 +43,13 @@ export function usePrependRecent() {
 }
 
 export function useCharacters() {
-  const { api } = useBackend();
+  const { data } = useBackend();
   const qc = useQueryClient();
-  useRealtimeEvent('training', () => void qc.invalidateQueries({ queryKey: charactersKey }));
-  return useQuery({
-    queryKey: charactersKey,
-    queryFn: ({ signal }) => api.request<{ items: Character[] }>('/api/characters', { signal }).then((r) => r.items),
-  });
+  useChanges('trainings', () => void qc.invalidateQueries({ queryKey: charactersKey }));
+  return useQuery({ queryKey: charactersKey, queryFn: ({ signal }) => data.characters(signal) });
 }
 
 /** Saves a generation's image through GET /api/download/<id>, which names the file likeness-<timestamp>.<ext>. */
-export function downloadGeneration(id: string): Promise<void> {
-  return downloadFile(`/api/download/${encodeURIComponent(id)}`, 'likeness-image');
+export function downloadGeneration(api: ApiPort, id: string): Promise<void> {
+  return downloadFile(api, `/api/download/${encodeURIComponent(id)}`, 'likeness-image');
 }

@@ -1,8 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { GenerationView } from '@common/generation';
-import { pageCountOf, type ExploreFilterOptions, type ExploreFilters, type ExplorePage, type LibraryPage } from '@common/library';
+import { pageCountOf, type ExploreFilters, type LibraryPage } from '@common/library';
 import { useBackend } from '@/backend/backend-context';
-import { useRealtimeEvent } from '@/features/session/use-realtime';
+import type { ApiPort } from '@/backend/port';
+import { useChanges } from '@/features/session/use-realtime';
 import { downloadFile } from '@/lib/download-file';
 import type { GalleryItem } from './gallery-item';
 
@@ -14,39 +15,37 @@ export const exploreKey = ['explore'] as const;
 
 /** My Generations or Favorites, one page (spec §4: 40 a page, newest first, exact total). */
 export function useLibraryPage(kind: LibraryKind, page: number) {
-  const { api } = useBackend();
+  const { data } = useBackend();
   const qc = useQueryClient();
   // Changes made elsewhere (another tab, the create page) refresh the gallery.
-  useRealtimeEvent('generation', () => void qc.invalidateQueries({ queryKey: libraryKey }));
+  useChanges('generations', () => void qc.invalidateQueries({ queryKey: libraryKey }));
   return useQuery({
     queryKey: libraryPageKey(kind, page),
-    queryFn: ({ signal }) =>
-      api.request<LibraryPage>(`/api/library/generations?page=${page}${kind === 'favorites' ? '&favorites=true' : ''}`, { signal }),
+    queryFn: ({ signal }) => data.generationsPage({ page, favorites: kind === 'favorites' }, signal),
     placeholderData: keepPreviousData,
   });
 }
 
-function exploreSearch(filters: ExploreFilters, page: number): string {
-  const params = new URLSearchParams({ page: String(page) });
-  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
-  return params.toString();
-}
+/** The set filters only, in a fixed order, so equal choices share one cache entry. */
+const filterKey = (filters: ExploreFilters) =>
+  Object.entries(filters)
+    .filter(([, value]) => value)
+    .sort(([a], [b]) => a.localeCompare(b));
 
 export function useExplorePage(filters: ExploreFilters, page: number) {
-  const { api } = useBackend();
-  const search = exploreSearch(filters, page);
+  const { data } = useBackend();
   return useQuery({
-    queryKey: [...exploreKey, 'page', search],
-    queryFn: ({ signal }) => api.request<ExplorePage>(`/api/explore?${search}`, { signal }),
+    queryKey: [...exploreKey, 'page', filterKey(filters), page],
+    queryFn: ({ signal }) => data.explorePage(filters, page, signal),
     placeholderData: keepPreviousData,
   });
 }
 
 export function useExploreFilterOptions() {
-  const { api } = useBackend();
+  const { data } = useBackend();
   return useQuery({
     queryKey: [...exploreKey, 'filters'],
-    queryFn: ({ signal }) => api.request<ExploreFilterOptions>('/api/explore/filters', { signal }),
+    queryFn: ({ signal }) => data.exploreFilterOptions(signal),
     staleTime: 5 * 60_000,
   });
 }
@@ -67,11 +66,10 @@ const withoutItem = (page: LibraryPage, id: string): LibraryPage => {
  * drops out and the count goes down. Other cached pages are refetched afterwards.
  */
 export function useSetFavorite() {
-  const { api } = useBackend();
+  const { data } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, isFavorite }: { id: string; isFavorite: boolean }) =>
-      api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(id)}`, { method: 'PATCH', body: { is_favorite: isFavorite } }),
+    mutationFn: ({ id, isFavorite }: { id: string; isFavorite: boolean }): Promise<GenerationView> => data.setFavorite(id, isFavorite),
     onSuccess: (updated, { id, isFavorite }) => {
       updatePages(qc, 'generations', (page) => ({ ...page, items: page.items.map((g) => (g.id === id ? updated : g)) }));
       if (!isFavorite) updatePages(qc, 'favorites', (page) => withoutItem(page, id));
@@ -83,10 +81,10 @@ export function useSetFavorite() {
 
 /** Soft delete (spec §4): the card leaves every gallery and the counts go down. */
 export function useDeleteGeneration() {
-  const { api } = useBackend();
+  const { data } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.request<void>(`/api/library/generations/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => data.deleteGeneration(id),
     onSuccess: (_void, id) => {
       updatePages(qc, 'generations', (page) => withoutItem(page, id));
       updatePages(qc, 'favorites', (page) => withoutItem(page, id));
@@ -97,7 +95,7 @@ export function useDeleteGeneration() {
 }
 
 /** Saves an image through GET /api/download/<id>, which names it likeness-<timestamp>.<ext> (spec §7). */
-export function downloadImage(item: Pick<GalleryItem, 'id' | 'source'>): Promise<void> {
+export function downloadImage(api: ApiPort, item: Pick<GalleryItem, 'id' | 'source'>): Promise<void> {
   const query = item.source === 'explore' ? '?source=explore' : '';
-  return downloadFile(`/api/download/${encodeURIComponent(item.id)}${query}`, `likeness-${Date.now()}.jpeg`);
+  return downloadFile(api, `/api/download/${encodeURIComponent(item.id)}${query}`, `likeness-${Date.now()}.jpeg`);
 }

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import type { CreateImageNavigationState } from '@common/create-image-state';
 import { errorMessage } from '@/backend/api-error';
+import { useBackend } from '@/backend/backend-context';
 import { useToast } from '@/components/ui/toast';
 import { downloadImage, useDeleteGeneration, useSetFavorite } from './api';
 import { absoluteImageUrl, type GalleryItem } from './gallery-item';
@@ -11,6 +12,7 @@ const DOWNLOAD_ERROR_MS = 5000;
 
 /** The actions a card and the viewer share; each reports its own outcome (toast or thrown error). */
 export function useGalleryActions() {
+  const { api } = useBackend();
   const toast = useToast();
   const navigate = useNavigate();
   const setFavorite = useSetFavorite();
@@ -19,13 +21,13 @@ export function useGalleryActions() {
   const download = useCallback(
     async (item: GalleryItem) => {
       try {
-        await downloadImage(item);
+        await downloadImage(api, item);
       } catch (err) {
         console.error('Download failed', err);
         toast.show(`Failed to download image: ${errorMessage(err, 'unknown error')}. Please try again.`, { tone: 'error', durationMs: DOWNLOAD_ERROR_MS });
       }
     },
-    [toast],
+    [api, toast],
   );
 
   const copy = useCallback(

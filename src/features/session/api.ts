@@ -1,22 +1,8 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useBackend } from '@/backend/backend-context';
-import type { SessionUser } from '@/backend/port';
-
-/** The caller's users row as the server answers /api/me (spec §3 users plus profile fields). */
-export interface Me {
-  id: string;
-  clerk_id: string;
-  email: string | null;
-  full_name: string | null;
-  credits: number;
-  updated_at: string;
-  subscription_status: string | null;
-  subscription_plan: string | null;
-  creem_customer_id: string | null;
-  image_url: string | null;
-  joined_at: string;
-}
+import type { Me, SessionUser } from '@/backend/port';
+import { NO_TOKEN_MESSAGE } from '@/backend/api-error';
 
 export const sessionUserKey = ['session-user'] as const;
 export const meKey = ['me'] as const;
@@ -31,17 +17,21 @@ export function useSessionUser() {
  * The user record's query, one definition for the sync and its readers: get a token, then create or refresh
  * the users row (spec §4). Its data is the live user record (credits are kept current by realtime events).
  */
-function useMeQuery() {
-  const { identity, api } = useBackend();
+function useMeQuery(sessionUser?: SessionUser | null) {
+  const { identity, data } = useBackend();
   return queryOptions({
     queryKey: meKey,
     staleTime: Infinity,
     retry: false,
     queryFn: async () => {
-      const token = await identity.getToken();
-      if (!token) throw new Error('Failed to get authentication token');
+      if (!sessionUser) throw new Error('Authentication failed');
+      const token = await identity.getToken().catch((err: unknown) => {
+        console.error('Could not get a session token', err);
+        return null;
+      });
+      if (!token) throw new Error(NO_TOKEN_MESSAGE);
       try {
-        return await api.request<Me>('/api/me/sync', { method: 'POST' });
+        return await data.syncUser(sessionUser);
       } catch (err) {
         throw err instanceof Error && err.message ? err : new Error('Authentication failed');
       }
@@ -51,7 +41,14 @@ function useMeQuery() {
 
 /** User sync (spec §4): runs once the identity has loaded and a user exists. */
 export function useUserSync(sessionUser: SessionUser | null | undefined) {
-  return useQuery({ ...useMeQuery(), enabled: !!sessionUser });
+  return useQuery({ ...useMeQuery(sessionUser), enabled: !!sessionUser });
+}
+
+/** Runs the user sync again now (after a subscription change), keeping the record shown meanwhile. */
+export function useRefreshMe() {
+  const qc = useQueryClient();
+  const options = useMeQuery(qc.getQueryData<SessionUser | null>(sessionUserKey));
+  return useCallback(() => qc.fetchQuery({ ...options, staleTime: 0 }), [qc, options]);
 }
 
 /** The synced user record; only inside the /app guard, where the sync has loaded it (so it never fetches). */

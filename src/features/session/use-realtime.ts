@@ -1,46 +1,42 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { RealtimeEvent, RealtimeEventType } from '@common/events';
 import { useBackend } from '@/backend/backend-context';
-import { meKey, type Me } from './api';
+import type { ChangeTopic, Me } from '@/backend/port';
+import { meKey, useRefreshMe } from './api';
 
-/** Calls `handler` for each realtime event of the given type while the component is mounted. */
-export function useRealtimeEvent<T extends RealtimeEventType>(type: T, handler: (event: Extract<RealtimeEvent, { type: T }>) => void) {
-  const { events } = useBackend();
-  const latest = useRef(handler);
-  latest.current = handler;
-  useEffect(
-    () =>
-      events.subscribe((event) => {
-        if (event.type === type) latest.current(event as Extract<RealtimeEvent, { type: T }>);
-      }),
-    [events, type],
-  );
+/**
+ * Calls `onChange` whenever rows of `topic` may have changed, while the component is mounted. It is a
+ * signal, not data: callers refetch.
+ */
+export function useChanges(topic: ChangeTopic, onChange: () => void) {
+  const { live } = useBackend();
+  const latest = useRef(onChange);
+  latest.current = onChange;
+  useEffect(() => live.watchChanges(topic, () => latest.current()), [live, topic]);
 }
 
 /**
- * Keeps the signed-in user's record live: balance and subscription changes arrive over the event stream, and
- * after a reconnect every query is refreshed so nothing missed while away stays stale. A `resync` (the server
- * itself may have missed events for a moment) refreshes everything, the user's record included.
+ * Keeps the signed-in user's record live: the balance as it changes, the record again after a subscription
+ * change, and every query after a reconnection so nothing missed while away stays stale. When the backend
+ * itself may have missed changes, the user's record is refreshed too.
  */
 export function useLiveUserRecord() {
-  const { events } = useBackend();
+  const { live } = useBackend();
   const qc = useQueryClient();
+  const refreshMe = useRefreshMe();
+  const latestRefresh = useRef(refreshMe);
+  latestRefresh.current = refreshMe;
   useEffect(() => {
-    let wasOpen = false;
-    return events.subscribe(
-      (event) => {
-        if (event.type === 'credits') qc.setQueryData<Me>(meKey, (me) => (me ? { ...me, credits: event.credits } : me));
-        if (event.type === 'subscription') {
-          qc.setQueryData<Me>(meKey, (me) => (me ? { ...me, subscription_status: event.status, subscription_plan: event.plan } : me));
-          void qc.invalidateQueries({ queryKey: ['billing'] });
-        }
-        if (event.type === 'resync') void qc.invalidateQueries();
-      },
-      (status) => {
-        if (status === 'open' && wasOpen) void qc.invalidateQueries({ predicate: (q) => q.queryKey[0] !== meKey[0] });
-        if (status === 'open') wasOpen = true;
-      },
-    );
-  }, [events, qc]);
+    const stops = [
+      live.watchBalance((credits) => qc.setQueryData<Me>(meKey, (me) => (me && me.credits !== credits ? { ...me, credits } : me))),
+      live.watchChanges('subscription', () => {
+        latestRefresh.current().catch((err: unknown) => console.error('Could not refresh the user record', err));
+        void qc.invalidateQueries({ queryKey: ['billing'] });
+      }),
+      live.watchStale(({ account }) =>
+        void qc.invalidateQueries(account ? undefined : { predicate: (q) => q.queryKey[0] !== meKey[0] }),
+      ),
+    ];
+    return () => stops.forEach((stop) => stop());
+  }, [live, qc]);
 }

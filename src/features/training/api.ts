@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { UploadResponse } from '@common/captions';
 import type { PhotoCheck } from '@common/photo-check';
 import { LIMITS } from '@common/product';
-import type { TrainingSubmission, TrainingSubmitResponse, TrainingView } from '@common/training';
+import type { TrainingSubmission, TrainingSubmitResponse } from '@common/training';
 import { ApiError, responseBody } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
@@ -11,13 +11,9 @@ import type { ApiPort } from '@/backend/port';
 
 export const trainingsKey = ['trainings'] as const;
 
-export async function fetchTrainings(api: ApiPort, signal?: AbortSignal): Promise<TrainingView[]> {
-  return (await api.request<{ items: TrainingView[] }>('/api/trainings', { signal })).items;
-}
-
 export function useTrainings() {
-  const { api } = useBackend();
-  return useQuery({ queryKey: trainingsKey, queryFn: ({ signal }) => fetchTrainings(api, signal) });
+  const { data } = useBackend();
+  return useQuery({ queryKey: trainingsKey, queryFn: ({ signal }) => data.trainings(signal) });
 }
 
 /** A failure whose message is already the one the page shows (spec §8). */

@@ -5,6 +5,7 @@ import { errorMessage } from '@/backend/api-error';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { useToast } from '@/components/ui/toast';
+import { useBackend } from '@/backend/backend-context';
 import { downloadGeneration } from '../api';
 
 export interface ResultPanelProps {
@@ -69,6 +70,7 @@ function Busy({ waiting, size }: { waiting: number; size: { width: number; heigh
 }
 
 function Result({ generation }: { generation: GenerationView }) {
+  const { api } = useBackend();
   const toast = useToast();
   const [downloading, setDownloading] = useState(false);
   const image = generation.result.images[0];
@@ -78,7 +80,7 @@ function Result({ generation }: { generation: GenerationView }) {
   async function download() {
     setDownloading(true);
     try {
-      await downloadGeneration(generation.id);
+      await downloadGeneration(api, generation.id);
     } catch (err) {
       console.error('Download failed', err);
       toast.show(`Failed to download image: ${errorMessage(err, 'unknown error')}. Please try again.`, { tone: 'error', durationMs: FEEDBACK_MS });

@@ -6,7 +6,7 @@ import { CREDIT_COSTS } from '@common/product';
 import type { TrainingView } from '@common/training';
 import { Banner } from '@/components/ui/banner';
 import { buttonClasses } from '@/components/ui/button';
-import { useRealtimeEvent } from '@/features/session/use-realtime';
+import { useChanges } from '@/features/session/use-realtime';
 import { useIsPhone } from '@/lib/use-is-phone';
 import { trainingsKey, useTrainings } from '../api';
 import { usePhotoChecks } from '../hooks/use-photo-checks';
@@ -32,7 +32,7 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
   const [creditsNoticeDismissed, setCreditsNoticeDismissed] = useState(false);
 
   // Any change to the user's trainings reloads the list (spec §4).
-  useRealtimeEvent('training', () => void qc.invalidateQueries({ queryKey: trainingsKey }));
+  useChanges('trainings', () => void qc.invalidateQueries({ queryKey: trainingsKey }));
 
   const generateWith = (t: TrainingView) => {
     const state: CreateImageNavigationState = {

@@ -1,0 +1,197 @@
+import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
+import { toGenerationView, type GenerationRecord } from '@common/generation';
+import { EXPLORE_FILTER_NAMES, pageCountOf, type ExploreFilterOptions, type ExploreItem, type Page } from '@common/library';
+import { LIMITS } from '@common/product';
+import type { TrainingView } from '@common/training';
+import { ApiError } from '../api-error';
+import type { Character, DataPort, Me, SessionUser } from '../port';
+
+/**
+ * The data operations of spec §4 and §7 as Supabase queries (supabase-js → PostgREST), run as the signed-in
+ * Clerk user: row-level security (supabase/migrations/…_likeness_security.sql) limits every read and write
+ * to the user's own rows, the explicit user filters say the same in the query.
+ */
+
+const USER_COLUMNS = 'id, clerk_id, email, full_name, credits, updated_at, subscription_status, subscription_plan, creem_customer_id';
+const GENERATION_COLUMNS =
+  'id, prompt, style, width, height, output_format, image_url, lora_id, lora_scale, seed, num_inference_steps, guidance_scale, status, is_favorite, created_at, lora_trainings(id, character_name, trigger_word, lora_file_url)';
+const TRAINING_COLUMNS = 'id, character_name, trigger_word, gender, hair_color, status, created_at, lora_file_url, request_id, result, error';
+const CHARACTER_COLUMNS = 'id, character_name, trigger_word, lora_file_url';
+const EXPLORE_COLUMNS =
+  'id, image_url, prompt, width, height, style, seed, num_inference_steps, guidance_scale, gender, ethnicity, hair_color, is_featured, created_at';
+
+type UserRow = Omit<Me, 'image_url' | 'joined_at'>;
+
+/** PostgREST's "no row" for .single() (spec §8: the only lookup error the user sync tolerates). */
+const NO_ROW = 'PGRST116';
+
+/**
+ * A failed query as the rest of the SPA knows failures: an ApiError with PostgREST's status and code (so a
+ * 4xx is not retried), or a plain Error when the request never got an answer.
+ */
+function failure(error: PostgrestError, status: number): Error {
+  if (!status) return new Error(error.message || 'The data service could not be reached.');
+  return new ApiError(status, JSON.stringify(error), error.message || `Request failed (${status})`, error.code);
+}
+
+interface Result<T> {
+  data: T | null;
+  error: PostgrestError | null;
+  status: number;
+  count?: number | null;
+}
+
+function rowsOf<T>({ data, error, status }: Result<T>): T {
+  if (error) throw failure(error, status);
+  return data as T;
+}
+
+function pageOf<R, T>(result: Result<R[]>, page: number, map: (row: R) => T): Page<T> {
+  const rows = rowsOf(result);
+  const total = result.count ?? rows.length;
+  return { items: rows.map(map), page, pageSize: LIMITS.pageSize, total, pageCount: pageCountOf(total) };
+}
+
+/** Rows `from`–`to` of page `page` (1-based), as .range() takes them. */
+const rangeOf = (page: number): [number, number] => [(page - 1) * LIMITS.pageSize, page * LIMITS.pageSize - 1];
+
+/** supabase-js wants a signal; a call without one is never aborted. */
+const abortable = (signal?: AbortSignal) => signal ?? new AbortController().signal;
+
+const iso = (timestamp: string) => new Date(timestamp).toISOString();
+
+const toTraining = (row: TrainingView): TrainingView => ({ ...row, created_at: iso(row.created_at) });
+
+/**
+ * `media`: images live on our server under /media/… and the rows keep that path; a SPA served from another
+ * origin turns it into our server's address (ApiPort.mediaUrl).
+ */
+export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (path: string) => string } = {}): DataPort & { userId(): string } {
+  const media = opts.media ?? ((path: string) => path);
+  const toView = (row: GenerationRecord) => toGenerationView({ ...row, image_url: media(row.image_url) });
+  const toExploreItem = (row: ExploreItem): ExploreItem => ({ ...row, image_url: media(row.image_url), created_at: iso(row.created_at) });
+
+  /** The users row id, known once the sync has run (the /app guard runs it before any page). */
+  let userId: string | null = null;
+  const ownId = () => {
+    if (!userId) throw new Error('The user record is not loaded yet.');
+    return userId;
+  };
+
+  return {
+    userId: ownId,
+
+    async syncUser(user: SessionUser): Promise<Me> {
+      const email = user.primaryEmailAddress?.emailAddress ?? null;
+      const fullName = user.fullName;
+      const lookup = await supabase.from('users').select('id, clerk_id').eq('clerk_id', user.id).single();
+      if (lookup.error && lookup.error.code !== NO_ROW) throw failure(lookup.error, lookup.status);
+      const saved = lookup.data
+        ? await supabase
+            .from('users')
+            .update({ email, full_name: fullName, updated_at: new Date().toISOString() })
+            .eq('clerk_id', user.id)
+            .select(USER_COLUMNS)
+            .single()
+        : await supabase.from('users').insert({ clerk_id: user.id, email, full_name: fullName, credits: 0 }).select(USER_COLUMNS).single();
+      const row = rowsOf<UserRow>(saved as Result<UserRow>);
+      userId = row.id;
+      return { ...row, updated_at: iso(row.updated_at), image_url: user.imageUrl, joined_at: user.createdAt };
+    },
+
+    async generationsPage({ page, favorites }, signal) {
+      let query = supabase.from('generations').select(GENERATION_COLUMNS, { count: 'exact' }).eq('user_id', ownId()).eq('status', 'ACTIVE');
+      if (favorites) query = query.eq('is_favorite', true);
+      const [from, to] = rangeOf(page);
+      const result = await query.order('created_at', { ascending: false }).range(from, to).abortSignal(abortable(signal));
+      return pageOf(result as Result<GenerationRecord[]>, page, toView);
+    },
+
+    async recentGenerations(limit, signal) {
+      const result = await supabase
+        .from('generations')
+        .select(GENERATION_COLUMNS)
+        .eq('user_id', ownId())
+        .eq('status', 'ACTIVE')
+        .order('created_at', { ascending: false })
+        .limit(limit)
+        .abortSignal(abortable(signal));
+      return rowsOf(result as Result<GenerationRecord[]>).map(toView);
+    },
+
+    async setFavorite(id, isFavorite) {
+      const result = await supabase.from('generations').update({ is_favorite: isFavorite }).eq('id', id).select(GENERATION_COLUMNS).single();
+      return toView(rowsOf(result as Result<GenerationRecord>));
+    },
+
+    async deleteGeneration(id) {
+      // .single() makes "not yours or already gone" an error (PGRST116), as the local API's 404 is.
+      const result = await supabase.from('generations').update({ status: 'DELETED' }).eq('id', id).select('id').single();
+      rowsOf(result);
+    },
+
+    async trainings(signal) {
+      const result = await supabase
+        .from('lora_trainings')
+        .select(TRAINING_COLUMNS)
+        .eq('user_id', ownId())
+        .order('created_at', { ascending: false })
+        .abortSignal(abortable(signal));
+      return rowsOf(result as Result<TrainingView[]>).map(toTraining);
+    },
+
+    async characters(signal) {
+      const result = await supabase
+        .from('lora_trainings')
+        .select(CHARACTER_COLUMNS)
+        .eq('user_id', ownId())
+        .eq('status', 'COMPLETED')
+        .not('lora_file_url', 'is', null)
+        .order('created_at', { ascending: false })
+        .abortSignal(abortable(signal));
+      return rowsOf(result as Result<Character[]>);
+    },
+
+    async explorePage(filters, page, signal) {
+      let query = supabase.from('explore_gallery').select(EXPLORE_COLUMNS, { count: 'exact' });
+      for (const name of EXPLORE_FILTER_NAMES) {
+        const value = filters[name];
+        if (value) query = query.eq(name, value);
+      }
+      const [from, to] = rangeOf(page);
+      const result = await query
+        .order('is_featured', { ascending: false })
+        .order('created_at', { ascending: false })
+        .range(from, to)
+        .abortSignal(abortable(signal));
+      return pageOf(result as Result<ExploreItem[]>, page, toExploreItem);
+    },
+
+    async exploreFilterOptions(signal) {
+      // PostgREST has no DISTINCT: read the four columns and keep each value once, sorted (spec §7).
+      const result = await supabase.from('explore_gallery').select(EXPLORE_FILTER_NAMES.join(', ')).abortSignal(abortable(signal));
+      const rows = rowsOf(result as Result<Record<string, string | null>[]>);
+      const options = {} as ExploreFilterOptions;
+      for (const name of EXPLORE_FILTER_NAMES) {
+        options[name] = [...new Set(rows.map((row) => row[name]).filter((v): v is string => !!v))].sort();
+      }
+      return options;
+    },
+
+    async exploreFeatured(signal) {
+      const result = await supabase
+        .from('explore_gallery')
+        .select(EXPLORE_COLUMNS)
+        .eq('is_featured', true)
+        .order('created_at', { ascending: false })
+        .limit(LIMITS.featuredLimit)
+        .abortSignal(abortable(signal));
+      return rowsOf(result as Result<ExploreItem[]>).map(toExploreItem);
+    },
+
+    async balance(signal) {
+      const result = await supabase.from('user_public_meta').select('credits').eq('user_id', ownId()).abortSignal(abortable(signal)).single();
+      return rowsOf(result as Result<{ credits: number }>).credits;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
+import type { ChangeTopic, LivePort } from '../port';
+
+/** Tables the realtime publication streams (supabase/migrations/…_likeness_security.sql §7). */
+const STREAMED: Partial<Record<ChangeTopic, string>> = { trainings: 'lora_trainings' };
+
+let channelCount = 0;
+
+/**
+ * Subscriptions to changes over Supabase Realtime channels. Events and the SUBSCRIBED status (also after
+ * a rejoin, when changes may have been missed) are signals to refetch through the data port, never data:
+ * row-level security already decided what the user may see, and a DELETE event carries only a key.
+ *
+ * Each subscription is its own channel (supabase-js hands out the same channel for the same name, and a
+ * joined channel takes no more listeners), removed when its screen unmounts. The socket rejoins its
+ * channels after a disconnect by itself, so nothing is subscribed twice.
+ */
+export function createSupabaseLive(supabase: SupabaseClient, opts: { userId: () => string; balance: () => Promise<number> }): LivePort {
+  /** Opens a channel once the realtime token is set (a join sent before it would run as anon and be refused). */
+  function watch(table: string, filter: string | undefined, onSignal: () => void): () => void {
+    let channel: RealtimeChannel | null = null;
+    let stopped = false;
+    void (async () => {
+      await supabase.realtime.setAuth();
+      if (stopped) return;
+      channel = supabase
+        .channel(`${table}:${++channelCount}`)
+        .on('postgres_changes', { event: '*', schema: 'public', table, ...(filter ? { filter } : {}) }, () => onSignal())
+        .subscribe((status, err) => {
+          if (status === 'SUBSCRIBED') onSignal();
+          else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') console.warn(`Realtime ${table}: ${status}`, err ?? '');
+        });
+    })().catch((err: unknown) => console.error(`Could not subscribe to ${table} changes`, err));
+    return () => {
+      stopped = true;
+      if (channel) void supabase.removeChannel(channel);
+    };
+  }
+
+  return {
+    watchBalance(onCredits) {
+      let stopped = false;
+      const refetch = () =>
+        opts
+          .balance()
+          .then((credits) => !stopped && onCredits(credits))
+          .catch((err: unknown) => console.error('Could not read the balance', err));
+      const unwatch = watch('user_public_meta', `user_id=eq.${opts.userId()}`, refetch);
+      return () => {
+        stopped = true;
+        unwatch();
+      };
+    },
+
+    watchChanges(topic, onChange) {
+      const table = STREAMED[topic];
+      // Generations and the users row are not in the realtime publication: the pages that change them
+      // update their own lists, and a subscription change comes back through a full page load from checkout.
+      if (!table) return () => {};
+      return watch(table, undefined, onChange);
+    },
+
+    // Each channel's SUBSCRIBED after a rejoin already asks its listener to refetch.
+    watchStale: () => () => {},
+  };
+}

@@ -1,0 +1,50 @@
+import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js';
+import { TIMINGS } from '@common/product';
+import { NO_TOKEN_MESSAGE } from '../api-error';
+import { createHttpApi } from '../http-api';
+import type { DataPort, LivePort } from '../port';
+import type { HostedConfig } from './hosted-config';
+import { createSupabaseData } from './supabase-data';
+import { createSupabaseLive } from './supabase-live';
+
+/**
+ * One Supabase client for one Clerk session (spec §4 "Data client token"): every request carries the
+ * session's current token, the realtime connection gets a fresh one about every 55 s, and no session of
+ * Supabase's own is kept, refreshed or read from the URL. Loaded only once a signed-in screen needs data.
+ */
+export function openSupabaseSession(
+  config: HostedConfig,
+  getToken: () => Promise<string | null>,
+  /** `realtime`: Supabase's realtime options (Node and jsdom tests give it the `ws` transport). */
+  opts: { tokenRefreshMs?: number; realtime?: SupabaseClientOptions<'public'>['realtime'] } = {},
+) {
+  const supabase = createClient(config.supabaseUrl, config.supabaseAnonKey, {
+    // A missing token is an error, never null: supabase-js would send the anon key instead, and the
+    // user's lists would come back silently empty.
+    accessToken: async () => {
+      const token = await getToken();
+      if (!token) throw new Error(NO_TOKEN_MESSAGE);
+      return token;
+    },
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    // Lists are retried by the query layer; one retry policy is enough.
+    db: { retry: false },
+    realtime: opts.realtime,
+  });
+
+  const refresh = setInterval(() => {
+    supabase.realtime.setAuth().catch((err: unknown) => console.warn('Could not refresh the realtime token', err));
+  }, opts.tokenRefreshMs ?? TIMINGS.tokenRefreshMs);
+
+  const data = createSupabaseData(supabase, { media: createHttpApi({ baseUrl: config.apiUrl }).mediaUrl });
+  const live = createSupabaseLive(supabase, { userId: data.userId, balance: () => data.balance() });
+
+  return {
+    data: data as DataPort,
+    live: live as LivePort,
+    close() {
+      clearInterval(refresh);
+      void supabase.removeAllChannels();
+    },
+  };
+}

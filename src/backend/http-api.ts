@@ -1,0 +1,46 @@
+import type { ApiPort, RequestOptions } from './port';
+import { ApiError } from './api-error';
+
+/**
+ * Our server's API, in both builds. Locally it is the page's own origin and the session cookie
+ * authenticates; the hosted build calls `baseUrl` (VITE_API_URL, another origin) with the identity
+ * provider's session token as `Authorization: Bearer <token>` (spec §7) and no cookies.
+ */
+export function createHttpApi(opts: { baseUrl?: string; getToken?: () => Promise<string | null> } = {}): ApiPort {
+  const baseUrl = (opts.baseUrl ?? '').replace(/\/+$/, '');
+
+  async function send(path: string, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
+    // Signed out there is no token: public calls still work, the rest answer 401 as they should.
+    const token = await opts.getToken?.();
+    if (token) init.headers.Authorization = `Bearer ${token}`;
+    const res = await fetch(baseUrl + path, { ...init, credentials: opts.getToken ? 'omit' : 'same-origin' });
+    if (!res.ok) throw await ApiError.from(res);
+    return res;
+  }
+
+  return {
+    async request<T>(path: string, o: RequestOptions = {}): Promise<T> {
+      const isForm = typeof FormData !== 'undefined' && o.body instanceof FormData;
+      const res = await send(path, {
+        method: o.method ?? (o.body === undefined ? 'GET' : 'POST'),
+        signal: o.signal,
+        headers: {
+          Accept: 'application/json',
+          ...(o.body !== undefined && !isForm ? { 'Content-Type': 'application/json' } : {}),
+          ...o.headers,
+        },
+        body: o.body === undefined ? undefined : isForm ? (o.body as FormData) : JSON.stringify(o.body),
+      });
+      if (res.status === 204) return undefined as T;
+      return (await res.json()) as T;
+    },
+
+    mediaUrl: (path: string) => (baseUrl && path.startsWith('/') ? baseUrl + path : path),
+
+    async download(path: string) {
+      const res = await send(path, { method: 'GET', headers: {} });
+      const match = /filename="?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '');
+      return { blob: await res.blob(), fileName: match?.[1] ?? null };
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { GenerationView } from '@common/generation';
+import type { ExploreFilterOptions, ExploreItem, ExplorePage, LibraryPage } from '@common/library';
+import type { TrainingView } from '@common/training';
+import type { ApiPort, Character, DataPort, Me } from '../port';
+
+/** The data operations over this product's server (server/routes/: me, library, generations, trainings, explore). */
+export function createLocalData(api: ApiPort): DataPort {
+  return {
+    // The server knows the caller from the session cookie and takes the profile from its own accounts.
+    syncUser: () => api.request<Me>('/api/me/sync', { method: 'POST' }),
+
+    generationsPage: ({ page, favorites }, signal) =>
+      api.request<LibraryPage>(`/api/library/generations?page=${page}${favorites ? '&favorites=true' : ''}`, { signal }),
+
+    recentGenerations: async (limit, signal) =>
+      (await api.request<{ items: GenerationView[] }>(`/api/generations?limit=${limit}`, { signal })).items,
+
+    setFavorite: (id, isFavorite) =>
+      api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(id)}`, { method: 'PATCH', body: { is_favorite: isFavorite } }),
+
+    deleteGeneration: (id) => api.request<void>(`/api/library/generations/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+
+    trainings: async (signal) => (await api.request<{ items: TrainingView[] }>('/api/trainings', { signal })).items,
+
+    characters: async (signal) => (await api.request<{ items: Character[] }>('/api/characters', { signal })).items,
+
+    explorePage(filters, page, signal) {
+      const params = new URLSearchParams({ page: String(page) });
+      for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+      return api.request<ExplorePage>(`/api/explore?${params}`, { signal });
+    },
+
+    exploreFilterOptions: (signal) => api.request<ExploreFilterOptions>('/api/explore/filters', { signal }),
+
+    exploreFeatured: async (signal) => (await api.request<{ items: ExploreItem[] }>('/api/explore/featured', { signal })).items,
+
+    balance: async (signal) => (await api.request<Me>('/api/me', { signal })).credits,
+  };
+}

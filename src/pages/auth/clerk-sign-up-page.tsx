@@ -1,0 +1,7 @@
+import { ClerkAuthScreen } from '@/features/auth/clerk-auth-screen';
+import { usePageTitle } from '@/lib/use-page-title';
+
+export default function ClerkSignUpPage() {
+  usePageTitle('Sign up');
+  return <ClerkAuthScreen mode="sign-up" />;
+}

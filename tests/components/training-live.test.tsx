@@ -1,0 +1,167 @@
+// @vitest-environment jsdom
+/**
+ * Character training, the same tests against both adapters: a training is submitted (a paid action: our
+ * server's API in both modes), then the server ends it and the page follows it live to its end state.
+ *
+ * - local: our API's answers and its event stream, played by the test (tests/support/fake-backend.ts);
+ * - hosted: the real supabase-js, as the hosted SPA opens it, against the offline Supabase stack (PostgREST
+ *   subset and Realtime over the real Postgres with supabase/migrations and row-level security), run in a
+ *   Node process of its own (tests/helpers/supabase-stack-child.ts). The server's writes are SQL on the
+ *   tables, as our server makes them; the page learns of them only through Realtime and PostgREST.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import pg from 'pg';
+import { WebSocket } from 'ws';
+import type { TrainingView } from '@common/training';
+import type { Backend, Me } from '@/backend/port';
+import { openSupabaseSession } from '@/backend/hosted/supabase-session';
+import { createClerkTestKeys } from '../helpers/clerk';
+import { startSupabaseStackProcess, type SupabaseStackProcess } from '../helpers/supabase-stack-child';
+import { fakeBackend, sessionUser } from '../support/fake-backend';
+import { distinctHash, fillForm, photoIndex, record, renderTrainingPage, verdict } from '../support/training-page';
+
+const SUCCESS = 'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
+const LORA_URL = '/media/loras/u/dana.safetensors';
+
+/** What our server does around a training, in the backend each adapter reads. */
+interface ServerSide {
+  backend: Backend;
+  me: Me;
+  /** The training row submit-lora-training creates (IN_PROGRESS, for the request id it answers). */
+  created(): Promise<void>;
+  /** The training ends: COMPLETED with its LoRA file, or FAILED. */
+  ended(end: { status: 'COMPLETED'; lora_file_url: string; result: unknown } | { status: 'FAILED'; error: string | null }): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Our server's paid endpoints the page calls in both modes (upload, photo checks, submission). */
+function paidRoutes(requestId: string, onSubmit: () => Promise<void>) {
+  return {
+    '/api/trainings/check-photo': async (body: unknown) => {
+      const index = await photoIndex(body);
+      return { ...verdict(), hash: distinctHash(index) };
+    },
+    '/api/upload': () => ({ success: true, url: '/media/uploads/u/a.zip' }),
+    '/api/image/submit-lora-training': async () => {
+      await onSubmit();
+      return { request_id: requestId };
+    },
+  };
+}
+
+async function localSide(): Promise<ServerSide> {
+  let trainings: TrainingView[] = [];
+  const side: ServerSide = {} as ServerSide;
+  const fake = fakeBackend({ routes: { '/api/trainings': () => ({ items: trainings }), ...paidRoutes('req-1', () => side.created()) } });
+  return Object.assign(side, {
+    backend: fake.backend,
+    me: { id: 'u1', clerk_id: 'auth-user-1', email: 'jamie@example.com', full_name: 'Jamie', credits: 1000, updated_at: '', subscription_status: null, subscription_plan: null, creem_customer_id: null, image_url: null, joined_at: '' },
+    async created() {
+      trainings = [record()];
+    },
+    async ended(end: Parameters<ServerSide['ended']>[0]) {
+      trainings = [record(end.status === 'COMPLETED' ? { status: 'COMPLETED', lora_file_url: end.lora_file_url, result: end.result } : { status: 'FAILED', error: end.error })];
+      fake.emit({ type: 'training', action: 'updated', id: 't1', status: end.status });
+    },
+    close: async () => {},
+  });
+}
+
+let stack: SupabaseStackProcess;
+let owner: pg.Pool;
+const keys = createClerkTestKeys();
+
+async function hostedSide(): Promise<ServerSide> {
+  const clerkId = `user_dana_${Math.random().toString(36).slice(2, 10)}`;
+  const config = { publishableKey: 'pk_test_x', supabaseUrl: stack.url, supabaseAnonKey: stack.anonKey, apiUrl: '' };
+  const session = openSupabaseSession(config, () => keys.mint({ sub: clerkId }), { realtime: { transport: WebSocket as never } });
+  // The /app guard's user sync, through the adapter: creates the users row the trainings belong to.
+  const synced = await session.data.syncUser(sessionUser({ id: clerkId }));
+  let trainingId = '';
+  // Request ids are unique across all trainings.
+  const requestId = `req-${clerkId}`;
+  const side: ServerSide = {} as ServerSide;
+  const fake = fakeBackend({ routes: paidRoutes(requestId, () => side.created()) });
+  return Object.assign(side, {
+    backend: { ...fake.backend, mode: 'hosted', data: session.data, live: session.live } satisfies Backend,
+    me: { ...synced, credits: 1000 },
+    async created() {
+      const { rows } = await owner.query(
+        `insert into lora_trainings (user_id, request_id, character_name, trigger_word, gender, hair_color, status, upload_url)
+         values ($1, $2, 'Dana', 'jamie', 'other', 'other', 'IN_PROGRESS', '/media/uploads/u/a.zip') returning id`,
+        [synced.id, requestId],
+      );
+      trainingId = rows[0].id;
+    },
+    async ended(end: Parameters<ServerSide['ended']>[0]) {
+      if (end.status === 'COMPLETED') {
+        await owner.query(`update lora_trainings set status = 'COMPLETED', lora_file_url = $2, result = $3 where id = $1`, [trainingId, end.lora_file_url, JSON.stringify(end.result)]);
+      } else {
+        await owner.query(`update lora_trainings set status = 'FAILED', error = $2 where id = $1`, [trainingId, end.error]);
+      }
+    },
+    async close() {
+      session.close();
+    },
+  });
+}
+
+const SIDES = [
+  { name: 'local', side: localSide, enabled: true },
+  { name: 'hosted', side: hostedSide, enabled: !!process.env.TEST_DATABASE_URL },
+];
+
+beforeAll(async () => {
+  if (!process.env.TEST_DATABASE_URL) return;
+  stack = await startSupabaseStackProcess(keys.publicKeyPem);
+  owner = new pg.Pool({ connectionString: stack.databaseUrl, max: 2 });
+}, 60_000);
+
+afterAll(async () => {
+  await owner?.end();
+  await stack?.stop();
+});
+
+describe.each(SIDES)('character training with the $name adapter', ({ side: makeSide, enabled }) => {
+  let side: ServerSide;
+
+  beforeEach(async () => {
+    if (!enabled) return;
+    let n = 0;
+    URL.createObjectURL = vi.fn(() => `blob:preview-${n++}`);
+    URL.revokeObjectURL = vi.fn();
+    side = await makeSide();
+  });
+  afterEach(async () => {
+    cleanup();
+    vi.restoreAllMocks();
+    await side?.close();
+  });
+
+  const renderPage = () => renderTrainingPage(side.backend, side.me);
+
+  it.runIf(enabled)('follows a submitted training live to COMPLETED and generates with the character', async () => {
+    renderPage();
+    const user = await fillForm(4);
+    await user.click(screen.getByRole('button', { name: 'Start Training' }));
+    await screen.findByText(SUCCESS);
+    expect(await screen.findByText('Training')).toBeInTheDocument();
+
+    await side.ended({ status: 'COMPLETED', lora_file_url: LORA_URL, result: { ok: true } });
+    expect(await screen.findByText('Your character is ready', {}, { timeout: 10_000 })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Generate with this character' }));
+    expect(JSON.parse(screen.getByTestId('nav-state').textContent!)).toEqual({
+      selectedCharacter: { id: expect.any(String), character_name: 'Dana', trigger_word: 'jamie', lora_file_url: LORA_URL },
+    });
+  });
+
+  it.runIf(enabled)('shows the stored error of a FAILED training, or "Training failed. Please try again." without one', async () => {
+    renderPage();
+    const user = await fillForm(4);
+    await user.click(screen.getByRole('button', { name: 'Start Training' }));
+    await screen.findByText(SUCCESS);
+    await side.ended({ status: 'FAILED', error: null });
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Training failed. Please try again.'), { timeout: 10_000 });
+  });
+});
