@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { samplePhoto } from '../../tests/helpers/photos.ts';
 import { createVisionAnalyser, VisionError } from './analyser.ts';
