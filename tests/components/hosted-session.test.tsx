@@ -21,7 +21,8 @@ import { setupServer } from 'msw/node';
 import { HostedSession } from '@/app/clerk-session';
 import { HostedModeSession } from '@/app/hosted-mode';
 import { RequireAuth } from '@/app/require-auth';
-import { createClerkIdentity, type ClerkLike } from '@/backend/hosted/clerk-identity';
+import { createClerkIdentity, IDENTITY_SERVICE_UNAVAILABLE, type ClerkLike } from '@/backend/hosted/clerk-identity';
+import { ClerkAuthScreen } from '@/features/auth/clerk-auth-screen';
 import type { HostedConfig } from '@/backend/hosted/hosted-config';
 import { useMe, useSessionUser } from '@/features/session/api';
 import { createClerkTestKeys, TEST_PUBLISHABLE_KEY } from '../helpers/clerk';
@@ -237,5 +238,43 @@ describe('the hosted build loads Clerk only where it is needed', () => {
     renderPublic(fake);
     expect(await screen.findByText('signed out')).toBeInTheDocument();
     expect(subscribed).not.toHaveBeenCalled();
+  });
+});
+
+describe('the sign-in page while Clerk loads and when it cannot', () => {
+  function renderSignIn(clerk: ReturnType<typeof createFakeClerk>['clerk']) {
+    render(
+      <MemoryRouter initialEntries={['/sign-in']}>
+        <HostedSession config={config} clerk={clerk as unknown as ClerkProp}>
+          <Routes>
+            <Route path="/sign-in/*" element={<ClerkAuthScreen mode="sign-in" />} />
+          </Routes>
+        </HostedSession>
+      </MemoryRouter>,
+    );
+  }
+
+  it('shows that sign-in is loading while clerk-js loads', async () => {
+    const { clerk } = createFakeClerk({ keys, user: null });
+    clerk.loaded = false;
+    clerk.load = () => new Promise<void>(() => {});
+    renderSignIn(clerk);
+    expect(await screen.findByRole('status', { name: 'Loading sign-in' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('says the sign-in service could not be loaded, with Try Again, instead of a blank page', async () => {
+    const { clerk } = createFakeClerk({ keys, user: null });
+    clerk.loaded = false;
+    clerk.load = () => Promise.reject(new Error('clerk-js script blocked'));
+    // @clerk/react reports the failure on the console itself.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderSignIn(clerk);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(IDENTITY_SERVICE_UNAVAILABLE);
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading sign-in' })).not.toBeInTheDocument();
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('clerk-js script blocked'));
+    logged.mockRestore();
   });
 });

@@ -42,6 +42,9 @@ export function toSessionUser(user: ClerkUserLike): SessionUser {
   };
 }
 
+/** What a person is told when clerk-js cannot be loaded (its script blocked or unreachable). */
+export const IDENTITY_SERVICE_UNAVAILABLE = 'The sign-in service could not be loaded. Check your connection and try again.';
+
 /** Resolves once Clerk has loaded; rejects when it cannot load (its script blocked or unreachable). */
 function whenLoaded(clerk: ClerkLike): Promise<void> {
   if (clerk.loaded) return Promise.resolve();
@@ -49,7 +52,7 @@ function whenLoaded(clerk: ClerkLike): Promise<void> {
     const onStatus = (status: string) => {
       if (status !== 'error') return;
       clerk.off('status', onStatus);
-      reject(new Error('The sign-in service could not be loaded. Check your connection and try again.'));
+      reject(new Error(IDENTITY_SERVICE_UNAVAILABLE));
     };
     clerk.on('status', onStatus, { notify: true });
     clerk.addOnLoaded(() => {

@@ -1,11 +1,15 @@
-import { SignIn, SignUp } from '@clerk/react';
+import { ClerkFailed, ClerkLoading, SignIn, SignUp } from '@clerk/react';
 import { Link } from 'react-router';
+import { IDENTITY_SERVICE_UNAVAILABLE } from '@/backend/hosted/clerk-identity';
 import { Logo } from '@/components/logo';
+import { Spinner } from '@/components/ui/spinner';
+import { ErrorState } from '@/components/ui/states';
 import { POST_AUTH_PATH } from './paths';
 
 /**
  * The hosted build's /sign-in/* and /sign-up/*: Clerk's own widgets with path routing (spec §2), landing
- * on /app/create-image afterwards. Clerk draws and runs the forms; this page only frames them.
+ * on /app/create-image afterwards. Clerk draws and runs the forms; this page only frames them, and says so
+ * while Clerk loads and when it cannot (its widgets then render nothing at all).
  */
 export function ClerkAuthScreen({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   return (
@@ -13,6 +17,14 @@ export function ClerkAuthScreen({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       <Link to="/" className="mb-8" aria-label="Likeness home">
         <Logo />
       </Link>
+      <ClerkLoading>
+        <Spinner className="size-8 text-brand" label={mode === 'sign-in' ? 'Loading sign-in' : 'Loading sign-up'} />
+      </ClerkLoading>
+      <ClerkFailed>
+        <div className="w-full max-w-md">
+          <ErrorState title={IDENTITY_SERVICE_UNAVAILABLE} onRetry={() => window.location.reload()} />
+        </div>
+      </ClerkFailed>
       {mode === 'sign-in' ? (
         <SignIn routing="path" path="/sign-in" signUpUrl="/sign-up" fallbackRedirectUrl={POST_AUTH_PATH} />
       ) : (
