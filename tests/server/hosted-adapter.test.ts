@@ -123,6 +123,26 @@ describe.runIf(process.env.TEST_DATABASE_URL)('hosted adapter against the Supaba
       expect(asked).toEqual(['GET /users 406', 'POST /users 201']);
     });
 
+    it('updates the row our server created between its lookup and its insert, instead of failing', async () => {
+      const clerkId = `user_race_${randomUUID().slice(0, 8)}`;
+      const before = fakes.rest.requests.length;
+      let created = false;
+      // supabase-js asks for a token before each request: once the lookup has been answered, the server creates
+      // the row, as Clerk's user.created webhook or the person's first API call does.
+      const session = open(clerkId, async () => {
+        if (!created && fakes.rest.requests.slice(before).some((r) => r.method === 'GET' && r.path.startsWith('/users'))) {
+          created = true;
+          await q(`insert into users (clerk_id, email, full_name, credits) values ($1, null, null, 0)`, [clerkId]);
+        }
+        return clerk.mint({ sub: clerkId });
+      });
+      const me = await session.data.syncUser(sessionUserFor(clerkId));
+      expect(me).toMatchObject({ clerk_id: clerkId, email: 'ana@example.com', full_name: 'Ana Lima', credits: 0 });
+      expect(fakes.rest.requests.slice(before).map((r) => `${r.method} ${r.path.split('?')[0]} ${r.status}`)).toEqual(['GET /users 406', 'POST /users 409', 'PATCH /users 200']);
+      const { rows } = await q('select count(*)::int as n from users where clerk_id = $1', [clerkId]);
+      expect(rows[0].n).toBe(1);
+    });
+
     it('a failure to get a token is an error, never an anonymous request', async () => {
       const clerkId = `user_notoken_${randomUUID().slice(0, 8)}`;
       const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});

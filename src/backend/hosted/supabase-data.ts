@@ -24,6 +24,8 @@ type UserRow = Omit<Me, 'image_url' | 'joined_at'>;
 
 /** PostgREST's "no row" for .single() (spec §8: the only lookup error the user sync tolerates). */
 const NO_ROW = 'PGRST116';
+/** Postgres' unique_violation, which PostgREST answers with 409. */
+const UNIQUE_VIOLATION = '23505';
 
 /**
  * A failed query as the rest of the SPA knows failures: an ApiError with PostgREST's status and code (so a
@@ -86,14 +88,14 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
       const fullName = user.fullName;
       const lookup = await supabase.from('users').select('id, clerk_id').eq('clerk_id', user.id).single();
       if (lookup.error && lookup.error.code !== NO_ROW) throw failure(lookup.error, lookup.status);
-      const saved = lookup.data
-        ? await supabase
-            .from('users')
-            .update({ email, full_name: fullName, updated_at: new Date().toISOString() })
-            .eq('clerk_id', user.id)
-            .select(USER_COLUMNS)
-            .single()
+      const refresh = () =>
+        supabase.from('users').update({ email, full_name: fullName, updated_at: new Date().toISOString() }).eq('clerk_id', user.id).select(USER_COLUMNS).single();
+      let saved = lookup.data
+        ? await refresh()
         : await supabase.from('users').insert({ clerk_id: user.id, email, full_name: fullName, credits: 0 }).select(USER_COLUMNS).single();
+      // Our server creates the row too (on the person's first API call, or Clerk's user.created webhook, both
+      // likely in a new account's first seconds): if it did so between the lookup and the insert, update it.
+      if (!lookup.data && saved.error?.code === UNIQUE_VIOLATION) saved = await refresh();
       const row = rowsOf<UserRow>(saved as Result<UserRow>);
       userId = row.id;
       return { ...row, updated_at: iso(row.updated_at), image_url: user.imageUrl, joined_at: user.createdAt };
