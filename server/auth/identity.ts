@@ -31,11 +31,3 @@ export interface IdentityProvider {
   /** Signs a user up directly (operator commands and test fixtures). */
   createUser?(input: { email: string; password: string; name: string }): Promise<Identity>;
 }
-
-/** Thrown by identify() when the provider cannot check a session right now (its keys did not load). */
-export class IdentityUnavailableError extends Error {
-  constructor(cause: unknown) {
-    super('The sign-in service could not be reached.', { cause });
-    this.name = 'IdentityUnavailableError';
-  }
-}

@@ -1,11 +1,12 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
-import type { z } from 'zod';
 import { signInFieldsSchema, signUpFieldsSchema } from '@common/auth.ts';
+import { TEXT_LIMITS } from '@common/text.ts';
 import type { Db } from '../db/index.ts';
 import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { parseOrThrow } from '../http/validate.ts';
 import type { Logger } from '../logger.ts';
 import type { Identity, IdentityProvider } from './identity.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
@@ -26,18 +27,10 @@ export interface LocalIdentityOptions {
   logger: Logger;
 }
 
-/** Parses a form's fields after better-auth has read the body (JSON or form-encoded); 400 naming the field. */
-function fieldsOrThrow<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const result = schema.safeParse(body ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  throw new APIError('BAD_REQUEST', { message: `${issue.path.join('.') || 'body'}: ${issue.message}`, code: 'INVALID_INPUT' });
-}
-
-/** The guard's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
-async function asApiError(work: Promise<void>): Promise<void> {
+/** The guard's and the parser's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
+async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
   try {
-    await work;
+    return await work();
   } catch (err) {
     if (err instanceof AppError) throw new APIError(err.status as never, { message: err.message, code: err.code.toUpperCase() });
     throw err;
@@ -56,7 +49,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       provider: 'pg',
       schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications },
     }),
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: TEXT_LIMITS.passwordMin, maxPasswordLength: TEXT_LIMITS.passwordMax },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     // Sign-in attempts are limited by the sign-in guard (hooks below), shared by every instance through
     // the database and counted after better-auth has parsed the body, whatever its encoding.
@@ -66,15 +59,16 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
         // Absent on server-side calls (operator commands, test fixtures), which no guard needs to stop.
         const address = ctx.request?.headers.get(CLIENT_ADDRESS_HEADER);
         if (ctx.path === '/sign-up/email') {
-          const fields = fieldsOrThrow(signUpFieldsSchema, ctx.body);
+          // Parsed after better-auth has read the body (JSON or form-encoded); a 400 names the field.
+          const fields = await asApiError(() => parseOrThrow(signUpFieldsSchema, ctx.body ?? {}));
           // Its dictionaries load on the first sign-up, not at every start.
           const { passwordProblem } = await import('@common/password.ts');
           const problem = passwordProblem(fields.password, [fields.email, fields.name]);
           if (problem) throw new APIError('BAD_REQUEST', { message: problem, code: 'WEAK_PASSWORD' });
-          if (address) await asApiError(guard.admitSignUp(address));
+          if (address) await asApiError(() => guard.admitSignUp(address));
         } else if (ctx.path === '/sign-in/email') {
-          const fields = fieldsOrThrow(signInFieldsSchema, ctx.body);
-          if (address) await asApiError(guard.admit(fields.email.toLowerCase(), address));
+          const fields = await asApiError(() => parseOrThrow(signInFieldsSchema, ctx.body ?? {}));
+          if (address) await asApiError(() => guard.admit(fields.email.toLowerCase(), address));
         }
       }),
       after: createAuthMiddleware(async (ctx) => {

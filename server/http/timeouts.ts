@@ -31,11 +31,14 @@ export function serverTimeoutOptions(t: ServerTimeouts = SERVER_TIMEOUTS) {
   };
 }
 
+/** Whether a request announces a body (a length above zero, or chunks). */
+const announcesBody = (header: (name: string) => string | string[] | undefined) =>
+  Number(header('content-length') ?? 0) > 0 || header('transfer-encoding') !== undefined;
+
 /** Drops a connection whose request body stops arriving for `bodyIdleMs`; no limit once the body is in. */
 export function dropStalledBodies(server: Server, t: ServerTimeouts = SERVER_TIMEOUTS): void {
   server.on('request', (req) => {
-    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) return;
+    if (!announcesBody((name) => req.headers[name])) return;
     // One listener per request, taken off again: a keep-alive socket serves many requests.
     const { socket } = req;
     const drop = () => socket.destroy();
@@ -59,7 +62,6 @@ export function dropStalledBodies(server: Server, t: ServerTimeouts = SERVER_TIM
 export function closeAfterRefusedBody(): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    const hasBody = Number(c.req.header('content-length') ?? 0) > 0 || c.req.header('transfer-encoding') !== undefined;
-    if (hasBody && c.res.status >= 400) c.res.headers.set('Connection', 'close');
+    if (announcesBody((name) => c.req.header(name)) && c.res.status >= 400) c.res.headers.set('Connection', 'close');
   };
 }

@@ -1,4 +1,4 @@
-import { afterCommit, type Db, type Executor } from '../db/index.ts';
+import type { Db, Executor } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { generationsRepository as repo } from '../repositories/generations.repository.ts';
@@ -66,7 +66,8 @@ export async function refundAbandonedJobs(deps: { db: Db; credits: CreditsServic
   let refunded = 0;
   for (const job of await repo.listAbandonedJobs(deps.db)) {
     if (await failPaidJob(deps, job, 'Interrupted: the server stopped during the call', INTERRUPTED[job.kind])) {
-      if (job.kind === 'generation') afterCommit(() => deps.metrics.generationEnded('refunded'));
+      // failPaidJob's transaction has committed: the refund is real.
+      if (job.kind === 'generation') deps.metrics.generationEnded('refunded');
       refunded++;
     }
   }

@@ -1,10 +1,9 @@
-import { THUMB_WIDTHS } from '@common/media.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { generationsRepository } from '../repositories/generations.repository.ts';
 import { uploadsRepository } from '../repositories/uploads.repository.ts';
-import { thumbnailKey } from '../services/media.service.ts';
+import { withThumbnails } from '../services/media.service.ts';
 
 /**
  * The retention sweep (spec §1: originals are kept about 30 days). Runs as a scheduled job on one instance at
@@ -37,6 +36,8 @@ export interface RetentionReport {
 const BATCH = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Thumbnail keys are thumbs/<width>/<source key>.webp. */
+const THUMBNAIL_KEY = /^thumbs\/\d+\/(.+)\.webp$/;
 /** Generation image keys are generations/<userId>/<generationId>[-n].<ext>. */
 const GENERATION_KEY = /^generations\/[^/]+\/([0-9a-f-]{36})(?:-\d+)?\.[a-z]+$/;
 
@@ -67,7 +68,7 @@ export function createRetentionSweep(deps: RetentionDeps) {
       if (rows.length === 0 || !(await stillHeld())) return deleted;
       const keys = rows.flatMap((r) => {
         const key = keyFromMediaUrl(r.imageUrl);
-        return key ? [key, ...THUMB_WIDTHS.map((w) => thumbnailKey(w, key))] : [];
+        return key ? withThumbnails(key) : [];
       });
       await deleteFiles(keys);
       deleted += await generationsRepository.deleteMany(db, rows.map((r) => r.id));
@@ -109,10 +110,16 @@ export function createRetentionSweep(deps: RetentionDeps) {
       return keys.filter((_, i) => !ids[i] || !known.has(ids[i]!));
     });
     const thumbnails = await sweepPrefix('thumbs/', stillHeld, async (keys) => {
+      const sources = keys.map((k) => THUMBNAIL_KEY.exec(k)?.[1]);
+      // Most thumbnails are of generations: one query answers for the whole batch, not a storage request each.
+      const generationIds = sources.map((source) => (source ? GENERATION_KEY.exec(source)?.[1] : undefined));
+      const known = new Set(await generationsRepository.existingIds(db, generationIds.filter((id): id is string => Boolean(id))));
       const gone: string[] = [];
-      for (const key of keys) {
-        const source = /^thumbs\/\d+\/(.+)\.webp$/.exec(key)?.[1];
-        if (!source || !(await storage.exists(source))) gone.push(key);
+      for (const [i, key] of keys.entries()) {
+        const source = sources[i];
+        const generationId = generationIds[i];
+        const orphan = !source || (generationId ? !known.has(generationId) : !(await storage.exists(source)));
+        if (orphan) gone.push(key);
       }
       return gone;
     });

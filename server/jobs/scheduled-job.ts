@@ -40,7 +40,19 @@ export function createScheduledJob(deps: ScheduledJobDeps): ScheduledJob {
   let closed = false;
   const thisJob = eq(scheduledJobs.name, name);
 
-  const ensureRow = () => db.insert(scheduledJobs).values({ name }).onConflictDoNothing();
+  // The row is created once per process (an insert that does nothing when another instance made it first).
+  let rowReady: Promise<unknown> | undefined;
+  const ensureRow = () => {
+    rowReady ??= db
+      .insert(scheduledJobs)
+      .values({ name })
+      .onConflictDoNothing()
+      .catch((err: unknown) => {
+        rowReady = undefined;
+        throw err;
+      });
+    return rowReady;
+  };
 
   async function pass(): Promise<void> {
     const [claimed] = await claimDue(db, 'scheduled', { where: thisJob, lease: leases.claim(), limit: 1 });

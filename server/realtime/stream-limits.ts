@@ -15,8 +15,6 @@ export interface StreamHandle {
   evict(): void;
 }
 
-export type StreamRegistry = ReturnType<typeof createStreamRegistry>;
-
 export function createStreamRegistry(limits: { perUser: number; perInstance: number } = STREAM_LIMITS) {
   const byUser = new Map<string, StreamHandle[]>();
   let total = 0;
@@ -42,9 +40,6 @@ export function createStreamRegistry(limits: { perUser: number; perInstance: num
         }
         if (list.length === 0) byUser.delete(userId);
       };
-    },
-    get total() {
-      return total;
     },
   };
 }

@@ -5,7 +5,7 @@ import type { AppEnv } from '../http/context.ts';
 import { unavailable } from '../http/errors.ts';
 import { requireUser } from '../http/require-user.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
-import { createStreamRegistry, STREAM_LIMITS } from '../realtime/stream-limits.ts';
+import { createStreamRegistry } from '../realtime/stream-limits.ts';
 import type { CreditsService } from '../services/credits.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 import type { RealtimeEvent } from '@common/events.ts';
@@ -23,7 +23,7 @@ export function eventsRoutes(deps: {
   streamLimits?: { perUser: number; perInstance: number };
 }) {
   const app = new Hono<AppEnv>();
-  const streams = createStreamRegistry(deps.streamLimits ?? STREAM_LIMITS);
+  const streams = createStreamRegistry(deps.streamLimits);
   app.get('/', requireUser(deps.identity, deps.users), (c) => {
     const userId = c.var.user.id;
     let evicted = false;

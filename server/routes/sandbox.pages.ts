@@ -1,6 +1,6 @@
 import { PLANS, planById } from '@common/plans.ts';
 import type { SandboxCheckout, SandboxSubscription } from '../providers/payments/sandbox.ts';
-import { canSimulateRenewal, renewalOpensOn } from '../services/sandbox-payments.service.ts';
+import { canSimulateRenewal, longDate, renewalOpensOn } from '../services/sandbox-payments.service.ts';
 
 /** HTML of the sandbox's test payment pages: no script (the CSP forbids inline code), plain forms. */
 
@@ -65,8 +65,6 @@ const NOTICES: Record<string, string> = {
   canceled: 'Subscription canceled. You are on the Free Plan now.',
 };
 
-const fmtDate = (d: Date) => d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-
 /** How the portal's own links keep the visitor's access (a hosted SPA's signed `access` query) and lead back. */
 export interface PortalLinks {
   /** Appended to every portal address: '' with cookie sessions, `?access=…` for a hosted SPA. */
@@ -95,7 +93,7 @@ export function portalPage(customerId: string, sub: SandboxSubscription | undefi
 <dt>Plan</dt><dd>${esc(plan.name)}</dd>
 <dt>Price</dt><dd>$${plan.priceUsd}/month</dd>
 <dt>Credits</dt><dd>${esc(plan.creditsText)} per month</dd>
-<dt>Renews on</dt><dd>${esc(fmtDate(sub.periodEnd))}</dd>
+<dt>Renews on</dt><dd>${esc(longDate(sub.periodEnd))}</dd>
 </dl>
 <h2>Change plan</h2>
 <p class="muted">Upgrades start a new month at once with the new plan’s credits; downgrades apply from the next renewal.</p>

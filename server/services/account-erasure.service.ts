@@ -79,28 +79,16 @@ export function createAccountErasureService(deps: {
     if (!user) return nothing(null);
 
     // 2. Explore items made from the person's generations, while the generations still name them.
-    const own = await db.select({ id: generations.id, imageUrl: generations.imageUrl }).from(generations).where(eq(generations.userId, userId));
-    if (own.length) {
-      const published = await db
-        .select({ id: exploreGallery.id })
-        .from(exploreGallery)
-        .where(
-          or(
-            inArray(
-              exploreGallery.sourceGenerationId,
-              own.map((g) => g.id),
-            ),
-            inArray(
-              exploreGallery.imageUrl,
-              own.map((g) => g.imageUrl),
-            ),
-          ),
-        );
-      for (const item of published) {
-        const removed = await deps.explore.remove(item.id);
-        report.exploreItems++;
-        if (removed.image_url.startsWith('/media/explore/')) report.files++;
-      }
+    // Subqueries, not lists: a person may have more generations than a query takes parameters.
+    const own = (column: typeof generations.id | typeof generations.imageUrl) => db.select({ value: column }).from(generations).where(eq(generations.userId, userId));
+    const published = await db
+      .select({ id: exploreGallery.id })
+      .from(exploreGallery)
+      .where(or(inArray(exploreGallery.sourceGenerationId, own(generations.id)), inArray(exploreGallery.imageUrl, own(generations.imageUrl))));
+    for (const item of published) {
+      const removed = await deps.explore.remove(item.id);
+      report.exploreItems++;
+      if (removed.image_url.startsWith('/media/explore/')) report.files++;
     }
 
     // 3. Rows, before files, so nothing starts or finishes work on them meanwhile.

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { EXPLORE_VOCABULARY } from '@common/library.ts';
-import { THUMB_WIDTHS } from '@common/media.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { GenerateInput, ImageGenerator } from '../providers/inference/index.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { exploreRepository as repo, type NewExploreRow } from '../repositories/explore.repository.ts';
-import { thumbnailKey } from './media.service.ts';
+import { withThumbnails } from './media.service.ts';
 
 /**
  * The starter explore gallery a fresh install shows (spec §2 Explore): made by the product itself with its
@@ -196,5 +195,5 @@ function rowOf(item: SeedItem, seed: number, createdAt: Date): NewExploreRow {
 async function deleteWithThumbnails(storage: StorageProvider, imageUrl: string): Promise<void> {
   const key = keyFromMediaUrl(imageUrl);
   if (!key?.startsWith('explore/seed-')) return;
-  await Promise.all([storage.delete(key), ...THUMB_WIDTHS.map((width) => storage.delete(thumbnailKey(width, key)))]);
+  await Promise.all(withThumbnails(key).map((k) => storage.delete(k)));
 }

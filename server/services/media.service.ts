@@ -36,6 +36,9 @@ export function isThumbWidth(width: number): width is ThumbWidth {
 
 export const thumbnailKey = (width: ThumbWidth, sourceKey: string) => `thumbs/${width}/${sourceKey}.webp`;
 
+/** An image's key and the keys of every thumbnail that may have been rendered from it. */
+export const withThumbnails = (key: string) => [key, ...THUMB_WIDTHS.map((width) => thumbnailKey(width, key))];
+
 /** Areas whose objects are laid out `<area>/<userId>/…`: a person's generated images, uploads and LoRA files. */
 const USER_AREAS = ['generations', 'uploads', 'loras'] as const;
 

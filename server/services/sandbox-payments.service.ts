@@ -23,8 +23,10 @@ export function canSimulateRenewal(sub: Pick<SandboxSubscription, 'periodStart'>
   return sub.periodStart.getTime() <= now.getTime();
 }
 
-export const renewalOpensOn = (sub: Pick<SandboxSubscription, 'periodStart'>) =>
-  sub.periodStart.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+/** A day as the sandbox's messages and pages write it ('December 23, 2026'). */
+export const longDate = (d: Date) => d.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+
+export const renewalOpensOn = (sub: Pick<SandboxSubscription, 'periodStart'>) => longDate(sub.periodStart);
 
 function addMonth(d: Date): Date {
   const next = new Date(d);
