@@ -1,4 +1,7 @@
-/** Product media URLs the SPA builds: grid thumbnails are WebP renditions served next to the originals. */
+/**
+ * Product media: the URLs the SPA builds (grid thumbnails are WebP renditions served next to the originals),
+ * and the image formats accepted, recognised by their first bytes.
+ */
 
 /** Widths the server renders thumbnails at: a 4-column grid card (384) and a 2x/large card (768). */
 export const THUMB_WIDTHS = [384, 768] as const;
@@ -14,4 +17,27 @@ export function thumbUrl(imageUrl: string, width: ThumbWidth): string {
   const match = /^(https?:\/\/[^/]+)?(\/media\/)(.+)$/.exec(imageUrl);
   if (!match || match[3].startsWith('thumbs/')) return imageUrl;
   return `${match[1] ?? ''}${MEDIA_PREFIX}thumbs/${width}/${match[3]}`;
+}
+
+/**
+ * The image formats the product accepts and the trainers read — JPEG, PNG and WEBP — by sharp's format name,
+ * with their content types.
+ */
+export const IMAGE_CONTENT_TYPES = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;
+export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[keyof typeof IMAGE_CONTENT_TYPES];
+/** The same formats as a set of sharp's format names (`metadata().format`). */
+export const IMAGE_FORMATS: ReadonlySet<string> = new Set(Object.keys(IMAGE_CONTENT_TYPES));
+
+const startsWith = (head: Uint8Array, bytes: number[], at = 0) => bytes.every((b, i) => head[at + i] === b);
+const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+
+/**
+ * The image type a file's first bytes (12 are enough) say it is, or null when it is none of IMAGE_CONTENT_TYPES.
+ * The file's name and declared type are not trusted.
+ */
+export function sniffImageType(head: Uint8Array): ImageContentType | null {
+  if (startsWith(head, [0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8)) return 'image/webp';
+  return null;
 }

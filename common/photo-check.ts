@@ -51,6 +51,16 @@ export const PHOTO_CHECK = {
   sameHashMaxBits: 6,
 } as const;
 
+/** The NSFW classifier's explicit score of a photo: Porn + Hentai, compared with PHOTO_CHECK.nsfwExplicit. */
+export function explicitScore(scores: { porn: number; hentai: number }): number {
+  return scores.porn + scores.hentai;
+}
+
+/** The detected faces that count (score at least PHOTO_CHECK.minFaceScore), in the detector's order. */
+export function countedFaces<F extends { score: number }>(faces: readonly F[]): F[] {
+  return faces.filter((f) => f.score >= PHOTO_CHECK.minFaceScore);
+}
+
 /** The copy of a photo the page sends for checking is at most this long on its long side (upload cost on a phone). */
 export const CHECK_COPY_MAX_SIDE_PX = 1024;
 
@@ -158,19 +168,29 @@ export function photoSummary(counts: { total: number; good: number; problems: nu
 }
 
 /**
+ * The submission policy's first rule: no photo classified NSFW. Returns the message naming the refused
+ * photos (by `name`, from their index), or null.
+ */
+export function nsfwRefusal(checks: Pick<PhotoCheck, 'problems'>[], name = (i: number) => `${i + 1}`): string | null {
+  const refused = checks.flatMap((c, i) => (c.problems.includes('not-allowed') ? [i] : []));
+  if (!refused.length) return null;
+  const numbers = refused.map((i) => name(i));
+  const subject = refused.length === 1 ? `Photo ${numbers[0]} is` : `Photos ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)} are`;
+  return `${subject} not allowed: NSFW content is prohibited. Remove ${refused.length === 1 ? 'it' : 'them'} to continue.`;
+}
+
+/** The submission policy's second rule: at least `trainingMinImages` readable photos with exactly one face. */
+export function onePersonRefusal(checks: Pick<PhotoCheck, 'problems' | 'faces'>[]): string | null {
+  const single = checks.filter((c) => c.faces === 1 && !c.problems.includes('unreadable')).length;
+  if (single >= LIMITS.trainingMinImages) return null;
+  return `At least ${LIMITS.trainingMinImages} photos must show exactly one face; ${single === 0 ? 'none does' : single === 1 ? 'only 1 does' : `only ${single} do`}. Add photos of the person alone.`;
+}
+
+/**
  * The submission policy (issue 13): no photo classified NSFW, and at least `trainingMinImages` photos with
- * exactly one face. Other problems only warn. Returns the message that refuses a submission, or null.
+ * exactly one face. Other problems only warn. Returns the message that refuses a submission (the NSFW one
+ * first), or null.
  */
 export function trainingPolicyRefusal(checks: Pick<PhotoCheck, 'problems' | 'faces'>[], name = (i: number) => `${i + 1}`): string | null {
-  const refused = checks.flatMap((c, i) => (c.problems.includes('not-allowed') ? [i] : []));
-  if (refused.length) {
-    const numbers = refused.map((i) => name(i));
-    const subject = refused.length === 1 ? `Photo ${numbers[0]} is` : `Photos ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)} are`;
-    return `${subject} not allowed: NSFW content is prohibited. Remove ${refused.length === 1 ? 'it' : 'them'} to continue.`;
-  }
-  const single = checks.filter((c) => c.faces === 1 && !c.problems.includes('unreadable')).length;
-  if (single < LIMITS.trainingMinImages) {
-    return `At least ${LIMITS.trainingMinImages} photos must show exactly one face; ${single === 0 ? 'none does' : single === 1 ? 'only 1 does' : `only ${single} do`}. Add photos of the person alone.`;
-  }
-  return null;
+  return nsfwRefusal(checks, name) ?? onePersonRefusal(checks);
 }

@@ -1,17 +1,24 @@
-import { orderProblems, PHOTO_CHECK, trainingPolicyRefusal, type PhotoCheck, type PhotoProblem } from '@common/photo-check.ts';
+import { IMAGE_FORMATS } from '@common/media.ts';
+import {
+  countedFaces,
+  explicitScore,
+  orderProblems,
+  PHOTO_CHECK,
+  trainingPolicyRefusal,
+  type PhotoCheck,
+  type PhotoProblem,
+} from '@common/photo-check.ts';
 import { LIMITS } from '@common/product.ts';
 import { AppError, unavailable } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { VisionAnalyser } from '../vision/analyser.ts';
-import type { NsfwScores, PhotoMeasures } from '../vision/types.ts';
+import type { PhotoMeasures } from '../vision/types.ts';
 
 /**
  * The training photo check (issue 13): the vision worker measures, this service judges the measures
  * against common/photo-check.ts. It answers the page's free per-photo check, re-checks a training archive
  * at submit (never trusting the page's verdicts), and refuses NSFW images for prompt extraction.
  */
-
-const explicit = (s: NsfwScores) => s.porn + s.hentai;
 
 /** The page checks a smaller copy; the original's size (for 'too small' and 'too large') it states itself. */
 export interface ShownSize {
@@ -21,7 +28,7 @@ export interface ShownSize {
 
 function unreadableDetail(m: PhotoMeasures): string {
   if (m.format === 'heif') return 'HEIC and AVIF photos cannot be used. Choose JPG, PNG or WEBP (on an iPhone: Settings › Camera › Formats › Most Compatible).';
-  if (m.format && !['jpeg', 'png', 'webp'].includes(m.format)) return `${m.format.toUpperCase()} files cannot be used. Choose JPG, PNG or WEBP.`;
+  if (m.format && !IMAGE_FORMATS.has(m.format)) return `${m.format.toUpperCase()} files cannot be used. Choose JPG, PNG or WEBP.`;
   if (m.format) return 'The photo is damaged and could not be read.';
   return 'This file is not a photo.';
 }
@@ -50,10 +57,12 @@ export function judgePhoto(m: PhotoMeasures, stated?: ShownSize): PhotoCheck {
   const { decoded } = m;
   const problems: PhotoProblem[] = [];
   const masked = decoded.nsfwFacesMasked;
-  if (explicit(decoded.nsfw) >= PHOTO_CHECK.nsfwExplicit && (!masked || explicit(masked) >= PHOTO_CHECK.nsfwExplicit)) problems.push('not-allowed');
+  if (explicitScore(decoded.nsfw) >= PHOTO_CHECK.nsfwExplicit && (!masked || explicitScore(masked) >= PHOTO_CHECK.nsfwExplicit)) {
+    problems.push('not-allowed');
+  }
   if (Math.min(size.width, size.height) < PHOTO_CHECK.minSidePx) problems.push('too-small');
 
-  const counted = decoded.faces.filter((f) => f.score >= PHOTO_CHECK.minFaceScore);
+  const counted = countedFaces(decoded.faces);
   const main = counted[0];
   let people = 0;
   if (!main) problems.push('no-face');

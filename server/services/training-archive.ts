@@ -1,4 +1,5 @@
 import { unzipSync } from 'fflate';
+import { sniffImageType } from '@common/media.ts';
 import { LIMITS } from '@common/product.ts';
 import { AppError, badRequest } from '../http/errors.ts';
 import { checkPixelBudget, imageSizeFromHeader } from './image-budget.ts';
@@ -87,17 +88,6 @@ function checkPath(name: string): void {
   }
 }
 
-const startsWith = (b: Uint8Array, sig: number[], at = 0) => sig.every((v, i) => b[at + i] === v);
-const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
-
-/** The image type these bytes are, or null: JPEG, PNG and WEBP (what the trainers read). */
-function imageType(bytes: Uint8Array): string | null {
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
-  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
-  return null;
-}
-
 /** Returns the archive's photos when it passes every check; throws a 400 AppError saying what is wrong. */
 export async function checkTrainingArchive(zip: Uint8Array): Promise<ArchiveImage[]> {
   const entries = readCentralDirectory(zip);
@@ -132,7 +122,7 @@ export async function checkTrainingArchive(zip: Uint8Array): Promise<ArchiveImag
   for (const e of files) {
     const bytes = unpacked[e.name];
     if (!bytes || bytes.length !== e.size) throw invalid('The training archive is damaged.');
-    const contentType = imageType(bytes);
+    const contentType = sniffImageType(bytes);
     if (!contentType) throw invalid(`${e.name} is not a photo (JPG, PNG or WEBP only).`);
     // The pixel budget from the header, before any trainer decodes it (four 16000×16000 PNGs zip small).
     try {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, Transform } from 'node:stream';
 import { UPLOAD_MESSAGES } from '@common/captions.ts';
+import { IMAGE_CONTENT_TYPES, sniffImageType } from '@common/media.ts';
 import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
 import { payloadTooLarge, tooManyRequests } from '../http/errors.ts';
@@ -12,16 +13,18 @@ import { checkPixelBudget, imageSizeFromHeader } from './image-budget.ts';
 
 export type UploadKind = 'image' | 'training-archive';
 
-const startsWith = (head: Uint8Array, bytes: number[], at = 0) => bytes.every((b, i) => head[at + i] === b);
-const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
-
 /** What the uploader accepts, recognised from the file's first bytes (its name and declared type are ignored). */
 export const UPLOAD_TYPES: FileTypeRule<UploadKind>[] = [
-  { kind: 'image', contentType: 'image/jpeg', extension: 'jpeg', maxBytes: LIMITS.uploadMaxBytes, matches: (h) => startsWith(h, [0xff, 0xd8, 0xff]) },
-  { kind: 'image', contentType: 'image/png', extension: 'png', maxBytes: LIMITS.uploadMaxBytes, matches: (h) => startsWith(h, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
-  { kind: 'image', contentType: 'image/webp', extension: 'webp', maxBytes: LIMITS.uploadMaxBytes, matches: (h) => startsWith(h, ascii('RIFF')) && startsWith(h, ascii('WEBP'), 8) },
+  // JPEG, PNG and WEBP, by the signatures every image check shares (common/media.ts).
+  ...Object.entries(IMAGE_CONTENT_TYPES).map(([extension, contentType]) => ({
+    kind: 'image' as const,
+    contentType,
+    extension,
+    maxBytes: LIMITS.uploadMaxBytes,
+    matches: (h: Uint8Array) => sniffImageType(h) === contentType,
+  })),
   // The training archive (training_images.zip); its contents are checked by the training flow.
-  { kind: 'training-archive', contentType: 'application/zip', extension: 'zip', maxBytes: LIMITS.trainingArchiveMaxBytes, matches: (h) => startsWith(h, [0x50, 0x4b, 0x03, 0x04]) },
+  { kind: 'training-archive', contentType: 'application/zip', extension: 'zip', maxBytes: LIMITS.trainingArchiveMaxBytes, matches: (h) => [0x50, 0x4b, 0x03, 0x04].every((b, i) => h[i] === b) },
 ];
 
 const DAY_MS = 24 * 60 * 60 * 1000;

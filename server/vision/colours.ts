@@ -61,14 +61,25 @@ export function colourName(r: number, g: number, b: number): string {
   return l > 0.6 ? 'pink' : 'magenta';
 }
 
-/** The pixel rectangle of a box (fractions of the image) and the grid step that samples about `maxSamples` of it. */
-function sampling(img: RgbImage, box: Box, maxSamples: number) {
+/** Rec. 709 luminance (0..1) of an 8-bit RGB colour. */
+export function luminance(r: number, g: number, b: number): number {
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}
+
+/** The pixel rectangle of a box (fractions of the image), clipped to the image; empty (0 wide or high) outside it. */
+export function boxRect(img: Pick<RgbImage, 'width' | 'height'>, box: Box): { x0: number; y0: number; w: number; h: number } {
   const x0 = Math.max(0, Math.floor(box[0] * img.width));
   const y0 = Math.max(0, Math.floor(box[1] * img.height));
   const x1 = Math.min(img.width, Math.ceil((box[0] + box[2]) * img.width));
   const y1 = Math.min(img.height, Math.ceil((box[1] + box[3]) * img.height));
-  const step = Math.max(1, Math.floor(Math.sqrt(((x1 - x0) * (y1 - y0)) / maxSamples)));
-  return { x0, y0, x1, y1, step };
+  return { x0, y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) };
+}
+
+/** The pixel rectangle of a box (fractions of the image) and the grid step that samples about `maxSamples` of it. */
+function sampling(img: RgbImage, box: Box, maxSamples: number) {
+  const { x0, y0, w, h } = boxRect(img, box);
+  const step = Math.max(1, Math.floor(Math.sqrt((w * h) / maxSamples)));
+  return { x0, y0, x1: x0 + w, y1: y0 + h, step };
 }
 
 /** Pixel shares of named colours inside a box (fractions of the image), most common first. */
@@ -111,7 +122,7 @@ export function lightOf(img: RgbImage, box: Box = [0, 0, 1, 1], maxSamples = 163
       const r = img.data[i];
       const g = img.data[i + 1];
       const b = img.data[i + 2];
-      const lum = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+      const lum = luminance(r, g, b);
       const max = Math.max(r, g, b);
       const min = Math.min(r, g, b);
       sumL += lum;

@@ -1,16 +1,12 @@
 import sharp from 'sharp';
-import { PHOTO_CHECK } from '../../common/photo-check.ts';
+import { IMAGE_FORMATS } from '../../common/media.ts';
+import { countedFaces, explicitScore, PHOTO_CHECK } from '../../common/photo-check.ts';
 import { LIMITS } from '../../common/product.ts';
 import { decodeRgb } from './analyse-image.ts';
 import { detectFaces } from './human-model.ts';
 import { nsfwScores } from './nsfw-model.ts';
 import { blurOf, differenceHash, lumaOf, maskBoxes, meanOf } from './photo-measures.ts';
-import type { NsfwScores, PhotoMeasures } from './types.ts';
-
-/** The formats the trainers read; anything else is reported without being decoded. */
-const DECODED_FORMATS = new Set(['jpeg', 'png', 'webp']);
-
-const explicit = (s: NsfwScores) => s.porn + s.hentai;
+import type { PhotoMeasures } from './types.ts';
 
 /**
  * Measures one training photo as shown (EXIF rotation applied): its size, faces, the tallest face's light and
@@ -29,7 +25,8 @@ export async function measurePhoto(bytes: Uint8Array): Promise<PhotoMeasures> {
   const width = (turned ? meta.height : meta.width) ?? 0;
   const height = (turned ? meta.width : meta.height) ?? 0;
   const base = { format: meta.format ?? null, width, height, error: null, decoded: null };
-  if (!DECODED_FORMATS.has(meta.format ?? '') || width * height > LIMITS.imageMaxPixels) return base;
+  // Only the formats the trainers read are decoded; anything else is reported as it is.
+  if (!IMAGE_FORMATS.has(meta.format ?? '') || width * height > LIMITS.imageMaxPixels) return base;
 
   let img;
   try {
@@ -38,12 +35,13 @@ export async function measurePhoto(bytes: Uint8Array): Promise<PhotoMeasures> {
     return { ...base, error: (err as Error).message };
   }
   const faces = await detectFaces(img);
-  const main = faces.find((f) => f.score >= PHOTO_CHECK.minFaceScore);
+  const counted = countedFaces(faces);
+  const main = counted[0];
   const faceLuma = main ? lumaOf(img, main.box) : null;
   const nsfw = await nsfwScores(img);
   // A face filling the frame can look explicit to the classifier; what is explicit stays so without faces.
-  const counted = faces.filter((f) => f.score >= PHOTO_CHECK.minFaceScore).map((f) => f.box);
-  const nsfwFacesMasked = explicit(nsfw) >= PHOTO_CHECK.nsfwExplicit && counted.length ? await nsfwScores(maskBoxes(img, counted)) : null;
+  const nsfwFacesMasked =
+    explicitScore(nsfw) >= PHOTO_CHECK.nsfwExplicit && counted.length ? await nsfwScores(maskBoxes(img, counted.map((f) => f.box))) : null;
   return {
     ...base,
     decoded: {

@@ -1,4 +1,4 @@
-import type { RgbImage } from './colours.ts';
+import { boxRect, luminance, type RgbImage } from './colours.ts';
 import type { Box } from './types.ts';
 
 /**
@@ -6,23 +6,15 @@ import type { Box } from './types.ts';
  * hash of the whole image, and a copy with faces masked. Thresholds live in common/photo-check.ts.
  */
 
-/** The box's pixel rectangle, clipped to the image. */
-function pixelRect(img: RgbImage, box: Box) {
-  const x0 = Math.max(0, Math.floor(box[0] * img.width));
-  const y0 = Math.max(0, Math.floor(box[1] * img.height));
-  const x1 = Math.min(img.width, Math.ceil((box[0] + box[2]) * img.width));
-  const y1 = Math.min(img.height, Math.ceil((box[1] + box[3]) * img.height));
-  return { x0, y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) };
-}
-
-const luma = (d: Uint8Array, k: number) => (0.2126 * d[k]! + 0.7152 * d[k + 1]! + 0.0722 * d[k + 2]!) / 255;
+/** Luminance of the pixel whose red byte is at `k`. */
+const luma = (d: Uint8Array, k: number) => luminance(d[k]!, d[k + 1]!, d[k + 2]!);
 
 /**
  * Luminance (0..1) of a box, averaged down by a whole factor so that its long side is at most `maxSide`:
  * blur is judged on the face at a bounded size, as a trainer sees it, whatever the photo's resolution.
  */
 export function lumaOf(img: RgbImage, box: Box, maxSide = 256): { values: Float32Array; w: number; h: number } {
-  const r = pixelRect(img, box);
+  const r = boxRect(img, box);
   const f = Math.max(1, Math.ceil(Math.max(r.w, r.h) / maxSide));
   const w = Math.floor(r.w / f);
   const h = Math.floor(r.h / f);
@@ -57,14 +49,10 @@ export function blurOf({ values: g, w, h }: { values: Float32Array; w: number; h
   let lostV = 0;
   let lostH = 0;
   const at = (x: number, y: number) => g[Math.min(h - 1, Math.max(0, y)) * w + Math.min(w - 1, Math.max(0, x))]!;
-  const blurredV = (x: number, y: number) => {
+  /** Box blur of `2 × REACH + 1` pixels through (x, y) along (dx, dy): (0, 1) vertically, (1, 0) horizontally. */
+  const blurred = (x: number, y: number, dx: number, dy: number) => {
     let s = 0;
-    for (let k = -REACH; k <= REACH; k++) s += at(x, y + k);
-    return s / (2 * REACH + 1);
-  };
-  const blurredH = (x: number, y: number) => {
-    let s = 0;
-    for (let k = -REACH; k <= REACH; k++) s += at(x + k, y);
+    for (let k = -REACH; k <= REACH; k++) s += at(x + k * dx, y + k * dy);
     return s / (2 * REACH + 1);
   };
   for (let y = 1; y < h; y++) {
@@ -73,8 +61,8 @@ export function blurOf({ values: g, w, h }: { values: Float32Array; w: number; h
       const dH = Math.abs(at(x, y) - at(x - 1, y));
       sharpV += dV;
       sharpH += dH;
-      lostV += Math.max(0, dV - Math.abs(blurredV(x, y) - blurredV(x, y - 1)));
-      lostH += Math.max(0, dH - Math.abs(blurredH(x, y) - blurredH(x - 1, y)));
+      lostV += Math.max(0, dV - Math.abs(blurred(x, y, 0, 1) - blurred(x, y - 1, 0, 1)));
+      lostH += Math.max(0, dH - Math.abs(blurred(x, y, 1, 0) - blurred(x - 1, y, 1, 0)));
     }
   }
   const v = sharpV > 0 ? (sharpV - lostV) / sharpV : 1;
@@ -89,7 +77,7 @@ export function blurOf({ values: g, w, h }: { values: Float32Array; w: number; h
 export function differenceHash(img: RgbImage, box: Box = [0, 0, 1, 1]): string {
   const W = 9;
   const H = 8;
-  const r = pixelRect(img, box);
+  const r = boxRect(img, box);
   const sums = new Float64Array(W * H);
   const counts = new Float64Array(W * H);
   for (let y = 0; y < r.h; y++) {
@@ -117,7 +105,7 @@ export function differenceHash(img: RgbImage, box: Box = [0, 0, 1, 1]): string {
 export function maskBoxes(img: RgbImage, boxes: Box[], margin = 0.1): RgbImage {
   const data = new Uint8Array(img.data);
   for (const [x, y, w, h] of boxes) {
-    const r = pixelRect(img, [x - w * margin, y - h * margin, w * (1 + 2 * margin), h * (1 + 2 * margin)]);
+    const r = boxRect(img, [x - w * margin, y - h * margin, w * (1 + 2 * margin), h * (1 + 2 * margin)]);
     for (let yy = r.y0; yy < r.y0 + r.h; yy++) data.fill(128, (yy * img.width + r.x0) * 3, (yy * img.width + r.x0 + r.w) * 3);
   }
   return { data, width: img.width, height: img.height };

@@ -1,3 +1,4 @@
+import { sniffImageType } from '@common/media';
 import { CHECK_COPY_MAX_SIDE_PX } from '@common/photo-check';
 
 /**
@@ -12,15 +13,8 @@ export interface CheckCopy {
   original: { width: number; height: number } | null;
 }
 
-const SIGNATURES: number[][] = [
-  [0xff, 0xd8, 0xff], // JPEG
-  [0x89, 0x50, 0x4e, 0x47], // PNG
-];
-
 async function isTrainableType(file: Blob): Promise<boolean> {
-  const head = new Uint8Array(await file.slice(0, 12).arrayBuffer());
-  const webp = String.fromCharCode(...head.slice(0, 4)) === 'RIFF' && String.fromCharCode(...head.slice(8, 12)) === 'WEBP';
-  return webp || SIGNATURES.some((sig) => sig.every((b, i) => head[i] === b));
+  return sniffImageType(new Uint8Array(await file.slice(0, 12).arrayBuffer())) !== null;
 }
 
 export async function makeCheckCopy(file: Blob): Promise<CheckCopy> {

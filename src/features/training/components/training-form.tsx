@@ -26,11 +26,7 @@ export interface TrainingFormProps {
 /** The photo checks in one line ('12 photos: 10 good, 2 with problems'), what is wrong, and one tap to remove those photos. */
 function CheckSummary({ formApi, checks, disabled }: { formApi: TrainingFormApi; checks: PhotoChecks; disabled: boolean }) {
   if (!checks.summary) return null;
-  const { photos } = formApi.form;
-  const problems = photos.flatMap((p, i) => {
-    const v = checks.verdicts.get(p.id);
-    return v?.hasProblem ? [{ id: p.id, number: i + 1, badge: v.badge, hint: v.hint }] : [];
-  });
+  const problems = checks.withProblems;
   return (
     <div className="mt-3 border-t border-border pt-3" data-testid="photo-check-summary">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -44,7 +40,7 @@ function CheckSummary({ formApi, checks, disabled }: { formApi: TrainingFormApi;
             size="sm"
             className="h-auto! min-h-8 py-1.5 text-left whitespace-normal!"
             disabled={disabled}
-            onClick={() => formApi.removePhotos(checks.withProblems)}
+            onClick={() => formApi.removePhotos(problems.map((p) => p.id))}
           >
             <Trash2 className="size-3.5" aria-hidden />
             {problems.length === 1 ? 'Remove the photo with a problem' : `Remove ${problems.length} photos with problems`}

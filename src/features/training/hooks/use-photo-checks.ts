@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { duplicateOf, photoBadge, PHOTO_PROBLEM_HINTS, photoSummary, trainingPolicyRefusal, type PhotoCheck } from '@common/photo-check';
+import { duplicateOf, nsfwRefusal, onePersonRefusal, photoBadge, PHOTO_PROBLEM_HINTS, photoSummary, type PhotoCheck } from '@common/photo-check';
 import { LIMITS } from '@common/product';
 import { ApiError, isAbortError, responseBody } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
@@ -25,6 +25,15 @@ export interface PhotoVerdict {
   hint: string | null;
   /** True when the photo has a problem and the page offers to remove it. */
   hasProblem: boolean;
+}
+
+/** A photo whose check found a problem, as the summary lists it. */
+export interface PhotoWithProblem {
+  id: string;
+  /** Its 1-based place in the form. */
+  number: number;
+  badge: string;
+  hint: string | null;
 }
 
 /** Photos checked at once: the server's analyser takes one at a time, so more would only queue there. */
@@ -103,13 +112,16 @@ export function usePhotoChecks(photos: TrainingPhoto[]) {
     list.forEach((state, i) => verdicts.set(photos[i]!.id, verdictOf(state, sameAs[i] ?? null)));
     const done = list.flatMap((s) => (s.status === 'done' ? [s.check] : []));
     const pending = list.filter((s) => s.status === 'waiting' || s.status === 'checking').length;
-    const problems = [...verdicts.values()].filter((v) => v.hasProblem).length;
+    const withProblems = photos.flatMap((p, i): PhotoWithProblem[] => {
+      const v = verdicts.get(p.id)!;
+      return v.hasProblem ? [{ id: p.id, number: i + 1, badge: v.badge, hint: v.hint }] : [];
+    });
     const good = [...verdicts.values()].filter((v) => v.tone === 'good').length;
     return {
       verdicts,
-      summary: photos.length ? photoSummary({ total: photos.length, good, problems, pending }) : null,
-      /** Photos whose check found a problem (one tap removes them all). */
-      withProblems: photos.filter((p) => verdicts.get(p.id)?.hasProblem).map((p) => p.id),
+      summary: photos.length ? photoSummary({ total: photos.length, good, problems: withProblems.length, pending }) : null,
+      /** Photos whose check found a problem, in the form's order (one tap removes them all). */
+      withProblems,
       /**
        * Why the photos cannot be submitted as they are, from the verdicts so far (the server decides again):
        * an NSFW photo at once; too few photos of one person once every photo has been checked.
@@ -122,10 +134,10 @@ export function usePhotoChecks(photos: TrainingPhoto[]) {
 
 function refusalOf(list: PhotoCheckState[], done: PhotoCheck[], pending: number): string | null {
   const all = list.map((s) => (s.status === 'done' ? s.check : { problems: [], faces: 1 }));
-  const nsfw = trainingPolicyRefusal(all.map((c) => ({ ...c, faces: 1 })));
+  const nsfw = nsfwRefusal(all);
   if (nsfw) return nsfw;
   // Too few one-person photos is only known once each photo has a verdict; unchecked ones count for the person.
-  return pending === 0 && done.length ? trainingPolicyRefusal(all) : null;
+  return pending === 0 && done.length ? onePersonRefusal(all) : null;
 }
 
 function verdictOf(state: PhotoCheckState, sameAs: number | null): PhotoVerdict {

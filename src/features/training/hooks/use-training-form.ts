@@ -40,14 +40,6 @@ export function useTrainingForm(email: string | null | undefined) {
     if (added.length) setForm((f) => ({ ...f, photos: [...f.photos, ...added] }));
   }, []);
 
-  const removePhoto = useCallback((id: string) => {
-    setForm((f) => {
-      const gone = f.photos.find((p) => p.id === id);
-      if (gone) URL.revokeObjectURL(gone.previewUrl);
-      return { ...f, photos: f.photos.filter((p) => p.id !== id) };
-    });
-  }, []);
-
   const removePhotos = useCallback((ids: string[]) => {
     const gone = new Set(ids);
     setForm((f) => {
@@ -55,6 +47,8 @@ export function useTrainingForm(email: string | null | undefined) {
       return { ...f, photos: f.photos.filter((p) => !gone.has(p.id)) };
     });
   }, []);
+
+  const removePhoto = useCallback((id: string) => removePhotos([id]), [removePhotos]);
 
   const reset = useCallback(() => {
     photosRef.current.forEach((p) => URL.revokeObjectURL(p.previewUrl));
