@@ -1,6 +1,12 @@
 import type { ApiPort, RequestOptions } from './port';
 import { ApiError } from './api-error';
 
+/** Our server's media paths (`/media/…`) as URLs on `baseUrl`; anything else (an external URL) as it is. */
+export function mediaUrlOn(baseUrl = ''): (path: string) => string {
+  const base = baseUrl.replace(/\/+$/, '');
+  return (path) => (base && path.startsWith('/') ? base + path : path);
+}
+
 /**
  * Our server's API, in both builds. Locally it is the page's own origin and the session cookie
  * authenticates; the hosted build calls `baseUrl` (VITE_API_URL, another origin) with the identity
@@ -35,7 +41,7 @@ export function createHttpApi(opts: { baseUrl?: string; getToken?: () => Promise
       return (await res.json()) as T;
     },
 
-    mediaUrl: (path: string) => (baseUrl && path.startsWith('/') ? baseUrl + path : path),
+    mediaUrl: mediaUrlOn(baseUrl),
 
     async download(path: string) {
       const res = await send(path, { method: 'GET', headers: {} });

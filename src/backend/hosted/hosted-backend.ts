@@ -12,8 +12,10 @@ type SupabaseSession = ReturnType<(typeof import('./supabase-session'))['openSup
  */
 export function createHostedBackend(clerk: ClerkLike, config: HostedConfig): Backend & { close(): void } {
   const identity = createClerkIdentity(clerk);
+  const api = createHttpApi({ baseUrl: config.apiUrl, getToken: () => identity.getToken() });
   let session: Promise<SupabaseSession> | null = null;
-  const open = () => (session ??= import('./supabase-session').then((m) => m.openSupabaseSession(config, () => identity.getToken())));
+  const open = () =>
+    (session ??= import('./supabase-session').then((m) => m.openSupabaseSession(config, () => identity.getToken(), { mediaUrl: api.mediaUrl })));
   const withData = <T,>(use: (data: DataPort) => Promise<T>) => open().then((s) => use(s.data));
 
   /** Subscribes once Supabase is loaded; the returned function works before and after that. */
@@ -34,7 +36,7 @@ export function createHostedBackend(clerk: ClerkLike, config: HostedConfig): Bac
   return {
     mode: 'hosted',
     identity,
-    api: createHttpApi({ baseUrl: config.apiUrl, getToken: () => identity.getToken() }),
+    api,
     data: {
       syncUser: (user) => withData((d) => d.syncUser(user)),
       generationsPage: (query, signal) => withData((d) => d.generationsPage(query, signal)),

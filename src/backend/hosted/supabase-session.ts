@@ -1,7 +1,7 @@
 import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js';
 import { TIMINGS } from '@common/product';
 import { NO_TOKEN_MESSAGE } from '../api-error';
-import { createHttpApi } from '../http-api';
+import { mediaUrlOn } from '../http-api';
 import type { DataPort, LivePort } from '../port';
 import type { HostedConfig } from './hosted-config';
 import { createSupabaseData } from './supabase-data';
@@ -15,8 +15,11 @@ import { createSupabaseLive } from './supabase-live';
 export function openSupabaseSession(
   config: HostedConfig,
   getToken: () => Promise<string | null>,
-  /** `realtime`: Supabase's realtime options (Node and jsdom tests give it the `ws` transport). */
-  opts: { tokenRefreshMs?: number; realtime?: SupabaseClientOptions<'public'>['realtime'] } = {},
+  /**
+   * `realtime`: Supabase's realtime options (Node and jsdom tests give it the `ws` transport). `mediaUrl`: the
+   * backend's own ApiPort.mediaUrl; by default, media URLs on `config.apiUrl` (the same).
+   */
+  opts: { tokenRefreshMs?: number; realtime?: SupabaseClientOptions<'public'>['realtime']; mediaUrl?: (path: string) => string } = {},
 ) {
   const supabase = createClient(config.supabaseUrl, config.supabaseAnonKey, {
     // A missing token is an error, never null: supabase-js would send the anon key instead, and the
@@ -36,7 +39,7 @@ export function openSupabaseSession(
     supabase.realtime.setAuth().catch((err: unknown) => console.warn('Could not refresh the realtime token', err));
   }, opts.tokenRefreshMs ?? TIMINGS.tokenRefreshMs);
 
-  const data = createSupabaseData(supabase, { media: createHttpApi({ baseUrl: config.apiUrl }).mediaUrl });
+  const data = createSupabaseData(supabase, { media: opts.mediaUrl ?? mediaUrlOn(config.apiUrl) });
   const live = createSupabaseLive(supabase, { userId: data.userId, balance: () => data.balance() });
 
   return {

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useBackend } from '@/backend/backend-context';
-import type { Me, SessionUser } from '@/backend/port';
+import type { Backend, Me, SessionUser } from '@/backend/port';
 import { NO_TOKEN_MESSAGE } from '@/backend/api-error';
 
 export const sessionUserKey = ['session-user'] as const;
@@ -17,8 +17,7 @@ export function useSessionUser() {
  * The user record's query, one definition for the sync and its readers: get a token, then create or refresh
  * the users row (spec §4). Its data is the live user record (credits are kept current by realtime events).
  */
-function useMeQuery(sessionUser?: SessionUser | null) {
-  const { identity, data } = useBackend();
+function meQuery({ identity, data }: Backend, sessionUser?: SessionUser | null) {
   return queryOptions({
     queryKey: meKey,
     staleTime: Infinity,
@@ -41,19 +40,27 @@ function useMeQuery(sessionUser?: SessionUser | null) {
 
 /** User sync (spec §4): runs once the identity has loaded and a user exists. */
 export function useUserSync(sessionUser: SessionUser | null | undefined) {
-  return useQuery({ ...useMeQuery(sessionUser), enabled: !!sessionUser });
+  const backend = useBackend();
+  return useQuery({ ...meQuery(backend, sessionUser), enabled: !!sessionUser });
 }
 
-/** Runs the user sync again now (after a subscription change), keeping the record shown meanwhile. */
+/**
+ * Runs the user sync again now (after a subscription change), keeping the record shown meanwhile. The
+ * returned function is stable; it reads the session user when called.
+ */
 export function useRefreshMe() {
   const qc = useQueryClient();
-  const options = useMeQuery(qc.getQueryData<SessionUser | null>(sessionUserKey));
-  return useCallback(() => qc.fetchQuery({ ...options, staleTime: 0 }), [qc, options]);
+  const backend = useBackend();
+  return useCallback(
+    () => qc.fetchQuery({ ...meQuery(backend, qc.getQueryData<SessionUser | null>(sessionUserKey)), staleTime: 0 }),
+    [qc, backend],
+  );
 }
 
 /** The synced user record; only inside the /app guard, where the sync has loaded it (so it never fetches). */
 export function useMe(): Me {
-  const { data } = useQuery({ ...useMeQuery(), enabled: false });
+  const backend = useBackend();
+  const { data } = useQuery({ ...meQuery(backend), enabled: false });
   if (!data) throw new Error('useMe is only available inside the signed-in app');
   return data;
 }

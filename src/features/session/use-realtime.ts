@@ -24,13 +24,11 @@ export function useLiveUserRecord() {
   const { live } = useBackend();
   const qc = useQueryClient();
   const refreshMe = useRefreshMe();
-  const latestRefresh = useRef(refreshMe);
-  latestRefresh.current = refreshMe;
   useEffect(() => {
     const stops = [
       live.watchBalance((credits) => qc.setQueryData<Me>(meKey, (me) => (me && me.credits !== credits ? { ...me, credits } : me))),
       live.watchChanges('subscription', () => {
-        latestRefresh.current().catch((err: unknown) => console.error('Could not refresh the user record', err));
+        refreshMe().catch((err: unknown) => console.error('Could not refresh the user record', err));
         void qc.invalidateQueries({ queryKey: ['billing'] });
       }),
       live.watchStale(({ account }) =>
@@ -38,5 +36,5 @@ export function useLiveUserRecord() {
       ),
     ];
     return () => stops.forEach((stop) => stop());
-  }, [live, qc]);
+  }, [live, qc, refreshMe]);
 }
