@@ -24,6 +24,23 @@ export interface FakeCreem {
   stop(): Promise<void>;
 }
 
+/** The server's CREEM_* settings for a fake Creem at `url` that knows this key and these three products. */
+export function creemEnv(opts: {
+  url: string;
+  apiKey: string;
+  webhookSecret: string;
+  products: { BASIC: string; STANDARD: string; PROFESSIONAL: string };
+}): Record<string, string> {
+  return {
+    CREEM_API_KEY: opts.apiKey,
+    CREEM_WEBHOOK_SECRET: opts.webhookSecret,
+    CREEM_PRODUCT_BASIC: opts.products.BASIC,
+    CREEM_PRODUCT_STANDARD: opts.products.STANDARD,
+    CREEM_PRODUCT_PROFESSIONAL: opts.products.PROFESSIONAL,
+    CREEM_SERVER_URL: opts.url,
+  };
+}
+
 const CHECKOUT_FIELDS = new Set([
   'product_id',
   'request_id',

@@ -68,12 +68,6 @@ export interface RealtimeConnectionInfo {
   channels: RealtimeChannelInfo[];
 }
 
-/** A join the server refused, with the reason it answered. */
-export interface RefusedJoin {
-  topic: string;
-  reason: string;
-}
-
 export interface RealtimeFake {
   /** Takes an HTTP upgrade for /realtime/v1/websocket (the stack routes to it). */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -81,8 +75,6 @@ export interface RealtimeFake {
   connections(): RealtimeConnectionInfo[];
   /** Every joined channel on every connection, now. */
   channels(): RealtimeChannelInfo[];
-  /** Joins refused so far. */
-  refusedJoins: RefusedJoin[];
   /** postgres_changes messages sent so far: to whom (sub), on which topic, which change. */
   deliveries: { sub: string; topic: string; table: string; type: string }[];
   /** Cuts every socket at once, as a network drop would (no close frame). */
@@ -127,6 +119,8 @@ end $$;
 interface TableMeta {
   columns: { name: string; type: string }[];
   primaryKey: string[];
+  /** Whether `authenticated` may select from the table: a DELETE reaches every subscriber then (no row to check). */
+  authenticatedSelects: boolean;
 }
 
 interface Channel extends RealtimeChannelInfo {
@@ -179,7 +173,8 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
         where i.indrelid = $1::regclass and i.indisprimary order by array_position(i.indkey::int2[], a.attnum)`,
       [`public."${table}"`],
     );
-    tables.set(table, { columns, primaryKey: pk.map((r) => r.name) });
+    const { rows: [privilege] } = await opts.pool.query<{ ok: boolean }>(`select has_table_privilege('authenticated', $1, 'select') as ok`, [`public."${table}"`]);
+    tables.set(table, { columns, primaryKey: pk.map((r) => r.name), authenticatedSelects: privilege.ok });
   }
 
   const listener = new pg.Client({ connectionString: opts.databaseUrl });
@@ -188,7 +183,6 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
   await listener.query(`listen ${CHANNEL}`);
 
   const connections = new Map<number, Connection>();
-  const refusedJoins: RefusedJoin[] = [];
   const deliveries: RealtimeFake['deliveries'] = [];
   let nextConnectionId = 1;
   let stopped = false;
@@ -233,10 +227,7 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
   }
 
   async function join(conn: Connection, [joinRef, ref, topic]: Frame, payload: Record<string, unknown>): Promise<void> {
-    const refuse = (reason: string) => {
-      refusedJoins.push({ topic, reason });
-      send(conn, [joinRef, ref, topic, 'phx_reply', { status: 'error', response: { reason } }]);
-    };
+    const refuse = (reason: string) => send(conn, [joinRef, ref, topic, 'phx_reply', { status: 'error', response: { reason } }]);
     if (!topic.startsWith('realtime:')) return refuse(`unsupported topic "${topic}"`);
     const config = (payload.config ?? {}) as { private?: boolean; presence?: { enabled?: boolean }; postgres_changes?: unknown };
     if (config.private) return refuse('the fake serves public channels only (config.private is true)');
@@ -343,11 +334,6 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
     }
   }
 
-  async function canSelect(table: string): Promise<boolean> {
-    const { rows } = await opts.pool.query<{ ok: boolean }>(`select has_table_privilege('authenticated', $1, 'select') as ok`, [`public."${table}"`]);
-    return rows[0].ok;
-  }
-
   async function deliver(changeId: string): Promise<void> {
     const { rows } = await opts.pool.query<{ schema_name: string; table_name: string; type: 'INSERT' | 'UPDATE' | 'DELETE'; record: Record<string, unknown> | null; old_record: Record<string, unknown> | null; committed_at: Date }>(
       `delete from likeness_fake_realtime.changes where id = $1 returning *`,
@@ -373,7 +359,7 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
         const ids: number[] = [];
         for (const sub of channel.subscriptions) {
           if (sub.table !== change.table_name || (sub.event !== '*' && sub.event !== change.type)) continue;
-          const reaches = change.type === 'DELETE' ? await canSelect(change.table_name) : await visible(channel.claims, change.table_name, meta, change.record!, sub.filter);
+          const reaches = change.type === 'DELETE' ? meta.authenticatedSelects : await visible(channel.claims, change.table_name, meta, change.record!, sub.filter);
           if (reaches) ids.push(sub.id);
         }
         if (ids.length === 0 || conn.channels.get(channel.topic) !== channel) continue;
@@ -434,7 +420,6 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
     },
     connections: () => [...connections.values()].map((c) => ({ id: c.id, heartbeats: c.heartbeats, channels: [...c.channels.values()].map(info) })),
     channels: () => [...connections.values()].flatMap((c) => [...c.channels.values()].map(info)),
-    refusedJoins,
     deliveries,
     dropAll() {
       for (const conn of connections.values()) conn.ws.terminate();

@@ -28,7 +28,7 @@
  *
  * Tokens are checked the way Supabase checks third-party (Clerk) session tokens: an RS256 signature by the
  * instance's key (`jwtKey`: the PEM public key Clerk shows, i.e. CLERK_JWT_KEY, or its JWK; or `jwks`), `exp` required,
- * PostgREST's 30 s clock leeway; or pass your own `verifyToken`. No token, or the anon key as the token (what
+ * PostgREST's 30 s clock leeway. No token, or the anon key as the token (what
  * supabase-js sends when `accessToken` returns null), runs as `anon`; a token without a `role` claim too.
  * A bad token is 401 `PGRST301`, an expired one 401 `PGRST303` "JWT expired" (PostgREST 12's codes).
  */
@@ -47,10 +47,6 @@ export interface SupabaseFakesOptions {
   jwtKey?: string | JsonWebKey;
   /** Or the instance's JWKS (`{ keys: [clerk.jwk] }`), the key picked by the token's `kid`, as Supabase does. */
   jwks?: JSONWebKeySet;
-  /** Or your own check: returns the verified claims or throws (a jose JWTExpired is answered as expired). */
-  verifyToken?: (token: string) => Promise<Claims>;
-  /** The project's publishable key (default a fixed `sb_publishable_…` test value). */
-  anonKey?: string;
 }
 
 export interface SupabaseFakes {
@@ -70,7 +66,6 @@ const CLOCK_LEEWAY_SECONDS = 30;
 const VERIFY_OPTIONS = { algorithms: ['RS256'], clockTolerance: CLOCK_LEEWAY_SECONDS, requiredClaims: ['exp'] };
 
 function verifierFor(opts: SupabaseFakesOptions): ((token: string) => Promise<Claims>) | null {
-  if (opts.verifyToken) return opts.verifyToken;
   if (opts.jwks) {
     const keySet = createLocalJWKSet(opts.jwks);
     return async (token) => (await jwtVerify(token, keySet, VERIFY_OPTIONS)).payload as JWTPayload & Claims;
@@ -101,8 +96,8 @@ function authenticator(anonKey: string, verify: (token: string) => Promise<Claim
 
 export async function startSupabaseFakes(opts: SupabaseFakesOptions): Promise<SupabaseFakes> {
   const verify = verifierFor(opts);
-  if (!verify) throw new Error('startSupabaseFakes needs jwtKey, jwks or verifyToken');
-  const anonKey = opts.anonKey ?? TEST_SUPABASE_ANON_KEY;
+  if (!verify) throw new Error('startSupabaseFakes needs jwtKey or jwks');
+  const anonKey = TEST_SUPABASE_ANON_KEY;
   const authenticate = authenticator(anonKey, verify);
 
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 6 });

@@ -48,6 +48,32 @@ export interface MintOptions {
   omit?: (keyof ClerkSessionClaims | string)[];
 }
 
+/** A fresh Clerk user id (`user_` and 24 characters, as Clerk's). */
+export const newClerkUserId = () => `user_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
+
+/**
+ * The claims of a session token (what `mint` signs): Clerk's defaults for a fresh user and session, issued
+ * now to TEST_SPA_ORIGIN by TEST_CLERK_ISSUER, then `claims` on top, less `opts.omit`.
+ */
+export function sessionClaims(claims: Partial<ClerkSessionClaims> & Record<string, unknown> = {}, opts: MintOptions = {}): Record<string, unknown> {
+  const now = Math.floor(Date.now() / 1000);
+  const payload: Record<string, unknown> = {
+    sub: newClerkUserId(),
+    sid: `sess_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
+    azp: TEST_SPA_ORIGIN,
+    iss: TEST_CLERK_ISSUER,
+    iat: now + (opts.issuedAt ?? 0),
+    nbf: now + (opts.notBefore ?? -10),
+    exp: now + (opts.expiresIn ?? 60),
+    v: 2,
+    fva: [0, -1],
+    role: 'authenticated',
+    ...claims,
+  };
+  for (const name of opts.omit ?? []) delete payload[name];
+  return payload;
+}
+
 export interface ClerkTestKeys {
   /** The public key as Clerk's dashboard shows it ("PEM public key"): the value of CLERK_JWT_KEY. */
   publicKeyPem: string;
@@ -72,22 +98,7 @@ export function createClerkTestKeys(): ClerkTestKeys {
     publicKeyPem: publicKey,
     jwk,
     async mint(claims = {}, opts = {}) {
-      const now = Math.floor(Date.now() / 1000);
-      const payload: Record<string, unknown> = {
-        sub: `user_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
-        sid: `sess_${randomUUID().replace(/-/g, '').slice(0, 24)}`,
-        azp: TEST_SPA_ORIGIN,
-        iss: TEST_CLERK_ISSUER,
-        iat: now + (opts.issuedAt ?? 0),
-        nbf: now + (opts.notBefore ?? -10),
-        exp: now + (opts.expiresIn ?? 60),
-        v: 2,
-        fva: [0, -1],
-        role: 'authenticated',
-        ...claims,
-      };
-      for (const name of opts.omit ?? []) delete payload[name];
-      return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(await signingKey);
+      return new SignJWT(sessionClaims(claims, opts)).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).sign(await signingKey);
     },
   };
 }

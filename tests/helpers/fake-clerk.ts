@@ -135,11 +135,6 @@ export function createFakeClerk(opts: FakeClerkOptions) {
 
   return {
     clerk,
-    /** Signs a user in (as Clerk's widgets would, once done) or out, telling every listener. */
-    setUser(user: FakeClerkUser | null) {
-      resources = resourcesFor(user);
-      emit();
-    },
     signOuts: () => signOuts,
   };
 }

@@ -8,10 +8,14 @@ import pg from 'pg';
 import { loadConfig } from '../../server/config.ts';
 import { buildApp, type BuildAppOptions } from '../../server/app.ts';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../../server/runtime.ts';
+import type { ReadinessReport } from '../../server/ops/readiness.ts';
 import { dropStalledBodies, SERVER_TIMEOUTS, serverTimeoutOptions, type ServerTimeouts } from '../../server/http/timeouts.ts';
 import { createVisionAnalyser, type VisionAnalyser } from '../../server/vision/analyser.ts';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
+
+/** AUTH_SECRET of every test server and server process on Postgres (session cookies must outlive a restart). */
+export const TEST_AUTH_SECRET = 'test-secret-test-secret-test-secret-123';
 
 /** PGlite always; real Postgres too when TEST_DATABASE_URL is set (CI sets it). */
 export function testDatabases(): TestDatabaseKind[] {
@@ -89,7 +93,7 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     AUTH_RATE_LIMIT: '1000',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl, AUTH_SECRET: 'test-secret-test-secret-test-secret-123' } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET } : {}),
     ...opts.env,
   });
   const rt = await startRuntime(config, { sseHeartbeatMs: 1000, vision: sharedTestVision(), ...opts.runtime });
@@ -126,6 +130,12 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     },
   };
   return ts;
+}
+
+/** GET /readyz of a server: its status and its report. */
+export async function readyz(server: { url: string }): Promise<{ status: number; body: ReadinessReport }> {
+  const res = await fetch(`${server.url}/readyz`);
+  return { status: res.status, body: await res.json() };
 }
 
 /** fetch with a cookie jar and the server's own Origin, as a browser tab on the site would send. */

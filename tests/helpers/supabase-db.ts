@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { SUPABASE_MIGRATIONS_DIR } from '../../server/db/supabase-migrations.ts';
+import { sessionClaims } from './clerk.ts';
 import { createScratchDatabase } from './server.ts';
 
 /** JWT claims as PostgREST puts them in request.jwt.claims (a Clerk session token's, or `{ role: 'anon' }`). */
@@ -23,8 +24,7 @@ export type Claims = Record<string, unknown> & { role?: string; sub?: string };
 
 /** The claims of a Clerk session token for `sub`, as Supabase receives them (hosted-research.md §1.1). */
 export function clerkClaims(sub: string, extra: Record<string, unknown> = {}): Claims {
-  const now = Math.floor(Date.now() / 1000);
-  return { sub, sid: `sess_${sub}`, azp: 'http://localhost:5173', iss: 'https://fake-instance.clerk.accounts.dev', iat: now, nbf: now - 10, exp: now + 60, v: 2, fva: [0, -1], role: 'authenticated', ...extra };
+  return sessionClaims({ sub, sid: `sess_${sub}`, ...extra });
 }
 
 /** What a request without a token runs as. */

@@ -7,7 +7,6 @@ export interface TcpProxy {
   stop(): Promise<void>;
   /** Accepts connections again on the same port. */
   start(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** A loopback TCP forwarder to `target`, which a test can take down and bring back (a database outage). */
@@ -34,19 +33,17 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
 
   let server = makeServer();
   const port = await listen(server, 0);
-  const stop = async () => {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const s of sockets) s.destroy();
-    });
-  };
   return {
     port,
-    stop,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
     async start() {
       server = makeServer();
       await listen(server, port);
     },
-    close: stop,
   };
 }

@@ -1,7 +1,11 @@
 import { zipSync, type Zippable } from 'fflate';
 import sharp from 'sharp';
+import { expect } from 'vitest';
+import type { TrainingView } from '@common/training.ts';
 import { PORTRAITS, samplePhoto } from './photos.ts';
 import type { TestClient } from './server.ts';
+import { uploadFile } from './uploads.ts';
+import { waitFor } from './wait.ts';
 
 /** Near-zero training time and a fast runner, as in every test. */
 export const FAST_TRAINING = { TRAINING_DURATION_SECONDS: '0', TRAINING_POLL_SECONDS: '0.05' };
@@ -32,13 +36,7 @@ export async function trainingArchive(n = 4): Promise<Uint8Array> {
 }
 
 /** Uploads a training archive through the uploader; returns its URL (throws on any other answer). */
-export async function uploadArchive(client: TestClient, zip: Uint8Array): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'training_images.zip');
-  const res = await client.fetch('/api/upload', { method: 'POST', body: form });
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
-  return (await res.json()).url;
-}
+export const uploadArchive = (client: TestClient, zip: Uint8Array): Promise<string> => uploadFile(client, zip, 'training_images.zip', 'application/zip');
 
 /** The training submission payload (spec §3) with the form's fields. */
 export const trainingPayload = (url: string, extra: Record<string, unknown> = {}) => ({
@@ -53,13 +51,13 @@ export const trainingPayload = (url: string, extra: Record<string, unknown> = {}
   ...extra,
 });
 
-/** Polls `probe` until it gives a value. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 45_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** The user's trainings, as GET /api/trainings lists them (asserts it answers 200). */
+export async function listTrainings(client: TestClient): Promise<TrainingView[]> {
+  const res = await client.get('/api/trainings');
+  expect(res.status).toBe(200);
+  return (await res.json()).items;
 }
+
+/** Waits until the training submitted as `requestId` has ended (completed or failed), and returns it. */
+export const trainingEnded = (client: TestClient, requestId: string): Promise<TrainingView> =>
+  waitFor('the training to end', async () => (await listTrainings(client)).find((t) => t.request_id === requestId && t.status !== 'IN_PROGRESS'));

@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TrainingView } from '@common/training.ts';
-import { runAdmin } from '../../server/admin/cli.ts';
 import {
   authUsers,
   creditLedger,
@@ -20,10 +18,12 @@ import {
 } from '../../server/db/schema.ts';
 import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
 import { exploreRepository } from '../../server/repositories/explore.repository.ts';
+import { admin } from '../helpers/admin.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
 import { samplePhoto } from '../helpers/photos.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
-import { FAST_TRAINING, trainingArchive, trainingPayload, uploadArchive, waitFor } from '../helpers/training.ts';
+import { FAST_TRAINING, trainingArchive, trainingEnded, trainingPayload, uploadArchive } from '../helpers/training.ts';
+import { uploadFile } from '../helpers/uploads.ts';
 
 const generationRequest = (loras: { path: string; scale: number }[] = []) => generationRequestBody({ prompt: 'a portrait in a sunny park', loras, seed: 11 });
 
@@ -41,13 +41,7 @@ async function generate(client: TestClient, loras: { path: string; scale: number
   return (await res.json()) as { images: { url: string }[]; generation: { id: string } };
 }
 
-async function uploadPhoto(client: TestClient): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(await samplePhoto('man'))], { type: 'image/jpeg' }), 'me.jpg');
-  const res = await client.fetch('/api/upload', { method: 'POST', body: form });
-  if (res.status !== 200) throw new Error(`upload failed: ${res.status}`);
-  return (await res.json()).url;
-}
+const uploadPhoto = async (client: TestClient) => uploadFile(client, await samplePhoto('man'), 'me.jpg', 'image/jpeg');
 
 /** A person with everything the product keeps about them: a character, images, uploads, a published image. */
 async function personWithData(ts: TestServer, opts: { train: boolean }) {
@@ -58,10 +52,7 @@ async function personWithData(ts: TestServer, opts: { train: boolean }) {
     const submitted = await person.client.post('/api/image/submit-lora-training', trainingPayload(archive, { character_name: 'Dana Scully' }));
     if (submitted.status !== 200) throw new Error(`training refused: ${await submitted.text()}`);
     const { request_id } = await submitted.json();
-    const done = await waitFor('the training to end', async () => {
-      const items: TrainingView[] = (await (await person.client.get('/api/trainings')).json()).items;
-      return items.find((t) => t.request_id === request_id && t.status !== 'IN_PROGRESS');
-    });
+    const done = await trainingEnded(person.client, request_id);
     expect(done.status).toBe('COMPLETED');
     lora = done.lora_file_url!;
   }
@@ -205,13 +196,6 @@ describe.each(testDatabases())('account erasure (%s)', (database) => {
 });
 
 describe('admin users erase', () => {
-  async function admin(env: Record<string, string>, ...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runAdmin(argv, { env: { LOG_LEVEL: 'silent', ...env }, out: (l) => out.push(l), err: (l) => err.push(l) });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
-
   it('erases by email, says what it removed, and is safe to run twice (stopped embedded server)', async () => {
     // The data folder outlives the server: the operator runs the command between a stop and a start.
     const dataDir = mkdtempSync(join(tmpdir(), 'likeness-erase-'));

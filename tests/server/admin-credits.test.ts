@@ -5,16 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { runAdmin } from '../../server/admin/cli.ts';
-import { startTestServer } from '../helpers/server.ts';
-
-/** Runs the operator command in-process and collects what it prints. */
-async function admin(env: Record<string, string>, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runAdmin(argv, { env: { LOG_LEVEL: 'silent', ...env }, out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { admin } from '../helpers/admin.ts';
+import { startTestServer, TEST_AUTH_SECRET } from '../helpers/server.ts';
 
 describe('admin credits command (pglite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'likeness-admin-'));
@@ -81,7 +73,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('admin credits command (postgres)'
     const ts = await startTestServer({ databaseUrl: url.toString() });
     try {
       const { client, email } = await ts.signUp();
-      const env = { DATABASE_URL: url.toString(), AUTH_SECRET: 'test-secret-test-secret-test-secret-123', DATA_DIR: ts.dataDir };
+      const env = { DATABASE_URL: url.toString(), AUTH_SECRET: TEST_AUTH_SECRET, DATA_DIR: ts.dataDir };
       expect((await admin(env, 'credits', 'grant', email, '40', '--reason', 'Support ticket 12')).code).toBe(0);
       expect((await (await client.get('/api/me')).json()).credits).toBe(40);
     } finally {

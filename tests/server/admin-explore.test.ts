@@ -4,17 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { ExplorePage } from '@common/library.ts';
-import { runAdmin } from '../../server/admin/cli.ts';
 import { generations } from '../../server/db/schema.ts';
 import { mediaUrl } from '../../server/providers/storage/index.ts';
+import { admin } from '../helpers/admin.ts';
 import { startTestServer } from '../helpers/server.ts';
-
-async function admin(env: Record<string, string>, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runAdmin(argv, { env: { LOG_LEVEL: 'silent', ...env }, out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 describe('admin explore command (pglite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'likeness-admin-explore-'));

@@ -7,6 +7,7 @@ import { createCreemProvider } from '../../server/providers/payments/creem.ts';
 import { PaymentProviderError } from '../../server/providers/payments/index.ts';
 import {
   creemCheckoutCompleted,
+  creemEnv,
   creemSubscription,
   signStandard,
   signedWebhook,
@@ -318,14 +319,7 @@ describe('creem provider', () => {
   beforeAll(async () => {
     creem = await startFakeCreem({ apiKey, products: Object.values(products) });
     ts = await startTestServer({
-      env: {
-        CREEM_API_KEY: apiKey,
-        CREEM_WEBHOOK_SECRET: webhookSecret,
-        CREEM_PRODUCT_BASIC: products.BASIC,
-        CREEM_PRODUCT_STANDARD: products.STANDARD,
-        CREEM_PRODUCT_PROFESSIONAL: products.PROFESSIONAL,
-        CREEM_SERVER_URL: creem.url,
-      },
+      env: creemEnv({ url: creem.url, apiKey, webhookSecret, products }),
     });
   });
   afterAll(async () => {

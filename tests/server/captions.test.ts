@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import { generationJobs, uploads } from '../../server/db/schema.ts';
 import { refundAbandonedJobs } from '../../server/jobs/paid-jobs.ts';
+import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
 import { createFalCaptioner } from '../../server/providers/inference/fal-captioner.ts';
 import { createFalCaptionFake, type FalCaptionFake } from '../fakes/fal-captions.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
@@ -12,17 +13,11 @@ import { randomUUID } from 'node:crypto';
 import { LIMITS } from '@common/product.ts';
 import { pngHeader, samplePhoto } from '../helpers/photos.ts';
 import { sharedTestVision, startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+import { postUpload } from '../helpers/uploads.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { withExplicitVerdict } from '../helpers/vision.ts';
 
-function form(bytes: Buffer | string, fileName: string, type = 'application/octet-stream'): FormData {
-  const fd = new FormData();
-  fd.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)], { type }), fileName);
-  return fd;
-}
-
-async function upload(client: TestClient, bytes: Buffer | string, fileName = 'photo.jpg') {
-  return client.fetch('/api/upload', { method: 'POST', body: form(bytes, fileName, 'image/jpeg') });
-}
+const upload = (client: TestClient, bytes: Buffer | string, fileName = 'photo.jpg') => postUpload(client, bytes, fileName, 'image/jpeg');
 
 async function uploadPhoto(client: TestClient): Promise<string> {
   const res = await upload(client, await samplePhoto('smilingWoman'));
@@ -133,7 +128,7 @@ describe.each(testDatabases())('uploads and captions with the builtin analyser (
 
   it('refuses a text file named .png with 400', async () => {
     const { client, userId } = await ts.signUp();
-    const res = await client.fetch('/api/upload', { method: 'POST', body: form('just some text, not a picture', 'holiday.png', 'image/png') });
+    const res = await postUpload(client, 'just some text, not a picture', 'holiday.png', 'image/png');
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'unsupported_type', message: 'Invalid file type (JPG, PNG, WEBP only).' });
     expect(await ts.rt.db.select().from(uploads).where(eq(uploads.userId, userId))).toHaveLength(0);
@@ -218,7 +213,7 @@ describe.each(testDatabases())('uploads and captions with the builtin analyser (
   it('accepts the training archive as a zip, kind training-archive', async () => {
     const { client } = await ts.signUp();
     const zipHead = Buffer.from([0x50, 0x4b, 0x03, 0x04, 20, 0, 0, 0, 8, 0, 0, 0]);
-    const res = await client.fetch('/api/upload', { method: 'POST', body: form(Buffer.concat([zipHead, Buffer.alloc(6 * 1024 * 1024)]), 'training_images.zip', 'application/zip') });
+    const res = await postUpload(client, Buffer.concat([zipHead, Buffer.alloc(6 * 1024 * 1024)]), 'training_images.zip', 'application/zip');
     expect(res.status).toBe(200);
     const { url } = await res.json();
     const [row] = await ts.rt.db.select().from(uploads).where(eq(uploads.url, url));
@@ -293,7 +288,7 @@ describe('prompt extraction refuses NSFW images (classifier verdict injected)', 
       });
       expect(await ts.rt.credits.ledgerSum(userId)).toBe(2);
       expect(await ts.rt.db.select().from(uploads).where(eq(uploads.url, url))).toEqual([]);
-      expect(await ts.rt.storage.exists(decodeURIComponent(url.replace('/media/', '')))).toBe(false);
+      expect(await ts.rt.storage.exists(keyFromMediaUrl(url)!)).toBe(false);
       expect((await client.get(url)).status).toBe(404);
 
       const safe = await client.post('/api/image/detail-caption', { image_url: await uploadPhoto(client) });
@@ -371,16 +366,12 @@ describe('an extraction whose instance dies', () => {
     const { client, userId } = await ts.signUp({ credits: 2 });
     const url = await uploadPhoto(client);
     const pending = client.post('/api/image/detail-caption', { image_url: url });
-    let job: typeof generationJobs.$inferSelect | undefined;
-    for (let i = 0; i < 200 && !job; i++) {
-      [job] = await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId));
-      if (!job) await new Promise((r) => setTimeout(r, 50));
-    }
+    const job = await waitFor('the caption job', async () => (await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId)))[0], 10_000);
     expect(job).toMatchObject({ kind: 'caption', cost: 2, status: 'PENDING' });
     expect(await ts.rt.credits.balance(userId)).toBe(0);
 
     // The instance running it is taken for dead: its lease runs out, and a sweep refunds it.
-    await ts.rt.db.update(generationJobs).set({ leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(generationJobs.id, job!.id));
+    await ts.rt.db.update(generationJobs).set({ leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(generationJobs.id, job.id));
     expect(await refundAbandonedJobs(ts.rt)).toBe(1);
     expect(await refundAbandonedJobs(ts.rt)).toBe(0);
     expect(await ts.rt.credits.balance(userId)).toBe(2);

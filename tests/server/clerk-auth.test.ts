@@ -9,6 +9,7 @@ import {
   clerkUserJson,
   createClerkTestKeys,
   hostedFetch,
+  newClerkUserId,
   TEST_PUBLISHABLE_KEY,
   TEST_SECRET_KEY,
   TEST_SPA_ORIGIN,
@@ -17,7 +18,6 @@ import { startFakeClerkBackendApi, type FakeClerkBackendApi } from '../fakes/cle
 import { generationRequestBody } from '../helpers/generation.ts';
 import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
 
-const newClerkId = () => `user_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 const generation = generationRequestBody();
 
 describe('Clerk configuration', () => {
@@ -83,7 +83,7 @@ describe.each(testDatabases())('Clerk sign-in (%s)', (database) => {
   const ledgerCount = async () => (await ts.rt.db.select({ n: count() }).from(creditLedger))[0].n;
 
   it('signs in with a valid session token: the first call creates the users row from the claims, with 0 credits', async () => {
-    const sub = newClerkId();
+    const sub = newClerkUserId();
     const token = await clerk.mint({ sub, email: 'ada@example.com', full_name: 'Ada Lovelace', image_url: 'https://img.example/ada.png' });
     const res = await call(token, '/api/me');
     expect(res.status).toBe(200);
@@ -100,7 +100,7 @@ describe.each(testDatabases())('Clerk sign-in (%s)', (database) => {
 
   it('refuses missing, garbled, expired, not-yet-valid, forged, tampered and wrong-party tokens with 401 JSON, writing nothing', async () => {
     const other = createClerkTestKeys();
-    const sub = newClerkId();
+    const sub = newClerkUserId();
     const good = await clerk.mint({ sub });
     const [header, payload, signature] = good.split('.');
     const tamperedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'user_someone_else' })).toString('base64url');
@@ -174,7 +174,7 @@ describe.each(testDatabases())('Clerk sign-in (%s)', (database) => {
 
   it("creates one row when first calls and the SPA's own user sync insert the same person at once", async () => {
     for (let round = 0; round < 5; round++) {
-      const sub = newClerkId();
+      const sub = newClerkUserId();
       const token = await clerk.mint({ sub, email: `race-${round}@example.com`, full_name: 'Race Case' });
       // The hosted SPA's sync (spec §4) inserts through PostgREST as the RLS policy allows it: clerk_id,
       // email, full_name, credits 0, leaving an existing row alone.
@@ -192,7 +192,7 @@ describe.each(testDatabases())('Clerk sign-in (%s)', (database) => {
   });
 
   it("refuses a deleted account's still-valid token and never re-creates its row", async () => {
-    const sub = newClerkId();
+    const sub = newClerkUserId();
     const token = await clerk.mint({ sub, email: 'gone@example.com', full_name: 'Gone Soon' });
     const me = await (await call(token, '/api/me')).json();
     await ts.rt.erasure.eraseByProviderId(sub);
@@ -210,7 +210,7 @@ describe.each(testDatabases())('Clerk sign-in (%s)', (database) => {
     expect(rows[0]).toMatchObject({ id: me.id, email: null, fullName: null, erasedAt: expect.any(Date) });
 
     // Deleted in Clerk before ever reaching the server: the token still cannot create the account.
-    const never = newClerkId();
+    const never = newClerkUserId();
     await ts.rt.erasure.eraseByProviderId(never);
     expect((await call(await clerk.mint({ sub: never, email: 'never@example.com' }), '/api/me')).status).toBe(401);
     const tomb = await ts.rt.db.select().from(users).where(eq(users.clerkId, never));
@@ -259,7 +259,7 @@ describe("Clerk's Backend API (JWKS and profiles)", () => {
   });
 
   it("reads the profile from the Backend API when the token carries none, once per person, and caches it", async () => {
-    const sub = newClerkId();
+    const sub = newClerkUserId();
     api.addUser(clerkUserJson({ id: sub, email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper' }));
     const before = usersCalls();
     // Several first calls at once: one row, one Backend API read.
@@ -279,13 +279,13 @@ describe("Clerk's Backend API (JWKS and profiles)", () => {
   });
 
   it('takes the claims over the Backend API, and asks only for what the token lacks', async () => {
-    const sub = newClerkId();
+    const sub = newClerkUserId();
     api.addUser(clerkUserJson({ id: sub, email: 'api@example.com', firstName: 'From', lastName: 'Api' }));
     const before = usersCalls();
     const me = await (await call(await clerk.mint({ sub, email: 'claim@example.com', full_name: 'From Claims' }), '/api/me')).json();
     expect(me).toMatchObject({ email: 'claim@example.com', full_name: 'From Claims' });
     expect(usersCalls()).toBe(before);
-    const partial = newClerkId();
+    const partial = newClerkUserId();
     api.addUser(clerkUserJson({ id: partial, email: 'api2@example.com', firstName: 'Api', lastName: 'Name' }));
     const mixed = await (await call(await clerk.mint({ sub: partial, email: 'claim2@example.com' }), '/api/me')).json();
     expect(mixed).toMatchObject({ email: 'claim2@example.com', full_name: 'Api Name' });
@@ -293,7 +293,7 @@ describe("Clerk's Backend API (JWKS and profiles)", () => {
 
   it('creates the account without a profile while the Backend API rate-limits, and waits as told before asking again', async () => {
     api.rateLimit(1, 120);
-    const first = newClerkId();
+    const first = newClerkUserId();
     api.addUser(clerkUserJson({ id: first, email: 'first@example.com' }));
     const before = usersCalls();
     const res = await call(await clerk.mint({ sub: first }), '/api/me');
@@ -301,7 +301,7 @@ describe("Clerk's Backend API (JWKS and profiles)", () => {
     expect(await res.json()).toMatchObject({ clerk_id: first, email: null, credits: 0 });
     expect(usersCalls() - before).toBe(1);
     // Within Retry-After nobody asks Clerk; accounts are still created.
-    const second = newClerkId();
+    const second = newClerkUserId();
     api.addUser(clerkUserJson({ id: second, email: 'second@example.com' }));
     expect((await call(await clerk.mint({ sub: second }), '/api/me')).status).toBe(200);
     expect(usersCalls() - before).toBe(1);

@@ -8,12 +8,11 @@ import {
   createClerkTestKeys,
   createClerkWebhookSecret,
   hostedFetch,
+  newClerkUserId,
   signClerkWebhook,
   TEST_SPA_ORIGIN,
 } from '../helpers/clerk.ts';
 import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
-
-const newClerkId = () => `user_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 
 describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
   const clerk = createClerkTestKeys();
@@ -34,7 +33,7 @@ describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
   const userCount = async () => (await ts.rt.db.select({ n: count() }).from(users))[0].n;
 
   it('user.created and user.updated write the email and full name; each delivery counts once', async () => {
-    const id = newClerkId();
+    const id = newClerkUserId();
     const created = signClerkWebhook(secret, clerkEvent('user.created', clerkUserJson({ id, email: 'mae@example.com', firstName: 'Mae', lastName: 'Jemison' })));
     const res = await deliver(created);
     expect(res.status).toBe(200);
@@ -57,7 +56,7 @@ describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
   });
 
   it('applies two copies of one delivery arriving together once', async () => {
-    const id = newClerkId();
+    const id = newClerkUserId();
     const delivery = signClerkWebhook(secret, clerkEvent('user.created', clerkUserJson({ id, email: 'twice@example.com' })));
     const answers = await Promise.all([deliver(delivery), deliver(delivery), deliver(delivery)]);
     for (const res of answers) expect(res.status).toBe(200);
@@ -65,7 +64,7 @@ describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
   });
 
   it('refuses bad signatures, other secrets, tampered bodies, stale or future timestamps and missing headers with 401, writing nothing', async () => {
-    const id = newClerkId();
+    const id = newClerkUserId();
     const event = clerkEvent('user.created', clerkUserJson({ id, email: 'forged@example.com' }));
     const genuine = signClerkWebhook(secret, event);
     const refused: [string, { body: string; headers: Record<string, string> }][] = [
@@ -94,10 +93,10 @@ describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
       ['not JSON', '{"type": "user.created", "data": '],
       ['JSON null', 'null'],
       ['a JSON string', '"user.created"'],
-      ['no type', { data: { id: newClerkId() } }],
+      ['no type', { data: { id: newClerkUserId() } }],
       ['no data', { type: 'user.created' }],
       ['a user without an id', clerkEvent('user.created', { email_addresses: [] })],
-      ['addresses of the wrong shape', clerkEvent('user.updated', { id: newClerkId(), email_addresses: 'someone@example.com' })],
+      ['addresses of the wrong shape', clerkEvent('user.updated', { id: newClerkUserId(), email_addresses: 'someone@example.com' })],
       ['a deletion without an id', clerkEvent('user.deleted', { deleted: true, object: 'user' })],
     ];
     for (const [what, body] of bodies) {
@@ -113,7 +112,7 @@ describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
     const info = vi.spyOn(ts.rt.logger, 'info');
     try {
       const before = await userCount();
-      const res = await deliver(signClerkWebhook(secret, clerkEvent('session.created', { id: 'sess_1', user_id: newClerkId() })));
+      const res = await deliver(signClerkWebhook(secret, clerkEvent('session.created', { id: 'sess_1', user_id: newClerkUserId() })));
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ received: true, outcome: 'ignored' });
       expect(info).toHaveBeenCalledWith({ type: 'session.created' }, expect.stringMatching(/does not use/));
@@ -124,7 +123,7 @@ describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
   });
 
   it("user.deleted erases the person; the deleted account's token, a replay and a late user.updated change nothing", async () => {
-    const id = newClerkId();
+    const id = newClerkUserId();
     const token = await clerk.mint({ sub: id, email: 'leaving@example.com', full_name: 'Leaving Soon' });
     const me = await (await hostedFetch(ts.url, token, '/api/me')).json();
     await ts.rt.credits.grant(me.id, 40, 'test grant', `test:${randomUUID()}`);
@@ -143,7 +142,7 @@ describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
   });
 
   it('user.deleted for someone who never reached the server still closes their account', async () => {
-    const id = newClerkId();
+    const id = newClerkUserId();
     expect(await (await deliver(signClerkWebhook(secret, clerkEvent('user.deleted', { id, deleted: true, object: 'user' })))).json()).toMatchObject({
       outcome: 'processed',
     });
@@ -158,7 +157,7 @@ describe('Clerk webhooks without a signing secret, and in local mode', () => {
     const hosted = await startTestServer({ env: { CLERK_JWT_KEY: clerk.publicKeyPem, ALLOWED_ORIGINS: TEST_SPA_ORIGIN } });
     const local = await startTestServer();
     try {
-      const delivery = signClerkWebhook(createClerkWebhookSecret(), clerkEvent('user.created', clerkUserJson({ id: newClerkId() })));
+      const delivery = signClerkWebhook(createClerkWebhookSecret(), clerkEvent('user.created', clerkUserJson({ id: newClerkUserId() })));
       const unconfigured = await fetch(`${hosted.url}/api/webhooks/clerk`, { method: 'POST', body: delivery.body, headers: delivery.headers });
       expect(unconfigured.status).toBe(503);
       expect(await unconfigured.json()).toMatchObject({ code: 'webhook_not_configured' });

@@ -8,6 +8,7 @@ import { createFalTrainer, trainingStateFromWebhook } from '../../server/provide
 import { parseFalWebhook, verifyFalWebhook } from '../../server/providers/inference/fal-webhook.ts';
 import { ProviderError, type GenerateInput } from '../../server/providers/inference/index.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 let fal: FakeFal;
 let hooks: WebhookReceiver;
@@ -176,7 +177,7 @@ describe('fal trainer (fal-ai/flux-lora-fast-training)', () => {
     fal.control.dropWebhooks();
     const url = await trainer().uploadArchive(archive());
     const { requestId } = await trainer().submit(payload(url), { webhookUrl: `${hooks.url}/hook` });
-    await waitFor(async () => (await trainer().status(requestId)).status === 'IN_PROGRESS');
+    await waitFor('the training to run', async () => (await trainer().status(requestId)).status === 'IN_PROGRESS', 3_000);
     await fal.control.release(requestId);
     expect(hooks.received.some((h) => h.headers['x-fal-webhook-request-id'] === requestId)).toBe(false);
     expect(await trainer().status(requestId)).toMatchObject({ status: 'COMPLETED' });
@@ -278,12 +279,4 @@ async function startWebhookReceiver(): Promise<WebhookReceiver> {
     received,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 3_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

@@ -14,8 +14,10 @@ import {
   users,
 } from '../../server/db/schema.ts';
 import { buildApp } from '../../server/app.ts';
+import { generationRequestBody } from '../helpers/generation.ts';
 import { samplePhoto } from '../helpers/photos.ts';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/server.ts';
+import { uploadFile } from '../helpers/uploads.ts';
 
 /**
  * Hostile input against every endpoint, body field, query string and path parameter: the server must answer
@@ -159,9 +161,7 @@ describe('fuzzing every endpoint with hostile input', () => {
     // Fewer credits than any paid action costs: a request that slips through cannot spend them unnoticed.
     ({ client, userId, email } = await ts.signUp({ credits: 5 }));
     const other = await ts.signUp();
-    const form = new FormData();
-    form.set('file', new Blob([new Uint8Array(await samplePhoto('man'))], { type: 'image/jpeg' }), 'p.jpg');
-    othersUpload = (await (await other.client.fetch('/api/upload', { method: 'POST', body: form })).json()).url;
+    othersUpload = await uploadFile(other.client, await samplePhoto('man'), 'p.jpg', 'image/jpeg');
     before = await snapshot();
   });
   afterAll(() => ts?.stop());
@@ -170,17 +170,8 @@ describe('fuzzing every endpoint with hostile input', () => {
     {
       method: 'POST',
       path: '/api/image/generate-image',
-      body: () => ({
-        prompt: 'a lighthouse',
-        image_size: { width: 1024, height: 1024 },
-        loras: [{ path: '/media/loras/x.safetensors', scale: 1 }],
-        seed: 1,
-        num_inference_steps: 28,
-        guidance_scale: 3.5,
-        num_images: 1,
-        enable_safety_checker: true,
-        output_format: 'jpeg',
-      }),
+      body: () =>
+        generationRequestBody({ prompt: 'a lighthouse', image_size: { width: 1024, height: 1024 }, loras: [{ path: '/media/loras/x.safetensors', scale: 1 }], seed: 1 }),
       fields: ['prompt', 'image_size', 'image_size.width', 'image_size.height', 'loras', 'loras.0.path', 'loras.0.scale', 'seed', 'num_inference_steps', 'guidance_scale', 'num_images', 'enable_safety_checker', 'output_format'],
     },
     { method: 'POST', path: '/api/image/fast-caption', body: () => ({ image_url: othersUpload }), fields: ['image_url'] },

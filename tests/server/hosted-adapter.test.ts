@@ -22,19 +22,8 @@ const API_URL = 'https://api.likeness.test';
 const sessionUserFor = (clerkId: string, overrides: Partial<SessionUser> = {}) =>
   sessionUser({ id: clerkId, imageUrl: 'https://img.clerk.com/ana.png', fullName: 'Ana Lima', primaryEmailAddress: { emailAddress: 'ana@example.com' }, createdAt: '2026-01-02T03:04:05.000Z', ...overrides });
 
-/** Waits until `check` passes (realtime deliveries arrive on their own time). */
-async function eventually(check: () => void, timeoutMs = 10_000) {
-  const started = Date.now();
-  for (;;) {
-    try {
-      check();
-      return;
-    } catch (err) {
-      if (Date.now() - started > timeoutMs) throw err;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
+/** How long to wait for a check to pass: realtime deliveries arrive on their own time. */
+const REALTIME = { timeout: 10_000, interval: 50 };
 
 describe.runIf(process.env.TEST_DATABASE_URL)('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
   let db: SupabaseTestDatabase;
@@ -282,13 +271,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('hosted adapter against the Supaba
       const { me, session } = await person('live');
       const seen = vi.fn();
       const stop = session.live.watchBalance(seen);
-      await eventually(() => expect(seen).toHaveBeenCalledWith(0));
+      await vi.waitFor(() => expect(seen).toHaveBeenCalledWith(0), REALTIME);
       await q('update user_public_meta set credits = 1500 where user_id = $1', [me.id]);
-      await eventually(() => expect(seen).toHaveBeenLastCalledWith(1500));
+      await vi.waitFor(() => expect(seen).toHaveBeenLastCalledWith(1500), REALTIME);
       expect(fakes.realtime.channels().some((c) => c.topic.startsWith('realtime:user_public_meta:'))).toBe(true);
 
       stop();
-      await eventually(() => expect(fakes.realtime.channels().filter((c) => c.topic.startsWith('realtime:user_public_meta:') && c.sub === me.clerk_id)).toEqual([]));
+      await vi.waitFor(() => expect(fakes.realtime.channels().filter((c) => c.topic.startsWith('realtime:user_public_meta:') && c.sub === me.clerk_id)).toEqual([]), REALTIME);
     });
 
     it('any change on lora_trainings is a signal to reload; others’ changes do not reach this user', async () => {
@@ -296,14 +285,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('hosted adapter against the Supaba
       const other = await person('trainother');
       const changed = vi.fn();
       const stop = session.live.watchChanges('trainings', changed);
-      await eventually(() => expect(changed).toHaveBeenCalledTimes(1)); // SUBSCRIBED
+      await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(1), REALTIME); // SUBSCRIBED
       await addTraining(other.me.id, 'IN_PROGRESS', 0);
       const mine = await addTraining(me.id, 'IN_PROGRESS', 0);
       await fakes.realtime.settled();
-      await eventually(() => expect(changed).toHaveBeenCalledTimes(2));
+      await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(2), REALTIME);
       await q(`update lora_trainings set status = 'COMPLETED' where id = $1`, [mine]);
       await fakes.realtime.settled();
-      await eventually(() => expect(changed).toHaveBeenCalledTimes(3));
+      await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(3), REALTIME);
       stop();
     });
 
@@ -316,7 +305,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('hosted adapter against the Supaba
       const stop = session.live.watchBalance(() => {});
       // realtime-js itself sends a new token once after the join and then with its 25 s heartbeat; more
       // updates within a second or two come from the adapter's refresh timer.
-      await eventually(() => expect(fakes.realtime.channels().find((c) => c.sub === clerkId)?.accessTokenUpdates).toBeGreaterThanOrEqual(3));
+      await vi.waitFor(() => expect(fakes.realtime.channels().find((c) => c.sub === clerkId)?.accessTokenUpdates).toBeGreaterThanOrEqual(3), REALTIME);
       stop();
     });
 
@@ -324,10 +313,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('hosted adapter against the Supaba
       const { me, session } = await person('drop');
       const seen = vi.fn();
       const stop = session.live.watchBalance(seen);
-      await eventually(() => expect(seen).toHaveBeenCalledTimes(1));
+      await vi.waitFor(() => expect(seen).toHaveBeenCalledTimes(1), REALTIME);
       const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
       fakes.realtime.dropAll();
-      await eventually(() => expect(seen).toHaveBeenCalledTimes(2), 20_000);
+      await vi.waitFor(() => expect(seen).toHaveBeenCalledTimes(2), { ...REALTIME, timeout: 20_000 });
       expect(warn).toHaveBeenCalledWith('Realtime user_public_meta: CHANNEL_ERROR', expect.any(Error));
       warn.mockRestore();
       const mineNow = fakes.realtime.channels().filter((c) => c.sub === me.clerk_id);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditLedger, subscriptions } from '../../server/db/schema.ts';
-import { startFakeCreem, type FakeCreem } from '../fakes/creem-server.ts';
+import { creemEnv, startFakeCreem, type FakeCreem } from '../fakes/creem-server.ts';
 import { createClerkTestKeys, hostedFetch, TEST_SPA_ORIGIN } from '../helpers/clerk.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
 import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
@@ -159,12 +159,7 @@ describe('Creem checkout from a hosted SPA', () => {
       env: {
         CLERK_JWT_KEY: clerk.publicKeyPem,
         ALLOWED_ORIGINS: TEST_SPA_ORIGIN,
-        CREEM_API_KEY: apiKey,
-        CREEM_WEBHOOK_SECRET: 'creem-webhook-secret',
-        CREEM_PRODUCT_BASIC: products.BASIC,
-        CREEM_PRODUCT_STANDARD: products.STANDARD,
-        CREEM_PRODUCT_PROFESSIONAL: products.PROFESSIONAL,
-        CREEM_SERVER_URL: creem.url,
+        ...creemEnv({ url: creem.url, apiKey, webhookSecret: 'creem-webhook-secret', products }),
       },
     });
   });

@@ -7,6 +7,7 @@ import type { ExploreFilterOptions, ExplorePage, LibraryPage } from '@common/lib
 import { exploreGallery, generations, loraTrainings } from '../../server/db/schema.ts';
 import { seedCatalogue, seedExploreGallery, SEED_SIZE } from '../../server/services/explore-seed.ts';
 import type { ImageGenerator } from '../../server/providers/inference/index.ts';
+import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
 const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -300,7 +301,7 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     }
     expect(await storage.exists(`thumbs/384/${v1Key(kept[0]!.id)}.webp`)).toBe(false);
     expect(rows.find((r) => r.id === own.id)).toMatchObject({ prompt: 'an operator’s own picture', imageUrl: own.image_url });
-    expect(await storage.exists(own.image_url.replace('/media/', ''))).toBe(true);
+    expect(await storage.exists(keyFromMediaUrl(own.image_url)!)).toBe(true);
     expect((await db.select().from(generations).where(eq(generations.id, generationId!)))[0]).toEqual(generationBefore);
   });
 });

@@ -5,13 +5,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditLedger, generationJobs, generations, loraTrainings } from '../../server/db/schema.ts';
 import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
-import { createScratchDatabase, startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
-import { waitFor } from '../helpers/training.ts';
+import { createScratchDatabase, startTestServer, testDatabases, TEST_AUTH_SECRET, type TestServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
 import { spawnServerProcess, type ServerProcess } from '../helpers/server-process-control.ts';
 import { trainingArchive, trainingPayload, uploadArchive } from '../helpers/training.ts';
-
-const AUTH_SECRET = 'test-secret-test-secret-test-secret-123';
 
 const request = generationRequestBody();
 
@@ -42,7 +40,7 @@ describe.runIf(testDatabases().includes('postgres'))('instances stopping and dyi
   });
 
   const spawn = (env: Record<string, string>) =>
-    spawnServerProcess({ DATABASE_URL: scratch.url, AUTH_SECRET, DATA_DIR: dataDir, TRAINING_POLL_SECONDS: '0.2', ...env });
+    spawnServerProcess({ DATABASE_URL: scratch.url, AUTH_SECRET: TEST_AUTH_SECRET, DATA_DIR: dataDir, TRAINING_POLL_SECONDS: '0.2', ...env });
   /** A request to the server process with the user's session, as their browser would send it. */
   const send = (server: ServerProcess, cookie: string, path: string, body?: unknown) =>
     fetch(server.url + path, {

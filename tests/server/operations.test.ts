@@ -4,11 +4,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError, type ImageGenerator } from '../../server/providers/inference/index.ts';
 import { createCreemProvider } from '../../server/providers/payments/creem.ts';
-import { startFakeCreem, type FakeCreem } from '../fakes/creem-server.ts';
+import { creemEnv, startFakeCreem, type FakeCreem } from '../fakes/creem-server.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
 import { parseMetrics, sampleKey } from '../helpers/metrics-text.ts';
-import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
-import { waitFor } from '../helpers/training.ts';
+import { readyz, startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const TOKEN = 'metrics-token-0123456789';
 
@@ -42,16 +42,12 @@ describe.each(testDatabases())('operations (%s)', (database) => {
     expect(res.headers.get('content-type')).toContain('text/plain');
     return parseMetrics(await res.text());
   };
-  const readyz = async () => {
-    const res = await fetch(`${ts.url}/readyz`);
-    return { status: res.status, body: await res.json() };
-  };
 
   it('answers /healthz, and /readyz with every part checked', async () => {
     const health = await fetch(`${ts.url}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
-    const ready = await readyz();
+    const ready = await readyz(ts);
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ ready: true, failing: [] });
     expect(Object.keys(ready.body.checks).sort()).toEqual(['database', 'providers', 'realtime', 'storage']);
@@ -65,7 +61,7 @@ describe.each(testDatabases())('operations (%s)', (database) => {
     writeFileSync(files, 'not a folder');
     try {
       const down = await waitFor('storage to fail', async () => {
-        const r = await readyz();
+        const r = await readyz(ts);
         return r.status === 503 && r;
       });
       expect(down.body.failing).toEqual(['storage']);
@@ -75,7 +71,7 @@ describe.each(testDatabases())('operations (%s)', (database) => {
       rmSync(files);
       renameSync(`${files}.away`, files);
     }
-    await waitFor('storage to recover', async () => (await readyz()).status === 200);
+    await waitFor('storage to recover', async () => (await readyz(ts)).status === 200);
   });
 
   it('serves metrics only with the bearer token', async () => {
@@ -196,16 +192,9 @@ describe('readiness of the payment configuration (fake Creem)', () => {
   let good: TestServer;
   let archived: TestServer;
 
-  const start = (plans: Record<string, string>) =>
+  const start = (plans: typeof products) =>
     startTestServer({
-      env: {
-        CREEM_API_KEY: apiKey,
-        CREEM_WEBHOOK_SECRET: 'whsec_test_0123456789',
-        CREEM_PRODUCT_BASIC: plans.BASIC,
-        CREEM_PRODUCT_STANDARD: plans.STANDARD,
-        CREEM_PRODUCT_PROFESSIONAL: plans.PROFESSIONAL,
-        CREEM_SERVER_URL: creem.url,
-      },
+      env: creemEnv({ url: creem.url, apiKey, webhookSecret: 'whsec_test_0123456789', products: plans }),
     });
   beforeAll(async () => {
     creem = await startFakeCreem({ apiKey, products: [...Object.values(products), withArchived.PROFESSIONAL] });
@@ -218,21 +207,16 @@ describe('readiness of the payment configuration (fake Creem)', () => {
     await creem?.stop();
   });
 
-  const readiness = async (ts: TestServer) => {
-    const res = await fetch(`${ts.url}/readyz`);
-    return { status: res.status, body: await res.json() };
-  };
-
   it('is ready when Creem accepts the key and the three products', async () => {
     // The first answer arrives in the background: all three products were looked up, and the server is ready.
     await waitFor('the product lookups', async () => Object.values(products).every((id) => creem.productLookups.includes(id)));
     await new Promise((r) => setTimeout(r, 1100));
-    expect(await readiness(good)).toMatchObject({ status: 200, body: { ready: true } });
+    expect(await readyz(good)).toMatchObject({ status: 200, body: { ready: true } });
   });
 
   it('is not ready, naming the providers, when Creem refuses the configuration', async () => {
     const refused = await waitFor('not ready', async () => {
-      const r = await readiness(archived);
+      const r = await readyz(archived);
       return r.status === 503 && r;
     });
     expect(refused.body.failing).toEqual(['providers']);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
-import { waitFor } from '../helpers/training.ts';
+import { createScratchDatabase, readyz, startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
 import { readServerSentEvents } from '../helpers/sse.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 
@@ -85,14 +85,9 @@ describe.runIf(testDatabases().includes('postgres'))('realtime fan-out through d
     afterAll(async () => {
       await viaProxy?.stop();
       await direct?.stop();
-      await proxy?.close();
+      await proxy?.stop();
       await scratch?.drop();
     });
-
-    const readyz = async (ts: TestServer) => {
-      const res = await fetch(`${ts.url}/readyz`);
-      return { status: res.status, body: (await res.json()) as { failing: string[] } };
-    };
 
     it('reports not ready while Postgres is away, recovers when it is back, and the browser catches up', async () => {
       const { client, userId } = await direct.signUp();

@@ -3,45 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { zipSync, type Zippable } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TrainingView } from '@common/training.ts';
 import { loadConfig } from '../../server/config.ts';
 import { generations, loraTrainings, uploads } from '../../server/db/schema.ts';
-import { PORTRAITS, samplePhoto } from '../helpers/photos.ts';
+import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
+import { generationRequestBody } from '../helpers/generation.ts';
+import { samplePhoto } from '../helpers/photos.ts';
 import { createScratchDatabase, startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+import { FAST_TRAINING, trainingArchive, trainingEnded } from '../helpers/training.ts';
+import { uploadFile } from '../helpers/uploads.ts';
 
 /** Retention (spec §1, issue 13): originals go after UPLOAD_RETENTION_DAYS, once, on one instance. */
 
-const FAST = { TRAINING_DURATION_SECONDS: '0', TRAINING_POLL_SECONDS: '0.05' };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-async function uploadFile(client: TestClient, bytes: Uint8Array, name: string, type: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
-  const res = await client.fetch('/api/upload', { method: 'POST', body: form });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return (await res.json()).url;
-}
-
-async function trainingArchive(): Promise<Uint8Array> {
-  const files: Zippable = {};
-  for (const [i, name] of PORTRAITS.slice(0, 4).entries()) files[`photo-${i + 1}.jpg`] = [await samplePhoto(name, 160), { level: 0 }];
-  return zipSync(files);
-}
-
-const generateBody = (loras: { path: string; scale: number }[]) => ({
-  prompt: 'a portrait of danap in a park',
-  image_size: { width: 512, height: 512 },
-  loras,
-  seed: 7,
-  num_inference_steps: 28,
-  guidance_scale: 3.5,
-  num_images: 1,
-  enable_safety_checker: true,
-  output_format: 'jpeg',
-});
+const generateBody = (loras: { path: string; scale: number }[]) => generationRequestBody({ prompt: 'a portrait of danap in a park', loras, seed: 7 });
 
 /** Moves a row's upload and expiry back, as if it had been made `days` ago. */
 async function age(ts: TestServer, url: string, days: number) {
@@ -52,12 +29,10 @@ async function age(ts: TestServer, url: string, days: number) {
     .where(eq(uploads.url, url));
 }
 
-const keyOf = (url: string) => decodeURIComponent(url.replace(/^\/media\//, ''));
-
 describe.each(testDatabases())('retention of originals (%s)', (database) => {
   let ts: TestServer;
   beforeAll(async () => {
-    ts = await startTestServer({ database, env: FAST });
+    ts = await startTestServer({ database, env: FAST_TRAINING });
   });
   afterAll(async () => {
     await ts?.stop();
@@ -68,7 +43,7 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
     const photo = await samplePhoto('smilingWoman');
     const oldPhoto = await uploadFile(client, photo, 'old.jpg', 'image/jpeg');
     const newPhoto = await uploadFile(client, photo, 'new.jpg', 'image/jpeg');
-    const archive = await uploadFile(client, await trainingArchive(), 'training_images.zip', 'application/zip');
+    const archive = await uploadFile(client, await trainingArchive(4), 'training_images.zip', 'application/zip');
 
     // A character trained from the archive, completed before the archive expires.
     const submit = await client.post('/api/image/submit-lora-training', {
@@ -78,12 +53,8 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
     });
     expect(submit.status, await submit.clone().text()).toBe(200);
     const { request_id } = await submit.json();
-    let done: TrainingView | undefined;
-    for (let i = 0; i < 600 && done?.status !== 'COMPLETED'; i++) {
-      done = ((await (await client.get('/api/trainings')).json()).items as TrainingView[]).find((t) => t.request_id === request_id);
-      if (done?.status !== 'COMPLETED') await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(done?.status).toBe('COMPLETED');
+    const done = await trainingEnded(client, request_id);
+    expect(done.status).toBe('COMPLETED');
 
     await age(ts, oldPhoto, 31);
     await age(ts, archive, 31);
@@ -94,9 +65,9 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
 
     const left = await ts.rt.db.select().from(uploads).where(inArray(uploads.url, [oldPhoto, newPhoto, archive]));
     expect(left.map((r) => r.url)).toEqual([newPhoto]);
-    expect(await ts.rt.storage.exists(keyOf(oldPhoto))).toBe(false);
-    expect(await ts.rt.storage.exists(keyOf(archive))).toBe(false);
-    expect(await ts.rt.storage.exists(keyOf(newPhoto))).toBe(true);
+    expect(await ts.rt.storage.exists(keyFromMediaUrl(oldPhoto)!)).toBe(false);
+    expect(await ts.rt.storage.exists(keyFromMediaUrl(archive)!)).toBe(false);
+    expect(await ts.rt.storage.exists(keyFromMediaUrl(newPhoto)!)).toBe(true);
     expect((await client.get(oldPhoto)).status).toBe(404);
     expect((await client.post('/api/image/fast-caption', { image_url: oldPhoto })).status).toBe(403);
 
@@ -106,7 +77,7 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
     expect(ts.rt.retention.lastReport()).toMatchObject({ uploads: 0 });
 
     // The character made from the deleted photos still generates, and still differs from no character.
-    const withCharacter = await client.post('/api/image/generate-image', generateBody([{ path: done!.lora_file_url!, scale: 1 }]));
+    const withCharacter = await client.post('/api/image/generate-image', generateBody([{ path: done.lora_file_url!, scale: 1 }]));
     expect(withCharacter.status, await withCharacter.clone().text()).toBe(200);
     const without = await client.post('/api/image/generate-image', generateBody([]));
     const bytes = async (res: Response) => Buffer.from(await (await client.get((await res.json()).images[0].url)).arrayBuffer());
@@ -115,7 +86,7 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
 
   it('keeps an expired archive that a running training still reads', async () => {
     const { client, userId } = await ts.signUp();
-    const archive = await uploadFile(client, await trainingArchive(), 'training_images.zip', 'application/zip');
+    const archive = await uploadFile(client, await trainingArchive(4), 'training_images.zip', 'application/zip');
     await age(ts, archive, 40);
     const [row] = await ts.rt.db
       .insert(loraTrainings)
@@ -123,11 +94,11 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
       .returning();
     await ts.rt.retention.release();
     await ts.rt.retention.runNow();
-    expect(await ts.rt.storage.exists(keyOf(archive))).toBe(true);
+    expect(await ts.rt.storage.exists(keyFromMediaUrl(archive)!)).toBe(true);
     await ts.rt.db.update(loraTrainings).set({ status: 'FAILED' }).where(eq(loraTrainings.id, row.id));
     await ts.rt.retention.release();
     await ts.rt.retention.runNow();
-    expect(await ts.rt.storage.exists(keyOf(archive))).toBe(false);
+    expect(await ts.rt.storage.exists(keyFromMediaUrl(archive)!)).toBe(false);
   });
 
   it('removes files that never got their row once the grace period is over, and thumbnails of gone images', async () => {
@@ -140,7 +111,7 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
     for (const key of [stray, fresh, strayGeneration, strayThumb]) await ts.rt.storage.put(key, Buffer.from('x'), 'image/jpeg');
     // Local storage keeps the modification time: two days ago is past the one-day grace.
     const old = new Date(Date.now() - 2 * DAY_MS);
-    for (const key of [stray, strayGeneration, strayThumb, keyOf(kept)]) utimesSync(join(ts.dataDir, 'files', key), old, old);
+    for (const key of [stray, strayGeneration, strayThumb, keyFromMediaUrl(kept)!]) utimesSync(join(ts.dataDir, 'files', key), old, old);
     await ts.rt.retention.release();
     await ts.rt.retention.runNow();
     expect(ts.rt.retention.lastReport()?.orphans).toBeGreaterThanOrEqual(3);
@@ -148,7 +119,7 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
     expect(await ts.rt.storage.exists(strayGeneration)).toBe(false);
     expect(await ts.rt.storage.exists(strayThumb)).toBe(false);
     expect(await ts.rt.storage.exists(fresh)).toBe(true);
-    expect(await ts.rt.storage.exists(keyOf(kept))).toBe(true);
+    expect(await ts.rt.storage.exists(keyFromMediaUrl(kept)!)).toBe(true);
   });
 });
 
@@ -171,7 +142,7 @@ describe('retention of generated images', () => {
       await first.rt.retention.release();
       await first.rt.retention.runNow();
       expect(first.rt.retention.lastReport()).toMatchObject({ generations: 0 });
-      expect(await first.rt.storage.exists(keyOf(oldUrl))).toBe(true);
+      expect(await first.rt.storage.exists(keyFromMediaUrl(oldUrl)!)).toBe(true);
       await first.stop();
 
       const second = await startTestServer({ dataDir, env: { GENERATION_RETENTION_DAYS: '30' } });
@@ -181,9 +152,9 @@ describe('retention of generated images', () => {
         expect(second.rt.retention.lastReport()).toMatchObject({ generations: 1 });
         const rows = await second.rt.db.select({ url: generations.imageUrl }).from(generations);
         expect(rows.map((r) => r.url)).toEqual([newUrl]);
-        expect(await second.rt.storage.exists(keyOf(oldUrl))).toBe(false);
-        expect(await second.rt.storage.exists(`thumbs/384/${keyOf(oldUrl)}.webp`)).toBe(false);
-        expect(await second.rt.storage.exists(keyOf(newUrl))).toBe(true);
+        expect(await second.rt.storage.exists(keyFromMediaUrl(oldUrl)!)).toBe(false);
+        expect(await second.rt.storage.exists(`thumbs/384/${keyFromMediaUrl(oldUrl)!}.webp`)).toBe(false);
+        expect(await second.rt.storage.exists(keyFromMediaUrl(newUrl)!)).toBe(true);
       } finally {
         await second.stop();
       }
@@ -223,7 +194,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('retention across instances (pos
       await Promise.all([a.rt.retention.release(), b.rt.retention.release()]);
       await Promise.all([a.rt.retention.runNow(), b.rt.retention.runNow(), a.rt.retention.runNow(), b.rt.retention.runNow()]);
 
-      expect([...deletions.keys()].sort()).toEqual(urls.map(keyOf).sort());
+      expect([...deletions.keys()].sort()).toEqual(urls.map((url) => keyFromMediaUrl(url)!).sort());
       expect([...deletions.values()].every((n) => n === 1)).toBe(true);
       expect((a.rt.retention.lastReport()?.uploads ?? 0) + (b.rt.retention.lastReport()?.uploads ?? 0)).toBe(24);
       expect(await a.rt.db.select().from(uploads).where(inArray(uploads.url, urls))).toEqual([]);

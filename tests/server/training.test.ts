@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,19 +14,12 @@ import { parseBuiltinLora } from '../../server/providers/inference/builtin-lora.
 import { finishTraining } from '../../server/services/trainings.service.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
-import { FAST_TRAINING, trainingArchive, trainingArchiveOf, trainingPayload, trainingPhotos, uploadArchive, waitFor } from '../helpers/training.ts';
+import { FAST_TRAINING, listTrainings, trainingArchive, trainingArchiveOf, trainingEnded, trainingPayload, trainingPhotos, uploadArchive } from '../helpers/training.ts';
+import { waitFor } from '../helpers/wait.ts';
+import { spawnServerProcess } from '../helpers/server-process-control.ts';
 import { pngHeader, sceneWithoutFace } from '../helpers/photos.ts';
-import { createScratchDatabase, sharedTestVision, startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+import { createScratchDatabase, sharedTestVision, startTestServer, testDatabases, TEST_AUTH_SECRET, type TestClient, type TestServer } from '../helpers/server.ts';
 import { failingChecks, withExplicitVerdict } from '../helpers/vision.ts';
-
-async function trainings(client: TestClient): Promise<TrainingView[]> {
-  const res = await client.get('/api/trainings');
-  expect(res.status).toBe(200);
-  return (await res.json()).items;
-}
-
-const ended = (client: TestClient, requestId: string) =>
-  waitFor('the training to end', async () => (await trainings(client)).find((t) => t.request_id === requestId && t.status !== 'IN_PROGRESS'));
 
 async function balance(client: TestClient): Promise<number> {
   return (await (await client.get('/api/me')).json()).credits;
@@ -51,7 +43,7 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     expect(request_id).toEqual(expect.any(String));
     expect(await balance(client)).toBe(120);
 
-    const done = await ended(client, request_id);
+    const done = await trainingEnded(client, request_id);
     expect(done).toMatchObject({ status: 'COMPLETED', character_name: 'Dana', trigger_word: 'danap', gender: 'female', hair_color: 'brown', error: null });
     expect(done.lora_file_url).toBe(`/media/loras/${userId}/${done.id}.json`);
     const artefact = await client.get(done.lora_file_url!);
@@ -65,17 +57,7 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     const characters = (await (await client.get('/api/characters')).json()).items;
     expect(characters.map((c: { id: string }) => c.id)).toContain(done.id);
     const generate = async (loras: { path: string; scale: number }[]) => {
-      const r = await client.post('/api/image/generate-image', {
-        prompt: 'a portrait of danap in a park',
-        image_size: { width: 512, height: 512 },
-        loras,
-        seed: 7,
-        num_inference_steps: 28,
-        guidance_scale: 3.5,
-        num_images: 1,
-        enable_safety_checker: true,
-        output_format: 'jpeg',
-      });
+      const r = await client.post('/api/image/generate-image', generationRequestBody({ prompt: 'a portrait of danap in a park', loras, seed: 7 }));
       expect(r.status, await r.clone().text()).toBe(200);
       const body = await r.json();
       return Buffer.from(await (await client.get(body.images[0].url)).arrayBuffer());
@@ -106,7 +88,7 @@ describe.each(testDatabases())('character training (%s)', (database) => {
       expect((await res.json()).message, name).toMatch(message);
     }
     expect(await balance(client)).toBe(500);
-    expect(await trainings(client)).toEqual([]);
+    expect(await listTrainings(client)).toEqual([]);
   });
 
   it('answers 402 when credits are short, and validates the form', async () => {
@@ -120,7 +102,7 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     const badWord = await client.post('/api/image/submit-lora-training', trainingPayload(url, { trigger_word: 'Dana1' }));
     expect(badWord.status).toBe(400);
     expect(await balance(client)).toBe(499);
-    expect(await trainings(client)).toEqual([]);
+    expect(await listTrainings(client)).toEqual([]);
   });
 
   it('refuses photos that do not show one person, naming them, before charging', async () => {
@@ -135,7 +117,7 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     expect(res.status).toBe(422);
     expect((await res.json()).message).toBe('At least 4 photos must show exactly one face; only 3 do. Add photos of the person alone.');
     expect(await balance(client)).toBe(500);
-    expect(await trainings(client)).toEqual([]);
+    expect(await listTrainings(client)).toEqual([]);
   });
 
   it('keeps trainings private: no one sees or uses another user’s archive, training or LoRA', async () => {
@@ -147,10 +129,10 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     expect(await balance(other.client)).toBe(1000);
 
     const { request_id } = await (await owner.client.post('/api/image/submit-lora-training', trainingPayload(url, { trigger_word: '' }))).json();
-    const done = await ended(owner.client, request_id);
+    const done = await trainingEnded(owner.client, request_id);
     expect(done.status).toBe('COMPLETED');
     expect(done.trigger_word).toBeNull();
-    expect(await trainings(other.client)).toEqual([]);
+    expect(await listTrainings(other.client)).toEqual([]);
     expect((await other.client.get(done.lora_file_url!)).status).toBe(404);
     const use = await other.client.post('/api/image/generate-image', generationRequestBody({ prompt: 'someone else', loras: [{ path: done.lora_file_url, scale: 1 }], seed: 1 }));
     expect(use.status).toBe(403);
@@ -167,7 +149,7 @@ describe.each(testDatabases())('training failures and restarts (%s)', (database)
       const url = await uploadArchive(client, await trainingArchive(4));
       const { request_id } = await (await client.post('/api/image/submit-lora-training', trainingPayload(url))).json();
       expect(await balance(client)).toBe(0);
-      const done = await ended(client, request_id);
+      const done = await trainingEnded(client, request_id);
       expect(done.status).toBe('FAILED');
       expect(done.error).toMatch(/did not finish within 1 minute.*500 credits have been refunded/);
       expect(done.lora_file_url).toBeNull();
@@ -235,29 +217,17 @@ describe.each(testDatabases())('training failures and restarts (%s)', (database)
       await setup.stop();
 
       // A server process takes the training, and is killed without warning while it runs.
-      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '../helpers/server-process.ts')], {
-        env: { ...process.env, ...env, DATA_DIR: dataDir, ...(scratch ? { DATABASE_URL: scratch.url, AUTH_SECRET: 'test-secret-test-secret-test-secret-123' } : {}) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const port = await new Promise<number>((resolve, reject) => {
-        child.stdout!.on('data', (d: Buffer) => {
-          const m = /listening (\d+)/.exec(d.toString());
-          if (m) resolve(Number(m[1]));
-        });
-        child.on('exit', (code) => reject(new Error(`server process exited (${code})`)));
-      });
-      const base = `http://127.0.0.1:${port}`;
-      const res = await fetch(`${base}/api/image/submit-lora-training`, {
+      const server = await spawnServerProcess({ ...env, DATA_DIR: dataDir, ...(scratch ? { DATABASE_URL: scratch.url, AUTH_SECRET: TEST_AUTH_SECRET } : {}) });
+      const res = await fetch(`${server.url}/api/image/submit-lora-training`, {
         method: 'POST',
-        headers: { cookie, origin: base, 'content-type': 'application/json' },
+        headers: { cookie, origin: server.url, 'content-type': 'application/json' },
         body: JSON.stringify(trainingPayload(url)),
       });
       expect(res.status, await res.clone().text()).toBe(200);
       const { request_id } = await res.json();
       await new Promise((r) => setTimeout(r, 500));
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await exited;
+      server.kill('SIGKILL');
+      await server.exited;
 
       const second = await start();
       try {
@@ -328,7 +298,7 @@ describe('fal trainer (against the fake fal)', () => {
     expect(request.input).toEqual({ images_data_url: expect.stringMatching(/^http/), trigger_word: 'danap', create_masks: true, steps: 1000, is_style: false });
     expect(request.webhookUrl).toMatch(/\/api\/webhooks\/fal$/);
     await fal.settled(falId);
-    const done = await ended(client, requestId);
+    const done = await trainingEnded(client, requestId);
     expect(done.status).toBe('COMPLETED');
     expect(done.lora_file_url).toMatch(/pytorch_lora_weights\.safetensors$/);
     expect(fal.webhooks.find((w) => w.requestId === falId)?.status).toBe(200);
@@ -339,7 +309,7 @@ describe('fal trainer (against the fake fal)', () => {
   it('a failed fal run fails the training and refunds it once, even when the webhook is replayed', async () => {
     fal.control.failNext({ endpoint: 'fal-ai/flux-lora-fast-training', message: 'Not enough faces found' });
     const { client, requestId, falId, userId } = await submit();
-    const done = await ended(client, requestId);
+    const done = await trainingEnded(client, requestId);
     expect(done.status).toBe('FAILED');
     expect(done.error).toMatch(/Not enough faces found.*refunded/);
     expect(await balance(client)).toBe(500);
@@ -354,7 +324,7 @@ describe('fal trainer (against the fake fal)', () => {
     const { client, requestId, falId } = await submit();
     await fal.settled(falId);
     expect(fal.webhooks.some((w) => w.requestId === falId)).toBe(false);
-    const done = await ended(client, requestId);
+    const done = await trainingEnded(client, requestId);
     expect(done.status).toBe('COMPLETED');
   });
 
@@ -367,11 +337,11 @@ describe('fal trainer (against the fake fal)', () => {
     expect(stale.status).toBe(401);
     const bare = await fetch(`${ts.url}/api/webhooks/fal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request_id: falId, status: 'ERROR', error: 'x' }) });
     expect(bare.status).toBe(401);
-    const [t] = (await trainings(client)).filter((x) => x.request_id === requestId);
+    const [t] = (await listTrainings(client)).filter((x) => x.request_id === requestId);
     expect(t!.status).toBe('IN_PROGRESS');
     expect(await balance(client)).toBe(0);
     await fal.control.release(falId);
-    expect((await ended(client, requestId)).status).toBe('COMPLETED');
+    expect((await trainingEnded(client, requestId)).status).toBe('COMPLETED');
   });
 });
 
@@ -393,7 +363,7 @@ describe('the submission re-checks photos and never trusts the page', () => {
       });
       expect(await balance(client)).toBe(500);
       expect(await ts.rt.credits.ledgerSum(userId)).toBe(500);
-      expect(await trainings(client)).toEqual([]);
+      expect(await listTrainings(client)).toEqual([]);
       // Without that photo the same person trains.
       const ok = await client.post('/api/image/submit-lora-training', trainingPayload(await uploadArchive(client, trainingArchiveOf(files.filter((f) => f !== flagged)))));
       expect(ok.status, await ok.clone().text()).toBe(200);
@@ -411,7 +381,7 @@ describe('the submission re-checks photos and never trusts the page', () => {
       expect(res.status).toBe(503);
       expect((await res.json()).message).toBe('Your photos could not be checked right now. Nothing was charged; please try again in a moment.');
       expect(await balance(client)).toBe(500);
-      expect(await trainings(client)).toEqual([]);
+      expect(await listTrainings(client)).toEqual([]);
     } finally {
       await ts.stop();
     }
