@@ -7,7 +7,8 @@
  *    and a server start may come in either order;
  *  - switches row-level security on for every table it creates in `public` (deny by default: nothing is
  *    granted to Supabase's anon and authenticated roles except by the hand-written security migration).
- * The hand-written security migration (SECURITY_MIGRATION) is the one file here not generated.
+ * The hand-written migrations (HAND_WRITTEN_MIGRATIONS: grants, policies, the realtime publication) are the
+ * files here not generated; each is applied after the generated migrations that create what it names.
  * A test (tests/server/supabase-migrations.test.ts) fails when the files drift from the Drizzle migrations.
  */
 import { createHash } from 'node:crypto';
@@ -19,6 +20,8 @@ export const DRIZZLE_MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', impo
 export const SUPABASE_MIGRATIONS_DIR = fileURLToPath(new URL('../../supabase/migrations', import.meta.url));
 /** Grants, policies and the realtime publication: written by hand, applied after the tables it names. */
 export const SECURITY_MIGRATION = '20261123041500_likeness_security.sql';
+/** Every hand-written Supabase migration, oldest first; a feature's grants go in a file after its tables. */
+export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [SECURITY_MIGRATION];
 
 const BREAKPOINT = '--> statement-breakpoint';
 /** Tables a migration creates in `public` (Drizzle writes `CREATE TABLE "name"` or `"schema"."name"`). */
@@ -79,16 +82,16 @@ export function buildSupabaseMigrations(drizzleDir = DRIZZLE_MIGRATIONS_DIR): Ma
   const files = new Map<string, string>();
   for (const entry of journal.entries) {
     const { file, sql } = supabaseMigration(entry, readFileSync(join(drizzleDir, `${entry.tag}.sql`), 'utf8'));
-    if (files.has(file) || file === SECURITY_MIGRATION) throw new Error(`Two Supabase migrations would be named ${file}`);
+    if (files.has(file) || HAND_WRITTEN_MIGRATIONS.includes(file)) throw new Error(`Two Supabase migrations would be named ${file}`);
     files.set(file, sql);
   }
   return files;
 }
 
-/** The generated files now in supabase/migrations (every .sql but the security migration). */
+/** The generated files now in supabase/migrations (every .sql but the hand-written ones). */
 export function readGeneratedMigrations(dir = SUPABASE_MIGRATIONS_DIR): Map<string, string> {
   const files = new Map<string, string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql') && f !== SECURITY_MIGRATION).sort()) {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql') && !HAND_WRITTEN_MIGRATIONS.includes(f)).sort()) {
     files.set(file, readFileSync(join(dir, file), 'utf8'));
   }
   return files;
@@ -103,5 +106,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     }
   }
   for (const [file, sql] of wanted) writeFileSync(join(SUPABASE_MIGRATIONS_DIR, file), sql);
-  console.log(`supabase/migrations: ${wanted.size} generated from server/db/migrations, plus ${SECURITY_MIGRATION}`);
+  console.log(`supabase/migrations: ${wanted.size} generated from server/db/migrations, plus ${HAND_WRITTEN_MIGRATIONS.length} hand-written`);
 }

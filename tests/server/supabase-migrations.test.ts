@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildSupabaseMigrations,
   DRIZZLE_MIGRATIONS_DIR,
+  HAND_WRITTEN_MIGRATIONS,
   readGeneratedMigrations,
   SECURITY_MIGRATION,
   SUPABASE_MIGRATIONS_DIR,
@@ -21,16 +22,24 @@ describe('supabase/migrations', () => {
     const present = readGeneratedMigrations();
     expect([...present.keys()]).toEqual([...wanted.keys()]);
     for (const [file, sql] of wanted) expect(present.get(file), `supabase/migrations/${file} is stale`).toBe(sql);
-    // Everything in the folder is either generated or the one security migration.
-    expect(readdirSync(SUPABASE_MIGRATIONS_DIR).sort()).toEqual([...wanted.keys(), SECURITY_MIGRATION].sort());
+    // Everything in the folder is either generated or hand-written.
+    expect(readdirSync(SUPABASE_MIGRATIONS_DIR).sort()).toEqual([...wanted.keys(), ...HAND_WRITTEN_MIGRATIONS].sort());
   });
 
-  it('applies the security migration after every table, column and schema it names', () => {
-    const before = [...readGeneratedMigrations().entries()].filter(([file]) => file < SECURITY_MIGRATION).map(([, sql]) => sql).join('\n');
-    const sql = code(security());
+  const generatedBefore = (handWritten: string) =>
+    [...readGeneratedMigrations().entries()].filter(([file]) => file < handWritten).map(([, sql]) => sql).join('\n');
+
+  it.each(HAND_WRITTEN_MIGRATIONS)('applies %s after every table it names', (handWritten) => {
+    const before = generatedBefore(handWritten);
+    const sql = code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, handWritten), 'utf8'));
     const tables = new Set([...sql.matchAll(/\bpublic\.(\w+)/g)].map((m) => m[1]));
-    expect(tables.size).toBeGreaterThan(4);
+    expect(tables.size).toBeGreaterThan(0);
     for (const table of tables) expect(before, `table ${table}`).toMatch(new RegExp(`CREATE TABLE "${table}"`));
+  });
+
+  it('applies the security migration after the columns and schema it names', () => {
+    const before = generatedBefore(SECURITY_MIGRATION);
+    expect(new Set([...code(security()).matchAll(/\bpublic\.(\w+)/g)].map((m) => m[1])).size).toBeGreaterThan(4);
     expect(before).toContain('ADD COLUMN "erased_at"');
     expect(before).toContain('CREATE SCHEMA IF NOT EXISTS "private"');
   });
@@ -46,11 +55,11 @@ describe('supabase/migrations', () => {
     }
   });
 
-  it('compares the token subject only in the evaluated-once form', () => {
-    const sql = code(security());
+  it.each(HAND_WRITTEN_MIGRATIONS)('compares the token subject only in the evaluated-once form in %s', (handWritten) => {
+    const sql = code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, handWritten), 'utf8'));
     const uses = [...sql.matchAll(/auth\.jwt\(\)/g)].length;
     const wrapped = [...sql.matchAll(/\(select auth\.jwt\(\) ->> 'sub'\)/g)].length;
-    expect(uses).toBeGreaterThan(0);
+    if (handWritten === SECURITY_MIGRATION) expect(uses).toBeGreaterThan(0);
     expect(wrapped).toBe(uses);
   });
 });
