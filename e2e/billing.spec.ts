@@ -158,5 +158,5 @@ test('profile: identity, credits, Free Plan, read-only account information and S
   // Signed out: the home page's hero now leads to sign-up.
   await expect(page.getByRole('link', { name: /Try Now/ }).first()).toHaveAttribute('href', '/sign-up');
   await page.goto('/app/profile');
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fapp%2Fprofile$/);
 });

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { authPath } from '@/features/auth/paths';
 import { useSessionUser, useUserSync } from '@/features/session/api';
 
 function Centered({ children }: { children: ReactNode }) {
@@ -37,7 +38,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       </Centered>
     );
   }
-  if (!session.data) return <Navigate to="/sign-in" replace state={{ from: location }} />;
+  // The origin is remembered in the URL too, so it survives a reload of the sign-in page and a detour to sign-up.
+  if (!session.data) return <Navigate to={authPath('/sign-in', location.pathname + location.search + location.hash)} replace state={{ from: location }} />;
   if (sync.isPending) {
     return (
       <Centered>
