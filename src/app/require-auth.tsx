@@ -5,6 +5,9 @@ import { Spinner } from '@/components/ui/spinner';
 import { authPath } from '@/features/auth/paths';
 import { useSessionUser, useUserSync } from '@/features/session/api';
 
+/** What to do, beside the spec's technical line. */
+export const SESSION_ERROR_ADVICE = 'We could not load your account. Try again in a moment.';
+
 function Centered({ children }: { children: ReactNode }) {
   return <div className="flex min-h-dvh flex-col items-center justify-center gap-4 px-6 text-center">{children}</div>;
 }
@@ -31,9 +34,10 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (failure) {
     return (
       <Centered>
-        <p role="alert" className="max-w-md text-danger">
-          Error initializing user: {failure.message}
-        </p>
+        <div role="alert" className="flex max-w-md flex-col gap-1">
+          <p className="font-medium text-fg">{SESSION_ERROR_ADVICE}</p>
+          <p className="text-sm break-words text-danger">Error initializing user: {failure.message}</p>
+        </div>
         <Button onClick={() => window.location.reload()}>Try Again</Button>
       </Centered>
     );
