@@ -93,9 +93,33 @@ test('a new user subscribes to Standard, switches to Professional, renews and ca
   await page.getByRole('link', { name: 'Manage Subscription' }).click();
   await expect(page).toHaveURL(/\/app\/subscription$/);
 
+  // Cancelling asks first and keeps the plan until the end of the paid period, as the Terms promise.
   await openPortal(page);
-  await page.getByRole('button', { name: 'Cancel subscription' }).click();
-  await expect(page.getByText('Subscription canceled.')).toBeVisible();
+  const renewsOn = (await page.locator('dd').last().textContent())!;
+  await page.getByRole('link', { name: 'Cancel subscription' }).click();
+  await expect(page.getByRole('heading', { name: 'Cancel your Professional plan?' })).toBeVisible();
+  await expect(page.getByText(`Your plan stays active until ${renewsOn}`)).toBeVisible();
+  await page.getByRole('link', { name: 'Keep my plan' }).click();
+  await expect(page.getByText('Renews on')).toBeVisible();
+  await page.getByRole('link', { name: 'Cancel subscription' }).click();
+  await page.getByRole('button', { name: 'Yes, cancel at the end of the period' }).click();
+  await expect(page.getByText('Subscription canceled. Your plan stays active until the end of the paid period.')).toBeVisible();
+  await backToApp(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Manage Your Plan');
+  await expect(page.getByTestId('plan-renewal')).toHaveText(`Cancels on ${renewsOn}`);
+  await expect(page.getByTestId('balance')).toHaveText('24,500 credits available');
+
+  // Resumed, it renews again; cancelled again, it ends when the (simulated) period does.
+  await page.getByRole('button', { name: 'Resume Subscription' }).click();
+  await page.getByRole('button', { name: 'Resume subscription' }).click();
+  await expect(page.getByText('Subscription resumed. It renews automatically again.')).toBeVisible();
+  await backToApp(page);
+  await expect(page.getByTestId('plan-renewal')).toHaveText('Renews automatically every month');
+  await openPortal(page);
+  await page.getByRole('link', { name: 'Cancel subscription' }).click();
+  await page.getByRole('button', { name: 'Yes, cancel at the end of the period' }).click();
+  await page.getByRole('button', { name: 'Simulate the end of the period' }).click();
+  await expect(page.getByText('The paid period ended. You are on the Free Plan now.')).toBeVisible();
   await backToApp(page);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Choose Your Plan');
   await expectLabels(page, ['Choose plan', 'Choose plan', 'Choose plan']);
@@ -125,7 +149,8 @@ test('the sandbox checkout can be cancelled, leaving the user on the Free Plan',
   await plan(page, 'BASIC').getByRole('button', { name: 'Choose plan' }).click();
   await expect(page).toHaveURL(/\/sandbox\/checkout\//);
   await page.getByRole('link', { name: 'Cancel' }).click();
-  await expect(page).toHaveURL(/\/app\/subscription$/);
+  await expect(page).toHaveURL(/\/app\/subscription\?checkout=cancelled$/);
+  await expect(page.getByText('Checkout cancelled')).toBeVisible();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Choose Your Plan');
   await expect(page.getByTestId('balance')).toHaveText('0 credits available');
 });
@@ -158,5 +183,5 @@ test('profile: identity, credits, Free Plan, read-only account information and S
   // Signed out: the home page's hero now leads to sign-up.
   await expect(page.getByRole('link', { name: /Try Now/ }).first()).toHaveAttribute('href', '/sign-up');
   await page.goto('/app/profile');
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fapp%2Fprofile$/);
 });

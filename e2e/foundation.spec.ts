@@ -33,20 +33,40 @@ test('sign-up refuses an easily guessed password under the field, then takes a s
   await expect(page).toHaveURL(/\/app\/create-image$/);
 });
 
-test('a signed-out visit to /app/explore goes to /sign-in; signing in lands on Create Image', async ({ page }) => {
+test('a signed-out visit to a deep /app link goes to /sign-in; signing in lands back on that link', async ({ page }) => {
   const user = newUser();
   await signUp(page, user);
   await page.context().clearCookies();
-  await page.goto('/app/explore');
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto('/app/explore?page=1');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fapp%2Fexplore%3Fpage%3D1$/);
   await page.getByLabel('Email address').fill(user.email);
   await page.getByLabel('Password').fill('wrong-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('alert')).toContainText('Incorrect email or password');
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/app\/create-image$/);
-  // History was replaced: going back does not return to the guard's redirect.
+  await expect(page).toHaveURL(/\/app\/explore\?page=1$/);
+  await expect(page.getByRole('heading', { name: /Explore/ }).first()).toBeVisible();
+});
+
+test('the deep link survives a detour to sign-up; a link off the site is ignored', async ({ page }) => {
+  await page.goto('/app/profile');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fapp%2Fprofile$/);
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await expect(page).toHaveURL(/\/sign-up\?next=%2Fapp%2Fprofile$/);
+  const user = newUser();
+  await page.getByLabel('Full name').fill(user.name);
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page).toHaveURL(/\/app\/profile$/);
+
+  await page.context().clearCookies();
+  await page.goto(`/sign-in?next=${encodeURIComponent('//evil.example/app/x')}`);
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/app\/create-image$/);
 });
 
 test('sign-in and sign-up accept any sub-path', async ({ page }) => {

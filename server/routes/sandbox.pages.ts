@@ -15,8 +15,8 @@ font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f
 .test{background:#fef3c7;color:#92400e;border:1px solid #fcd34d;border-radius:8px;padding:8px 12px;font-size:14px;font-weight:600;text-align:center;margin-bottom:20px}
 .brand{font-size:14px;color:#6b7280;margin:0 0 4px}
 h1{font-size:24px;margin:0 0 16px}
-dl{margin:0 0 20px;display:grid;grid-template-columns:auto 1fr;gap:8px 16px}
-dt{color:#6b7280}dd{margin:0;text-align:right;font-weight:600}
+dl{margin:0 0 20px;display:grid;grid-template-columns:auto minmax(0,1fr);gap:8px 16px}
+dt{color:#6b7280}dd{margin:0;min-width:0;text-align:right;font-weight:600;overflow-wrap:anywhere}
 .total{font-size:28px;font-weight:700;margin:0 0 20px}.total small{font-size:15px;color:#6b7280;font-weight:500}
 form{margin:0}
 .btn{display:block;width:100%;padding:12px 16px;border-radius:10px;border:1px solid transparent;font-size:16px;font-weight:600;
@@ -62,7 +62,9 @@ const NOTICES: Record<string, string> = {
   upgraded: 'Plan upgraded. A new monthly period started and its credits were added.',
   downgraded: 'Plan changed. The new plan’s credits arrive with the next renewal.',
   renewed: 'Renewal paid. This month’s credits were added.',
-  canceled: 'Subscription canceled. You are on the Free Plan now.',
+  canceled: 'Subscription canceled. Your plan stays active until the end of the paid period.',
+  resumed: 'Subscription resumed. It renews automatically again.',
+  ended: 'The paid period ended. You are on the Free Plan now.',
 };
 
 /** How the portal's own links keep the visitor's access (a hosted SPA's signed `access` query) and lead back. */
@@ -79,7 +81,8 @@ export function portalPage(customerId: string, sub: SandboxSubscription | undefi
     return layout('Customer portal', `${notice}<h1>Customer portal</h1><p class="muted">You have no active subscription.</p>${back}`);
   }
   const plan = planById(sub.plan);
-  const action = (path: string) => `/sandbox/portal/${encodeURIComponent(customerId)}/${path}${links.query}`;
+  const canceling = sub.status === 'scheduled_cancel';
+  const action = portalAction(customerId, links);
   const switches = PLANS.filter((p) => p.id !== sub.plan)
     .map(
       (p) => `<form method="post" action="${action('plan')}"><input type="hidden" name="plan" value="${p.id}">
@@ -93,19 +96,46 @@ export function portalPage(customerId: string, sub: SandboxSubscription | undefi
 <dt>Plan</dt><dd>${esc(plan.name)}</dd>
 <dt>Price</dt><dd>$${plan.priceUsd}/month</dd>
 <dt>Credits</dt><dd>${esc(plan.creditsText)} per month</dd>
-<dt>Renews on</dt><dd>${esc(longDate(sub.periodEnd))}</dd>
+<dt>${canceling ? 'Cancels on' : 'Renews on'}</dt><dd>${esc(longDate(sub.periodEnd))}</dd>
 </dl>
+${
+  canceling
+    ? `<p class="muted">This subscription is set to cancel: the plan stays active until ${esc(longDate(sub.periodEnd))}, then ends. Nothing more is charged.</p>
+<form method="post" action="${action('resume')}"><button class="btn primary" type="submit">Resume subscription</button></form>`
+    : ''
+}
 <h2>Change plan</h2>
 <p class="muted">Upgrades start a new month at once with the new plan’s credits; downgrades apply from the next renewal.</p>
 ${switches}
 <h2>Billing</h2>
 ${
-  canSimulateRenewal(sub)
-    ? `<form method="post" action="${action('renew')}"><button class="btn primary" type="submit">Simulate next month’s renewal</button></form>`
-    : `<p class="muted">Next month’s renewal has been simulated. The one after it can be simulated from ${esc(renewalOpensOn(sub))}.</p>`
+  canceling
+    ? `<form method="post" action="${action('end')}"><button class="btn secondary" type="submit">Simulate the end of the period</button></form>`
+    : canSimulateRenewal(sub)
+      ? `<form method="post" action="${action('renew')}"><button class="btn primary" type="submit">Simulate next month’s renewal</button></form>`
+      : `<p class="muted">Next month’s renewal has been simulated. The one after it can be simulated from ${esc(renewalOpensOn(sub))}.</p>`
 }
-<form method="post" action="${action('cancel')}"><button class="btn danger" type="submit">Cancel subscription</button></form>
+${canceling ? '' : `<a class="btn danger" href="${esc(action('cancel'))}">Cancel subscription</a>`}
 ${back}`,
+  );
+}
+
+const portalAction = (customerId: string, links: PortalLinks) => (path: string) => `/sandbox/portal/${encodeURIComponent(customerId)}/${path}${links.query}`;
+
+/** 'Cancel subscription' asks first, and says until when the plan stays in force. */
+export function cancelConfirmPage(customerId: string, sub: SandboxSubscription | undefined, links: PortalLinks): string {
+  const action = portalAction(customerId, links);
+  const portal = action('').replace(/\/(\?|$)/, '$1');
+  if (!sub || sub.status === 'scheduled_cancel') {
+    return layout('Customer portal', `<h1>Nothing to cancel</h1><p class="muted">This subscription is not active or is already set to cancel.</p><a class="btn secondary" href="${esc(portal)}">Back to the portal</a>`);
+  }
+  const plan = planById(sub.plan);
+  return layout(
+    'Cancel subscription',
+    `<h1>Cancel your ${esc(plan.name)} plan?</h1>
+<p class="muted">Your plan stays active until ${esc(longDate(sub.periodEnd))}, with the credits you have. After that it ends and nothing more is charged. You can resume it until then.</p>
+<form method="post" action="${action('cancel')}"><button class="btn danger" type="submit">Yes, cancel at the end of the period</button></form>
+<a class="btn secondary" href="${esc(portal)}">Keep my plan</a>`,
   );
 }
 

@@ -10,7 +10,7 @@ import { PaymentProviderError } from '../providers/payments/index.ts';
 import type { SandboxPaymentsService } from '../services/sandbox-payments.service.ts';
 import type { UserRow, UsersService } from '../services/users.service.ts';
 import type { SandboxCheckout } from '../providers/payments/sandbox.ts';
-import { checkoutPage, messagePage, portalPage, type PortalLinks } from './sandbox.pages.ts';
+import { cancelConfirmPage, checkoutPage, messagePage, portalPage, type PortalLinks } from './sandbox.pages.ts';
 
 /**
  * The product's own webhook endpoint, reached over loopback on the address this request arrived at, so
@@ -110,7 +110,8 @@ export function sandboxRoutes(deps: {
     const found = await checkoutAndPayer(c);
     if (found instanceof Response) return found;
     // A hosted SPA lives elsewhere: back to the page the checkout was started from, minus its success flag.
-    const cancelUrl = deps.identity.transport === 'bearer' ? found.checkout.successUrl.split('?')[0] : '/app/subscription';
+    const plansPage = deps.identity.transport === 'bearer' ? found.checkout.successUrl.split('?')[0] : '/app/subscription';
+    const cancelUrl = `${plansPage}?checkout=cancelled`;
     return c.html(checkoutPage(found.checkout, cancelUrl));
   });
 
@@ -128,7 +129,15 @@ export function sandboxRoutes(deps: {
     return c.html(portalPage(customerId, await sandbox.current(visitor.user, customerId), visitor.links, c.req.query('done')));
   });
 
-  app.post('/portal/:customerId/:action{plan|cancel|renew}', async (c) => {
+  // The portal asks before cancelling, and says until when the plan stays.
+  app.get('/portal/:customerId/cancel', async (c) => {
+    const visitor = await portalVisitor(c);
+    if (visitor instanceof Response) return visitor;
+    const customerId = c.req.param('customerId');
+    return c.html(cancelConfirmPage(customerId, await sandbox.current(visitor.user, customerId), visitor.links));
+  });
+
+  app.post('/portal/:customerId/:action{plan|cancel|resume|end|renew}', async (c) => {
     const visitor = await portalVisitor(c);
     if (visitor instanceof Response) return visitor;
     const { user, links } = visitor;
@@ -142,8 +151,16 @@ export function sandboxRoutes(deps: {
         break;
       }
       case 'cancel':
-        await sandbox.cancel(user, customerId, url);
+        await sandbox.scheduleCancel(user, customerId, url);
         done = 'canceled';
+        break;
+      case 'resume':
+        await sandbox.resume(user, customerId, url);
+        done = 'resumed';
+        break;
+      case 'end':
+        await sandbox.endPeriod(user, customerId, url);
+        done = 'ended';
         break;
       default:
         await sandbox.renew(user, customerId, url);

@@ -168,6 +168,34 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
       return upgrade ? 'upgraded' : 'downgraded';
     },
 
+    /**
+     * 'Cancel subscription' in the portal: as the Terms promise, the plan stays in force to the end of the
+     * paid period and then ends (scheduled_cancel, as Creem's portal does); it can be resumed until then.
+     */
+    async scheduleCancel(user: UserRow, customerId: string, webhookUrl: string): Promise<SandboxSubscription> {
+      const sub = await requireCurrent(user, customerId);
+      if (sub.status === 'scheduled_cancel') throw conflict(`This subscription already ends on ${longDate(sub.periodEnd)}.`, 'already_canceling');
+      await send(webhookUrl, 'subscription.scheduled_cancel', sandboxSubscriptionObject(sandbox, { ...sub, status: 'scheduled_cancel', canceledAt: new Date() }));
+      return sub;
+    },
+
+    /** Takes back a scheduled cancellation: the plan renews again as before. */
+    async resume(user: UserRow, customerId: string, webhookUrl: string): Promise<void> {
+      const sub = await requireCurrent(user, customerId);
+      if (sub.status !== 'scheduled_cancel') throw conflict('This subscription is not set to cancel.', 'not_canceling');
+      await send(webhookUrl, 'subscription.update', sandboxSubscriptionObject(sandbox, { ...sub, status: 'active', canceledAt: null }));
+    },
+
+    /**
+     * 'Simulate the end of the period' for a subscription set to cancel: the date passes and the plan ends
+     * (subscription.expired), the user is on the Free Plan and keeps the credits already granted.
+     */
+    async endPeriod(user: UserRow, customerId: string, webhookUrl: string): Promise<void> {
+      const sub = await requireCurrent(user, customerId);
+      if (sub.status !== 'scheduled_cancel') throw conflict('Only a subscription set to cancel ends with its period; cancel it first.', 'not_canceling');
+      await send(webhookUrl, 'subscription.expired', sandboxSubscriptionObject(sandbox, { ...sub, status: 'expired' }));
+    },
+
     /** Cancels at once: the user returns to the Free Plan and keeps the credits already granted. */
     async cancel(user: UserRow, customerId: string, webhookUrl: string): Promise<void> {
       const sub = await requireCurrent(user, customerId);
@@ -181,6 +209,7 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
      */
     async renew(user: UserRow, customerId: string, webhookUrl: string, now = new Date()): Promise<void> {
       const sub = await requireCurrent(user, customerId);
+      if (sub.status === 'scheduled_cancel') throw conflict('This subscription is set to cancel and will not renew. Resume it first.', 'not_renewing');
       if (!canSimulateRenewal(sub, now)) {
         throw conflict(`The next renewal has already been simulated. The one after it can be simulated from ${renewalOpensOn(sub)}.`, 'renewal_already_simulated');
       }

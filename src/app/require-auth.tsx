@@ -2,7 +2,11 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { authPath } from '@/features/auth/paths';
 import { useSessionUser, useUserSync } from '@/features/session/api';
+
+/** What to do, beside the spec's technical line. */
+export const SESSION_ERROR_ADVICE = 'We could not load your account. Try again in a moment.';
 
 function Centered({ children }: { children: ReactNode }) {
   return <div className="flex min-h-dvh flex-col items-center justify-center gap-4 px-6 text-center">{children}</div>;
@@ -30,14 +34,16 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (failure) {
     return (
       <Centered>
-        <p role="alert" className="max-w-md text-danger">
-          Error initializing user: {failure.message}
-        </p>
+        <div role="alert" className="flex max-w-md flex-col gap-1">
+          <p className="font-medium text-fg">{SESSION_ERROR_ADVICE}</p>
+          <p className="text-sm break-words text-danger">Error initializing user: {failure.message}</p>
+        </div>
         <Button onClick={() => window.location.reload()}>Try Again</Button>
       </Centered>
     );
   }
-  if (!session.data) return <Navigate to="/sign-in" replace state={{ from: location }} />;
+  // The origin is remembered in the URL too, so it survives a reload of the sign-in page and a detour to sign-up.
+  if (!session.data) return <Navigate to={authPath('/sign-in', location.pathname + location.search + location.hash)} replace state={{ from: location }} />;
   if (sync.isPending) {
     return (
       <Centered>

@@ -33,14 +33,18 @@ export class ApiError extends Error {
  * it answered JSON, else the raw text (a proxy's error page, say).
  */
 export function responseBody(err: ApiError): string {
-  const text = err.bodyText.trim();
+  return serverMessage(err) ?? (err.bodyText.trim() || 'No response body');
+}
+
+/** The server's own user-safe message, or null when the answer carried none (a proxy's page, a crash). */
+export function serverMessage(err: ApiError): string | null {
   try {
-    const json = JSON.parse(text) as { message?: unknown };
+    const json = JSON.parse(err.bodyText) as { message?: unknown };
     if (typeof json.message === 'string' && json.message) return json.message;
   } catch {
-    // Not JSON: show it as it came.
+    // Not JSON.
   }
-  return text || 'No response body';
+  return null;
 }
 
 export function isAbortError(err: unknown): boolean {

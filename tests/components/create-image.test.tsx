@@ -9,7 +9,7 @@ import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
 import type { Backend, Me, RequestOptions } from '@/backend/port';
 import { meKey } from '@/features/session/api';
-import { creditsShortLabel } from '@/features/create-image/components/create-image-view';
+import { creditsShortLabel, GENERATION_FAILED } from '@/features/create-image/components/create-image-view';
 import { initialFormState, toGenerationRequest } from '@/features/create-image/hooks/use-generation-form';
 import CreateImagePage from '@/pages/app/create-image-page';
 import { localBackendOver } from '../support/fake-backend';
@@ -157,6 +157,25 @@ describe('generation queue', () => {
     await act(async () => pending[1].resolve());
     await waitFor(() => expect(screen.queryByText('Creating your image...')).not.toBeInTheDocument());
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('a failure without words of its own says so in a sentence, in place of the image, not above the last one', async () => {
+    const user = userEvent.setup();
+    const { pending } = renderPage();
+    await user.type(screen.getByLabelText('Prompt'), 'A lighthouse');
+    await user.click(generateButton());
+    await act(async () => pending[0].resolve());
+    const result = screen.getByRole('region', { name: 'Result' });
+    await waitFor(() => expect(within(result).getByRole('img', { name: 'A lighthouse' })).toBeInTheDocument());
+
+    await clickWhenReady(user);
+    await act(async () => pending[1].reject(new ApiError(500, '<html>Bad gateway</html>', 'Request failed (500)')));
+    const failed = await within(result).findByTestId('generation-failed');
+    expect(failed).toHaveTextContent(GENERATION_FAILED);
+    expect(failed).toHaveTextContent('A lighthouse');
+    expect(result).not.toHaveTextContent('Request failed');
+    expect(within(result).queryByRole('img', { name: 'A lighthouse' })).not.toBeInTheDocument();
+    expect(console.error).toHaveBeenCalled();
   });
 
   it('Generate needs the credits for everything already waiting', () => {

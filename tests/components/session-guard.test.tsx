@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { AppProviders, createQueryClient } from '@/app/providers';
-import { RequireAuth } from '@/app/require-auth';
+import { RequireAuth, SESSION_ERROR_ADVICE } from '@/app/require-auth';
 import { AppLayout } from '@/app/shell/app-layout';
 import { fakeBackend, me } from '../support/fake-backend';
 import { ApiError } from '@/backend/api-error';
@@ -55,6 +55,9 @@ describe('the /app session guard', () => {
   it("shows 'Error initializing user: Failed to get authentication token' without a token", async () => {
     renderApp(fakeBackend({ token: null }).backend);
     expect(await screen.findByText('Error initializing user: Failed to get authentication token')).toBeInTheDocument();
+    // What to do, in words, beside the technical line.
+    expect(screen.getByRole('alert')).toHaveTextContent(SESSION_ERROR_ADVICE);
+    expect(SESSION_ERROR_ADVICE).toBe('We could not load your account. Try again in a moment.');
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
   });
 
@@ -89,7 +92,7 @@ describe('the /app session guard', () => {
     };
     renderApp(backend);
     const message = await screen.findByText('Error initializing user: The sign-in service could not be loaded. Check your connection and try again.', {}, { timeout: 5000 });
-    expect(within(message.parentElement!).getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+    expect(within(message.parentElement!.parentElement!).getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
   });
 
   it('keeps the balance live from realtime events', async () => {

@@ -90,6 +90,8 @@ describe('character training page', () => {
     fake.setTrainings([record({ status: 'COMPLETED', lora_file_url: '/media/loras/u/t1.json', result: { ok: true } })]);
     fake.emit({ type: 'training', action: 'updated', id: 't1', status: 'COMPLETED' });
     expect(await screen.findByText('Your character is ready')).toBeInTheDocument();
+    // One truth: the 'submitted, it will take 5-10 minutes' banner gives way to 'ready'.
+    expect(screen.queryByText(SUCCESS_DESKTOP)).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Generate with this character' }));
     expect(JSON.parse(screen.getByTestId('nav-state').textContent!)).toEqual({
       selectedCharacter: { id: 't1', character_name: 'Dana', trigger_word: 'jamie', lora_file_url: '/media/loras/u/t1.json' },
@@ -142,6 +144,14 @@ describe('character training page', () => {
     const user = await fillForm(3);
     await user.click(screen.getByRole('button', { name: 'Start Training' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Please upload at least 4 images for better results');
+    // Said beside the button too, where the eye is, and focused so it is read out; gone once a 4th photo is in.
+    const beside = screen.getByTestId('training-submit-problem');
+    expect(beside).toHaveTextContent('Please upload at least 4 images for better results');
+    expect(beside).toHaveFocus();
+    await user.upload(screen.getByLabelText('Photos'), photos(1));
+    await waitFor(() => expect(screen.queryByTestId('training-submit-problem')).not.toBeInTheDocument());
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Remove photo 4' }));
     await user.clear(screen.getByLabelText('Character name'));
     await user.tab();
     expect(screen.getByText('Please enter a character name')).toBeInTheDocument();

@@ -285,9 +285,31 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       expect(downgrade.headers.get('location')).toContain('done=downgraded');
       expect(await me(client)).toMatchObject({ credits: 24500, subscription_plan: 'BASIC' });
 
+      // Cancelling asks first, then keeps the plan in force until the paid period ends.
+      const confirm = await (await client.get(`${customer_portal_link}/cancel`)).text();
+      expect(confirm).toContain('Cancel your Basic plan?');
+      expect(confirm).toMatch(/Your plan stays active until \w+ \d+, \d{4}/);
       const cancel = await postForm(client, `${customer_portal_link}/cancel`);
       expect(cancel.status).toBe(303);
-      expect(await me(client)).toMatchObject({ credits: 24500, subscription_status: 'canceled' });
+      expect(cancel.headers.get('location')).toContain('done=canceled');
+      expect(await me(client)).toMatchObject({ credits: 24500, subscription_status: 'active', subscription_plan: 'BASIC' });
+      const canceling = await (await client.get('/api/billing/subscription')).json();
+      expect(canceling).toMatchObject({ status: 'active', cancel_at_period_end: true });
+      expect(canceling.current_period_end).not.toBeNull();
+      expect((await postForm(client, `${customer_portal_link}/cancel`)).status).toBe(409);
+      expect((await postForm(client, `${customer_portal_link}/renew`)).status).toBe(409);
+      expect(await (await client.get(customer_portal_link)).text()).toContain('Cancels on');
+
+      // Resumed, it renews again; an end of period needs a cancellation first.
+      expect((await postForm(client, `${customer_portal_link}/resume`)).headers.get('location')).toContain('done=resumed');
+      expect(await (await client.get('/api/billing/subscription')).json()).toMatchObject({ status: 'active', cancel_at_period_end: false });
+      expect((await postForm(client, `${customer_portal_link}/resume`)).status).toBe(409);
+      expect((await postForm(client, `${customer_portal_link}/end`)).status).toBe(409);
+
+      // Cancelled again, the plan ends with its period: the Free Plan, credits kept.
+      await postForm(client, `${customer_portal_link}/cancel`);
+      expect((await postForm(client, `${customer_portal_link}/end`)).headers.get('location')).toContain('done=ended');
+      expect(await me(client)).toMatchObject({ credits: 24500, subscription_status: 'expired' });
       expect((await client.post('/api/billing/portal', { customer_id: subscribed.creem_customer_id })).status).toBe(409);
       expect((await postForm(client, `${customer_portal_link}/renew`)).status).toBe(409);
       expect(await ts.rt.credits.ledgerSum(userId)).toBe(24500);

@@ -1,4 +1,4 @@
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { Coins, Menu, UserRound } from 'lucide-react';
 import { Avatar } from '@/components/ui/avatar';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
@@ -8,6 +8,8 @@ import { NAV_ITEMS, creditsLabel, profileLabel } from './nav-items';
 /** Under 768px: a top bar with the logo, the balance and a drop-down menu of every section. */
 export function MobileTopBar({ credits, fullName, email, imageUrl }: { credits: number; fullName: string | null; email: string | null; imageUrl: string | null }) {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const isCurrent = (to: string) => pathname === to || pathname.startsWith(`${to}/`);
   return (
     <header className="sticky top-0 z-40 flex h-14 items-center justify-between gap-2 border-b border-border bg-bg/95 px-4 backdrop-blur md:hidden">
       <Link to="/app/create-image" aria-label="Likeness — Create Image">
@@ -26,11 +28,12 @@ export function MobileTopBar({ credits, fullName, email, imageUrl }: { credits: 
             </button>
           }
           items={[
-            ...NAV_ITEMS.map(({ to, label, icon: Icon }) => ({ label, icon: <Icon className="size-4" />, onSelect: () => navigate(to) })),
-            { label: creditsLabel(credits), icon: <Coins className="size-4" />, onSelect: () => navigate('/app/subscription') },
+            ...NAV_ITEMS.map(({ to, label, icon: Icon }) => ({ label, icon: <Icon className="size-4" />, onSelect: () => navigate(to), current: isCurrent(to) })),
+            { label: creditsLabel(credits), icon: <Coins className="size-4" />, onSelect: () => navigate('/app/subscription'), current: isCurrent('/app/subscription') },
             {
               label: profileLabel(fullName),
-              icon: imageUrl || fullName || email ? <Avatar src={imageUrl} name={fullName} email={email} className="size-4" /> : <UserRound className="size-4" />,
+              current: isCurrent('/app/profile'),
+              icon: imageUrl || fullName || email ? <Avatar src={imageUrl} name={fullName} email={email} className="size-4 shrink-0" /> : <UserRound className="size-4" />,
               onSelect: () => navigate('/app/profile'),
             },
           ]}

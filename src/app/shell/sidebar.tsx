@@ -49,7 +49,11 @@ export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, on
       initial={false}
       animate={{ width: open ? LAYOUT.sidebarOpenPx : LAYOUT.sidebarClosedPx }}
       transition={animate ? { duration: LAYOUT.sidebarTransitionS, ease: 'easeInOut' } : { duration: 0 }}
-      className="fixed inset-y-0 left-0 z-40 hidden flex-col overflow-hidden border-r border-border bg-bg px-2 py-4 md:flex"
+      // Open, it lies over the page: a shadow makes it read as a layer.
+      className={cn(
+        'fixed inset-y-0 left-0 z-40 hidden flex-col overflow-hidden border-r border-border bg-bg px-2 py-4 transition-shadow duration-300 md:flex',
+        open && 'shadow-pop',
+      )}
     >
       <Link to="/app/create-image" className="mb-6 flex items-center gap-3 px-2" aria-label="Likeness — Create Image">
         <LogoMark />

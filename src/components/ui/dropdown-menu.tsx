@@ -8,6 +8,8 @@ export interface MenuItem {
   onSelect: () => void;
   danger?: boolean;
   disabled?: boolean;
+  /** The page the person is on: marked, and announced as the current page. */
+  current?: boolean;
 }
 
 /** A keyboard-accessible drop-down menu opened by `trigger` (which must be a focusable element). */
@@ -20,21 +22,22 @@ export function DropdownMenu({ trigger, items, align = 'end', label }: { trigger
           align={align}
           sideOffset={6}
           aria-label={label}
-          className="z-50 min-w-44 rounded-md border border-border bg-bg p-1 shadow-pop"
+          className="z-50 max-w-[calc(100vw-1rem)] min-w-44 rounded-md border border-border bg-bg p-1 shadow-pop"
         >
           {items.map((item, i) => (
             <Menu.Item
               key={i}
               disabled={item.disabled}
               onSelect={item.onSelect}
+              aria-current={item.current ? 'page' : undefined}
               className={cn(
                 'flex cursor-pointer select-none items-center gap-2 rounded px-2.5 py-2 text-sm outline-none',
                 'data-[highlighted]:bg-bg-muted data-[disabled]:pointer-events-none data-[disabled]:opacity-50',
-                item.danger ? 'text-danger' : 'text-fg',
+                item.danger ? 'text-danger' : item.current ? 'bg-brand-soft font-semibold text-brand' : 'text-fg',
               )}
             >
               {item.icon}
-              {item.label}
+              <span className="min-w-0 truncate">{item.label}</span>
             </Menu.Item>
           ))}
         </Menu.Content>

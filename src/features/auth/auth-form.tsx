@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '@/backend/backend-context';
 import { ApiError } from '@/backend/api-error';
@@ -10,7 +10,7 @@ import { Logo } from '@/components/logo';
 import { PageSpinner } from '@/components/ui/spinner';
 import { sessionUserKey, useSessionUser } from '@/features/session/api';
 import { TEXT_LIMITS } from '@common/text';
-import { POST_AUTH_PATH } from './paths';
+import { authPath, NEXT_PARAM, postAuthPath } from './paths';
 
 /** The password rule carries zxcvbn's dictionaries (~400 KB): loaded only when someone signs up. */
 const loadPasswordRule = () => import('@common/password');
@@ -36,6 +36,9 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const session = useSessionUser();
+  const [params] = useSearchParams();
+  const next = params.get(NEXT_PARAM);
+  const landing = postAuthPath(next);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -45,7 +48,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const isSignUp = mode === 'sign-up';
 
   if (session.isPending) return <PageSpinner />;
-  if (session.data && !busy) return <Navigate to={POST_AUTH_PATH} replace />;
+  if (session.data && !busy) return <Navigate to={landing} replace />;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -65,7 +68,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       if (isSignUp) await identity.signUp({ name: name.trim(), email: email.trim(), password });
       else await identity.signIn({ email: email.trim(), password });
       await qc.fetchQuery({ queryKey: sessionUserKey, queryFn: () => identity.loadUser(), staleTime: 0 });
-      navigate(POST_AUTH_PATH, { replace: true });
+      navigate(landing, { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.code === 'WEAK_PASSWORD') setPasswordError(err.message);
       else setError(authErrorMessage(err, mode));
@@ -129,7 +132,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         </form>
         <p className="mt-6 text-center text-sm text-fg-muted">
           {isSignUp ? 'Already have an account? ' : 'New to Likeness? '}
-          <Link to={isSignUp ? '/sign-in' : '/sign-up'} className="font-medium text-brand hover:underline">
+          <Link to={authPath(isSignUp ? '/sign-in' : '/sign-up', next)} className="font-medium text-brand hover:underline">
             {isSignUp ? 'Sign in' : 'Create an account'}
           </Link>
         </p>

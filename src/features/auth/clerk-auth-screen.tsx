@@ -1,17 +1,20 @@
 import { ClerkFailed, ClerkLoading, SignIn, SignUp } from '@clerk/react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { IDENTITY_SERVICE_UNAVAILABLE } from '@/backend/hosted/clerk-identity';
 import { Logo } from '@/components/logo';
 import { Spinner } from '@/components/ui/spinner';
 import { ErrorState } from '@/components/ui/states';
-import { POST_AUTH_PATH } from './paths';
+import { authPath, NEXT_PARAM, postAuthPath } from './paths';
 
 /**
  * The hosted build's /sign-in/* and /sign-up/*: Clerk's own widgets with path routing (spec §2), landing
- * on /app/create-image afterwards. Clerk draws and runs the forms; this page only frames them, and says so
+ * on /app/create-image afterwards, or on the deep /app link that sent the visitor here. Clerk draws and runs the forms; this page only frames them, and says so
  * while Clerk loads and when it cannot (its widgets then render nothing at all).
  */
 export function ClerkAuthScreen({ mode }: { mode: 'sign-in' | 'sign-up' }) {
+  const [params] = useSearchParams();
+  const next = params.get(NEXT_PARAM);
+  const landing = postAuthPath(next);
   return (
     <div className="flex min-h-dvh flex-col items-center justify-center bg-bg-subtle px-4 py-10">
       <Link to="/" className="mb-8" aria-label="Likeness home">
@@ -26,9 +29,9 @@ export function ClerkAuthScreen({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         </div>
       </ClerkFailed>
       {mode === 'sign-in' ? (
-        <SignIn routing="path" path="/sign-in" signUpUrl="/sign-up" fallbackRedirectUrl={POST_AUTH_PATH} />
+        <SignIn routing="path" path="/sign-in" signUpUrl={authPath('/sign-up', next)} fallbackRedirectUrl={landing} />
       ) : (
-        <SignUp routing="path" path="/sign-up" signInUrl="/sign-in" fallbackRedirectUrl={POST_AUTH_PATH} />
+        <SignUp routing="path" path="/sign-up" signInUrl={authPath('/sign-in', next)} fallbackRedirectUrl={landing} />
       )}
     </div>
   );

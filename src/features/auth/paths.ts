@@ -1,2 +1,29 @@
-/** Where sign-in and sign-up land (spec §2), in both builds. */
+/** Where sign-in and sign-up land (spec §2), in both builds, when no deep link is waiting. */
 export const POST_AUTH_PATH = '/app/create-image';
+
+/** The query parameter that carries a deep `/app/...` link through sign-in and sign-up. */
+export const NEXT_PARAM = 'next';
+
+/**
+ * The page to land on after signing in: the deep `/app/...` link the visitor came from, when it is one of
+ * ours, else /app/create-image. Anything that could leave the site (`//host`, `/\host`, a scheme, an
+ * encoded trick) or lead outside the app is ignored: no open redirect.
+ */
+export function postAuthPath(next: string | null | undefined): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || /[\\\u0000-\u001f]/.test(next)) return POST_AUTH_PATH;
+  const base = 'https://likeness.invalid';
+  let url: URL;
+  try {
+    url = new URL(next, base);
+  } catch {
+    return POST_AUTH_PATH;
+  }
+  if (url.origin !== base || !url.pathname.startsWith('/app/')) return POST_AUTH_PATH;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** `/sign-in` or `/sign-up`, carrying the deep link when there is one. */
+export function authPath(page: '/sign-in' | '/sign-up', next: string | null | undefined): string {
+  const target = postAuthPath(next);
+  return target === POST_AUTH_PATH ? page : `${page}?${NEXT_PARAM}=${encodeURIComponent(target)}`;
+}

@@ -15,7 +15,10 @@ export interface ActivePlanPanelProps {
   onManage: () => void;
 }
 
-/** The plan in force: name, monthly credits, renewal and the way to the customer portal. */
+/**
+ * The plan in force: name, monthly credits, renewal (or the day a cancelled plan ends) and the way to the
+ * customer portal, where a cancelled plan can be resumed.
+ */
 export function ActivePlanPanel({ plan, currentPeriodEnd, cancelAtPeriodEnd, manageDisabled, manageLabel, onManage }: ActivePlanPanelProps) {
   return (
     <Card className="flex flex-col gap-5 bg-gradient-to-br from-brand-soft via-bg to-bg p-6 md:flex-row md:items-center md:justify-between md:p-7">
@@ -34,11 +37,15 @@ export function ActivePlanPanel({ plan, currentPeriodEnd, cancelAtPeriodEnd, man
               <Coins className="size-4 text-warning" aria-hidden />
               {plan.creditsText} per month
             </li>
-            <li className="flex items-center gap-1.5">
+            <li className="flex items-center gap-1.5" data-testid="plan-renewal">
               <RefreshCw className="size-4 text-brand" aria-hidden />
-              {cancelAtPeriodEnd ? 'Canceled: it will not renew' : 'Renews automatically every month'}
+              {cancelAtPeriodEnd
+                ? currentPeriodEnd
+                  ? `Cancels on ${longDate(currentPeriodEnd)}`
+                  : 'Canceled: it will not renew'
+                : 'Renews automatically every month'}
             </li>
-            {currentPeriodEnd && (
+            {currentPeriodEnd && !cancelAtPeriodEnd && (
               <li className="flex items-center gap-1.5">
                 <CalendarClock className="size-4 text-brand" aria-hidden />
                 Current period ends {longDate(currentPeriodEnd)}

@@ -28,11 +28,11 @@ export function PlanCard({ plan, label, current, processing, disabled, onSelect 
         current ? 'border-brand ring-2 ring-brand' : plan.popular && 'border-brand/40 ring-1 ring-brand/30',
       )}
     >
-      <div className="flex items-center justify-between gap-2">
+      <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={`plan-${plan.id}-name`} className="text-lg font-semibold">
           {plan.name}
         </h3>
-        <div className="flex gap-1.5">
+        <div className="flex flex-wrap gap-1.5">
           {current && <span className="rounded-full bg-success-soft px-2.5 py-0.5 text-xs font-semibold text-success">Current plan</span>}
           {plan.popular && <span className="rounded-full bg-brand px-2.5 py-0.5 text-xs font-semibold text-brand-fg">Popular</span>}
         </div>
@@ -46,7 +46,8 @@ export function PlanCard({ plan, label, current, processing, disabled, onSelect 
       <Button
         size="lg"
         variant={highlighted ? 'primary' : 'outline'}
-        className="mt-8 w-full"
+        // A long label wraps instead of being clipped on a narrow card.
+        className="mt-8 h-auto! min-h-12 w-full py-2 whitespace-normal!"
         disabled={disabled || processing}
         aria-busy={processing || undefined}
         onClick={onSelect}

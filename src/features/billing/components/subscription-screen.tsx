@@ -27,6 +27,7 @@ export function SubscriptionScreen() {
   const customerId = subscription.data?.customer_id ?? me.creem_customer_id;
   const portalLink = usePortalLink(me.subscription_status, customerId);
   const returnedFromCheckout = params.get('checkout') === 'success';
+  const checkoutCancelled = params.get('checkout') === 'cancelled';
 
   const labelOf = (planId: PlanId) => {
     if (!online) return 'Offline';
@@ -74,6 +75,11 @@ export function SubscriptionScreen() {
             {checkout.error}
           </Banner>
         )}
+        {checkoutCancelled && (
+          <Banner tone="blue" title="Checkout cancelled" onDismiss={dismissReturnNotice}>
+            No payment was made. Pick a plan whenever you are ready.
+          </Banner>
+        )}
         {returnedFromCheckout &&
           (active ? (
             <Banner tone="green" title={`Payment received — your ${planById(currentPlan).name} plan is active`} onDismiss={dismissReturnNotice}>
@@ -95,13 +101,13 @@ export function SubscriptionScreen() {
           plan={planById(currentPlan)}
           currentPeriodEnd={subscription.data?.current_period_end ?? null}
           cancelAtPeriodEnd={subscription.data?.cancel_at_period_end ?? false}
-          manageLabel={online ? 'Manage Subscription' : 'Offline'}
+          manageLabel={online ? (subscription.data?.cancel_at_period_end ? 'Resume Subscription' : 'Manage Subscription') : 'Offline'}
           manageDisabled={!online || !portalLink}
           onManage={() => portalLink && openPortal(portalLink)}
         />
       )}
 
-      <section aria-label="Plans" className="grid gap-5 md:grid-cols-3 md:gap-6">
+      <section aria-label="Plans" className="grid gap-5 lg:grid-cols-3 lg:gap-6">
         {PLANS.map((plan) => (
           <PlanCard
             key={plan.id}

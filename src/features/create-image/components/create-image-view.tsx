@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { CreateImageNavigationState } from '@common/create-image-state';
 import type { GenerateImageResponse, GenerationCharacter, GenerationRequestInput, GenerationView } from '@common/generation';
 import { CREDIT_COSTS } from '@common/product';
-import { ApiError } from '@/backend/api-error';
+import { ApiError, serverMessage } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import { Banner } from '@/components/ui/banner';
 import { buttonClasses } from '@/components/ui/button';
@@ -21,12 +21,16 @@ const COST = CREDIT_COSTS.generation;
  */
 export const SUBMIT_LOCK_MS = 600;
 
+/** Said when the server failed without words of its own: every failure after the debit is refunded. */
+export const GENERATION_FAILED = `The image could not be created. Your ${COST} credits are back.`;
+
 /**
  * The spec says a failed generation shows no message. The server's refusals (no credits, NSFW, a bad field,
- * a refunded failure) are worth one short red line, though: without it a click just seems to do nothing.
+ * a refunded failure) are worth a sentence, though, shown in place of the image that failed: without it a
+ * click just seems to do nothing.
  */
-function failureNote(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
+export function failureNote(err: unknown): string {
+  if (err instanceof ApiError) return serverMessage(err) ?? (err.status >= 500 ? GENERATION_FAILED : err.message);
   return 'Could not reach the server. Please check your connection and try again.';
 }
 
@@ -48,7 +52,8 @@ export function CreateImageView({ credits, navigationState }: { credits: number;
   const recent = useRecentGenerations();
   const prependRecent = usePrependRecent();
   const [result, setResult] = useState<GenerationView | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  /** The failed request's sentence and prompt: shown where its image would have been. */
+  const [error, setError] = useState<{ message: string; prompt: string } | null>(null);
   const [pendingSize, setPendingSize] = useState<{ width: number; height: number } | null>(null);
   const [bannerDismissed, setBannerDismissed] = useState(false);
   const resultRef = useRef<HTMLDivElement>(null);
@@ -69,7 +74,10 @@ export function CreateImageView({ credits, navigationState }: { credits: number;
       setResult(generation);
       prependRecent(generation);
     },
-    onError: (err) => setError(failureNote(err)),
+    onError: (err, request) => {
+      setResult(null);
+      setError({ message: failureNote(err), prompt: request.prompt });
+    },
   });
 
   // The picker lists the caller's completed trainings, plus the one a training page sent us here with.

@@ -120,7 +120,14 @@ export function ExtractPromptPanel({ open, onOpenChange, onUsePrompt }: ExtractP
           {result !== null && (
             <section ref={resultRef} aria-label="Extracted prompt" className="flex scroll-mb-6 flex-col gap-3">
               <h3 className="text-xs font-semibold uppercase tracking-wide text-fg-subtle">Extracted prompt</h3>
-              <p className="whitespace-pre-wrap rounded-lg border border-border bg-bg-subtle p-4 text-sm leading-relaxed text-fg">{result}</p>
+              {/* A long Detailed result scrolls inside its box, so 'Use This Prompt' stays in view under it. */}
+              <p
+                tabIndex={0}
+                data-testid="extracted-prompt"
+                className="max-h-56 overflow-y-auto whitespace-pre-wrap rounded-lg border border-border bg-bg-subtle p-4 text-sm leading-relaxed text-fg focus-visible:outline-2 focus-visible:outline-brand md:max-h-64"
+              >
+                {result}
+              </p>
               <Button size="lg" className="w-full" onClick={() => onUsePrompt(result)}>
                 Use This Prompt
               </Button>

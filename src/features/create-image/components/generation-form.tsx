@@ -248,7 +248,11 @@ export function GenerationForm({ formApi, characters, charactersLoading, credits
           </fieldset>
         </section>
 
-        <div className="flex flex-col gap-2">
+        {/* The form is taller than a laptop screen: Generate and its cost stay in reach while it scrolls. */}
+        <div
+          className="sticky bottom-0 z-10 -mx-5 -mb-5 flex flex-col gap-2 rounded-b-lg border-t border-border bg-bg/95 px-5 pt-3 pb-4 backdrop-blur md:-mx-6 md:-mb-6 md:px-6"
+          data-testid="generate-bar"
+        >
           <Button size="lg" className="w-full" disabled={!canGenerate} onClick={onGenerate}>
             <Sparkles className="size-5" aria-hidden />
             {creditsShortLabel ?? 'Generate'}

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Copy, Download, ImageIcon, Loader2 } from 'lucide-react';
+import { Copy, Download, ImageIcon, ImageOff, Loader2 } from 'lucide-react';
 import type { GenerationView } from '@common/generation';
 import { errorMessage } from '@/backend/api-error';
 import { Button } from '@/components/ui/button';
@@ -14,7 +14,8 @@ export interface ResultPanelProps {
   waiting: number;
   /** The width and height being created, to shape the placeholder. */
   pendingSize: { width: number; height: number } | null;
-  error: string | null;
+  /** The last request that failed: its sentence and prompt, shown as the failed item. */
+  error: { message: string; prompt: string } | null;
 }
 
 const FEEDBACK_MS = 5000;
@@ -27,13 +28,14 @@ export function ResultPanel({ result, loading, waiting, pendingSize, error }: Re
       <h2 id={headingId} className="sr-only">
         Result
       </h2>
-      {error && (
-        <p role="alert" className="mb-4 rounded-md border border-danger-border bg-danger-soft px-3 py-2 text-sm text-danger">
-          {error}
-        </p>
-      )}
       {loading ? (
-        <Busy waiting={waiting} size={pendingSize} />
+        <>
+          {/* A failure while more images wait stays in view above the next one being made. */}
+          {error && <Failed failure={error} compact />}
+          <Busy waiting={waiting} size={pendingSize} />
+        </>
+      ) : error ? (
+        <Failed failure={error} />
       ) : result ? (
         <Result generation={result} />
       ) : (
@@ -48,6 +50,29 @@ export function ResultPanel({ result, loading, waiting, pendingSize, error }: Re
         </div>
       )}
     </Card>
+  );
+}
+
+/** The image that could not be made: what happened in a sentence, and which prompt it was. */
+function Failed({ failure, compact = false }: { failure: { message: string; prompt: string }; compact?: boolean }) {
+  return (
+    <div
+      role="alert"
+      data-testid="generation-failed"
+      className={
+        compact
+          ? 'mb-4 flex gap-3 rounded-md border border-danger-border bg-danger-soft px-3 py-2 text-sm'
+          : 'flex flex-1 flex-col items-center justify-center gap-3 rounded-lg border border-dashed border-danger-border bg-danger-soft px-6 py-12 text-center'
+      }
+    >
+      <ImageOff className={compact ? 'mt-0.5 size-4 shrink-0 text-danger' : 'size-9 text-danger'} aria-hidden />
+      <div className="min-w-0">
+        <p className={compact ? 'font-medium text-danger' : 'text-base font-semibold text-danger'}>{failure.message}</p>
+        <p className={compact ? 'truncate text-xs text-fg-muted' : 'mt-1 line-clamp-2 text-sm text-fg-muted'} title={failure.prompt}>
+          {failure.prompt}
+        </p>
+      </div>
+    </div>
   );
 }
 

@@ -18,12 +18,13 @@ export interface SliderFieldProps {
 export function SliderField({ label, value, min, max, step, onChange, format = String, disabled, hint }: SliderFieldProps) {
   const id = useId();
   return (
-    <div className={cn('flex flex-col gap-1.5', disabled && 'opacity-60')}>
+    // Disabled, the control greys out but its words stay readable (WCAG AA): the hint says why it is off.
+    <div className="flex flex-col gap-1.5">
       <div className="flex items-center justify-between gap-2">
-        <label htmlFor={id} className="text-sm font-medium text-fg">
+        <label htmlFor={id} className={cn('text-sm font-medium', disabled ? 'text-fg-muted' : 'text-fg')}>
           {label}
         </label>
-        <output htmlFor={id} className="rounded-md bg-bg-muted px-2 py-0.5 text-xs font-semibold tabular-nums text-fg">
+        <output htmlFor={id} className={cn('rounded-md bg-bg-muted px-2 py-0.5 text-xs font-semibold tabular-nums', disabled ? 'text-fg-muted' : 'text-fg')}>
           {format(value)}
         </output>
       </div>
@@ -37,7 +38,7 @@ export function SliderField({ label, value, min, max, step, onChange, format = S
         disabled={disabled}
         aria-describedby={hint ? `${id}-hint` : undefined}
         onChange={(e) => onChange(Number(e.target.value))}
-        className="h-6 w-full cursor-pointer accent-brand disabled:cursor-not-allowed"
+        className="h-6 w-full cursor-pointer accent-brand disabled:cursor-not-allowed disabled:opacity-50"
       />
       {hint && (
         <p id={`${id}-hint`} className="text-xs text-fg-muted">

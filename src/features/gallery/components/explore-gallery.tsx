@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { SlidersHorizontal } from 'lucide-react';
+import { Loader2, SlidersHorizontal } from 'lucide-react';
 import { Tooltip } from 'radix-ui';
 import { EXPLORE_FILTER_NAMES, type ExploreFilterName, type ExploreFilters } from '@common/library';
 import { EmptyState, ErrorState } from '@/components/ui/states';
@@ -102,7 +102,14 @@ export function ExploreGallery() {
         ) : data!.items.length === 0 ? (
           <EmptyState title="No images found" description="Try adjusting your filters" />
         ) : (
-          <div className={query.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}>
+          <div className={cn('relative', query.isPlaceholderData && 'opacity-60 transition-opacity')} aria-busy={query.isPlaceholderData}>
+            {/* A new filter or page is loading: the previous images stay, dimmed, under a clear note. */}
+            {query.isPlaceholderData && (
+              <p role="status" className="absolute top-3 left-1/2 z-10 flex -translate-x-1/2 items-center gap-2 rounded-full bg-bg px-3 py-1.5 text-sm font-medium text-fg shadow-pop">
+                <Loader2 className="size-4 animate-spin text-brand" aria-hidden />
+                Loading images…
+              </p>
+            )}
             <GalleryGrid items={data!.items.map(fromExplore)} permissions={READ_ONLY} label="Explore Gallery" />
             <Pagination page={page} pageCount={data!.pageCount} total={data!.total} onChange={changePage} compact={phone} />
           </div>

@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { Copy, Download, Heart, Link2, MoreHorizontal, RefreshCw, Star, Trash2 } from 'lucide-react';
 import { Tooltip } from 'radix-ui';
 import { thumbUrl } from '@common/media';
@@ -136,8 +136,10 @@ function LibraryOverlay({ item, permissions, actions }: { item: GalleryItem; per
 function ExploreOverlay({ item, actions, onOpen }: { item: GalleryItem; actions: GalleryActions; onOpen: () => void }) {
   const action =
     'pointer-events-auto flex flex-col items-center justify-center gap-1 rounded-md bg-white/90 px-1 py-1.5 text-center text-[11px] font-semibold leading-tight text-fg shadow-sm transition hover:bg-white hover:text-brand';
+  // The full prompt's tooltip is kept within the card: as wide as the text it explains, scrolling if long.
+  const [card, setCard] = useState<HTMLDivElement | null>(null);
   return (
-    <div className={cn(overlayClasses, 'justify-end bg-gradient-to-t from-black/80 via-black/35 to-transparent')}>
+    <div ref={setCard} className={cn(overlayClasses, 'justify-end bg-gradient-to-t from-black/80 via-black/35 to-transparent')}>
       <div className="flex flex-col gap-2.5 p-3">
         {/* Hovering the text shows the full prompt; a click on it opens the viewer like the rest of the card. */}
         <Tooltip.Root delayDuration={300}>
@@ -147,7 +149,14 @@ function ExploreOverlay({ item, actions, onOpen }: { item: GalleryItem; actions:
             </p>
           </Tooltip.Trigger>
           <Tooltip.Portal>
-            <Tooltip.Content side="top" sideOffset={6} className="z-50 max-w-sm rounded-md bg-fg px-3 py-2 text-xs leading-relaxed text-bg shadow-pop">
+            <Tooltip.Content
+              side="top"
+              sideOffset={6}
+              collisionBoundary={card}
+              collisionPadding={4}
+              data-testid="prompt-tooltip"
+              className="z-50 max-h-[var(--radix-tooltip-content-available-height)] w-[var(--radix-tooltip-trigger-width)] overflow-y-auto rounded-md bg-fg px-3 py-2 text-xs leading-relaxed text-bg shadow-pop"
+            >
               {item.prompt}
               <Tooltip.Arrow className="fill-fg" />
             </Tooltip.Content>

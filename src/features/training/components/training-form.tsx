@@ -1,5 +1,5 @@
-import { useId, type ReactNode } from 'react';
-import { Camera, Trash2, Wand2 } from 'lucide-react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { AlertCircle, Camera, Trash2, Wand2 } from 'lucide-react';
 import { CREDIT_COSTS } from '@common/product';
 import { GENDERS, HAIR_COLORS, TRAINING_MESSAGES } from '@common/training';
 import { Button } from '@/components/ui/button';
@@ -20,7 +20,24 @@ export interface TrainingFormProps {
   busy: boolean;
   canSubmit: boolean;
   uploading: boolean;
+  /** Why the last click could not submit; shown beside the button, where the eye is. */
+  validation?: string | null;
   onSubmit: () => void;
+}
+
+/** The reason a click on 'Start Training' did nothing, next to the button, brought into view and focused. */
+function SubmitProblem({ message }: { message: string }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+    ref.current?.focus({ preventScroll: true });
+  }, [message]);
+  return (
+    <p ref={ref} tabIndex={-1} className="flex items-start gap-2 text-sm font-medium text-danger outline-none" data-testid="training-submit-problem">
+      <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
+      {message}
+    </p>
+  );
 }
 
 /** The photo checks in one line ('12 photos: 10 good, 2 with problems'), what is wrong, and one tap to remove those photos. */
@@ -107,7 +124,7 @@ function ChoiceSelect<T extends string>(props: { label: string; options: readonl
 }
 
 /** The training form: name, trigger word, gender, hair colour, photos, guidance and submit (spec §2, §5). */
-export function TrainingForm({ formApi, checks, busy, canSubmit, uploading, onSubmit }: TrainingFormProps) {
+export function TrainingForm({ formApi, checks, busy, canSubmit, uploading, validation = null, onSubmit }: TrainingFormProps) {
   const { form, defaultTrigger } = formApi;
   const nameError = form.nameTouched && !form.characterName.trim() ? TRAINING_MESSAGES.nameRequired : null;
 
@@ -160,14 +177,17 @@ export function TrainingForm({ formApi, checks, busy, canSubmit, uploading, onSu
           <CheckSummary formApi={formApi} checks={checks} disabled={busy} />
         </Guidance>
 
-        <div className="flex flex-col gap-2 border-t border-border pt-5 sm:flex-row sm:items-center sm:justify-between">
-          <p className="text-xs text-fg-muted">
-            Training uses <span className="font-semibold text-fg">{CREDIT_COSTS.training} credits</span>.
-          </p>
-          <Button type="submit" size="lg" disabled={!canSubmit} busy={busy} className="w-full sm:w-auto">
-            {!busy && <Wand2 className="size-4" aria-hidden />}
-            {uploading ? 'Uploading…' : busy ? 'Submitting…' : 'Start Training'}
-          </Button>
+        <div className="flex flex-col gap-3 border-t border-border pt-5">
+          {validation && <SubmitProblem message={validation} />}
+          <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+            <p className="text-xs text-fg-muted">
+              Training uses <span className="font-semibold text-fg">{CREDIT_COSTS.training} credits</span>.
+            </p>
+            <Button type="submit" size="lg" disabled={!canSubmit} busy={busy} className="w-full sm:w-auto">
+              {!busy && <Wand2 className="size-4" aria-hidden />}
+              {uploading ? 'Uploading…' : busy ? 'Submitting…' : 'Start Training'}
+            </Button>
+          </div>
         </div>
       </form>
     </Card>

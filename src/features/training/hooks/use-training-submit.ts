@@ -63,37 +63,48 @@ export function useTrainingSubmit({
   const [operation, setOperation] = useState<TrainingOperation>({ kind: 'idle' });
   const [currentRequestId, setCurrentRequestId] = useState<string | null>(null);
   const [successVisible, setSuccessVisible] = useState(false);
+  /** Why the last click could not submit, shown beside the button where the eye is; gone once its cause is. */
+  const [validation, setValidation] = useState<string | null>(null);
   const successTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(successTimer.current), []);
 
   const { form } = formApi;
+  const currentProblem = validateTraining(form.photos.length, form.characterName, photoRefusal);
+  useEffect(() => {
+    if (validation === null || currentProblem === validation) return;
+    setValidation(null);
+    setOperation((op) => (op.kind === 'error' && op.message === validation ? { kind: 'idle' } : op));
+  }, [currentProblem, validation]);
   const busy = operation.kind === 'uploading' || operation.kind === 'training';
   const short = credits < CREDIT_COSTS.training;
   const canSubmit = form.photos.length > 0 && !busy && form.characterName.trim() !== '' && !short;
-
-  // The record of the request sent from this page decides its outcome (spec §4).
-  useEffect(() => {
-    if (!currentRequestId || !trainings) return;
-    const record = trainings.find((t) => t.request_id === currentRequestId);
-    if (record?.status === 'COMPLETED' && record.result) {
-      setOperation({ kind: 'completed', requestId: currentRequestId, result: record.result });
-      setCurrentRequestId(null);
-    } else if (record?.status === 'FAILED') {
-      setOperation({ kind: 'error', message: record.error || TRAINING_FAILED });
-      setCurrentRequestId(null);
-    }
-  }, [currentRequestId, trainings]);
 
   const dismissSuccess = useCallback(() => {
     clearTimeout(successTimer.current);
     setSuccessVisible(false);
   }, []);
 
+  // The record of the request sent from this page decides its outcome (spec §4); the outcome replaces the
+  // 'submitted' banner, so the page never says 'it will take 5-10 minutes' beside 'ready'.
+  useEffect(() => {
+    if (!currentRequestId || !trainings) return;
+    const record = trainings.find((t) => t.request_id === currentRequestId);
+    if (record?.status === 'COMPLETED' && record.result) {
+      dismissSuccess();
+      setOperation({ kind: 'completed', requestId: currentRequestId, result: record.result });
+      setCurrentRequestId(null);
+    } else if (record?.status === 'FAILED') {
+      dismissSuccess();
+      setOperation({ kind: 'error', message: record.error || TRAINING_FAILED });
+      setCurrentRequestId(null);
+    }
+  }, [currentRequestId, dismissSuccess, trainings]);
+
   const submit = useCallback(async () => {
     if (busy) return;
-    const problem = validateTraining(form.photos.length, form.characterName, photoRefusal);
-    if (problem) {
-      setOperation({ kind: 'error', message: problem });
+    if (currentProblem) {
+      setValidation(currentProblem);
+      setOperation({ kind: 'error', message: currentProblem });
       return;
     }
     if (short) return;
@@ -138,9 +149,9 @@ export function useTrainingSubmit({
       console.error('training submission failed', err);
       setOperation({ kind: 'error', message: err instanceof TrainingError ? err.message : GENERIC_TRAINING_ERROR });
     }
-  }, [api, busy, dismissSuccess, form, formApi, photoRefusal, qc, short]);
+  }, [api, busy, currentProblem, dismissSuccess, form, formApi, qc, short]);
 
   const clearError = useCallback(() => setOperation((op) => (op.kind === 'error' || op.kind === 'completed' ? { kind: 'idle' } : op)), []);
 
-  return { operation, busy, short, canSubmit, submit, successVisible, dismissSuccess, clearError };
+  return { operation, validation, busy, short, canSubmit, submit, successVisible, dismissSuccess, clearError };
 }

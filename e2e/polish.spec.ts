@@ -1,0 +1,114 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { portraitPhoto, PORTRAITS } from '../tests/helpers/photos';
+import { ORIGIN, expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
+
+/** A 60-character address and a long name: what must never push a page sideways. */
+const longUser = () => {
+  const user = newUser('Alexandria Montgomery-Featherstonehaugh');
+  const local = user.email.split('@')[0]!;
+  return { ...user, email: `${local}-${'x'.repeat(60 - local.length - '@subdomain.example.com'.length - 1)}@subdomain.example.com` };
+};
+
+const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** Every visible button whose label is cut: its content is wider or taller than the box that shows it. */
+const clippedButtons = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('button, a[role=button], a.btn')]
+      .filter((el) => (el as HTMLElement).offsetParent !== null)
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+      .map((el) => el.textContent?.trim()),
+  );
+
+test('the training form says why Start Training did nothing right where the eye is', async ({ page }) => {
+  const user = await signUp(page);
+  await page.goto('/app/character-training');
+  await expect(page.getByRole('heading', { name: 'Character Training' })).toBeVisible();
+  await withCredits(user, 600);
+  await expect(page.getByText('600 Credits', { exact: true }).first()).toBeAttached();
+  await page.getByLabel('Character name').fill('Dana');
+  const photos = await Promise.all(PORTRAITS.slice(0, 3).map(async (p, i) => ({ name: `p${i}.jpg`, mimeType: 'image/jpeg', buffer: await portraitPhoto(p) })));
+  await page.locator('input[type=file]').setInputFiles(photos);
+  await page.getByRole('button', { name: 'Start Training' }).click();
+  const problem = page.getByTestId('training-submit-problem');
+  await expect(problem).toHaveText('Please upload at least 4 images for better results');
+  await expect(problem).toBeInViewport();
+  await expect(problem).toBeFocused();
+  // Gone as soon as its cause is: a fourth photo.
+  await page.locator('input[type=file]').setInputFiles([{ name: 'p3.jpg', mimeType: 'image/jpeg', buffer: await portraitPhoto(PORTRAITS[3]!) }]);
+  await expect(problem).toBeHidden();
+});
+
+test('Generate and its cost are in reach without scrolling the create-image form', async ({ page }) => {
+  const user = await signUp(page);
+  await page.goto('/app/create-image');
+  await expect(page.getByRole('heading', { name: 'Create Image' })).toBeVisible();
+  await withCredits(user, 20);
+  const generate = page.getByRole('button', { name: 'Generate', exact: true });
+  await page.getByLabel('Prompt').fill('A lighthouse at dusk');
+  await expect(generate).toBeEnabled();
+  if (isPhone(page)) await page.getByLabel('Prompt').scrollIntoViewIfNeeded();
+  await expect(generate).toBeInViewport();
+  await expect(page.getByTestId('generate-bar').getByText('Each image uses 10 credits.')).toBeInViewport();
+  // Still there with the form scrolled halfway.
+  await page.getByLabel('Inference steps').scrollIntoViewIfNeeded();
+  await expect(generate).toBeInViewport();
+});
+
+test('a 60-character address and a long name never push a page sideways, and no button label is cut', async ({ page }) => {
+  const user = longUser();
+  expect(user.email).toHaveLength(60);
+  await signUp(page, user);
+  for (const path of ['/app/profile', '/app/subscription', '/app/create-image', '/app/character-training']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await sideways(page), path).toBe(0);
+  }
+  // The phone menu, open, fits the screen and marks the page one is on.
+  if (isPhone(page)) {
+    await page.goto('/app/profile');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('menu');
+    await expect(menu.getByRole('menuitem').filter({ hasText: 'Alexandria Montgomery-Featherstonehaugh' })).toHaveAttribute('aria-current', 'page');
+    await expect(menu.getByRole('menuitem', { name: 'Explore' })).not.toHaveAttribute('aria-current', 'page');
+    expect(await sideways(page)).toBe(0);
+    await page.keyboard.press('Escape');
+  }
+  // The sandbox checkout's summary wraps the address.
+  await page.goto('/app/subscription');
+  await page.getByTestId('plan-STANDARD').getByRole('button', { name: 'Choose plan' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+  await expect(page.getByText(user.email)).toBeVisible();
+  expect(await sideways(page)).toBe(0);
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await expect(page.getByTestId('balance')).toHaveText('4,500 credits available');
+  // With a plan, at every width from 360 to 1440 px the plan cards' labels fit ('Manage Current Plan' at 820).
+  for (const width of [360, 600, 768, 820, 1024, 1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.getByTestId('plan-STANDARD').getByRole('button')).toHaveText('Manage Current Plan');
+    expect(await clippedButtons(page), `at ${width}px`).toEqual([]);
+    expect(await sideways(page), `at ${width}px`).toBe(0);
+  }
+});
+
+test('small labels and the app screens meet WCAG AA contrast', async ({ page }) => {
+  await signUp(page);
+  for (const path of ['/app/create-image', '/app/profile', '/app/explore', '/app/subscription', '/app/character-training']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const { violations } = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+    expect(violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`)), path).toEqual([]);
+  }
+});
+
+test('cancelling the sandbox checkout says so', async ({ page }) => {
+  await signUp(page);
+  await page.goto('/app/subscription');
+  await page.getByTestId('plan-BASIC').getByRole('button', { name: 'Choose plan' }).click();
+  await page.getByRole('link', { name: 'Cancel' }).click();
+  await expect(page).toHaveURL(`${ORIGIN}/app/subscription?checkout=cancelled`);
+  await expect(page.getByText('Checkout cancelled')).toBeVisible();
+  await page.getByRole('button', { name: /dismiss/i }).first().click();
+  await expect(page).toHaveURL(`${ORIGIN}/app/subscription`);
+});
