@@ -1,4 +1,5 @@
-// `npm test`: the typecheck, every Vitest suite, then the Playwright suites in Chromium; ends with one
+// `npm test`: the typecheck, every Vitest suite, then the Playwright suites in Chromium (the local build's,
+// then the hosted deployment's); ends with one
 // summary line that counts each test once (see test-counts.mjs), the typecheck as one more.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +50,23 @@ if (only !== 'unit') {
     env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
   });
   record(code, report(file, countPlaywright));
+
+  // The hosted deployment in Chromium (playwright.hosted.config.ts): its Supabase is a scratch database on
+  // TEST_DATABASE_URL's server, so it runs where that is set.
+  // Arguments that name other suites' files leave it out.
+  const filtered = only && args.some((a) => !a.startsWith('-')) && !args.some((a) => a.includes('hosted'));
+  if (filtered) {
+    // not asked for
+  } else if (process.env.TEST_DATABASE_URL) {
+    const hostedFile = join(out, 'playwright-hosted.json');
+    const hosted = await run(node, [bin('playwright'), 'test', '--config', 'playwright.hosted.config.ts', ...(only ? args : [])], {
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: hostedFile },
+    });
+    record(hosted, report(hostedFile, countPlaywright));
+  } else {
+    console.log('\nThe hosted Playwright suite (e2e/hosted) needs TEST_DATABASE_URL: not run, counted as one skipped.');
+    total.skipped += 1;
+  }
 }
 
 console.log(`\n${summaryLine(total)}`);
