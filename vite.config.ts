@@ -11,6 +11,7 @@ import {
   staticHostHeaders,
   type HostedBuildRecord,
 } from './common/content-security-policy.ts';
+import { isPublishableKey } from './common/identity-key.ts';
 
 /** The hosted policy, or the build stops with every bad variable named. */
 function hostedPolicyOrStop(record: HostedBuildRecord): string {
@@ -36,7 +37,9 @@ export default defineConfig(({ mode }) => {
     spa === 'hosted'
       ? { VITE_CLERK_PUBLISHABLE_KEY: env.VITE_CLERK_PUBLISHABLE_KEY.trim(), VITE_SUPABASE_URL: env.VITE_SUPABASE_URL.trim(), VITE_API_URL: env.VITE_API_URL?.trim() ?? '' }
       : undefined;
-  const policy = hosted && hostedPolicyOrStop(hosted);
+  // A key that is not a publishable key at all still builds: the SPA stops at start with the spec's message
+  // (spec §5, §8), so there is no Clerk to allow and no _headers to write. Any other bad value stops the build.
+  const policy = hosted && isPublishableKey(hosted.VITE_CLERK_PUBLISHABLE_KEY) ? hostedPolicyOrStop(hosted) : undefined;
   return {
     plugins: [
       react(),
@@ -45,10 +48,8 @@ export default defineConfig(({ mode }) => {
         name: 'likeness-build-mode',
         generateBundle() {
           this.emitFile({ type: 'asset', fileName: BUILD_MODE_FILE, source: spa });
-          if (hosted && policy) {
-            this.emitFile({ type: 'asset', fileName: HOSTED_BUILD_FILE, source: `${JSON.stringify(hosted, null, 2)}\n` });
-            this.emitFile({ type: 'asset', fileName: '_headers', source: staticHostHeaders(policy) });
-          }
+          if (hosted) this.emitFile({ type: 'asset', fileName: HOSTED_BUILD_FILE, source: `${JSON.stringify(hosted, null, 2)}\n` });
+          if (policy) this.emitFile({ type: 'asset', fileName: '_headers', source: staticHostHeaders(policy) });
         },
       },
     ],

@@ -1,5 +1,6 @@
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
+import { recordCspViolations } from '../support/csp-violations';
 import { HOSTED_E2E } from './support/ports.mjs';
 
 const CONTROL = `http://127.0.0.1:${HOSTED_E2E.controlPort}`;
@@ -70,18 +71,6 @@ export async function routeClerk(context: BrowserContext, user: HostedUser, unex
   await context.route('https://img.clerk.com/**', (route) => route.fulfill({ status: 200, contentType: 'image/png', body: PIXEL }));
 }
 
-/** Every Content-Security-Policy violation any page of `context` reports (Chromium logs each one). */
-export function recordCspViolations(context: BrowserContext): string[] {
-  const violations: string[] = [];
-  const watch = (page: Page) =>
-    page.on('console', (message) => {
-      if (/Content Security Policy|Content-Security-Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
-    });
-  context.pages().forEach(watch);
-  context.on('page', watch);
-  return violations;
-}
-
 export const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1280) < 768;
 
 interface HostedFixtures {
@@ -98,7 +87,7 @@ export const test = base.extend<HostedFixtures>({
   unexpectedClerkCalls: async ({}, use) => use([]),
   cspViolations: [
     async ({ context }, use) => {
-      const violations = recordCspViolations(context);
+      const violations = await recordCspViolations(context);
       await use(violations);
       expect(violations, 'no page reports a Content-Security-Policy violation').toEqual([]);
     },

@@ -110,6 +110,13 @@ test('hosted mode end to end: sign in, buy a plan, create, favourite across tabs
   await expect(row.getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText('Your character is ready')).toBeVisible();
 
+  // The app's other pages load under the same policy (the fixture fails the test on any violation).
+  for (const path of ['favorites', 'ai-videos', 'explore', 'subscription']) {
+    await page.goto(`/app/${path}`);
+    await expect(page.getByRole('main')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+  }
+
   // Sign out: back on the public site, and the app asks to sign in again.
   await page.goto('/app/profile');
   await page.getByRole('button', { name: 'Sign Out' }).filter({ visible: true }).click();

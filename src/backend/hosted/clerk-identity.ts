@@ -53,6 +53,7 @@ export const IDENTITY_SERVICE_UNAVAILABLE = 'The sign-in service could not be lo
 function whenLoaded(clerk: ClerkLike, scripts?: ClerkScriptWatch): Promise<void> {
   if (clerk.loaded) return Promise.resolve();
   return new Promise((resolve, reject) => {
+    let stopWatching: (() => void) | undefined;
     const failed = () => {
       clerk.off('status', onStatus);
       stopWatching?.();
@@ -62,7 +63,8 @@ function whenLoaded(clerk: ClerkLike, scripts?: ClerkScriptWatch): Promise<void>
       if (status === 'error') failed();
     };
     clerk.on('status', onStatus, { notify: true });
-    const stopWatching = scripts?.onFail(failed);
+    // Already failed: `failed` runs at once.
+    stopWatching = scripts?.onFail(failed);
     clerk.addOnLoaded(() => {
       clerk.off('status', onStatus);
       stopWatching?.();
