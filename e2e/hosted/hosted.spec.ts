@@ -8,6 +8,9 @@ import { expect, isPhone, ORIGIN, test } from './fixtures';
 const shellCredits = (page: Page, text: string) =>
   (isPhone(page) ? page.getByRole('banner') : page.getByTestId('sidebar')).getByText(text, { exact: true });
 const cards = (page: Page) => page.getByTestId('generation-card');
+/** The heart of a favourite card: a badge on phones, the pressed button on desktop. */
+const heart = (page: Page) =>
+  isPhone(page) ? cards(page).first().getByLabel('Favorite', { exact: true }) : cards(page).first().getByRole('button', { name: 'Remove Favorite' });
 
 async function trainingPhotos(n: number) {
   const out = [];
@@ -78,10 +81,10 @@ test('hosted mode end to end: sign in, buy a plan, create, favourite across tabs
   const other = await context.newPage();
   await other.goto('/app/my-generations');
   await expect(cards(other)).toHaveCount(1);
-  await expect(cards(other).first().getByRole('button', { name: 'Remove Favorite' })).toHaveCount(0);
+  await expect(heart(other)).toHaveCount(0);
   // Favourite in one tab: the other shows the heart without a reload (Realtime on generations).
   await favouriteFirst(page);
-  await expect(cards(other).first().getByRole('button', { name: 'Remove Favorite' })).toHaveCount(1, { timeout: 15_000 });
+  await expect(heart(other)).toHaveCount(1, { timeout: 15_000 });
   await other.close();
 
   // Explore, filtered.
