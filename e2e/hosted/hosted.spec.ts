@@ -160,11 +160,13 @@ test('when the page blocks Clerk, sign-in and the app say so at once and the con
   await expect(page.getByText('The sign-in service could not be loaded. Check your connection and try again.')).toBeVisible({ timeout: 5_000 });
   await expect(page.getByRole('button', { name: 'Try Again' })).toBeVisible();
   expect(Date.now() - started).toBeLessThan(8_000);
+  await page.screenshot({ path: test.info().outputPath('sign-in-blocked.png') });
   expect(logged.some((text) => text.includes('The sign-in service could not be loaded') && text.includes('clerk.likeness-e2e.test'))).toBe(true);
 
   await page.goto('/app/create-image');
   await expect(page.getByRole('alert')).toHaveText('Error initializing user: The sign-in service could not be loaded. Check your connection and try again.', { timeout: 5_000 });
   await expect(page.getByRole('button', { name: 'Try Again' })).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('app-blocked.png') });
   // These violations are the point of this test.
   expect(cspViolations.length).toBeGreaterThan(0);
   cspViolations.length = 0;
