@@ -14,6 +14,8 @@ const launchOptions = { executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAG
 
 export default defineConfig({
   testDir: 'e2e',
+  // The hosted deployment's suite has its own server and config (playwright.hosted.config.ts).
+  testIgnore: ['hosted/**'],
   outputDir: process.env.PW_OUTPUT_DIR ?? 'test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },

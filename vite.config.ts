@@ -4,13 +4,42 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { BUILD_MODE_FILE, buildMode } from './scripts/build-mode.mjs';
+import {
+  HOSTED_BUILD_FILE,
+  PolicyInputError,
+  hostedContentSecurityPolicy,
+  staticHostHeaders,
+  type HostedBuildRecord,
+} from './common/content-security-policy.ts';
+import { isPublishableKey } from './common/identity-key.ts';
+
+/** The hosted policy, or the build stops with every bad variable named. */
+function hostedPolicyOrStop(record: HostedBuildRecord): string {
+  try {
+    return hostedContentSecurityPolicy({ publishableKey: record.VITE_CLERK_PUBLISHABLE_KEY, supabaseUrl: record.VITE_SUPABASE_URL, apiUrl: record.VITE_API_URL });
+  } catch (err) {
+    if (err instanceof PolicyInputError) throw new Error(`The hosted build's Content-Security-Policy cannot be written:\n  ${err.issues.join('\n  ')}`);
+    throw err;
+  }
+}
 
 const root = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const apiPort = process.env.PORT ?? '3000';
 
 export default defineConfig(({ mode }) => {
   // Local or hosted SPA, from the VITE_ hosted variables (scripts/build-mode.mjs).
-  const spa = buildMode(loadEnv(mode, process.cwd(), 'VITE_'));
+  const env = loadEnv(mode, process.cwd(), 'VITE_');
+  const spa = buildMode(env);
+  // The hosted build's Content-Security-Policy, checked before anything is built (a bad value stops the build,
+  // naming its variable, and never reaches a header): written to _headers for static hosts, and the values
+  // it comes from to hosted-build.json, which the server reads when it serves this build.
+  const hosted: HostedBuildRecord | undefined =
+    spa === 'hosted'
+      ? { VITE_CLERK_PUBLISHABLE_KEY: env.VITE_CLERK_PUBLISHABLE_KEY.trim(), VITE_SUPABASE_URL: env.VITE_SUPABASE_URL.trim(), VITE_API_URL: env.VITE_API_URL?.trim() ?? '' }
+      : undefined;
+  // A key that is not a publishable key at all still builds: the SPA stops at start with the spec's message
+  // (spec §5, §8), so there is no Clerk to allow and no _headers to write. Any other bad value stops the build.
+  const policy = hosted && isPublishableKey(hosted.VITE_CLERK_PUBLISHABLE_KEY) ? hostedPolicyOrStop(hosted) : undefined;
   return {
     plugins: [
       react(),
@@ -19,6 +48,8 @@ export default defineConfig(({ mode }) => {
         name: 'likeness-build-mode',
         generateBundle() {
           this.emitFile({ type: 'asset', fileName: BUILD_MODE_FILE, source: spa });
+          if (hosted) this.emitFile({ type: 'asset', fileName: HOSTED_BUILD_FILE, source: `${JSON.stringify(hosted, null, 2)}\n` });
+          if (policy) this.emitFile({ type: 'asset', fileName: '_headers', source: staticHostHeaders(policy) });
         },
       },
     ],

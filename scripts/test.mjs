@@ -1,4 +1,5 @@
-// `npm test`: the typecheck, every Vitest suite, then the Playwright suites in Chromium; ends with one
+// `npm test`: the typecheck, every Vitest suite, then the Playwright suites in Chromium (the local build's,
+// then the hosted deployment's); ends with one
 // summary line that counts each test once (see test-counts.mjs), the typecheck as one more.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,11 +45,34 @@ if (only !== 'e2e') {
 if (only !== 'unit') {
   const chromium = await run(node, ['scripts/ensure-chromium.mjs']);
   if (chromium !== 0) process.exit(chromium);
-  const file = join(out, 'playwright.json');
-  const code = await run(node, [bin('playwright'), 'test', ...(only ? args : [])], {
-    env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
-  });
-  record(code, report(file, countPlaywright));
+  // File arguments pick the suites: e2e/hosted/… the hosted one, any other the local build's (give flags as
+  // --name=value, so that their values are not read as files).
+  const files = only ? args.filter((a) => !a.startsWith('-')) : [];
+  const wantsLocal = files.length === 0 || files.some((a) => !a.includes('hosted'));
+  const wantsHosted = files.length === 0 || files.some((a) => a.includes('hosted'));
+  if (wantsLocal) {
+    const file = join(out, 'playwright.json');
+    const code = await run(node, [bin('playwright'), 'test', ...(only ? args.filter((a) => a.startsWith('-') || !a.includes('hosted')) : [])], {
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+    });
+    record(code, report(file, countPlaywright));
+  }
+
+  // The hosted deployment in Chromium (playwright.hosted.config.ts): its Supabase is a scratch database on
+  // TEST_DATABASE_URL's server, so it runs where that is set.
+  if (!wantsHosted) {
+    // not asked for
+  } else if (process.env.TEST_DATABASE_URL) {
+    const hostedFile = join(out, 'playwright-hosted.json');
+    const hostedArgs = only ? args.filter((a) => a.startsWith('-') || a.includes('hosted')) : [];
+    const hosted = await run(node, [bin('playwright'), 'test', '--config', 'playwright.hosted.config.ts', ...hostedArgs], {
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: hostedFile },
+    });
+    record(hosted, report(hostedFile, countPlaywright));
+  } else {
+    console.log('\nThe hosted Playwright suite (e2e/hosted) needs TEST_DATABASE_URL: not run, counted as one skipped.');
+    total.skipped += 1;
+  }
 }
 
 console.log(`\n${summaryLine(total)}`);

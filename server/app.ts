@@ -7,6 +7,7 @@ import type { Runtime } from './runtime.ts';
 import type { AppEnv } from './http/context.ts';
 import { AppError, notFound, payloadTooLarge } from './http/errors.ts';
 import { cors, originCheck, securityHeaders } from './http/security.ts';
+import { spaContentSecurityPolicy } from './http/spa-policy.ts';
 import { storableUrl } from './http/validate.ts';
 import { closeAfterRefusedBody } from './http/timeouts.ts';
 import { observeRequests } from './http/observe.ts';
@@ -36,14 +37,20 @@ export interface BuildAppOptions {
   staticDir?: string;
 }
 
-/** Builds the HTTP app from a started runtime; no I/O happens here. */
+/**
+ * Builds the HTTP app from a started runtime; no I/O happens here but reading the SPA's shell and build
+ * record (a hosted build whose settings cannot go into a header throws ConfigError).
+ */
 export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   const { config, logger } = rt;
   const app = new Hono<AppEnv>();
 
   app.use('*', observeRequests({ logger, metrics: rt.metrics }));
   app.use('*', closeConnectionsWhileStopping(rt.readiness.isStopping));
-  app.use('*', securityHeaders({ hsts: config.secureCookies }));
+  // The hosted SPA's policy opens Clerk's and Supabase's origins; anything else keeps the local one.
+  const csp = spaContentSecurityPolicy(opts.staticDir, { publicUrl: config.PUBLIC_URL, clerkPublishableKey: config.clerk?.publishableKey });
+  if (csp.mode === 'hosted') logger.info({ contentSecurityPolicy: csp.policy }, 'Serving the hosted SPA with this Content-Security-Policy');
+  app.use('*', securityHeaders({ hsts: config.secureCookies, contentSecurityPolicy: csp.policy }));
   app.use('*', storableUrl());
   app.use('*', closeAfterRefusedBody());
   // A hosted SPA on another origin (Clerk mode only: config refuses ALLOWED_ORIGINS otherwise).

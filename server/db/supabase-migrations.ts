@@ -20,8 +20,10 @@ export const DRIZZLE_MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', impo
 export const SUPABASE_MIGRATIONS_DIR = fileURLToPath(new URL('../../supabase/migrations', import.meta.url));
 /** Grants, policies and the realtime publication: written by hand, applied after the tables it names. */
 export const SECURITY_MIGRATION = '20261123041500_likeness_security.sql';
+/** `generations` in the realtime publication (favourites and deletions reach a person's other tabs). */
+export const GENERATIONS_REALTIME_MIGRATION = '20261125200000_likeness_generations_realtime.sql';
 /** Every hand-written Supabase migration, oldest first; a feature's grants go in a file after its tables. */
-export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [SECURITY_MIGRATION];
+export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [SECURITY_MIGRATION, GENERATIONS_REALTIME_MIGRATION];
 
 const BREAKPOINT = '--> statement-breakpoint';
 /** Tables a migration creates in `public` (Drizzle writes `CREATE TABLE "name"` or `"schema"."name"`). */

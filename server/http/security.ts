@@ -1,31 +1,18 @@
 import type { MiddlewareHandler } from 'hono';
+import { LOCAL_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '@common/content-security-policy.ts';
 import { forbidden } from './errors.ts';
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // React and framer-motion set style attributes; no inline <script> is ever allowed.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "media-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-export function securityHeaders(opts: { hsts: boolean }): MiddlewareHandler {
+/**
+ * The security headers of every response: `contentSecurityPolicy` is the local policy unless the server
+ * serves the hosted SPA (server/http/spa-policy.ts), the rest is common/content-security-policy.ts's.
+ */
+export function securityHeaders(opts: { hsts: boolean; contentSecurityPolicy?: string }): MiddlewareHandler {
+  const policy = opts.contentSecurityPolicy ?? LOCAL_CONTENT_SECURITY_POLICY;
   return async (c, next) => {
     await next();
     const h = c.res.headers;
-    h.set('Content-Security-Policy', CSP);
-    h.set('X-Content-Type-Options', 'nosniff');
-    h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    h.set('X-Frame-Options', 'DENY');
-    h.set('Cross-Origin-Opener-Policy', 'same-origin');
-    h.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+    h.set('Content-Security-Policy', policy);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) h.set(name, value);
     if (opts.hsts) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   };
 }

@@ -2,6 +2,7 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { ClerkProvider, useAuth, useClerk, type ClerkProp } from '@clerk/react';
 import type { ClerkLike } from '@/backend/hosted/clerk-identity';
+import { watchClerkScripts } from '@/backend/hosted/clerk-script-watch';
 import { createHostedBackend } from '@/backend/hosted/hosted-backend';
 import type { HostedConfig } from '@/backend/hosted/hosted-config';
 import { POST_AUTH_PATH } from '@/features/auth/paths';
@@ -17,7 +18,7 @@ function ClerkSession({ config, children }: { config: HostedConfig; children: Re
   const { sessionId } = useAuth();
   const sessionKey = sessionId ?? 'signed-out';
   // sessionKey is not read inside: a new session is what makes a new backend.
-  const backend = useMemo(() => createHostedBackend(clerk, config), [clerk, config, sessionKey]);
+  const backend = useMemo(() => createHostedBackend(clerk, config, watchClerkScripts(config.publishableKey)), [clerk, config, sessionKey]);
   useEffect(() => () => backend.close(), [backend]);
   return (
     <AppProviders key={sessionKey} backend={backend}>
@@ -32,6 +33,8 @@ function ClerkSession({ config, children }: { config: HostedConfig; children: Re
  */
 export function HostedSession({ config, clerk, children }: { config: HostedConfig; clerk?: ClerkProp; children: ReactNode }) {
   const navigate = useNavigate();
+  // Before ClerkProvider, which inserts clerk-js's script as it is created.
+  watchClerkScripts(config.publishableKey);
   return (
     <ClerkProvider
       publishableKey={config.publishableKey}

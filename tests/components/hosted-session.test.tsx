@@ -277,4 +277,24 @@ describe('the sign-in page while Clerk loads and when it cannot', () => {
     expect(logged).toHaveBeenCalledWith(expect.stringContaining('clerk-js script blocked'));
     logged.mockRestore();
   });
+  // Last in the file: the page's watch over Clerk's scripts stays failed once it has seen a violation.
+  it('says so at once when the browser reports a CSP violation for the Frontend API host, and names it on the console', async () => {
+    const { clerk } = createFakeClerk({ keys, user: null });
+    clerk.loaded = false;
+    clerk.load = () => new Promise<void>(() => {});
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderSignIn(clerk);
+    expect(await screen.findByRole('status', { name: 'Loading sign-in' })).toBeInTheDocument();
+    // Another host's violation is not Clerk's.
+    const violation = (blockedURI: string) =>
+      Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective: 'script-src-elem' });
+    act(() => void document.dispatchEvent(violation('https://elsewhere.example/x.js')));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    act(() => void document.dispatchEvent(violation('https://fake-instance.clerk.accounts.dev/npm/@clerk/clerk-js@6/dist/clerk.browser.js')));
+    expect(screen.getByRole('alert')).toHaveTextContent(IDENTITY_SERVICE_UNAVAILABLE);
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading sign-in' })).not.toBeInTheDocument();
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('blocked fake-instance.clerk.accounts.dev'));
+    logged.mockRestore();
+  });
 });

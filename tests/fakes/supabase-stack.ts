@@ -47,6 +47,8 @@ export interface SupabaseFakesOptions {
   jwtKey?: string | JsonWebKey;
   /** Or the instance's JWKS (`{ keys: [clerk.jwk] }`), the key picked by the token's `kid`, as Supabase does. */
   jwks?: JSONWebKeySet;
+  /** The port to listen on (a build that has the project URL baked in needs a known one); default any free port. */
+  port?: number;
 }
 
 export interface SupabaseFakes {
@@ -117,7 +119,7 @@ export async function startSupabaseFakes(opts: SupabaseFakesOptions): Promise<Su
     if (new URL(req.url ?? '/', 'http://fake').pathname === '/realtime/v1/websocket') realtime.handleUpgrade(req, socket, head);
     else socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {

@@ -60,7 +60,8 @@ function userResource(u: FakeClerkUser) {
 }
 
 export interface FakeClerkOptions {
-  keys: ClerkTestKeys;
+  /** Mints the default session tokens (Node); in a browser pass `getToken` instead (tests/fakes/clerk-js-browser.ts). */
+  keys?: ClerkTestKeys;
   /** The signed-in user; null for a signed-out visitor. */
   user: FakeClerkUser | null;
   /** What getToken() does; by default a fresh session token for the user. */
@@ -82,7 +83,12 @@ export function createFakeClerk(opts: FakeClerkOptions) {
       lastActiveToken: { jwt: { claims: { sub: user.id, sid: `sess_${user.id}`, role: 'authenticated', v: 2 } } },
       factorVerificationAge: null,
       actor: null,
-      getToken: opts.getToken ?? (() => opts.keys.mint({ sub: user.id, sid: `sess_${user.id}` })),
+      getToken:
+        opts.getToken ??
+        (() => {
+          if (!opts.keys) throw new Error('createFakeClerk needs keys or getToken');
+          return opts.keys.mint({ sub: user.id, sid: `sess_${user.id}` });
+        }),
     };
     return { client: { sessions: [session], signedInSessions: [session] }, session, user: resource, organization: null };
   }
@@ -136,5 +142,10 @@ export function createFakeClerk(opts: FakeClerkOptions) {
   return {
     clerk,
     signOuts: () => signOuts,
+    /** Signs `user` in, as clerk-js does once its sign-in form has succeeded (setActive). */
+    signIn(user: FakeClerkUser) {
+      resources = resourcesFor(user);
+      emit();
+    },
   };
 }

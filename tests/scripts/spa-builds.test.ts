@@ -16,6 +16,7 @@ import { extname, join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVALID_PUBLISHABLE_KEY } from '../../common/identity-key.ts';
+import { hostedContentSecurityPolicy, staticHostHeaders } from '../../common/content-security-policy.ts';
 import { CHROMIUM_FLAGS } from '../../playwright.config.ts';
 import { TEST_PUBLISHABLE_KEY } from '../helpers/clerk.ts';
 
@@ -95,6 +96,35 @@ describe('the two SPA builds', () => {
     // The build's public configuration is in it; our server's address too.
     expect(holding(hosted, HOSTED.VITE_API_URL).length).toBeGreaterThan(0);
   });
+
+  it('the hosted build writes its Content-Security-Policy and the security headers to _headers; the local build none', () => {
+    const policy = hostedContentSecurityPolicy({ publishableKey: HOSTED.VITE_CLERK_PUBLISHABLE_KEY, supabaseUrl: HOSTED.VITE_SUPABASE_URL, apiUrl: HOSTED.VITE_API_URL });
+    const headers = readFileSync(join(hosted, '_headers'), 'utf8');
+    expect(headers).toBe(staticHostHeaders(policy));
+    expect(headers).toContain(
+      "  Content-Security-Policy: default-src 'self'; script-src 'self' https://fake-instance.clerk.accounts.dev https://challenges.cloudflare.com;",
+    );
+    expect(headers).toContain(`connect-src 'self' https://fake-instance.clerk.accounts.dev https://project.supabase.test wss://project.supabase.test https://api.likeness.test;`);
+    expect(headers).toContain('  X-Content-Type-Options: nosniff\n');
+    // What the server reads when it serves this build (server/http/spa-policy.ts).
+    expect(JSON.parse(readFileSync(join(hosted, 'hosted-build.json'), 'utf8'))).toEqual({
+      VITE_CLERK_PUBLISHABLE_KEY: HOSTED.VITE_CLERK_PUBLISHABLE_KEY,
+      VITE_SUPABASE_URL: HOSTED.VITE_SUPABASE_URL,
+      VITE_API_URL: HOSTED.VITE_API_URL,
+    });
+    expect(existsSync(join(local, '_headers'))).toBe(false);
+    expect(existsSync(join(local, 'hosted-build.json'))).toBe(false);
+  });
+
+  it('a hosted build whose settings cannot go into a header is refused, naming each variable', async () => {
+    const badKey = `pk_live_${Buffer.from("clerk.example.com; script-src 'unsafe-eval'$").toString('base64')}`;
+    const result = await build(join(work, 'bad-policy'), { ...HOSTED, VITE_CLERK_PUBLISHABLE_KEY: badKey, VITE_SUPABASE_URL: 'https://me:pw@project.supabase.test' });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain("The hosted build's Content-Security-Policy cannot be written");
+    expect(result.output).toContain('VITE_CLERK_PUBLISHABLE_KEY: decodes to');
+    expect(result.output).toContain('VITE_SUPABASE_URL: must not carry credentials');
+    expect(existsSync(join(work, 'bad-policy', '_headers'))).toBe(false);
+  }, 60_000);
 
   it('a partial hosted configuration is refused, naming what is missing', async () => {
     const result = await build(join(work, 'partial'), { VITE_CLERK_PUBLISHABLE_KEY: TEST_PUBLISHABLE_KEY });

@@ -575,7 +575,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('Supabase test fakes driven by the
     it('a table outside the supabase_realtime publication is refused, naming it', async () => {
       const supabase = as(a);
       await supabase.realtime.setAuth();
-      expect(await refusal(supabase, 'not-published', 'generations')).toContain('public.generations is not in the supabase_realtime publication');
+      expect(await refusal(supabase, 'not-published', 'explore_gallery')).toContain('public.explore_gallery is not in the supabase_realtime publication');
     });
 
     it('the channel is closed when its token expires without a refresh', async () => {

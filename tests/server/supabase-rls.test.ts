@@ -294,11 +294,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('Supabase row-level security (post
   });
 
   describe('the platform around it', () => {
-    it('switches row-level security on for every table and publishes balances and trainings to Realtime', async () => {
+    it('switches row-level security on for every table and publishes balances, trainings and generations to Realtime', async () => {
       const { rows } = await db.owner.query("select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' and not c.relrowsecurity");
       expect(rows).toEqual([]);
       const published = await db.owner.query("select tablename from pg_publication_tables where pubname = 'supabase_realtime' order by tablename");
-      expect(published.rows.map((r) => r.tablename)).toEqual(['lora_trainings', 'user_public_meta']);
+      expect(published.rows.map((r) => r.tablename)).toEqual(['generations', 'lora_trainings', 'user_public_meta']);
     });
 
     it('creates the cluster-wide roles once however many test files ask at the same moment', async () => {

@@ -1,4 +1,5 @@
 import type { IdentityPort, SessionUser } from '../port';
+import type { ClerkScriptWatch } from './clerk-script-watch';
 
 /** The parts of Clerk's user the product reads (spec §3 "Identity provider user"). */
 export interface ClerkUserLike {
@@ -45,18 +46,28 @@ export function toSessionUser(user: ClerkUserLike): SessionUser {
 /** What a person is told when clerk-js cannot be loaded (its script blocked or unreachable). */
 export const IDENTITY_SERVICE_UNAVAILABLE = 'The sign-in service could not be loaded. Check your connection and try again.';
 
-/** Resolves once Clerk has loaded; rejects when it cannot load (its script blocked or unreachable). */
-function whenLoaded(clerk: ClerkLike): Promise<void> {
+/**
+ * Resolves once Clerk has loaded; rejects when it cannot load: at once when the browser blocks or cannot
+ * fetch its script (`scripts`, ./clerk-script-watch.ts), else when @clerk/react gives up on it.
+ */
+function whenLoaded(clerk: ClerkLike, scripts?: ClerkScriptWatch): Promise<void> {
   if (clerk.loaded) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const onStatus = (status: string) => {
-      if (status !== 'error') return;
+    let stopWatching: (() => void) | undefined;
+    const failed = () => {
       clerk.off('status', onStatus);
+      stopWatching?.();
       reject(new Error(IDENTITY_SERVICE_UNAVAILABLE));
     };
+    const onStatus = (status: string) => {
+      if (status === 'error') failed();
+    };
     clerk.on('status', onStatus, { notify: true });
+    // Already failed: `failed` runs at once.
+    stopWatching = scripts?.onFail(failed);
     clerk.addOnLoaded(() => {
       clerk.off('status', onStatus);
+      stopWatching?.();
       resolve();
     });
   });
@@ -67,17 +78,17 @@ function whenLoaded(clerk: ClerkLike): Promise<void> {
  * Clerk refreshes itself), and sign out. Sign-in and sign-up happen in Clerk's own widgets (/sign-in/*,
  * /sign-up/*), never through this port.
  */
-export function createClerkIdentity(clerk: ClerkLike): IdentityPort {
+export function createClerkIdentity(clerk: ClerkLike, scripts?: ClerkScriptWatch): IdentityPort {
   const widgetsOnly = async () => {
     throw new Error('Sign-in and sign-up use the identity provider’s pages in this build.');
   };
   return {
     async loadUser() {
-      await whenLoaded(clerk);
+      await whenLoaded(clerk, scripts);
       return clerk.user ? toSessionUser(clerk.user) : null;
     },
     async getToken() {
-      await whenLoaded(clerk);
+      await whenLoaded(clerk, scripts);
       return (await clerk.session?.getToken()) ?? null;
     },
     signIn: widgetsOnly,

@@ -2,6 +2,7 @@ import type { Backend, DataPort, LivePort } from '../port';
 import { createHttpApi } from '../http-api';
 import { createClerkIdentity, type ClerkLike } from './clerk-identity';
 import type { HostedConfig } from './hosted-config';
+import type { ClerkScriptWatch } from './clerk-script-watch';
 
 type SupabaseSession = ReturnType<(typeof import('./supabase-session'))['openSupabaseSession']>;
 
@@ -10,8 +11,8 @@ type SupabaseSession = ReturnType<(typeof import('./supabase-session'))['openSup
  * actions from our server at VITE_API_URL with the session token. Supabase's code is loaded the first time
  * a signed-in screen asks for data, so the public pages never download it.
  */
-export function createHostedBackend(clerk: ClerkLike, config: HostedConfig): Backend & { close(): void } {
-  const identity = createClerkIdentity(clerk);
+export function createHostedBackend(clerk: ClerkLike, config: HostedConfig, scripts?: ClerkScriptWatch): Backend & { close(): void } {
+  const identity = createClerkIdentity(clerk, scripts);
   const api = createHttpApi({ baseUrl: config.apiUrl, getToken: () => identity.getToken() });
   let session: Promise<SupabaseSession> | null = null;
   const open = () =>

@@ -1,8 +1,11 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import type { ChangeTopic, LivePort } from '../port';
 
-/** Tables the realtime publication streams (supabase/migrations/…_likeness_security.sql §7). */
-const STREAMED: Partial<Record<ChangeTopic, string>> = { trainings: 'lora_trainings' };
+/**
+ * Tables the realtime publication streams (supabase/migrations/…_likeness_security.sql §7 and
+ * …_likeness_generations_realtime.sql).
+ */
+const STREAMED: Partial<Record<ChangeTopic, string>> = { trainings: 'lora_trainings', generations: 'generations' };
 
 let channelCount = 0;
 
@@ -54,8 +57,8 @@ export function createSupabaseLive(supabase: SupabaseClient, opts: { userId: () 
 
     watchChanges(topic, onChange) {
       const table = STREAMED[topic];
-      // Generations and the users row are not in the realtime publication: the pages that change them
-      // update their own lists, and a subscription change comes back through a full page load from checkout.
+      // The users row is not in the realtime publication: a subscription change comes back through a full
+      // page load from checkout.
       if (!table) return () => {};
       return watch(table, undefined, onChange);
     },

@@ -1,5 +1,7 @@
 import { ClerkFailed, ClerkLoading, SignIn, SignUp } from '@clerk/react';
+import { useCallback, useSyncExternalStore } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { currentClerkScriptWatch } from '@/backend/hosted/clerk-script-watch';
 import { IDENTITY_SERVICE_UNAVAILABLE } from '@/backend/hosted/clerk-identity';
 import { Logo } from '@/components/logo';
 import { Spinner } from '@/components/ui/spinner';
@@ -15,19 +17,32 @@ export function ClerkAuthScreen({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const [params] = useSearchParams();
   const next = params.get(NEXT_PARAM);
   const landing = postAuthPath(next);
+  const scripts = currentClerkScriptWatch();
+  // The browser blocked or could not fetch Clerk's script: say so now, not after @clerk/react's 15 s timeout.
+  const blocked = useSyncExternalStore(
+    useCallback((changed: () => void) => scripts.onFail(changed), [scripts]),
+    () => scripts.failed,
+  );
+  const unavailable = (
+    <div className="w-full max-w-md">
+      <ErrorState title={IDENTITY_SERVICE_UNAVAILABLE} onRetry={() => window.location.reload()} />
+    </div>
+  );
   return (
     <div className="flex min-h-dvh flex-col items-center justify-center bg-bg-subtle px-4 py-10">
       <Link to="/" className="mb-8" aria-label="Likeness home">
         <Logo />
       </Link>
-      <ClerkLoading>
-        <Spinner className="size-8 text-brand" label={mode === 'sign-in' ? 'Loading sign-in' : 'Loading sign-up'} />
-      </ClerkLoading>
-      <ClerkFailed>
-        <div className="w-full max-w-md">
-          <ErrorState title={IDENTITY_SERVICE_UNAVAILABLE} onRetry={() => window.location.reload()} />
-        </div>
-      </ClerkFailed>
+      {blocked ? (
+        unavailable
+      ) : (
+        <>
+          <ClerkLoading>
+            <Spinner className="size-8 text-brand" label={mode === 'sign-in' ? 'Loading sign-in' : 'Loading sign-up'} />
+          </ClerkLoading>
+          <ClerkFailed>{unavailable}</ClerkFailed>
+        </>
+      )}
       {mode === 'sign-in' ? (
         <SignIn routing="path" path="/sign-in" signUpUrl={authPath('/sign-up', next)} fallbackRedirectUrl={landing} />
       ) : (
