@@ -467,7 +467,7 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
   });
 });
 
-describe.runIf(testDatabases().includes('postgres'))('generate image on two instances (postgres)', () => {
+describe('generate image on two instances (postgres)', () => {
   it("runs one user's requests one at a time across instances", async () => {
     const { generator, state } = createTestGenerator();
     state.delayMs = 150;
