@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { forbidden } from './errors.ts';
+import { forbidden } from '../domain/errors.ts';
 
 const CSP = [
   "default-src 'self'",
