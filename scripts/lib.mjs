@@ -11,10 +11,17 @@ export const bin = (name) => join(root, 'node_modules', '.bin', name);
 /** The project's pinned Node (node_modules/.bin/node), whatever node started this script. */
 export const node = existsSync(bin('node')) ? bin('node') : process.execPath;
 
+/** Child processes of `run` still running (a script stopping early ends them first). */
+export const running = new Set();
+
 export function run(cmd, args, opts = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: 'inherit', cwd: root, ...opts });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    running.add(child);
+    child.on('exit', (code, signal) => {
+      running.delete(child);
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
 }
 

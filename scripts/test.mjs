@@ -1,15 +1,44 @@
 // `npm test`: the typecheck, every Vitest suite, then the Playwright suites in Chromium (the local build's,
 // then the hosted deployment's); ends with one
 // summary line that counts each test once (see test-counts.mjs), the typecheck as one more.
+// The suites that need a real PostgreSQL get one (test-database.mjs): TEST_DATABASE_URL's, or else one started
+// for the run and stopped after it, also when the run fails or is interrupted. None is ever skipped for want
+// of one: without any, the run fails saying why.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bin, node, run } from './lib.mjs';
+import { bin, node, run, running } from './lib.mjs';
 import { countPlaywright, countVitest, summaryLine } from './test-counts.mjs';
+import { NoTestDatabase, provideTestDatabase } from './test-database.mjs';
 
-const out = mkdtempSync(join(tmpdir(), 'likeness-results-'));
 const args = process.argv.slice(2);
 const only = args[0] === 'unit' || args[0] === 'e2e' ? args.shift() : null;
+
+let database = null;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, async () => {
+    console.error(`\nnpm test: ${signal}, stopping.`);
+    for (const child of running) child.kill(signal);
+    await database?.stop();
+    process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 })[signal]);
+  });
+}
+
+// The Vitest suites need it (e2e specs run their own servers on PGlite).
+if (only !== 'e2e') {
+  try {
+    database = await provideTestDatabase({ log: (line) => console.log(line) });
+  } catch (err) {
+    if (!(err instanceof NoTestDatabase)) throw err;
+    console.error(`\nnpm test: ${err.message}`);
+    console.log(`\n${summaryLine({ passed: 0, failed: 1, skipped: 0 })}`);
+    process.exit(1);
+  }
+  process.env.TEST_DATABASE_URL = database.url;
+  if (database.embedded) console.log(`PostgreSQL for the tests: ${database.url}`);
+}
+
+const out = mkdtempSync(join(tmpdir(), 'likeness-results-'));
 
 const total = { passed: 0, failed: 0, skipped: 0 };
 let exit = 0;
@@ -75,5 +104,6 @@ if (only !== 'unit') {
   }
 }
 
+await database?.stop();
 console.log(`\n${summaryLine(total)}`);
 process.exit(exit || (total.failed ? 1 : 0));

@@ -5,7 +5,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Runtime } from './runtime.ts';
 import type { AppEnv } from './http/context.ts';
-import { AppError, notFound, payloadTooLarge } from './http/errors.ts';
+import { notFound, payloadTooLarge } from './domain/errors.ts';
+import { errorResponse } from './http/error-response.ts';
 import { cors, originCheck, securityHeaders } from './http/security.ts';
 import { spaContentSecurityPolicy } from './http/spa-policy.ts';
 import { storableUrl } from './http/validate.ts';
@@ -120,11 +121,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   }
 
   // Every JSON error body also gets the request's id (observeRequests).
-  app.onError((err, c) => {
-    if (err instanceof AppError) return c.json({ message: err.message, code: err.code }, err.status);
-    logger.error({ err, requestId: c.get('requestId'), method: c.req.method }, 'unhandled error');
-    return c.json({ message: 'Something went wrong on our side. Please try again.', code: 'internal' }, 500);
-  });
+  app.onError((err, c) => errorResponse(err, c, logger));
   app.notFound((c) => c.json({ message: 'Not found.', code: 'not_found' }, 404));
   return app;
 }

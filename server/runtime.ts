@@ -44,8 +44,8 @@ import { createTrainingsService, type TrainingsService } from './services/traini
 import { trainingsRepository } from './repositories/trainings.repository.ts';
 import { createRetentionSweep, type RetentionReport } from './jobs/retention.ts';
 import { createScheduledJob, type ScheduledJob } from './jobs/scheduled-job.ts';
-import { createJobLeases, freeAllLeases, type JobLeases } from './jobs/leases.ts';
-import { refundAbandonedJobs } from './jobs/paid-jobs.ts';
+import { createJobLeases, freeAllLeases, type JobLeases } from './repositories/job-leases.ts';
+import { refundAbandonedJobs } from './services/paid-jobs.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { createProviderCheck, createReadiness, type Readiness } from './ops/readiness.ts';
 

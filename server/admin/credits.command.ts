@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
 import { creditLedger, users } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../domain/errors.ts';
 import { EXIT, type AdminCommand, type AdminContext, type AdminServices } from './command.ts';
 
 const USAGE = [

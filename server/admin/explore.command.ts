@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { EXPLORE_VOCABULARY } from '@common/library.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../domain/errors.ts';
 import type { ExploreAttributes } from '../services/explore.service.ts';
 import { EXIT, type AdminCommand, type AdminContext } from './command.ts';
 

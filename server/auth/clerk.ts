@@ -1,7 +1,7 @@
 import { createClerkClient, verifyToken } from '@clerk/backend';
 import { isClerkAPIResponseError, TokenVerificationError, TokenVerificationErrorReason } from '@clerk/backend/errors';
 import type { ClerkConfig } from '../config.ts';
-import { unavailable } from '../http/errors.ts';
+import { unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Identity, IdentityProvider } from './identity.ts';
 

@@ -1,8 +1,8 @@
 import { and, eq, gt, like, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../db/index.ts';
 import { rateLimits, signInAddresses } from '../db/schema.ts';
-import { tooManyRequests } from '../http/errors.ts';
-import { hitRateLimit, releaseRateLimit, resetRateLimit } from '../http/rate-limit.ts';
+import { tooManyRequests } from '../domain/errors.ts';
+import { hitRateLimit, releaseRateLimit, resetRateLimit } from '../repositories/rate-limits.repository.ts';
 
 /**
  * Limits password guessing on the built-in accounts without letting anyone lock a person out of their own

@@ -193,6 +193,8 @@ export const creditLedger = pgTable(
     index('credit_ledger_user_created_idx').on(t.userId, t.createdAt.desc()),
   ],
 );
+/** What a ledger row records: credits granted, debited for work, refunded, or adjusted by an operator. */
+export type LedgerKind = (typeof creditLedger.$inferSelect)['kind'];
 
 // ───────────────────────── Payments ─────────────────────────
 

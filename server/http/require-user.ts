@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Identity, IdentityProvider } from '../auth/identity.ts';
 import type { UserRow, UsersService } from '../services/users.service.ts';
 import type { AppEnv } from './context.ts';
-import { accountDeleted, unauthorized } from './errors.ts';
+import { accountDeleted, unauthorized } from '../domain/errors.ts';
 
 /**
  * User sync (spec §4) as the server does it: the row of the provider's id, created on first sight with the

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { LOCAL_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '@common/content-security-policy.ts';
-import { forbidden } from './errors.ts';
+import { forbidden } from '../domain/errors.ts';
 
 /**
  * The security headers of every response: `contentSecurityPolicy` is the local policy unless the server

@@ -1,22 +1,8 @@
 import type { MiddlewareHandler } from 'hono';
-import type { z } from 'zod';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '@common/text.ts';
-import { badRequest } from './errors.ts';
+import { badRequest } from '../domain/errors.ts';
 
-/** Parses input with a shared schema; the first problem becomes a 400 naming the field. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  // A problem with the body as a whole (null, a list, a string) is the body's.
-  const field = issue.path.join('.') || 'body';
-  throw badRequest(`${field}: ${issue.message}`, 'invalid_input');
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether an id from a path or a payload can be a uuid column's value (anything else would make Postgres throw). */
-export const isUuid = (id: string) => UUID.test(id);
+/** The HTTP side of input checks: the body's JSON and every URL's text. Rules on values: ../domain/validate.ts. */
 
 /** Reads a JSON body, turning malformed JSON into a 400 instead of a 500. */
 export async function readJson(req: Request): Promise<unknown> {

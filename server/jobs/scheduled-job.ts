@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { scheduledJobs } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
-import { claimDue, type JobLeases } from './leases.ts';
+import { claimDue, type JobLeases } from '../repositories/job-leases.ts';
 
 /**
  * A periodic job that runs on one instance at a time: its scheduled_jobs row is due at next_run_at and leased

@@ -6,7 +6,7 @@ import { ProviderError, type TrainingProvider } from '../providers/inference/ind
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
-import type { JobLeases } from './leases.ts';
+import type { JobLeases } from '../repositories/job-leases.ts';
 import { trainingsRepository as repo, type TrainingRow } from '../repositories/trainings.repository.ts';
 import type { CreditsService } from '../services/credits.service.ts';
 import { finishTraining, TRAINING_COST, trainingEndOf, type TrainingEnd } from '../services/trainings.service.ts';

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { LedgerKind } from '../services/credits.service.ts';
+import type { LedgerKind } from '../db/schema.ts';
 
 /** How a paid generation ended: an image stored, or its credits refunded (NSFW and timeouts are refunded too). */
 export type GenerationOutcome = 'stored' | 'refunded' | 'nsfw' | 'timeout';

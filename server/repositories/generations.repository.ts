@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, lt, not, sql }
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/index.ts';
 import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
-import { leaseIsFree } from '../jobs/leases.ts';
+import { leaseIsFree } from './job-leases.ts';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGenerationRow = typeof generations.$inferInsert;

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { loraTrainings } from '../db/schema.ts';
-import { claimDue, leaseIsFree, type LeaseClaim } from '../jobs/leases.ts';
+import { claimDue, leaseIsFree, type LeaseClaim } from './job-leases.ts';
 
 export type TrainingRow = typeof loraTrainings.$inferSelect;
 export type NewTrainingRow = typeof loraTrainings.$inferInsert;

@@ -4,7 +4,7 @@ import type { IdentityProvider } from '../auth/identity.ts';
 import { CLIENT_ADDRESS_HEADER } from '../auth/local.ts';
 import { clientAddress, type ProxySettings } from '../http/client-address.ts';
 import type { AppEnv } from '../http/context.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../domain/errors.ts';
 
 /**
  * Mounted at /api/auth: the identity provider's own API. Sign-in limits live in the provider (the built-in

@@ -4,7 +4,8 @@ import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireUser } from '../http/require-user.ts';
 import { serverUrlOf, spaUrlOf } from '../http/security.ts';
-import { parseOrThrow, readJson } from '../http/validate.ts';
+import { parseOrThrow } from '../domain/validate.ts';
+import { readJson } from '../http/validate.ts';
 import type { BillingService } from '../services/billing.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 

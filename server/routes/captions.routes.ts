@@ -3,7 +3,8 @@ import { captionRequestSchema } from '@common/captions.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireUser } from '../http/require-user.ts';
-import { parseOrThrow, readJson } from '../http/validate.ts';
+import { parseOrThrow } from '../domain/validate.ts';
+import { readJson } from '../http/validate.ts';
 import type { CaptionsService } from '../services/captions.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
-import { unavailable } from '../http/errors.ts';
+import { unavailable } from '../domain/errors.ts';
 import { requireUser } from '../http/require-user.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { createStreamRegistry } from '../realtime/stream-limits.ts';

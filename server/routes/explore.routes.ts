@@ -3,7 +3,7 @@ import { exploreQuerySchema } from '@common/library.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireUser } from '../http/require-user.ts';
-import { parseOrThrow } from '../http/validate.ts';
+import { parseOrThrow } from '../domain/validate.ts';
 import type { ExploreService } from '../services/explore.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 

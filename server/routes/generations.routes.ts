@@ -5,7 +5,8 @@ import { LIMITS } from '@common/product.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireUser } from '../http/require-user.ts';
-import { parseOrThrow, readJson } from '../http/validate.ts';
+import { parseOrThrow } from '../domain/validate.ts';
+import { readJson } from '../http/validate.ts';
 import type { GenerationsService } from '../services/generations.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Identity, IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
-import { unauthorized } from '../http/errors.ts';
+import { unauthorized } from '../domain/errors.ts';
 import { requireUser, syncUser } from '../http/require-user.ts';
 import type { UsersService, UserRow } from '../services/users.service.ts';
 

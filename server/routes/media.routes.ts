@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../domain/errors.ts';
 import { requireUser } from '../http/require-user.ts';
 import { keyFromMediaUrl, type StoredObject } from '../providers/storage/index.ts';
 import { canRead, isPublicKey, isThumbWidth, type MediaService } from '../services/media.service.ts';

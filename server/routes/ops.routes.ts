@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/context.ts';
-import { notFound, unauthorized } from '../http/errors.ts';
+import { notFound, unauthorized } from '../domain/errors.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { Readiness } from '../ops/readiness.ts';
 

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../domain/errors.ts';
+import { statusOf } from '../http/error-response.ts';
 import { resolveUser } from '../http/require-user.ts';
 import { originCheck } from '../http/security.ts';
 import type { Logger } from '../logger.ts';
@@ -47,7 +48,7 @@ export function sandboxRoutes(deps: {
   const back = { href: '/app/subscription', label: 'Return to Likeness' };
   app.onError((err, c) => {
     if (err instanceof AppError) {
-      return c.html(messagePage('Something went wrong', err.message, back, c.get('requestId')), err.status);
+      return c.html(messagePage('Something went wrong', err.message, back, c.get('requestId')), statusOf(err));
     }
     if (err instanceof PaymentProviderError) {
       deps.logger.error({ err: err.cause ?? err, requestId: c.get('requestId') }, 'sandbox webhook delivery failed');

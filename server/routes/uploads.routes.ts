@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { UploadResponse } from '@common/captions.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
-import { payloadTooLarge } from '../http/errors.ts';
+import { payloadTooLarge } from '../domain/errors.ts';
 import { requireUser } from '../http/require-user.ts';
 import type { UploadsService } from '../services/uploads.service.ts';
 import type { UsersService } from '../services/users.service.ts';

@@ -4,8 +4,8 @@ import { isPlanId, planById, type PlanId } from '@common/plans.ts';
 import { CHECKOUT_EMAIL_MESSAGE, type CheckoutRequestBody, type SubscriptionInfo } from '@common/billing.ts';
 import type { Db, Executor } from '../db/index.ts';
 import { creditLedger, users } from '../db/schema.ts';
-import { AppError, badRequest, conflict, forbidden, unauthorized } from '../http/errors.ts';
-import { isUuid } from '../http/validate.ts';
+import { AppError, badRequest, conflict, forbidden, unauthorized } from '../domain/errors.ts';
+import { isUuid } from '../domain/validate.ts';
 import type { Logger } from '../logger.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import {

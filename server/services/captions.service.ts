@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { CaptionResponse } from '@common/captions.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
-import { AppError, forbidden } from '../http/errors.ts';
+import { AppError, forbidden } from '../domain/errors.ts';
 import type { Db } from '../db/index.ts';
-import type { JobLeases } from '../jobs/leases.ts';
-import { failPaidJob, recordPaidJob, type PaidJob } from '../jobs/paid-jobs.ts';
+import type { JobLeases } from '../repositories/job-leases.ts';
+import { failPaidJob, recordPaidJob, type PaidJob } from './paid-jobs.ts';
 import type { Logger } from '../logger.ts';
 import { generationsRepository as jobs } from '../repositories/generations.repository.ts';
 import { ProviderError, type CaptionDetail, type ImageCaptioner } from '../providers/inference/index.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import type { CreditsService } from './credits.service.ts';
-import { decodesWithinBudget } from './image-budget.ts';
+import { decodesWithinBudget } from '../domain/image-budget.ts';
 import type { PhotoCheckService } from './photo-check.service.ts';
 import type { UploadsService } from './uploads.service.ts';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Identity } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
 import { paymentEvents } from '../db/schema.ts';
-import { badRequest, unauthorized, unavailable } from '../http/errors.ts';
+import { badRequest, unauthorized, unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { subscriptionsRepository } from '../repositories/subscriptions.repository.ts';
 import type { AccountErasureService } from './account-erasure.service.ts';

@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterCommit, type Db, type Executor } from '../db/index.ts';
-import { creditLedger, userPublicMeta, users } from '../db/schema.ts';
-import { accountDeleted, insufficientCredits, notFound } from '../http/errors.ts';
+import { creditLedger, userPublicMeta, users, type LedgerKind } from '../db/schema.ts';
+import { accountDeleted, insufficientCredits, notFound } from '../domain/errors.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 
-export type LedgerKind = 'grant' | 'debit' | 'refund' | 'adjustment';
+export type { LedgerKind };
 
 export interface CreditChange {
   userId: string;

@@ -14,11 +14,11 @@ import {
 import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
 import { generations, loraTrainings } from '../db/schema.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
-import { isUuid } from '../http/validate.ts';
+import { badRequest, conflict, notFound } from '../domain/errors.ts';
+import { isUuid } from '../domain/validate.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { exploreRepository as repo, type ExploreRow } from '../repositories/explore.repository.ts';
-import { DECODE_LIMITS } from './image-budget.ts';
+import { DECODE_LIMITS } from '../domain/image-budget.ts';
 
 const IMAGE_TYPES: Record<string, { contentType: string; extension: string }> = {
   jpeg: { contentType: 'image/jpeg', extension: 'jpeg' },

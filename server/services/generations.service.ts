@@ -9,9 +9,9 @@ import {
 } from '@common/generation.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Database, Db } from '../db/index.ts';
-import { AppError, conflict, forbidden } from '../http/errors.ts';
-import type { JobLeases } from '../jobs/leases.ts';
-import { failPaidJob, recordPaidJob, type PaidJob } from '../jobs/paid-jobs.ts';
+import { AppError, conflict, forbidden } from '../domain/errors.ts';
+import type { JobLeases } from '../repositories/job-leases.ts';
+import { failPaidJob, recordPaidJob, type PaidJob } from './paid-jobs.ts';
 import type { Logger } from '../logger.ts';
 import type { GenerationOutcome, Metrics } from '../ops/metrics.ts';
 import { ProviderError, type GenerateInput, type ImageGenerator, type ProviderImage } from '../providers/inference/index.ts';

@@ -2,12 +2,12 @@ import sharp from 'sharp';
 import { THUMB_WIDTHS, type ThumbWidth } from '@common/media.ts';
 import { PRODUCT_NAME } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
-import { notFound } from '../http/errors.ts';
-import { isUuid } from '../http/validate.ts';
+import { notFound } from '../domain/errors.ts';
+import { isUuid } from '../domain/validate.ts';
 import type { Logger } from '../logger.ts';
 import { keyFromMediaUrl, type StorageProvider, type StoredObject } from '../providers/storage/index.ts';
 import { exploreRepository } from '../repositories/explore.repository.ts';
-import { DECODE_LIMITS } from './image-budget.ts';
+import { DECODE_LIMITS } from '../domain/image-budget.ts';
 import { generationsRepository } from '../repositories/generations.repository.ts';
 
 /**

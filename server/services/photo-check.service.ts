@@ -9,7 +9,7 @@ import {
   type PhotoProblem,
 } from '@common/photo-check.ts';
 import { LIMITS } from '@common/product.ts';
-import { AppError, unavailable } from '../http/errors.ts';
+import { AppError, unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { VisionAnalyser } from '../vision/analyser.ts';
 import type { PhotoMeasures } from '../vision/types.ts';

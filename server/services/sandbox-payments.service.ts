@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { PLAN_IDS, isPlanId } from '@common/plans.ts';
-import { badRequest, conflict, forbidden } from '../http/errors.ts';
+import { badRequest, conflict, forbidden } from '../domain/errors.ts';
 import {
   sandboxIds,
   sandboxProduct,

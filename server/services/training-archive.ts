@@ -1,8 +1,8 @@
 import { unzipSync } from 'fflate';
 import { sniffImageType } from '@common/media.ts';
 import { LIMITS } from '@common/product.ts';
-import { AppError, badRequest } from '../http/errors.ts';
-import { checkPixelBudget, imageSizeFromHeader } from './image-budget.ts';
+import { AppError, badRequest } from '../domain/errors.ts';
+import { checkPixelBudget, imageSizeFromHeader } from '../domain/image-budget.ts';
 
 /**
  * Checks a training archive before anyone pays for it: only images (recognised by their bytes), 4 to 50 of

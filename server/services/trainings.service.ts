@@ -4,7 +4,7 @@ import type { TrainingSubmitResponse, TrainingView, TrainingStatus } from '@comm
 import { trainingSubmissionSchema } from '@common/training.ts';
 import type { z } from 'zod';
 import { afterCommit, type Db, type Executor } from '../db/index.ts';
-import { badRequest, forbidden, notFound, unauthorized, unavailable } from '../http/errors.ts';
+import { badRequest, forbidden, notFound, unauthorized, unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { trainingStateFromWebhook } from '../providers/inference/fal-trainer.ts';

@@ -4,12 +4,12 @@ import { UPLOAD_MESSAGES } from '@common/captions.ts';
 import { IMAGE_CONTENT_TYPES, sniffImageType } from '@common/media.ts';
 import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
-import { payloadTooLarge, tooManyRequests } from '../http/errors.ts';
-import { maxFormBytes, openMultipartFile, type FileTypeRule } from '../http/multipart-file.ts';
+import { payloadTooLarge, tooManyRequests } from '../domain/errors.ts';
+import { maxFormBytes, openMultipartFile, type FileTypeRule } from './multipart-file.ts';
 import { mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { uploadsRepository as repo, type UploadRow } from '../repositories/uploads.repository.ts';
 import { createInFlightLimit } from './concurrency.ts';
-import { checkPixelBudget, imageSizeFromHeader } from './image-budget.ts';
+import { checkPixelBudget, imageSizeFromHeader } from '../domain/image-budget.ts';
 
 export type UploadKind = 'image' | 'training-archive';
 

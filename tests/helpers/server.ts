@@ -11,20 +11,23 @@ import { startRuntime, type Runtime, type RuntimeOptions } from '../../server/ru
 import type { ReadinessReport } from '../../server/ops/readiness.ts';
 import { dropStalledBodies, SERVER_TIMEOUTS, serverTimeoutOptions, type ServerTimeouts } from '../../server/http/timeouts.ts';
 import { createVisionAnalyser, type VisionAnalyser } from '../../server/vision/analyser.ts';
+import { testDatabaseUrl } from './test-database.ts';
+
+export { testDatabaseUrl };
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
 
 /** AUTH_SECRET of every test server and server process on Postgres (session cookies must outlive a restart). */
 export const TEST_AUTH_SECRET = 'test-secret-test-secret-test-secret-123';
 
-/** PGlite always; real Postgres too when TEST_DATABASE_URL is set (CI sets it). */
+/** Every suite that runs on a database runs on both: PGlite and a real PostgreSQL (testDatabaseUrl). */
 export function testDatabases(): TestDatabaseKind[] {
-  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  return ['pglite', 'postgres'];
 }
 
 /** A throw-away database on the test Postgres server, dropped when the test server stops. */
 export async function createScratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const base = process.env.TEST_DATABASE_URL!;
+  const base = testDatabaseUrl();
   const name = `likeness_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();

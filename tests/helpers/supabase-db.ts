@@ -10,14 +10,14 @@
  *   const mine = await db.asClaims(clerkClaims('user_A'), 'select credits from user_public_meta');
  *   await db.drop();
  *
- * Needs TEST_DATABASE_URL; gate suites with `describe.runIf(process.env.TEST_DATABASE_URL)`.
+ * Needs the run's PostgreSQL (testDatabaseUrl: `npm test` always provides one).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { SUPABASE_MIGRATIONS_DIR } from '../../server/db/supabase-migrations.ts';
 import { sessionClaims } from './clerk.ts';
-import { createScratchDatabase } from './server.ts';
+import { createScratchDatabase, testDatabaseUrl } from './server.ts';
 
 /** JWT claims as PostgREST puts them in request.jwt.claims (a Clerk session token's, or `{ role: 'anon' }`). */
 export type Claims = Record<string, unknown> & { role?: string; sub?: string };
@@ -40,7 +40,7 @@ const DUPLICATE = new Set(['42710', '23505']);
  * time (an advisory lock taken in the base database everyone connects to), and a role another process
  * created meanwhile counts as created.
  */
-export async function ensureSupabaseRoles(baseUrl = requireTestDatabaseUrl()): Promise<void> {
+export async function ensureSupabaseRoles(baseUrl = testDatabaseUrl()): Promise<void> {
   const client = new pg.Client({ connectionString: baseUrl });
   await client.connect();
   try {
@@ -110,15 +110,9 @@ export interface SupabaseTestDatabase {
   drop(): Promise<void>;
 }
 
-function requireTestDatabaseUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set: the Supabase database helper needs a real PostgreSQL');
-  return url;
-}
-
 /** A fresh scratch database shaped like a Supabase project, with supabase/migrations applied. */
 export async function createSupabaseDatabase(opts: { migrations?: boolean } = {}): Promise<SupabaseTestDatabase> {
-  await ensureSupabaseRoles(requireTestDatabaseUrl());
+  await ensureSupabaseRoles(testDatabaseUrl());
   const scratch = await createScratchDatabase();
   const owner = new pg.Pool({ connectionString: scratch.url, max: 4 });
   owner.on('error', () => {});

@@ -234,7 +234,7 @@ describe('admin users erase', () => {
     }
   }, 90_000);
 
-  it.runIf(process.env.TEST_DATABASE_URL)('erases next to a live Postgres server', async () => {
+  it('erases next to a live Postgres server', async () => {
     const ts = await startTestServer({ database: 'postgres' });
     try {
       const person = await ts.signUp({ credits: 20 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { admin } from '../helpers/admin.ts';
-import { startTestServer, TEST_AUTH_SECRET } from '../helpers/server.ts';
+import { startTestServer, TEST_AUTH_SECRET, testDatabaseUrl } from '../helpers/server.ts';
 
 describe('admin credits command (pglite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'likeness-admin-'));
@@ -61,9 +61,9 @@ describe('admin credits command (pglite)', () => {
   });
 });
 
-describe.runIf(process.env.TEST_DATABASE_URL)('admin credits command (postgres)', () => {
+describe('admin credits command (postgres)', () => {
   it('changes the balance that a running server reads', async () => {
-    const base = process.env.TEST_DATABASE_URL!;
+    const base = testDatabaseUrl();
     const name = `likeness_admin_${randomBytes(6).toString('hex')}`;
     const adminClient = new pg.Client({ connectionString: base });
     await adminClient.connect();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { eq, sql } from 'drizzle-orm';
 import { generationJobs, uploads } from '../../server/db/schema.ts';
-import { refundAbandonedJobs } from '../../server/jobs/paid-jobs.ts';
+import { refundAbandonedJobs } from '../../server/services/paid-jobs.ts';
 import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
 import { createFalCaptioner } from '../../server/providers/inference/fal-captioner.ts';
 import { createFalCaptionFake, type FalCaptionFake } from '../fakes/fal-captions.ts';

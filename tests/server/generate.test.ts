@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RealtimeEvent } from '@common/events.ts';
 import { exploreGallery, generationJobs, generations, loraTrainings } from '../../server/db/schema.ts';
 import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from '../../server/providers/inference/index.ts';
-import { refundAbandonedJobs } from '../../server/jobs/paid-jobs.ts';
+import { refundAbandonedJobs } from '../../server/services/paid-jobs.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
@@ -467,7 +467,7 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
   });
 });
 
-describe.runIf(testDatabases().includes('postgres'))('generate image on two instances (postgres)', () => {
+describe('generate image on two instances (postgres)', () => {
   it("runs one user's requests one at a time across instances", async () => {
     const { generator, state } = createTestGenerator();
     state.delayMs = 150;

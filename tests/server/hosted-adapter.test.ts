@@ -25,7 +25,7 @@ const sessionUserFor = (clerkId: string, overrides: Partial<SessionUser> = {}) =
 /** How long to wait for a check to pass: realtime deliveries arrive on their own time. */
 const REALTIME = { timeout: 10_000, interval: 50 };
 
-describe.runIf(process.env.TEST_DATABASE_URL)('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
+describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
   let db: SupabaseTestDatabase;
   let clerk: ClerkTestKeys;
   let fakes: SupabaseFakes;
@@ -319,8 +319,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('hosted adapter against the Supaba
       await vi.waitFor(() => expect(seen).toHaveBeenCalledTimes(2), { ...REALTIME, timeout: 20_000 });
       expect(warn).toHaveBeenCalledWith('Realtime user_public_meta: CHANNEL_ERROR', expect.any(Error));
       warn.mockRestore();
-      const mineNow = fakes.realtime.channels().filter((c) => c.sub === me.clerk_id);
-      expect(mineNow).toHaveLength(1);
+      // One channel again (not two); under load realtime-js may still be settling its rejoin when the refetch lands.
+      await vi.waitFor(() => expect(fakes.realtime.channels().filter((c) => c.sub === me.clerk_id)).toHaveLength(1), REALTIME);
       stop();
     }, 30_000);
   });

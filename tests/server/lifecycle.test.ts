@@ -5,7 +5,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditLedger, generationJobs, generations, loraTrainings } from '../../server/db/schema.ts';
 import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
-import { createScratchDatabase, startTestServer, testDatabases, TEST_AUTH_SECRET, type TestServer } from '../helpers/server.ts';
+import { createScratchDatabase, startTestServer, TEST_AUTH_SECRET, type TestServer } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
 import { spawnServerProcess, type ServerProcess } from '../helpers/server-process-control.ts';
@@ -18,7 +18,7 @@ const request = generationRequestBody();
  * and each test starts its own server process to stop with a signal.
  */
 // Each test starts a server process (and some a second server), which takes long on a busy machine.
-describe.runIf(testDatabases().includes('postgres'))('instances stopping and dying (postgres)', { timeout: 120_000 }, () => {
+describe('instances stopping and dying (postgres)', { timeout: 120_000 }, () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let dataDir: string;
   let other: TestServer;

@@ -170,7 +170,7 @@ describe('retention of generated images', () => {
   });
 });
 
-describe.skipIf(!process.env.TEST_DATABASE_URL)('retention across instances (postgres)', () => {
+describe('retention across instances (postgres)', () => {
   it('two instances sweeping at once delete each expired file and row exactly once', async () => {
     const scratch = await createScratchDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'likeness-retention-two-'));

@@ -2,7 +2,7 @@
  * Contract of the Supabase test fakes (tests/fakes/supabase-stack.ts): the REAL `@supabase/supabase-js`,
  * configured as the hosted SPA configures it (Clerk session tokens through `accessToken`, no session
  * persistence, refresh or URL detection), against the PostgREST subset and the Realtime endpoint over the
- * real PostgreSQL with supabase/migrations and row-level security (TEST_DATABASE_URL, as in CI). Every query
+ * real PostgreSQL with supabase/migrations and row-level security (the run's, testDatabaseUrl). Every query
  * of spec §4 user sync and §7 returns the right rows and counts for its owner and nothing of anyone else;
  * tokens are checked as Supabase checks Clerk's; unknown request shapes are refused with 501; realtime
  * delivers a change only to those allowed to see it, and survives reconnects and token rotation.
@@ -33,7 +33,7 @@ type Change = RealtimePostgresChangesPayload<Record<string, unknown>>;
 
 const NO_SESSION = { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false };
 
-describe.runIf(process.env.TEST_DATABASE_URL)('Supabase test fakes driven by the real supabase-js (postgres)', () => {
+describe('Supabase test fakes driven by the real supabase-js (postgres)', () => {
   let db: SupabaseTestDatabase;
   let clerk: ClerkTestKeys;
   let fakes: SupabaseFakes;

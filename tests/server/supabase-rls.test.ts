@@ -1,5 +1,5 @@
 /**
- * Row-level security and grants of supabase/migrations, on the real PostgreSQL (TEST_DATABASE_URL, as in CI):
+ * Row-level security and grants of supabase/migrations, on the run's real PostgreSQL (testDatabaseUrl):
  * every data-store query of spec §7 run the way PostgREST runs it, for two signed-in people and for anon,
  * and every way around the rules the issue names.
  */
@@ -23,7 +23,7 @@ interface Person {
   trainings: { completed: string; inProgress: string; loraUrl: string };
 }
 
-describe.runIf(process.env.TEST_DATABASE_URL)('Supabase row-level security (postgres)', () => {
+describe('Supabase row-level security (postgres)', () => {
   let db: SupabaseTestDatabase;
   let a: Person;
   let b: Person;

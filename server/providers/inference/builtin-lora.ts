@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { DECODE_LIMITS } from '../../services/image-budget.ts';
+import { DECODE_LIMITS } from '../../domain/image-budget.ts';
 import { z } from 'zod';
 import { shade, toHex } from './builtin-scene.ts';
 

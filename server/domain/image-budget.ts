@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { UPLOAD_MESSAGES } from '@common/captions.ts';
 import { LIMITS } from '@common/product.ts';
-import { badRequest } from '../http/errors.ts';
+import { badRequest } from './errors.ts';
 
 /**
  * The one pixel budget (LIMITS.imageMaxPixels) for every image the server decodes: uploads, training photos

@@ -1,9 +1,17 @@
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+/**
+ * The domain's errors: a refusal or failure that is safe to show to the caller, with a stable code and a message
+ * a user can act on. Services, auth, jobs and the admin commands throw them; they know nothing of HTTP. Their
+ * `status` says what kind of failure it is, in HTTP's numbers because every caller understands those (400 bad
+ * input, 401 not signed in, 402 not enough credits, 403 not yours, 404 no such thing, 409 conflict, 413 too large,
+ * 422 refused content, 429 too many, 502/503/504 a service behind us failed, is unavailable or too slow); the HTTP
+ * layer turns them into answers in one place (server/http/error-response.ts).
+ */
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 502 | 503 | 504;
 
 /** A failure that is safe to show to the caller: status, stable code and a message a user can act on. */
 export class AppError extends Error {
   constructor(
-    readonly status: ContentfulStatusCode,
+    readonly status: ErrorStatus,
     readonly code: string,
     message: string,
   ) {

@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { badRequest, payloadTooLarge } from './errors.ts';
+import { badRequest, payloadTooLarge } from '../domain/errors.ts';
 
 /**
  * Reads one file field from a multipart/form-data body as it streams in and hands its bytes on as a stream,

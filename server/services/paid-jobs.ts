@@ -2,8 +2,8 @@ import type { Db, Executor } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { generationsRepository as repo } from '../repositories/generations.repository.ts';
-import type { CreditsService } from '../services/credits.service.ts';
-import type { JobLeases } from './leases.ts';
+import type { CreditsService } from './credits.service.ts';
+import type { JobLeases } from '../repositories/job-leases.ts';
 
 /**
  * Paid provider calls (an image generation, a prompt extraction) are rows of generation_jobs: the debit and

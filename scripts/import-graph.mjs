@@ -1,0 +1,169 @@
+// The project's TypeScript import graph, and the rules it must keep (README, Architecture): the server's layers
+// point one way and no files of server/ or src/ import each other in a loop. Read with the TypeScript compiler's
+// own scanner and module resolution (tsconfig.json's paths), so `import type`, `export … from` and `import('…')`
+// with a literal count like any import. `node scripts/import-graph.mjs` prints every broken rule;
+// tests/scripts/import-layers.test.ts fails on any.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The server's layers, top first: a file may import files of its own layer or of a layer below it, never one
+ * above. Each layer lists path prefixes under server/ (a folder ends with `/`); the longest prefix wins.
+ */
+export const SERVER_LAYERS = [
+  // ops/shutdown.ts drains the whole runtime on SIGTERM: main.ts's part.
+  { name: 'entry points', paths: ['main.ts', 'runtime.ts', 'app.ts', 'admin/', 'ops/shutdown.ts', 'db/supabase-migrations.ts'] },
+  { name: 'routes / job runners', paths: ['routes/', 'http/', 'jobs/'] },
+  { name: 'services', paths: ['services/', 'auth/'] },
+  { name: 'repositories / providers', paths: ['repositories/', 'providers/', 'realtime/', 'ops/'] },
+  { name: 'db / storage', paths: ['db/', 'vision/'] },
+  { name: 'foundation', paths: ['config.ts', 'logger.ts', 'domain/'] },
+];
+
+/** Imports forbidden whatever the layers say: `from` prefix must not import `to` prefix. */
+export const FORBIDDEN = [
+  { from: 'server/repositories/', to: 'server/jobs/', why: 'repositories never import jobs' },
+  { from: 'server/providers/', to: 'server/services/', why: 'providers never import services' },
+  { from: 'server/', to: 'src/', why: 'the server never imports the web app' },
+  { from: 'src/', to: 'server/', why: 'the web app never imports the server (common/ holds what both use)' },
+  { from: 'common/', to: 'server/', why: 'common/ imports neither side' },
+  { from: 'common/', to: 'src/', why: 'common/ imports neither side' },
+];
+
+/** Folders whose files are graphed (tests and their fixtures are not part of either program). */
+export const GRAPHED = ['server', 'src', 'common'];
+
+const isTest = (path) => /\.test\.tsx?$/.test(path);
+const isSource = (path) => /\.(ts|tsx|mts)$/.test(path) && !path.endsWith('.d.ts') && !isTest(path);
+
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules' && entry.name !== 'migrations') yield* walk(full);
+    } else if (isSource(entry.name)) yield full;
+  }
+}
+
+const posix = (path) => path.split(sep).join('/');
+
+/**
+ * The import graph of `folders` under `base`: Map of file (relative, posix) → files it imports (only files of
+ * the graph, each once, with the line of its first import).
+ */
+export function importGraph({ base = root, folders = GRAPHED } = {}) {
+  const { config } = ts.readConfigFile(join(root, 'tsconfig.json'), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, base);
+  const host = ts.createCompilerHost(options);
+  const files = folders.flatMap((folder) => {
+    try {
+      return [...walk(join(base, folder))];
+    } catch {
+      return [];
+    }
+  });
+  const known = new Set(files.map((f) => posix(relative(base, f))));
+  const graph = new Map();
+  for (const file of files) {
+    const from = posix(relative(base, file));
+    const text = readFileSync(file, 'utf8');
+    const imports = new Map();
+    for (const ref of ts.preProcessFile(text, true, true).importedFiles) {
+      const resolved = ts.resolveModuleName(ref.fileName, file, options, host).resolvedModule;
+      if (!resolved || resolved.isExternalLibraryImport) continue;
+      const to = posix(relative(base, resolved.resolvedFileName));
+      if (!known.has(to) || imports.has(to)) continue;
+      imports.set(to, text.slice(0, ref.pos).split('\n').length);
+    }
+    graph.set(from, imports);
+  }
+  return graph;
+}
+
+/** The layer of a server file (index into SERVER_LAYERS), or null for a file no layer names. */
+export function layerOf(file) {
+  if (!file.startsWith('server/')) return null;
+  const path = file.slice('server/'.length);
+  let best = null;
+  SERVER_LAYERS.forEach((layer, index) => {
+    for (const prefix of layer.paths) {
+      const hit = prefix.endsWith('/') ? path.startsWith(prefix) : path === prefix;
+      if (hit && (!best || prefix.length > best.length)) best = { index, length: prefix.length };
+    }
+  });
+  return best?.index ?? null;
+}
+
+/** Loops of files that import each other: strongly connected components of more than one file (or a self-import). */
+export function cycles(graph) {
+  let counter = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const found = [];
+  const visit = (v) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)?.keys() ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component = [];
+      let w;
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || graph.get(v)?.has(v)) found.push(component.sort());
+    }
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** Every broken rule of `graph`, one sentence each naming the importing file and line, the import and the rule. */
+export function violations(graph) {
+  const problems = [];
+  for (const [from, imports] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
+    const fromLayer = layerOf(from);
+    if (from.startsWith('server/') && fromLayer === null) {
+      problems.push(`${from} is in no layer: add its folder to SERVER_LAYERS in scripts/import-graph.mjs (and to README's layer order)`);
+    }
+    for (const [to, line] of imports) {
+      const rule = FORBIDDEN.find((r) => from.startsWith(r.from) && to.startsWith(r.to));
+      if (rule) {
+        problems.push(`${from}:${line} imports ${to}: ${rule.why}`);
+        continue;
+      }
+      const toLayer = layerOf(to);
+      if (fromLayer !== null && toLayer !== null && toLayer < fromLayer) {
+        problems.push(
+          `${from}:${line} imports ${to}: ${SERVER_LAYERS[fromLayer].name} must not import ${SERVER_LAYERS[toLayer].name} (layers point one way: ${SERVER_LAYERS.map((l) => l.name).join(' → ')})`,
+        );
+      }
+    }
+  }
+  for (const loop of cycles(graph)) {
+    const ties = loop.flatMap((from) => loop.filter((to) => graph.get(from).has(to)).map((to) => `${from}:${graph.get(from).get(to)} → ${to}`));
+    problems.push(`import cycle of ${loop.length} files: ${ties.join(', ')}`);
+  }
+  return problems;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const problems = violations(importGraph());
+  for (const p of problems) console.log(p);
+  console.log(problems.length ? `\n${problems.length} import(s) break the rules.` : 'Every import keeps the rules.');
+  process.exit(problems.length ? 1 : 0);
+}

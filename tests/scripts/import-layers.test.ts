@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { importGraph, SERVER_LAYERS, violations } from '../../scripts/import-graph.mjs';
+
+/**
+ * The server's layers point one way (README, Architecture: entry points → routes / job runners → services →
+ * repositories / providers → db / storage, and the domain's errors and rules below them all), and no files of
+ * server/, src/ or common/ import each other in a loop. Each failure names the importing file and line, the
+ * file it imports and the rule it breaks (scripts/import-graph.mjs; `node scripts/import-graph.mjs` prints them).
+ */
+describe('import directions', () => {
+  it('every import of server/, src/ and common/ keeps the layers, and none forms a cycle', () => {
+    const graph = importGraph();
+    // The graph is the real one: the entry point reaches the layers below it.
+    expect(graph.get('server/main.ts')?.has('server/runtime.ts')).toBe(true);
+    expect(graph.size).toBeGreaterThan(200);
+    const problems = violations(graph);
+    expect(problems, `\n${problems.join('\n')}\n`).toEqual([]);
+  }, 120_000);
+
+  describe('on a sample tree', () => {
+    const base = mkdtempSync(join(tmpdir(), 'likeness-imports-'));
+    afterAll(() => rmSync(base, { recursive: true, force: true }));
+    const file = (path: string, text: string) => {
+      mkdirSync(dirname(join(base, path)), { recursive: true });
+      writeFileSync(join(base, path), text);
+    };
+    file('server/domain/errors.ts', 'export class AppError extends Error {}\n');
+    file('server/http/error-response.ts', "import { AppError } from '../domain/errors.ts';\nexport const x = AppError;\n");
+    file('server/services/ok.service.ts', "import { AppError } from '../domain/errors.ts';\nexport const ok = AppError;\n");
+    file('server/services/speaks-http.service.ts', "import { x } from '../http/error-response.ts';\nexport const y = x;\n");
+    file('server/jobs/runner.ts', "import { ok } from '../services/ok.service.ts';\nexport const run = ok;\n");
+    file('server/repositories/a.repository.ts', "\nimport { run } from '../jobs/runner.ts';\nexport const a = run;\n");
+    file('server/providers/p.ts', "import type { ok } from '../services/ok.service.ts';\nexport type P = typeof ok;\n");
+    file('server/services/one.service.ts', "import { two } from './two.service.ts';\nexport const one = () => two;\n");
+    file('server/services/two.service.ts', "export { one as two } from './one.service.ts';\n");
+    file('server/misc/stray.ts', "import { one } from '../services/one.service.ts';\nexport const s = one;\n");
+    file('src/page.tsx', "import { ok } from '../server/services/ok.service.ts';\nexport const Page = () => String(ok);\n");
+    file('src/a.ts', "import { b } from '@/b.ts';\nexport const a = () => b;\n");
+    file('src/b.ts', "export const b = async () => (await import('./a.ts')).a;\n");
+
+    const problems = violations(importGraph({ base }));
+    const order = SERVER_LAYERS.map((l) => l.name).join(' → ');
+
+    it('names an import against the layers, its line, and the order', () => {
+      expect(problems).toContain(
+        `server/services/speaks-http.service.ts:1 imports server/http/error-response.ts: services must not import routes / job runners (layers point one way: ${order})`,
+      );
+      expect(problems.some((p) => p.startsWith('server/services/ok.service.ts') || p.startsWith('server/jobs/runner.ts'))).toBe(false);
+    });
+
+    it('names a repository importing jobs and a provider importing services (type imports too)', () => {
+      expect(problems).toContain('server/repositories/a.repository.ts:2 imports server/jobs/runner.ts: repositories never import jobs');
+      expect(problems).toContain('server/providers/p.ts:1 imports server/services/ok.service.ts: providers never import services');
+      expect(problems).toContain(
+        'src/page.tsx:1 imports server/services/ok.service.ts: the web app never imports the server (common/ holds what both use)',
+      );
+    });
+
+    it('names every file of a cycle and what ties them, through re-exports, aliases and import()', () => {
+      expect(problems).toContain('import cycle of 2 files: server/services/one.service.ts:1 → server/services/two.service.ts, server/services/two.service.ts:1 → server/services/one.service.ts');
+      expect(problems).toContain('import cycle of 2 files: src/a.ts:1 → src/b.ts, src/b.ts:1 → src/a.ts');
+    });
+
+    it('names a server file that no layer holds', () => {
+      expect(problems).toContain('server/misc/stray.ts is in no layer: add its folder to SERVER_LAYERS in scripts/import-graph.mjs (and to README\'s layer order)');
+    });
+  });
+});
