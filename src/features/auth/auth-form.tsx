@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '@/backend/backend-context';
 import { ApiError } from '@/backend/api-error';
@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input';
 import { Logo } from '@/components/logo';
 import { PageSpinner } from '@/components/ui/spinner';
 import { sessionUserKey, useSessionUser } from '@/features/session/api';
+import { ACCOUNT_TEXTS } from '@common/account';
 import { TEXT_LIMITS } from '@common/text';
 import { POST_AUTH_PATH } from './paths';
 
@@ -43,6 +44,9 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const isSignUp = mode === 'sign-up';
+  // Where 'Delete account' on the profile page lands once the account is gone (issue 24).
+  const [params] = useSearchParams();
+  const accountDeleted = !isSignUp && params.get('deleted') === '1';
 
   if (session.isPending) return <PageSpinner />;
   if (session.data && !busy) return <Navigate to={POST_AUTH_PATH} replace />;
@@ -85,6 +89,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         </p>
         <form className="mt-6 flex flex-col gap-4" onSubmit={submit}>
           {error && <Banner tone="red">{error}</Banner>}
+          {accountDeleted && !error && <Banner tone="green">{ACCOUNT_TEXTS.deleted}</Banner>}
           {isSignUp && (
             <Input
               label="Full name"
