@@ -85,9 +85,12 @@ export function SelectionBar({ count, onDelete, onFavorite, onDownload, onDone, 
           <Download className="size-4" aria-hidden />
           Download
         </Button>
-        <Button variant="ghost" size="sm" onClick={onDone} className="hidden md:inline-flex">
-          Done
-        </Button>
+        {/* A wrapper hides it on phones (on the button itself `hidden` would lose to the button's own display). */}
+        <div className="hidden md:block">
+          <Button variant="ghost" size="sm" onClick={onDone}>
+            Done
+          </Button>
+        </div>
       </div>
 
       <Dialog open={confirming} onOpenChange={(open) => busy === null && setConfirming(open)} title="Delete images" hideTitle>
