@@ -1,7 +1,7 @@
 import { ACCOUNT_TEXTS } from '@common/account.ts';
 import { PRODUCT_NAME } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
-import { AppError, badRequest } from '../http/errors.ts';
+import { AppError } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { PaymentProviderError, type PaymentProvider } from '../providers/payments/index.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
@@ -173,7 +173,8 @@ export function createAccountDataService(deps: {
      * (docs/decisions/005-account-erasure.md), which also deletes the built-in login and its sessions.
      */
     async deleteOwn(user: UserRow, typedEmail: string, ctx: { webhookUrl: string }): Promise<ErasureReport & { subscriptionsCancelled: number }> {
-      if (!user.email || !sameEmail(typedEmail, user.email)) throw badRequest(ACCOUNT_TEXTS.emailMismatch, 'email_mismatch');
+      // 422: the request is well formed, but it does not confirm this account.
+      if (!user.email || !sameEmail(typedEmail, user.email)) throw new AppError(422, 'email_mismatch', ACCOUNT_TEXTS.emailMismatch);
       const subscriptionsCancelled = await cancelSubscriptions(user, ctx.webhookUrl);
       const report = await deps.erasure.erase(user.id);
       logger.info({ userId: user.id, subscriptionsCancelled }, 'a person deleted their account');

@@ -271,10 +271,13 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
     it('refuses a wrong e-mail and erases nothing', async () => {
       const person = await ts.signUp({ credits: 50 });
       await generate(person.client);
-      for (const body of [{ email: 'someone@else.com' }, { email: '' }, {}, { email: 42 }]) {
+      const wrong = await person.client.post('/api/me/delete', { email: 'someone@else.com' });
+      expect(wrong.status).toBe(422);
+      expect((await wrong.json()).message).toBe(ACCOUNT_TEXTS.emailMismatch);
+      for (const body of [{ email: '' }, {}, { email: 42 }, null]) {
         const res = await person.client.post('/api/me/delete', body);
         expect(res.status).toBe(400);
-        if ((body as { email?: unknown }).email === 'someone@else.com') expect((await res.json()).message).toBe(ACCOUNT_TEXTS.emailMismatch);
+        expect((await res.json()).message).toMatch(/^(email|body): /);
       }
       expect((await ts.client().post('/api/me/delete', { email: person.email })).status).toBe(401);
       const me = await (await person.client.get('/api/me')).json();
