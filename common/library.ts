@@ -109,3 +109,39 @@ export type ExplorePage = Page<ExploreItem>;
 export type ExploreFilterOptions = Record<ExploreFilterName, string[]>;
 
 export const pageCountOf = (total: number) => Math.max(1, Math.ceil(total / LIMITS.pageSize));
+
+// ───────────────────────── Selection in My Generations (issue 24) ─────────────────────────
+
+/** At most this many images are deleted, favourited or downloaded at once. */
+export const MAX_SELECTION = 200;
+export const SELECTION_TOO_LARGE = `Select at most ${MAX_SELECTION} images at once.`;
+export const SELECTION_GONE = 'Some of the selected images are no longer in your gallery. Nothing was changed; please select again.';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The selected generations' ids: 1 to MAX_SELECTION, each a generation id; repeats count once. */
+export const selectionIdsSchema = z
+  .array(z.string({ error: 'must be generation ids' }).regex(UUID, 'must be generation ids'), { error: 'must be a list of generation ids' })
+  .min(1, 'select at least one image')
+  .max(MAX_SELECTION, SELECTION_TOO_LARGE)
+  .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]);
+
+/** POST /api/library/selection: 'Delete' or 'Add to favorites' for the selected images. */
+export const selectionActionSchema = z.object(
+  { action: z.enum(['delete', 'favorite'], { error: 'must be delete or favorite' }), ids: selectionIdsSchema },
+  { error: 'must be {action, ids}' },
+);
+export type SelectionAction = z.input<typeof selectionActionSchema>;
+
+/** GET /api/library/selection.zip?ids=<id>,<id>,…: 'Download' of the selected images. */
+export const selectionDownloadQuerySchema = z.object({
+  ids: z
+    .string({ error: 'is required' })
+    .transform((v) => v.split(',').filter(Boolean))
+    .pipe(selectionIdsSchema),
+});
+
+export interface SelectionResult {
+  /** How many images the action changed. */
+  changed: number;
+}

@@ -47,6 +47,17 @@ export const trainingSubmissionSchema = z.object({
 });
 export type TrainingSubmission = z.input<typeof trainingSubmissionSchema>;
 
+/** PATCH /api/trainings/:id: 'Rename' in Previous Trainings (the same rule as the training form's name). */
+export const characterRenameSchema = z.object(
+  { character_name: storableText(TEXT_LIMITS.characterName).trim().min(1, TRAINING_MESSAGES.nameRequired) },
+  { error: 'must be {character_name}' },
+);
+export type CharacterRename = z.input<typeof characterRenameSchema>;
+
+/** What 'Delete' in Previous Trainings asks before it deletes a character (issue 24, word for word). */
+export const deleteCharacterQuestion = (name: string) =>
+  `Delete ${name}? Its model and training photos are removed for good. Images you made with it stay in your gallery.`;
+
 export interface TrainingSubmitResponse {
   request_id: string;
 }

@@ -41,6 +41,8 @@ import { createFalTrainer } from './providers/inference/fal-trainer.ts';
 import { createBuiltinTrainer, type BuiltinTrainer } from './providers/inference/builtin-trainer.ts';
 import { createTrainingRunner, type TrainingRunner } from './jobs/training-runner.ts';
 import { createTrainingsService, type TrainingsService } from './services/trainings.service.ts';
+import { createCharactersService, type CharactersService } from './services/characters.service.ts';
+import { createAccountDataService, type AccountDataService } from './services/account-data.service.ts';
 import { trainingsRepository } from './repositories/trainings.repository.ts';
 import { createRetentionSweep, type RetentionReport } from './jobs/retention.ts';
 import { createScheduledJob, type ScheduledJob } from './jobs/scheduled-job.ts';
@@ -107,6 +109,10 @@ export interface Runtime {
   /** Clerk's user webhooks; present in Clerk mode. */
   clerkWebhooks?: ClerkWebhooksService;
   trainings: TrainingsService;
+  /** 'Rename' and 'Delete' of characters; owns the usable-character rule (issue 24). */
+  characters: CharactersService;
+  /** Deleting one's own account and downloading one's data (issue 24). */
+  accountData: AccountDataService;
   /** Runs character trainings to their end (docs/decisions/004-training-jobs.md). */
   trainingRunner: TrainingRunner;
   /** Deletes originals after UPLOAD_RETENTION_DAYS, old generations and orphaned files (server/jobs/retention.ts). */
@@ -257,6 +263,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     onFalResult: falTrainer ? (row, end) => trainingRunner.applyFalResult(row, end) : undefined,
   });
   trainingRunner.start();
+  const characters = createCharactersService({ db, credits, events, metrics, storage, uploads, logger });
   // Originals are kept about 30 days (spec §1): one instance at a time sweeps, hourly.
   const retentionSweep = createRetentionSweep({
     db,
@@ -291,9 +298,10 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const readiness = createReadiness({ database, storage, checkProviders: providerCheck.check, logger });
   const billing = createBillingService({ db, events, credits, payments, logger });
   const sandboxPayments = isSandboxProvider(payments) ? createSandboxPaymentsService({ sandbox: payments, billing }) : undefined;
-  const library = createLibraryService({ db, events });
+  const library = createLibraryService({ db, events, storage, logger });
   const explore = createExploreService({ db, storage });
   const erasure = createAccountErasureService({ db, storage, credits, explore, logger });
+  const accountData = createAccountDataService({ db, storage, payments, sandboxPayments, erasure, logger });
   const clerkWebhooks = config.clerk
     ? createClerkWebhooksService({ db, users, erasure, signingSecret: config.clerk.webhookSigningSecret, logger })
     : undefined;
@@ -353,6 +361,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     erasure,
     clerkWebhooks,
     trainings,
+    characters,
+    accountData,
     trainingRunner,
     retention: { ...retentionJob, lastReport: () => lastRetentionReport },
     seedExplore,

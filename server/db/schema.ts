@@ -93,6 +93,11 @@ export const loraTrainings = pgTable(
     /** When the training job's next step is due (docs/decisions/004-training-jobs.md). */
     nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
     ...jobLease(),
+    /**
+     * Set when its owner deleted the character: its files are gone and nothing may use it (the usable-character
+     * rule in server/services/characters.service.ts); the row stays so generations keep their character's name.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     index('lora_trainings_user_created_idx').on(t.userId, t.createdAt.desc()),

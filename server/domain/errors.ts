@@ -6,7 +6,7 @@
  * 422 refused content, 429 too many, 502/503/504 a service behind us failed, is unavailable or too slow); the HTTP
  * layer turns them into answers in one place (server/http/error-response.ts).
  */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 502 | 503 | 504;
 
 /** A failure that is safe to show to the caller: status, stable code and a message a user can act on. */
 export class AppError extends Error {

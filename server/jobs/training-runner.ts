@@ -100,7 +100,7 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
     const key = `loras/${row.userId}/${row.id}.json`;
     await deps.storage.put(key, artefact, 'application/json');
     const url = mediaUrl(key);
-    await finishTraining(deps, row.id, {
+    const finished = await finishTraining(deps, row.id, {
       status: 'COMPLETED',
       loraFileUrl: url,
       result: {
@@ -110,6 +110,14 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
         image_count: images.length,
       },
     });
+    if (!finished) await forgetIfDeleted(row, key);
+  }
+
+  /** A LoRA written for a training its owner deleted meanwhile is removed again (its row no longer names it). */
+  async function forgetIfDeleted(row: TrainingRow, key: string): Promise<void> {
+    const now = await repo.findOwned(deps.db, row.userId, row.id);
+    if (now && !now.deletedAt) return;
+    await deps.storage.delete(key).catch((err: unknown) => deps.logger.warn({ err, key }, 'could not delete the LoRA of a deleted character'));
   }
 
   /** Copies fal's LoRA into our storage (fal keeps outputs for a limited time) and ends the training. */
@@ -122,7 +130,8 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
     await deps.storage.put(key, bytes, 'application/octet-stream');
     // fal's generator reads LoRAs by URL, so lora_file_url stays fal's address; our copy is the backup.
     const result = { ...(end.result as Record<string, unknown>), stored_copy: mediaUrl(key) };
-    await finishTraining(deps, row.id, { status: 'COMPLETED', loraFileUrl: end.loraFileUrl, result });
+    const finished = await finishTraining(deps, row.id, { status: 'COMPLETED', loraFileUrl: end.loraFileUrl, result });
+    if (!finished) await forgetIfDeleted(row, key);
   }
 
   async function applyFalResult(row: TrainingRow, end: TrainingEnd | null): Promise<void> {

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, lt, not, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, not, sql } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/index.ts';
 import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
 import { leaseIsFree } from './job-leases.ts';
+import { usableCharacterOf } from './trainings.repository.ts';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGenerationRow = typeof generations.$inferInsert;
@@ -31,22 +32,25 @@ export const withCharacter = (r: { generation: GenerationRow; character: Generat
 
 /** Drizzle queries of generations, paid jobs (generation_jobs) and the characters generations use. */
 export const generationsRepository = {
-  /** The caller's COMPLETED training whose LoRA file is `path` (spec §7: resolve lora_id by lora_file_url). */
-  async findUsableCharacter(db: Executor, userId: string, path: string) {
+  /**
+   * The caller's usable character (usableCharacterOf) named by its id or by its LoRA file (spec §7: resolve
+   * lora_id by lora_file_url). Services reach it through characters.service.ts.
+   */
+  async findUsableCharacter(db: Executor, userId: string, ref: { id: string } | { loraFileUrl: string }): Promise<CharacterRow | undefined> {
     const [row] = await db
-      .select(characterColumns)
+      .select({ ...characterColumns, gender: loraTrainings.gender, hairColor: loraTrainings.hairColor, createdAt: loraTrainings.createdAt })
       .from(loraTrainings)
-      .where(and(eq(loraTrainings.userId, userId), eq(loraTrainings.status, 'COMPLETED'), eq(loraTrainings.loraFileUrl, path)))
+      .where(and(usableCharacterOf(userId), 'id' in ref ? eq(loraTrainings.id, ref.id) : eq(loraTrainings.loraFileUrl, ref.loraFileUrl)))
       .limit(1);
     return row;
   },
 
-  /** Usable characters: COMPLETED with a LoRA file, newest first (spec §7). */
+  /** Usable characters, newest first (spec §7). */
   listCharacters(db: Executor, userId: string): Promise<CharacterRow[]> {
     return db
       .select({ ...characterColumns, gender: loraTrainings.gender, hairColor: loraTrainings.hairColor, createdAt: loraTrainings.createdAt })
       .from(loraTrainings)
-      .where(and(eq(loraTrainings.userId, userId), eq(loraTrainings.status, 'COMPLETED'), isNotNull(loraTrainings.loraFileUrl)))
+      .where(usableCharacterOf(userId))
       .orderBy(desc(loraTrainings.createdAt), desc(loraTrainings.id));
   },
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, type SQL } from 'drizzle-orm';
 import { LIMITS } from '@common/product.ts';
 import type { Executor } from '../db/index.ts';
 import { generations, loraTrainings } from '../db/schema.ts';
@@ -51,6 +51,28 @@ export const libraryRepository = {
       .where(and(eq(generations.id, id), listed(userId, false)))
       .returning({ id: generations.id });
     return rows.length === 1;
+  },
+
+  /** Which of these ids are listed generations of the user (the rest are not theirs, deleted or unknown). */
+  async listedAmong(db: Executor, userId: string, ids: string[]): Promise<Pick<GenerationRow, 'id' | 'imageUrl' | 'outputFormat' | 'createdAt'>[]> {
+    if (ids.length === 0) return [];
+    return db
+      .select({ id: generations.id, imageUrl: generations.imageUrl, outputFormat: generations.outputFormat, createdAt: generations.createdAt })
+      .from(generations)
+      .where(and(inArray(generations.id, ids), listed(userId, false)))
+      .orderBy(desc(generations.createdAt), desc(generations.id))
+      .for('update');
+  },
+
+  /** Soft-deletes or favourites listed generations of the user; answers the ids it changed. */
+  async updateMany(db: Executor, userId: string, ids: string[], change: { status: 'DELETED' } | { isFavorite: true }): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .update(generations)
+      .set(change)
+      .where(and(inArray(generations.id, ids), listed(userId, false)))
+      .returning({ id: generations.id });
+    return rows.map((r) => r.id);
   },
 
   /** Soft delete (spec §4: ACTIVE → DELETED); false when there was no ACTIVE generation of the user. */

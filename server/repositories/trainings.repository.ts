@@ -1,10 +1,24 @@
-import { and, count, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { loraTrainings } from '../db/schema.ts';
 import { claimDue, leaseIsFree, type LeaseClaim } from './job-leases.ts';
 
 export type TrainingRow = typeof loraTrainings.$inferSelect;
 export type NewTrainingRow = typeof loraTrainings.$inferInsert;
+
+/**
+ * The usable-character condition as SQL: the user's own training, COMPLETED, with a LoRA file, not deleted.
+ * Call it through server/services/characters.service.ts (findUsableCharacter / requireUsableCharacter), the
+ * one place that says what may be generated with.
+ */
+export function usableCharacterOf(userId: string): SQL {
+  return and(
+    eq(loraTrainings.userId, userId),
+    eq(loraTrainings.status, 'COMPLETED'),
+    isNotNull(loraTrainings.loraFileUrl),
+    isNull(loraTrainings.deletedAt),
+  )!;
+}
 
 /** Drizzle queries of lora_trainings; a row that is IN_PROGRESS is also its own durable job. */
 export const trainingsRepository = {
@@ -17,8 +31,52 @@ export const trainingsRepository = {
     return db
       .select()
       .from(loraTrainings)
-      .where(eq(loraTrainings.userId, userId))
+      .where(and(eq(loraTrainings.userId, userId), isNull(loraTrainings.deletedAt)))
       .orderBy(desc(loraTrainings.createdAt), desc(loraTrainings.id));
+  },
+
+  /** A training of this user, deleted or not, locked for the rest of the transaction when `lock`. */
+  async findOwned(db: Executor, userId: string, id: string, lock = false): Promise<TrainingRow | undefined> {
+    const query = db
+      .select()
+      .from(loraTrainings)
+      .where(and(eq(loraTrainings.id, id), eq(loraTrainings.userId, userId)))
+      .limit(1);
+    const [row] = lock ? await query.for('update') : await query;
+    return row;
+  },
+
+  /** Renames a training of the user that is not deleted; undefined when there is none. */
+  async rename(db: Executor, userId: string, id: string, characterName: string): Promise<TrainingRow | undefined> {
+    const [row] = await db
+      .update(loraTrainings)
+      .set({ characterName, updatedAt: sql`now()` })
+      .where(and(eq(loraTrainings.id, id), eq(loraTrainings.userId, userId), isNull(loraTrainings.deletedAt)))
+      .returning();
+    return row;
+  },
+
+  /** Whether a training of the user that is not deleted still names this archive (one archive may train twice). */
+  async archiveInUse(db: Executor, userId: string, uploadUrl: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: loraTrainings.id })
+      .from(loraTrainings)
+      .where(and(eq(loraTrainings.userId, userId), eq(loraTrainings.uploadUrl, uploadUrl), isNull(loraTrainings.deletedAt)))
+      .limit(1);
+    return row !== undefined;
+  },
+
+  /**
+   * Marks a training deleted and forgets where its files were (they are removed next); the name stays for
+   * the generations made with it. Undefined when it was already deleted.
+   */
+  async markDeleted(db: Executor, id: string): Promise<TrainingRow | undefined> {
+    const [row] = await db
+      .update(loraTrainings)
+      .set({ deletedAt: sql`now()`, loraFileUrl: null, result: null, uploadUrl: null, updatedAt: sql`now()` })
+      .where(and(eq(loraTrainings.id, id), isNull(loraTrainings.deletedAt)))
+      .returning();
+    return row;
   },
 
   async findByProviderRequestId(db: Executor, providerRequestId: string): Promise<TrainingRow | undefined> {

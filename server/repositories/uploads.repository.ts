@@ -12,6 +12,11 @@ export const uploadsRepository = {
     return saved;
   },
 
+  /** Forgets the user's upload rows stored under `key` (live or not); how many there were. */
+  async deleteByKey(db: Executor, userId: string, key: string): Promise<number> {
+    return (await db.delete(uploads).where(and(eq(uploads.userId, userId), eq(uploads.storageKey, key))).returning({ id: uploads.id })).length;
+  },
+
   /** A live (not deleted, not expired) upload of this user stored under `key`. */
   async findLiveByKey(db: Executor, userId: string, key: string): Promise<UploadRow | undefined> {
     const [row] = await db

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
-import { favoriteBodySchema, libraryQuerySchema } from '@common/library.ts';
+import { favoriteBodySchema, libraryQuerySchema, selectionActionSchema, selectionDownloadQuerySchema } from '@common/library.ts';
+import { PRODUCT_NAME } from '@common/product.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireUser } from '../http/require-user.ts';
@@ -27,6 +28,24 @@ export function libraryRoutes(deps: { identity: IdentityProvider; users: UsersSe
   app.delete('/generations/:id', async (c) => {
     await deps.library.remove(c.var.user.id, c.req.param('id'));
     return c.body(null, 204);
+  });
+
+  // Select mode in My Generations (issue 24): 'Delete' and 'Add to favorites' for up to 200 images at once.
+  app.post('/selection', async (c) => {
+    const { action, ids } = parseOrThrow(selectionActionSchema, await readJson(c.req.raw));
+    return c.json(await deps.library.applyToSelection(c.var.user.id, action, ids));
+  });
+
+  // … and 'Download': their original files in one streamed ZIP.
+  app.get('/selection.zip', async (c) => {
+    const { ids } = parseOrThrow(selectionDownloadQuerySchema, c.req.query());
+    const stream = await deps.library.downloadSelection(c.var.user.id, ids);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    return c.body(stream, 200, {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="${PRODUCT_NAME}-${ids.length}-images-${stamp}.zip"`,
+      'Cache-Control': 'no-store',
+    });
   });
 
   return app;

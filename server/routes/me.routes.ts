@@ -1,8 +1,15 @@
 import { Hono } from 'hono';
 import type { Identity, IdentityProvider } from '../auth/identity.ts';
+import { ACCOUNT_TEXTS, deleteAccountSchema, EXPORT_INTERVAL_MINUTES, EXPORT_RATE_LIMITED } from '@common/account.ts';
+import type { Db } from '../db/index.ts';
 import type { AppEnv } from '../http/context.ts';
-import { unauthorized } from '../domain/errors.ts';
+import { conflict, tooManyRequests, unauthorized } from '../domain/errors.ts';
+import { sandboxWebhookUrl } from '../http/loopback-url.ts';
+import { hitRateLimit } from '../repositories/rate-limits.repository.ts';
 import { requireUser, syncUser } from '../http/require-user.ts';
+import { parseOrThrow } from '../domain/validate.ts';
+import { readJson } from '../http/validate.ts';
+import type { AccountDataService } from '../services/account-data.service.ts';
 import type { UsersService, UserRow } from '../services/users.service.ts';
 
 /** The caller's own record as the SPA reads it (spec §3 users, plus the identity's profile fields). */
@@ -23,8 +30,9 @@ export function toMe(user: UserRow, identity: Identity) {
 }
 export type Me = ReturnType<typeof toMe>;
 
-export function meRoutes(deps: { identity: IdentityProvider; users: UsersService }) {
+export function meRoutes(deps: { identity: IdentityProvider; users: UsersService; db: Db; accountData: AccountDataService }) {
   const app = new Hono<AppEnv>();
+  const auth = requireUser(deps.identity, deps.users);
 
   // User sync (spec §4): create or refresh the caller's users row.
   app.post('/sync', async (c) => {
@@ -34,6 +42,26 @@ export function meRoutes(deps: { identity: IdentityProvider; users: UsersService
     return c.json(toMe(user, identity));
   });
 
-  app.get('/', requireUser(deps.identity, deps.users), (c) => c.json(toMe(c.var.user, c.var.identity)));
+  app.get('/', auth, (c) => c.json(toMe(c.var.user, c.var.identity)));
+
+  // 'Delete account' (issue 24). In Clerk mode Clerk deletes the account and its user.deleted webhook erases.
+  app.post('/delete', auth, async (c) => {
+    if (deps.identity.name === 'clerk') throw conflict(ACCOUNT_TEXTS.clerkMode, 'delete_with_identity_provider');
+    const { email } = parseOrThrow(deleteAccountSchema, await readJson(c.req.raw));
+    await deps.accountData.deleteOwn(c.var.user, email, { webhookUrl: sandboxWebhookUrl(c) });
+    // The erasure deleted the built-in login with its sessions; the SPA signs out, which clears the cookie.
+    return c.body(null, 204);
+  });
+
+  // 'Download my data' (issue 24): a streamed ZIP, at most one per account per EXPORT_INTERVAL_MINUTES.
+  app.get('/export', auth, async (c) => {
+    if ((await hitRateLimit(deps.db, `export:${c.var.user.id}`, EXPORT_INTERVAL_MINUTES * 60)) > 1) throw tooManyRequests(EXPORT_RATE_LIMITED);
+    const now = new Date();
+    return c.body(deps.accountData.exportArchive(c.var.user, now), 200, {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': `attachment; filename="${deps.accountData.exportFileName(now)}"`,
+      'Cache-Control': 'no-store',
+    });
+  });
   return app;
 }

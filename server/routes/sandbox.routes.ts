@@ -1,9 +1,9 @@
-import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { AppError } from '../domain/errors.ts';
 import { statusOf } from '../http/error-response.ts';
+import { sandboxWebhookUrl as webhookUrl } from '../http/loopback-url.ts';
 import { resolveUser } from '../http/require-user.ts';
 import { originCheck } from '../http/security.ts';
 import type { Logger } from '../logger.ts';
@@ -12,20 +12,6 @@ import type { SandboxPaymentsService } from '../services/sandbox-payments.servic
 import type { UserRow, UsersService } from '../services/users.service.ts';
 import type { SandboxCheckout } from '../providers/payments/sandbox.ts';
 import { cancelConfirmPage, checkoutPage, messagePage, portalPage, type PortalLinks } from './sandbox.pages.ts';
-
-/**
- * The product's own webhook endpoint, reached over loopback on the address this request arrived at, so
- * the sandbox's events travel the same HTTP path as a real provider's.
- */
-function webhookUrl(c: Context<AppEnv>): string {
-  const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
-  let origin = new URL(c.req.url).origin;
-  if (socket?.localAddress && socket.localPort) {
-    const host = socket.localAddress.replace(/^::ffff:/, '');
-    origin = `http://${host.includes(':') ? `[${host}]` : host}:${socket.localPort}`;
-  }
-  return `${origin}/api/webhooks/sandbox`;
-}
 
 /** The sandbox payment service's checkout and portal pages (mounted at /sandbox only in sandbox mode). */
 export function sandboxRoutes(deps: {

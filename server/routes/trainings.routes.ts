@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { LIMITS } from '@common/product.ts';
-import { trainingSubmissionSchema } from '@common/training.ts';
+import { characterRenameSchema, trainingSubmissionSchema } from '@common/training.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -10,6 +10,7 @@ import { hitRateLimit } from '../repositories/rate-limits.repository.ts';
 import { requireUser } from '../http/require-user.ts';
 import { parseOrThrow } from '../domain/validate.ts';
 import { readJson } from '../http/validate.ts';
+import type { CharactersService } from '../services/characters.service.ts';
 import type { PhotoCheckService, ShownSize } from '../services/photo-check.service.ts';
 import type { TrainingsService } from '../services/trainings.service.ts';
 import type { UsersService } from '../services/users.service.ts';
@@ -34,7 +35,14 @@ function statedSize(query: (name: string) => string | undefined): ShownSize | un
 }
 
 /** Mounted at /api: the image API's training call (spec §7), the photo check and the caller's trainings. */
-export function trainingsRoutes(deps: { identity: IdentityProvider; users: UsersService; db: Db; trainings: TrainingsService; photoChecks: PhotoCheckService }) {
+export function trainingsRoutes(deps: {
+  identity: IdentityProvider;
+  users: UsersService;
+  db: Db;
+  trainings: TrainingsService;
+  characters: CharactersService;
+  photoChecks: PhotoCheckService;
+}) {
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);
 
@@ -55,6 +63,17 @@ export function trainingsRoutes(deps: { identity: IdentityProvider; users: Users
   app.get('/trainings', auth, async (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json({ items: await deps.trainings.list(c.var.user.id) });
+  });
+
+  // 'Rename' and 'Delete' in Previous Trainings (issue 24).
+  app.patch('/trainings/:id', auth, async (c) => {
+    const { character_name } = parseOrThrow(characterRenameSchema, await readJson(c.req.raw));
+    return c.json(await deps.characters.rename(c.var.user.id, c.req.param('id'), character_name));
+  });
+
+  app.delete('/trainings/:id', auth, async (c) => {
+    await deps.characters.delete(c.var.user.id, c.req.param('id'));
+    return c.body(null, 204);
   });
 
   return app;

@@ -9,7 +9,7 @@ import {
 } from '@common/generation.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Database, Db } from '../db/index.ts';
-import { AppError, conflict, forbidden } from '../domain/errors.ts';
+import { AppError, conflict } from '../domain/errors.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
 import { failPaidJob, recordPaidJob, type PaidJob } from './paid-jobs.ts';
 import type { Logger } from '../logger.ts';
@@ -19,6 +19,7 @@ import { mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { generationsRepository as repo, type GenerationWithCharacter } from '../repositories/generations.repository.ts';
 import { createKeyedQueue, createSemaphore } from './concurrency.ts';
+import { requireUsableCharacter } from './characters.service.ts';
 import type { CreditsService } from './credits.service.ts';
 
 const COST = CREDIT_COSTS.generation;
@@ -47,7 +48,7 @@ export interface GenerationsDeps {
 
 export type GenerationsService = ReturnType<typeof createGenerationsService>;
 
-type Character = NonNullable<Awaited<ReturnType<typeof repo.findUsableCharacter>>>;
+type Character = Awaited<ReturnType<typeof requireUsableCharacter>>;
 
 /** Raised inside the start transaction when the user already has a generation running elsewhere. */
 class UserBusy extends Error {}
@@ -315,10 +316,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
     /** POST /api/image/generate-image for the caller. */
     async create(userId: string, request: GenerationRequest): Promise<GenerateImageResponse> {
       const lora = request.loras[0];
-      const character = lora ? await repo.findUsableCharacter(db, userId, lora.path) : undefined;
-      if (lora && !character) {
-        throw forbidden('That character is not one of your completed trainings. Choose another character.', 'lora_not_allowed');
-      }
+      const character = lora ? await requireUsableCharacter(db, userId, { loraFileUrl: lora.path }) : undefined;
       const started = waitingTicket();
       try {
         return await perUser.run(userId, () => generate(userId, request, character, started));

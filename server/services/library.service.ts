@@ -1,13 +1,19 @@
 import type { GenerationView } from '@common/generation.ts';
-import { pageCountOf, type LibraryPage, type LibraryQuery } from '@common/library.ts';
+import { pageCountOf, SELECTION_GONE, type LibraryPage, type LibraryQuery, type SelectionResult } from '@common/library.ts';
 import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
-import { notFound } from '../domain/errors.ts';
+import { AppError, notFound } from '../domain/errors.ts';
 import { isUuid } from '../domain/validate.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { libraryRepository as repo } from '../repositories/library.repository.ts';
+import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { toGenerationView } from './generations.service.ts';
+import { zipStream, type ZipEntry } from './zip-stream.ts';
+import type { Logger } from '../logger.ts';
 
+
+/** A selection that is not wholly the caller's listed images; the same answer whichever id it was. */
+const selectionGone = () => new AppError(404, 'selection_gone', SELECTION_GONE);
 
 /** The one answer for "not yours", "deleted" and "never existed", so ids of other users cannot be probed. */
 const noSuchGeneration = () => notFound('No such generation.');
@@ -18,8 +24,8 @@ export type LibraryService = ReturnType<typeof createLibraryService>;
  * My Generations and Favorites (spec §2, §4, §6): every call takes the caller's users id first and touches
  * only that user's ACTIVE rows.
  */
-export function createLibraryService(deps: { db: Db; events: EventBus }) {
-  const { db, events } = deps;
+export function createLibraryService(deps: { db: Db; events: EventBus; storage: StorageProvider; logger: Logger }) {
+  const { db, events, storage } = deps;
 
   return {
     async list(userId: string, { page, favorites }: LibraryQuery): Promise<LibraryPage> {
@@ -36,6 +42,35 @@ export function createLibraryService(deps: { db: Db; events: EventBus }) {
       });
       if (!updated) throw noSuchGeneration();
       return toGenerationView(updated);
+    },
+
+    /**
+     * 'Delete' or 'Add to favorites' for the selected images, all or nothing: when any of them is not a listed
+     * generation of the caller (another person's, deleted meanwhile, made up), nothing changes.
+     */
+    async applyToSelection(userId: string, action: 'delete' | 'favorite', ids: string[]): Promise<SelectionResult> {
+      const changed = await db.transaction(async (tx) => {
+        const found = await repo.listedAmong(tx, userId, ids);
+        if (found.length !== ids.length) return null;
+        const done = await repo.updateMany(tx, userId, ids, action === 'delete' ? { status: 'DELETED' } : { isFavorite: true });
+        for (const id of done) await events.publish(tx, userId, { type: 'generation', action: action === 'delete' ? 'deleted' : 'updated', id });
+        return done.length;
+      });
+      if (changed === null) throw selectionGone();
+      return { changed };
+    },
+
+    /** 'Download' of the selected images: their original files in a streamed ZIP, newest first. */
+    async downloadSelection(userId: string, ids: string[]): Promise<ReadableStream<Uint8Array>> {
+      const found = await db.transaction((tx) => repo.listedAmong(tx, userId, ids));
+      if (found.length !== ids.length) throw selectionGone();
+      const entries: ZipEntry[] = found.flatMap((g) => {
+        const key = keyFromMediaUrl(g.imageUrl);
+        if (!key) return [];
+        const extension = /\.([a-z0-9]{1,5})$/i.exec(key)?.[1] ?? g.outputFormat;
+        return [{ name: `${g.createdAt.toISOString().slice(0, 10)}_${g.id}.${extension}`, modified: g.createdAt, content: async () => (await storage.get(key))?.body ?? null }];
+      });
+      return zipStream(entries, (err) => deps.logger.error({ err, userId }, 'a download of selected images was cut short'));
     },
 
     /** Soft delete: the row stays (and so does its image, for any explore item published from it). */

@@ -70,17 +70,25 @@ export async function finishTraining(
   trainingId: string,
   end: TrainingEnd,
 ): Promise<TrainingRow | undefined> {
-  return deps.db.transaction(async (tx) => {
-    const row = await repo.finish(tx, trainingId, end);
-    if (!row) return undefined;
-    if (end.status === 'FAILED') {
-      await deps.credits.refund(row.userId, TRAINING_COST, 'character training failed', trainingDebitKey(row.id), tx);
-    }
-    await publishTraining(deps.events, tx, row);
-    const seconds = (Date.now() - row.createdAt.getTime()) / 1000;
-    afterCommit(() => deps.metrics.trainingEnded(end.status === 'FAILED' ? 'failed' : 'completed', seconds));
-    return row;
-  });
+  return deps.db.transaction((tx) => finishTrainingIn(tx, deps, trainingId, end));
+}
+
+/** finishTraining inside the caller's transaction (deleting a character still training cancels it so). */
+export async function finishTrainingIn(
+  tx: Executor,
+  deps: { credits: CreditsService; events: EventBus; metrics: Metrics },
+  trainingId: string,
+  end: TrainingEnd,
+): Promise<TrainingRow | undefined> {
+  const row = await repo.finish(tx, trainingId, end);
+  if (!row) return undefined;
+  if (end.status === 'FAILED') {
+    await deps.credits.refund(row.userId, TRAINING_COST, 'character training failed', trainingDebitKey(row.id), tx);
+  }
+  await publishTraining(deps.events, tx, row);
+  const seconds = (Date.now() - row.createdAt.getTime()) / 1000;
+  afterCommit(() => deps.metrics.trainingEnded(end.status === 'FAILED' ? 'failed' : 'completed', seconds));
+  return row;
 }
 
 function publishTraining(events: EventBus, tx: Executor, row: TrainingRow) {

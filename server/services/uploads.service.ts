@@ -150,6 +150,12 @@ export function createUploadsService(deps: UploadsDeps) {
       return repo.findLiveByKey(deps.db, userId, key);
     },
 
+    /** Deletes the user's upload stored under `key` now, whether or not its retention had run out (file, then row). */
+    async discardKey(userId: string, key: string): Promise<void> {
+      await deps.storage.delete(key);
+      await repo.deleteByKey(deps.db, userId, key);
+    },
+
     /** Deletes an upload now (its file, then its row), instead of at the end of its retention. */
     async discard(upload: UploadRow): Promise<void> {
       await deps.storage.delete(upload.storageKey);

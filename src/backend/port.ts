@@ -45,6 +45,11 @@ export interface IdentityPort {
   signIn(input: { email: string; password: string }): Promise<void>;
   signUp(input: { name: string; email: string; password: string }): Promise<void>;
   signOut(): Promise<void>;
+  /**
+   * Opens the identity provider's own account page, where the person can delete their account (hosted build:
+   * Clerk's user profile; its user.deleted webhook then erases their data). Absent for built-in accounts.
+   */
+  openAccountDeletion?(): void;
 }
 
 /** A character the user can generate with: one of their COMPLETED trainings with a LoRA file. */

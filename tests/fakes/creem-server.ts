@@ -21,6 +21,12 @@ export interface FakeCreem {
   productLookups: string[];
   /** Archives a product (it can no longer be bought). */
   archiveProduct(id: string): void;
+  /** Makes a subscription known (active), as Creem knows it after its checkout. */
+  addSubscription(sub: { id: string; productId: string; customerId: string }): void;
+  /** Cancellation request bodies received, with the subscription id, in order. */
+  cancellations: { id: string; body: Record<string, unknown> }[];
+  /** While set, every cancellation is refused with this status (Creem answers 4xx/5xx with its error body). */
+  refuseCancellations(status: number | null): void;
   stop(): Promise<void>;
 }
 
@@ -70,6 +76,9 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
   const customers = new Set<string>();
   const archived = new Set<string>();
   const productLookups: string[] = [];
+  const subscriptions = new Map<string, { id: string; productId: string; customerId: string; status: string }>();
+  const cancellations: { id: string; body: Record<string, unknown> }[] = [];
+  let refusal: number | null = null;
   let base = '';
 
   async function readBody(req: Request): Promise<Record<string, unknown> | Response> {
@@ -150,6 +159,35 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
       return Response.json({ customer_portal_link: `${base}/my-orders/login/${randomBytes(8).toString('hex')}` });
     }
 
+    const cancel = /^\/v1\/subscriptions\/([^/]+)\/cancel$/.exec(path);
+    if (cancel && req.method === 'POST') {
+      const id = decodeURIComponent(cancel[1]);
+      const body = await readBody(req);
+      if (body instanceof Response) return body;
+      const unknown = Object.keys(body).filter((k) => k !== 'mode' && k !== 'onExecute');
+      if (unknown.length) return error(400, 'Bad Request', `property ${unknown[0]} should not exist`);
+      if (body.mode !== undefined && body.mode !== 'immediate' && body.mode !== 'scheduled') return error(400, 'Bad Request', 'mode must be immediate or scheduled');
+      cancellations.push({ id, body });
+      if (refusal !== null) return error(refusal, refusal >= 500 ? 'Internal Server Error' : 'Bad Request', 'Subscription cannot be canceled right now');
+      const sub = subscriptions.get(id);
+      if (!sub) return error(404, 'Not Found', 'Subscription not found');
+      if (sub.status === 'canceled') return error(400, 'Bad Request', 'Subscription is already canceled');
+      sub.status = body.mode === 'scheduled' ? 'scheduled_cancel' : 'canceled';
+      const now = new Date().toISOString();
+      return Response.json({
+        id: sub.id,
+        mode: opts.apiKey.startsWith('creem_test_') ? 'test' : 'prod',
+        object: 'subscription',
+        product: sub.productId,
+        customer: sub.customerId,
+        collection_method: 'charge_automatically',
+        status: sub.status,
+        canceled_at: now,
+        created_at: now,
+        updated_at: now,
+      });
+    }
+
     return error(404, 'Not Found', `Cannot ${req.method} ${path}`);
   }
 
@@ -164,6 +202,11 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
     addCustomer: (id) => customers.add(id),
     productLookups,
     archiveProduct: (id) => archived.add(id),
+    addSubscription: (sub) => subscriptions.set(sub.id, { ...sub, status: 'active' }),
+    cancellations,
+    refuseCancellations: (status) => {
+      refusal = status;
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

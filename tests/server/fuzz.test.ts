@@ -186,6 +186,10 @@ describe('fuzzing every endpoint with hostile input', () => {
     { method: 'POST', path: '/api/billing/checkout', body: () => ({ plan: 'BASIC', userId: randomUUID(), email }), fields: ['plan', 'userId', 'email'] },
     { method: 'POST', path: '/api/billing/portal', body: () => ({ customer_id: 'cust_not_mine' }), fields: ['customer_id'] },
     { method: 'PATCH', path: `/api/library/generations/${randomUUID()}`, body: () => ({ is_favorite: true }), fields: ['is_favorite'] },
+    // Issue 24: another person's (or no) character, another person's (or no) images, an e-mail that is not the account's.
+    { method: 'PATCH', path: `/api/trainings/${randomUUID()}`, body: () => ({ character_name: 'Renamed' }), fields: ['character_name'] },
+    { method: 'POST', path: '/api/library/selection', body: () => ({ action: 'delete', ids: [randomUUID()] }), fields: ['action', 'ids', 'ids.0'] },
+    { method: 'POST', path: '/api/me/delete', body: () => ({ email: 'not-this-account@example.com' }), fields: ['email'] },
     // A weak password and a taken e-mail: no variant can make an account (or sign the fuzzer in as one).
     { method: 'POST', path: '/api/auth/sign-up/email', body: () => ({ name: 'Fuzz', email, password: 'password' }), fields: ['name', 'email', 'password'] },
   ];
@@ -235,8 +239,9 @@ describe('fuzzing every endpoint with hostile input', () => {
       ['/api/generations', ['limit']],
       ['/api/download/00000000-0000-4000-8000-000000000000', ['source']],
       ['/api/explore/filters', ['x']],
+      ['/api/library/selection.zip', ['ids']],
       // Routes that read no parameter: whatever comes is ignored, never a 5xx.
-      ...['/api/explore/featured', '/api/characters', '/api/trainings', '/api/me', '/api/billing/subscription', '/api/public-config', '/api/health', '/healthz', '/readyz', '/metrics'].map(
+      ...['/api/explore/featured', '/api/characters', '/api/trainings', '/api/me', '/api/me/export', '/api/billing/subscription', '/api/public-config', '/api/health', '/healthz', '/readyz', '/metrics'].map(
         (path) => [path, ['x']] as [string, string[]],
       ),
     ];
@@ -261,12 +266,14 @@ describe('fuzzing every endpoint with hostile input', () => {
         ['GET', `/api/download/${seg}`],
         ['PATCH', `/api/library/generations/${seg}`],
         ['DELETE', `/api/library/generations/${seg}`],
+        ['PATCH', `/api/trainings/${seg}`],
+        ['DELETE', `/api/trainings/${seg}`],
         ['GET', `/sandbox/checkout/${seg}`],
         ['POST', `/sandbox/checkout/${seg}/pay`],
         ['GET', `/sandbox/portal/${seg}`],
         ['POST', `/sandbox/portal/${seg}/renew`],
       ] as const) {
-        await probe(method, path, method === 'PATCH' ? { body: '{"is_favorite":true}', type: 'application/json' } : {}, /^path\b|\w+: /, `segment ${seg.slice(0, 20)}`);
+        await probe(method, path, method === 'PATCH' ? { body: '{"is_favorite":true,"character_name":"X"}', type: 'application/json' } : {}, /^path\b|\w+: /, `segment ${seg.slice(0, 20)}`);
       }
     }
   });

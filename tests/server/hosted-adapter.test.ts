@@ -296,6 +296,22 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       stop();
     });
 
+    it('a character deleted on the server (issue 24) leaves both lists, and the deletion reaches the SPA as a change', async () => {
+      const { me, session } = await person('traingone');
+      const kept = await addTraining(me.id, 'COMPLETED', 20, '/media/loras/kept.safetensors');
+      const gone = await addTraining(me.id, 'COMPLETED', 10, '/media/loras/gone.safetensors');
+      const changed = vi.fn();
+      const stop = session.live.watchChanges('trainings', changed);
+      await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(1), REALTIME); // SUBSCRIBED
+      // What trainingsRepository.markDeleted writes.
+      await q(`update lora_trainings set deleted_at = now(), lora_file_url = null, result = null, upload_url = null where id = $1`, [gone]);
+      await fakes.realtime.settled();
+      await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(2), REALTIME);
+      expect((await session.data.trainings()).map((t) => t.id)).toEqual([kept]);
+      expect((await session.data.characters()).map((c) => c.id)).toEqual([kept]);
+      stop();
+    });
+
     it('a refreshed session token reaches the joined channel (the ~55 s refresh, shortened here)', async () => {
       const clerkId = `user_refresh_${randomUUID().slice(0, 8)}`;
       let issued = 0;

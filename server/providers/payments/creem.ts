@@ -60,6 +60,14 @@ export function createCreemProvider(opts: CreemOptions): PaymentProvider {
       }
     },
 
+    async cancelSubscription(subscriptionId) {
+      try {
+        await creem.subscriptions.cancel(subscriptionId, { mode: 'immediate' });
+      } catch (err) {
+        throw new PaymentProviderError('The payment provider did not cancel the subscription. Please try again later.', err);
+      }
+    },
+
     verifyWebhook(rawBody, headers) {
       return verifyWebhookDelivery(rawBody, headers, opts.webhookSecret);
     },

@@ -38,6 +38,12 @@ export interface PaymentProvider {
   createCheckout(request: CheckoutRequest): Promise<string>;
   /** A link to the provider's self-service page for this customer (change plan, cancel, invoices). */
   customerPortalLink(customerId: string, context?: PortalContext): Promise<string>;
+  /**
+   * Cancels a subscription at once, so nothing more is charged (deleting an account). Throws
+   * PaymentProviderError when the provider refuses or cannot be reached. The sandbox has no API of its own:
+   * its subscriptions are cancelled through its portal's action (SandboxPaymentsService.cancel).
+   */
+  cancelSubscription?(subscriptionId: string): Promise<void>;
   /** Checks the delivery's signature (either Creem scheme); the verdict says why when it fails. */
   verifyWebhook(rawBody: Buffer, headers: Headers): Promise<WebhookVerdict>;
   /** The plan a provider product id stands for, or undefined for a product this product does not sell. */

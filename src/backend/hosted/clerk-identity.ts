@@ -28,6 +28,8 @@ export interface ClerkLike {
   on(event: 'status', listener: (status: string) => void, opts?: { notify?: boolean }): void;
   off(event: 'status', listener: (status: string) => void): void;
   signOut(): Promise<unknown>;
+  /** Opens Clerk's user profile modal (its Security page has 'Delete account' when the instance allows it). */
+  openUserProfile?(props?: Record<string, unknown>): void;
 }
 
 export function toSessionUser(user: ClerkUserLike): SessionUser {
@@ -95,6 +97,9 @@ export function createClerkIdentity(clerk: ClerkLike, scripts?: ClerkScriptWatch
     signUp: widgetsOnly,
     async signOut() {
       await clerk.signOut();
+    },
+    openAccountDeletion() {
+      clerk.openUserProfile?.();
     },
   };
 }

@@ -137,6 +137,8 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
         .from('lora_trainings')
         .select(TRAINING_COLUMNS)
         .eq('user_id', ownId())
+        // A character its owner deleted stays as a row (issue 24); its update reaches Realtime and reloads this list.
+        .is('deleted_at', null)
         .order('created_at', { ascending: false })
         .abortSignal(abortable(signal));
       return rowsOf(result as Result<TrainingView[]>).map(toTraining);
@@ -149,6 +151,7 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
         .eq('user_id', ownId())
         .eq('status', 'COMPLETED')
         .not('lora_file_url', 'is', null)
+        .is('deleted_at', null)
         .order('created_at', { ascending: false })
         .abortSignal(abortable(signal));
       return rowsOf(result as Result<Character[]>);

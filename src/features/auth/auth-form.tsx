@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input';
 import { Logo } from '@/components/logo';
 import { PageSpinner } from '@/components/ui/spinner';
 import { sessionUserKey, useSessionUser } from '@/features/session/api';
+import { ACCOUNT_TEXTS } from '@common/account';
 import { TEXT_LIMITS } from '@common/text';
 import { authPath, NEXT_PARAM, postAuthPath } from './paths';
 
@@ -46,6 +47,8 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const isSignUp = mode === 'sign-up';
+  // Where 'Delete account' on the profile page lands once the account is gone.
+  const accountDeleted = !isSignUp && params.get('deleted') === '1';
 
   if (session.isPending) return <PageSpinner />;
   if (session.data && !busy) return <Navigate to={landing} replace />;
@@ -88,6 +91,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         </p>
         <form className="mt-6 flex flex-col gap-4" onSubmit={submit}>
           {error && <Banner tone="red">{error}</Banner>}
+          {accountDeleted && !error && <Banner tone="green">{ACCOUNT_TEXTS.deleted}</Banner>}
           {isSignUp && (
             <Input
               label="Full name"

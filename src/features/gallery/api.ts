@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { GenerationView } from '@common/generation';
-import { pageCountOf, type ExploreFilters, type LibraryPage } from '@common/library';
+import { pageCountOf, type ExploreFilters, type LibraryPage, type SelectionResult } from '@common/library';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
 import { useChanges } from '@/features/session/use-realtime';
@@ -98,4 +98,31 @@ export function useDeleteGeneration() {
 export function downloadImage(api: ApiPort, item: Pick<GalleryItem, 'id' | 'source'>): Promise<void> {
   const query = item.source === 'explore' ? '?source=explore' : '';
   return downloadFile(api, `/api/download/${encodeURIComponent(item.id)}${query}`, `likeness-${Date.now()}.jpeg`);
+}
+
+/**
+ * Select mode on My Generations (issue 24): 'Delete' and 'Add to favorites' for the selected images through
+ * our server in both builds (all or nothing), then every cached gallery page is refetched.
+ */
+export function useSelectionActions() {
+  const { api } = useBackend();
+  const qc = useQueryClient();
+  async function apply(action: 'delete' | 'favorite', ids: string[]): Promise<number> {
+    const { changed } = await api.request<SelectionResult>('/api/library/selection', { method: 'POST', body: { action, ids } });
+    if (action === 'delete') {
+      for (const id of ids) {
+        updatePages(qc, 'generations', (page) => withoutItem(page, id));
+        updatePages(qc, 'favorites', (page) => withoutItem(page, id));
+      }
+    }
+    await qc.invalidateQueries({ queryKey: libraryKey });
+    return changed;
+  }
+  return {
+    remove: (ids: string[]) => apply('delete', ids),
+    favorite: (ids: string[]) => apply('favorite', ids),
+    /** The selected images' original files in one ZIP. */
+    download: (ids: string[]) =>
+      downloadFile(api, `/api/library/selection.zip?ids=${ids.map(encodeURIComponent).join(',')}`, `likeness-${ids.length}-images.zip`),
+  };
 }

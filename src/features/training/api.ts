@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { UploadResponse } from '@common/captions';
 import type { PhotoCheck } from '@common/photo-check';
 import { LIMITS } from '@common/product';
-import type { TrainingSubmission, TrainingSubmitResponse } from '@common/training';
+import type { TrainingSubmission, TrainingSubmitResponse, TrainingView } from '@common/training';
 import { ApiError, responseBody } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
@@ -60,4 +60,39 @@ export function checkTrainingPhoto(api: ApiPort, file: Blob, original: { width: 
   form.append('file', file, 'photo');
   const query = original ? `?width=${original.width}&height=${original.height}` : '';
   return api.request<PhotoCheck>(`/api/trainings/check-photo${query}`, { method: 'POST', body: form, signal });
+}
+
+/** 'Rename' in Previous Trainings: PATCH /api/trainings/:id (the server checks the name again). */
+export function renameCharacter(api: ApiPort, id: string, characterName: string): Promise<TrainingView> {
+  return api.request<TrainingView>(`/api/trainings/${encodeURIComponent(id)}`, { method: 'PATCH', body: { character_name: characterName } });
+}
+
+/** 'Delete' in Previous Trainings: DELETE /api/trainings/:id, through our server in both builds. */
+export function deleteCharacter(api: ApiPort, id: string): Promise<void> {
+  return api.request<void>(`/api/trainings/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+/**
+ * Rename and delete, each updating the list at once and then refetching it (and the character picker's
+ * list, which a deleted or renamed character leaves or changes).
+ */
+export function useCharacterActions() {
+  const { api } = useBackend();
+  const qc = useQueryClient();
+  const settle = () => {
+    void qc.invalidateQueries({ queryKey: trainingsKey });
+    void qc.invalidateQueries({ queryKey: ['characters'] });
+  };
+  return {
+    async rename(id: string, characterName: string) {
+      const renamed = await renameCharacter(api, id, characterName);
+      qc.setQueryData<TrainingView[]>(trainingsKey, (list) => list?.map((t) => (t.id === id ? renamed : t)));
+      settle();
+    },
+    async remove(id: string) {
+      await deleteCharacter(api, id);
+      qc.setQueryData<TrainingView[]>(trainingsKey, (list) => list?.filter((t) => t.id !== id));
+      settle();
+    },
+  };
 }

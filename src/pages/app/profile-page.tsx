@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useSubscription } from '@/features/billing/api';
+import { useAccountData } from '@/features/profile/api';
 import { ProfileScreen } from '@/features/profile/components/profile-screen';
 import { useMe, useSignOut } from '@/features/session/api';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -10,6 +11,7 @@ export default function ProfilePage() {
   const me = useMe();
   const subscription = useSubscription();
   const signOut = useSignOut();
+  const account = useAccountData();
 
   // Spec §8: a failed subscription read on the profile is only logged; the live user record still shows the plan.
   useEffect(() => {
@@ -29,6 +31,7 @@ export default function ProfilePage() {
       subscriptionPlan={me.subscription_plan}
       currentPeriodEnd={subscription.data?.current_period_end ?? null}
       onSignOut={() => void signOut()}
+      data={{ onDownloadData: account.downloadData, onDeleteAccount: account.deleteAccount, onOpenAccountDeletion: account.openAccountDeletion }}
     />
   );
 }

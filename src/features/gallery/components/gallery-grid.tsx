@@ -2,13 +2,28 @@ import { useRef, useState } from 'react';
 import { useIsPhone } from '@/lib/use-is-phone';
 import type { GalleryItem } from '../gallery-item';
 import { useGalleryActions } from '../use-gallery-actions';
+import type { Selection } from '../use-selection';
 import { GenerationCard, type GalleryPermissions } from './generation-card';
 import { GenerationViewer } from './generation-viewer';
 
 const gridClasses = 'grid grid-cols-2 gap-3 md:grid-cols-4 md:gap-4';
 
 /** 4 columns on desktop, 2 on phones (spec §2); a card opens the detail viewer. */
-export function GalleryGrid({ items, permissions, label }: { items: GalleryItem[]; permissions: GalleryPermissions; label: string }) {
+export function GalleryGrid({
+  items,
+  permissions,
+  label,
+  selection,
+  onSelectionFull,
+}: {
+  items: GalleryItem[];
+  permissions: GalleryPermissions;
+  label: string;
+  /** Select mode: cards toggle their selection instead of opening the viewer. */
+  selection?: Selection;
+  /** A card could not be added because the selection is full. */
+  onSelectionFull?: () => void;
+}) {
   const phone = useIsPhone();
   const actions = useGalleryActions();
   const [openId, setOpenId] = useState<string | null>(null);
@@ -29,6 +44,11 @@ export function GalleryGrid({ items, permissions, label }: { items: GalleryItem[
               opener.current = el;
               setOpenId(i.id);
             }}
+            selection={
+              selection?.active
+                ? { selected: selection.has(item.id), onToggle: () => void (selection.toggle(item.id) || onSelectionFull?.()) }
+                : undefined
+            }
           />
         ))}
       </ul>

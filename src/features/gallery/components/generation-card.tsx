@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Copy, Download, Heart, Link2, MoreHorizontal, RefreshCw, Star, Trash2 } from 'lucide-react';
+import { Check, Copy, Download, Heart, Link2, MoreHorizontal, RefreshCw, Star, Trash2 } from 'lucide-react';
 import { Tooltip } from 'radix-ui';
 import { thumbUrl } from '@common/media';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
@@ -22,15 +22,18 @@ export interface GenerationCardProps {
   phone: boolean;
   /** `opener` is the card's main button, where focus goes back when the viewer closes. */
   onOpen: (item: GalleryItem, opener: HTMLElement | null) => void;
+  /** Select mode (issue 24): the card is a checkbox instead of opening the viewer, on phones too. */
+  selection?: { selected: boolean; onToggle: () => void };
 }
 
 const iconButton =
   'inline-flex size-9 items-center justify-center rounded-full bg-white/90 text-fg shadow-sm backdrop-blur transition hover:bg-white hover:text-brand focus-visible:outline-white';
 
 /** A grid card: the thumbnail opens the viewer; on desktop a hover overlay carries the quick actions. */
-export function GenerationCard({ item, permissions, actions, phone, onOpen }: GenerationCardProps) {
+export function GenerationCard({ item, permissions, actions, phone, onOpen, selection }: GenerationCardProps) {
   const opener = useRef<HTMLButtonElement>(null);
   const open = () => onOpen(item, opener.current);
+  if (selection) return <SelectableCard item={item} selected={selection.selected} onToggle={selection.onToggle} />;
   return (
     <li className="group relative aspect-square overflow-hidden rounded-lg bg-bg-muted shadow-card" data-testid="generation-card">
       <button
@@ -71,6 +74,46 @@ export function GenerationCard({ item, permissions, actions, phone, onOpen }: Ge
         ) : (
           <LibraryOverlay item={item} permissions={permissions} actions={actions} />
         ))}
+    </li>
+  );
+}
+
+/** A card in select mode: one checkbox the size of the card, its tick in the corner. */
+function SelectableCard({ item, selected, onToggle }: { item: GalleryItem; selected: boolean; onToggle: () => void }) {
+  return (
+    <li
+      className={cn('relative aspect-square overflow-hidden rounded-lg bg-bg-muted shadow-card', selected && 'ring-4 ring-brand ring-offset-2 ring-offset-bg')}
+      data-testid="generation-card"
+    >
+      <button
+        type="button"
+        role="checkbox"
+        aria-checked={selected}
+        onClick={onToggle}
+        className="absolute inset-0 block size-full cursor-pointer focus-visible:outline-offset-[-3px]"
+        aria-label={`Select image: ${cutPrompt(item.prompt, 80)}`}
+      >
+        <img
+          src={thumbUrl(item.imageUrl, 384)}
+          srcSet={`${thumbUrl(item.imageUrl, 384)} 384w, ${thumbUrl(item.imageUrl, 768)} 768w`}
+          sizes="(min-width: 768px) 25vw, 50vw"
+          width={item.width}
+          height={item.height}
+          loading="lazy"
+          decoding="async"
+          alt={item.prompt}
+          className={cn('size-full object-cover transition', selected && 'opacity-80')}
+        />
+        <span
+          aria-hidden
+          className={cn(
+            'absolute left-2 top-2 inline-flex size-7 items-center justify-center rounded-md border-2 shadow-sm',
+            selected ? 'border-brand bg-brand text-brand-fg' : 'border-white bg-black/30 text-transparent',
+          )}
+        >
+          <Check className="size-4" strokeWidth={3} />
+        </span>
+      </button>
     </li>
   );
 }

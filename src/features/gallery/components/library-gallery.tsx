@@ -1,14 +1,17 @@
-import { useEffect } from 'react';
-import { Heart, ImageIcon } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { CheckSquare, Heart, ImageIcon } from 'lucide-react';
+import { MAX_SELECTION, SELECTION_TOO_LARGE } from '@common/library';
 import { Link } from 'react-router';
-import { buttonClasses } from '@/components/ui/button';
+import { Button, buttonClasses } from '@/components/ui/button';
 import { EmptyState, ErrorState } from '@/components/ui/states';
 import { useIsPhone } from '@/lib/use-is-phone';
-import { useLibraryPage, type LibraryKind } from '../api';
+import { useLibraryPage, useSelectionActions, type LibraryKind } from '../api';
 import { fromGeneration } from '../gallery-item';
+import { useSelection } from '../use-selection';
 import { useUrlPage } from '../use-url-page';
 import { GalleryGrid, GallerySkeleton } from './gallery-grid';
 import { Pagination } from './pagination';
+import { SelectionBar } from './selection-bar';
 
 /** Texts of the two galleries (spec §2). */
 const TEXTS: Record<LibraryKind, { title: string; empty: string; emptyHint: string; error: string }> = {
@@ -23,6 +26,11 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
   const { page, setPage } = useUrlPage();
   const query = useLibraryPage(kind, page);
   const data = query.data;
+  // Select mode (issue 24): My Generations only, where images may be deleted.
+  const selectable = kind === 'generations';
+  const selection = useSelection();
+  const selectionActions = useSelectionActions();
+  const [selectionNotice, setSelectionNotice] = useState<string | null>(null);
 
   // Past the last page (the last card of it was removed, or an old link): go to the last page there is.
   useEffect(() => {
@@ -45,6 +53,12 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
             </p>
           )}
         </div>
+        {selectable && !!data?.total && !selection.active && (
+          <Button variant="outline" size="sm" onClick={selection.start}>
+            <CheckSquare className="size-4" aria-hidden />
+            Select
+          </Button>
+        )}
       </header>
 
       {query.isPending ? (
@@ -68,9 +82,28 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
             items={data!.items.map(fromGeneration)}
             permissions={{ favorite: true, delete: kind === 'generations' }}
             label={texts.title}
+            selection={selectable ? selection : undefined}
+            onSelectionFull={() => setSelectionNotice(SELECTION_TOO_LARGE)}
           />
           <Pagination page={page} pageCount={data!.pageCount} total={data!.total} onChange={changePage} compact={phone} />
         </div>
+      )}
+      {selection.active && (
+        <SelectionBar
+          count={selection.ids.length}
+          notice={selection.ids.length >= MAX_SELECTION ? selectionNotice : null}
+          onDelete={async () => {
+            const changed = await selectionActions.remove(selection.ids);
+            selection.clear();
+            return changed;
+          }}
+          onFavorite={() => selectionActions.favorite(selection.ids)}
+          onDownload={() => selectionActions.download(selection.ids)}
+          onDone={() => {
+            selection.stop();
+            setSelectionNotice(null);
+          }}
+        />
       )}
     </div>
   );

@@ -7,6 +7,7 @@ import { Avatar } from '@/components/ui/avatar';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { displayName, joinedLabel } from '../format';
+import { YourDataCard, type YourDataCardProps } from './your-data-card';
 
 export interface ProfileScreenProps {
   fullName: string | null;
@@ -19,6 +20,8 @@ export interface ProfileScreenProps {
   /** End of the paid period, when known. */
   currentPeriodEnd: string | null;
   onSignOut: () => void;
+  /** 'Download my data' and 'Delete account' (issue 24). */
+  data: Omit<YourDataCardProps, 'email'>;
 }
 
 const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
@@ -127,6 +130,8 @@ export function ProfileScreen(props: ProfileScreenProps) {
           Your personal data is read-only here. To change your name or email address, please contact support.
         </p>
       </Card>
+
+      <YourDataCard email={email} {...props.data} />
 
       {signOut('md:hidden')}
     </div>

@@ -8,7 +8,7 @@ import { Banner } from '@/components/ui/banner';
 import { buttonClasses } from '@/components/ui/button';
 import { useChanges } from '@/features/session/use-realtime';
 import { useIsPhone } from '@/lib/use-is-phone';
-import { trainingsKey, useTrainings } from '../api';
+import { trainingsKey, useCharacterActions, useTrainings } from '../api';
 import { usePhotoChecks } from '../hooks/use-photo-checks';
 import { useTrainingForm } from '../hooks/use-training-form';
 import { useTrainingSubmit } from '../hooks/use-training-submit';
@@ -26,6 +26,7 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
   const navigate = useNavigate();
   const qc = useQueryClient();
   const trainings = useTrainings();
+  const characterActions = useCharacterActions();
   const formApi = useTrainingForm(email);
   const checks = usePhotoChecks(formApi.form.photos);
   const flow = useTrainingSubmit({ formApi, credits, trainings: trainings.data, photoRefusal: checks.refusal });
@@ -94,6 +95,8 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
             refreshing={trainings.isFetching}
             onRefresh={() => void trainings.refetch()}
             onGenerate={generateWith}
+            onRename={(t, name) => characterActions.rename(t.id, name)}
+            onDelete={(t) => characterActions.remove(t.id)}
           />
         </div>
       </div>

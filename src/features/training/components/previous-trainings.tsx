@@ -5,6 +5,7 @@ import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { TRAINING_FAILED } from '../hooks/use-training-submit';
+import { CharacterMenu } from './character-menu';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
@@ -39,10 +40,13 @@ export interface PreviousTrainingsProps {
   refreshing: boolean;
   onRefresh: () => void;
   onGenerate: (training: TrainingView) => void;
+  /** 'Rename' and 'Delete' in each character's menu (issue 24). */
+  onRename: (training: TrainingView, name: string) => Promise<void>;
+  onDelete: (training: TrainingView) => Promise<void>;
 }
 
-/** Previous Trainings (spec §2, §4): newest first, live status badges and 'Generate with this character'. */
-export function PreviousTrainings({ items, loading, refreshing, onRefresh, onGenerate }: PreviousTrainingsProps) {
+/** Previous Trainings (spec §2, §4): newest first, live status badges, 'Generate with this character', and each one's menu. */
+export function PreviousTrainings({ items, loading, refreshing, onRefresh, onGenerate, onRename, onDelete }: PreviousTrainingsProps) {
   return (
     <Card className="flex flex-col" aria-labelledby="previous-trainings-title">
       <div className="flex items-center justify-between gap-2 border-b border-border px-5 py-4">
@@ -81,7 +85,10 @@ export function PreviousTrainings({ items, loading, refreshing, onRefresh, onGen
                     )}
                   </p>
                 </div>
-                <StatusBadge status={t.status} />
+                <div className="flex shrink-0 items-center gap-1">
+                  <StatusBadge status={t.status} />
+                  <CharacterMenu training={t} onRename={onRename} onDelete={onDelete} />
+                </div>
               </div>
               {t.status === 'FAILED' && <p className="text-xs text-danger">{t.error || TRAINING_FAILED}</p>}
               {t.status === 'COMPLETED' && t.lora_file_url && (

@@ -1,0 +1,29 @@
+import { useCallback } from 'react';
+import { useBackend } from '@/backend/backend-context';
+import { downloadFile } from '@/lib/download-file';
+import { PRODUCT_NAME } from '@common/product';
+
+/** Where the sign-in page says the account was deleted (issue 24). */
+export const ACCOUNT_DELETED_PATH = '/sign-in?deleted=1';
+
+/**
+ * 'Download my data' and 'Delete account' (issue 24). In the hosted build the account is deleted in the
+ * identity provider's own page (`openAccountDeletion`), whose user.deleted webhook erases the data.
+ */
+export function useAccountData() {
+  const { api, identity } = useBackend();
+
+  const downloadData = useCallback(() => downloadFile(api, '/api/me/export', `${PRODUCT_NAME}-my-data.zip`), [api]);
+
+  const deleteAccount = useCallback(
+    async (email: string) => {
+      await api.request<void>('/api/me/delete', { method: 'POST', body: { email } });
+      // The server ended the session with the account; signing out clears what the browser still holds.
+      await identity.signOut().catch((err: unknown) => console.warn('Sign out after deleting the account did not complete', err));
+      window.location.assign(ACCOUNT_DELETED_PATH);
+    },
+    [api, identity],
+  );
+
+  return { downloadData, deleteAccount, openAccountDeletion: identity.openAccountDeletion?.bind(identity) };
+}
