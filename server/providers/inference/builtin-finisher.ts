@@ -40,12 +40,16 @@ function checkAborted(opts?: CallOptions) {
   if (opts?.signal?.aborted) throw new ProviderError('The request was cancelled', 'cancelled');
 }
 
-/** Lanczos-3 resampling to the exact size, then a mild unsharp mask (sigma 0.6, light gain on edges). Exported for the benchmark. */
+/**
+ * A mild unsharp mask as one 3×3 convolution: the pixel plus half of its difference from the mean of its four
+ * neighbours (weights sum to 1). sharp's `sharpen()` works in LAB with a Gaussian and took over twice as long
+ * as the resize itself on a 2048² output; this keeps the 2× upscale of a 1024² image within its budget.
+ */
+const UNSHARP = { width: 3, height: 3, kernel: [0, -1, 0, -1, 12, -1, 0, -1, 0], scale: 8 };
+
+/** Lanczos-3 resampling to the exact size, then the mild unsharp mask. */
 export function upscaleImage(data: Buffer, width: number, height: number): Sharp {
-  return sharp(data, DECODE_LIMITS)
-    .removeAlpha()
-    .resize(width, height, { kernel: 'lanczos3', fit: 'fill' })
-    .sharpen({ sigma: 0.6, m1: 0.5, m2: 1.5 });
+  return sharp(data, DECODE_LIMITS).removeAlpha().resize(width, height, { kernel: 'lanczos3', fit: 'fill' }).convolve(UNSHARP);
 }
 
 /** `strength` of the fresh render over `1 − strength` of the source (covering the requested size), per pixel. */
