@@ -154,6 +154,18 @@ describe.each(testDatabases())('finishing a result, built-in engine (%s)', (data
     await expectBalance(ts, owner.userId, 10);
   });
 
+  it('GET /api/library/generations/:id answers the owner’s generation with its source link, and 404 to anyone else', async () => {
+    const owner = await ts.signUp({ credits: 15 });
+    const source = await generate(owner.client);
+    const up = (await (await owner.client.post('/api/image/upscale', { generation_id: source.id, factor: 2 })).json()).generation;
+    const mine = await owner.client.get(`/api/library/generations/${up.id}`);
+    expect(mine.status).toBe(200);
+    expect((await mine.json()).source).toEqual({ id: source.id, kind: 'upscale', factor: 2, strength: null });
+    const other = await ts.signUp();
+    expect((await other.client.get(`/api/library/generations/${up.id}`)).status).toBe(404);
+    expect((await owner.client.get('/api/library/generations/not-a-uuid')).status).toBe(404);
+  });
+
   it('says so when the source image is missing from storage, charging nothing', async () => {
     const { client, userId } = await ts.signUp({ credits: 20 });
     const source = await generate(client);
