@@ -14,11 +14,22 @@ export interface RemixSettings {
   guidance?: number | null;
   /** The character LoRA the image used, if any. */
   lora?: { path: string; scale: number } | null;
+  /** Only with 'Keep the seed' (issue 23): the form starts with this seed, locked. */
+  seed?: string | null;
+}
+
+/** 'Edit with a prompt' (issue 23): the image the edit starts from, shown beside the prompt. */
+export interface EditSource {
+  id: string;
+  imageUrl: string;
+  width: number;
+  height: number;
 }
 
 export interface CreateImageNavigationState {
   remixSettings?: RemixSettings;
   selectedCharacter?: GenerationCharacter;
+  editSource?: EditSource;
 }
 
 /** Remix settings of a saved generation (seed cleared). */

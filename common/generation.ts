@@ -92,6 +92,19 @@ export interface GeneratedImage {
   content_type: string;
 }
 
+/** How a generation came from another one (issue 23: upscale or edit); null for a plain generation. */
+export type Derivation = 'upscale' | 'edit';
+
+/** The source a generation was made from, as a card and the viewer show it. */
+export interface GenerationSource {
+  id: string;
+  kind: Derivation;
+  /** Upscales: 2 or 4. */
+  factor: number | null;
+  /** Edits: the strength used. */
+  strength: number | null;
+}
+
 /** The character a generation used, joined from lora_trainings (spec §3). */
 export interface GenerationCharacter {
   id: string;
@@ -116,6 +129,8 @@ export interface GenerationView {
   timestamp: string;
   isFavorited: boolean;
   lora_trainings: GenerationCharacter | null;
+  /** The generation this one was upscaled or edited from (issue 23); null for a plain generation. */
+  source: GenerationSource | null;
 }
 
 /** A generations row as the data store holds it (spec §3), with its character joined from lora_trainings. */
@@ -134,6 +149,11 @@ export interface GenerationRecord {
   is_favorite: boolean;
   created_at: string;
   lora_trainings: GenerationCharacter | null;
+  /** Finishing (issue 23): the source generation and how this one came from it. */
+  source_id?: string | null;
+  derivation?: Derivation | null;
+  upscale_factor?: number | null;
+  edit_strength?: number | null;
 }
 
 const contentTypeOf = (format: string) => (format === 'png' ? 'image/png' : 'image/jpeg');
@@ -163,6 +183,10 @@ export function toGenerationView(row: GenerationRecord): GenerationView {
     lora_trainings: character
       ? { id: character.id, character_name: character.character_name, trigger_word: character.trigger_word, lora_file_url: character.lora_file_url }
       : null,
+    source:
+      row.source_id && row.derivation
+        ? { id: row.source_id, kind: row.derivation, factor: row.upscale_factor ?? null, strength: row.edit_strength ?? null }
+        : null,
   };
 }
 

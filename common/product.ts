@@ -6,6 +6,10 @@ export const CREDIT_COSTS = {
   training: 500,
   captionFast: 1,
   captionDetailed: 2,
+  /** Finishing a result (common/finishing.ts): an upscale by its factor; an edit costs what a generation does. */
+  upscale2x: 5,
+  upscale4x: 10,
+  edit: 10,
 } as const;
 
 export const LIMITS = {
@@ -32,6 +36,8 @@ export const LIMITS = {
    * every phone camera's full-resolution output while bounding one decode at about 200 MB of RGBA.
    */
   imageMaxPixels: 50_000_000,
+  /** The longest side an upscale may produce (an upscale of an upscale stops here). */
+  upscaleMaxLongSide: 4096,
 } as const;
 
 export const TIMINGS = {

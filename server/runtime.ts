@@ -15,7 +15,9 @@ import { createUsersService, type UsersService } from './services/users.service.
 import { keyFromMediaUrl, type StorageProvider } from './providers/storage/index.ts';
 import { createLocalStorage } from './providers/storage/local.ts';
 import { createS3Storage } from './providers/storage/s3.ts';
-import type { ImageCaptioner, ImageGenerator } from './providers/inference/index.ts';
+import type { ImageCaptioner, ImageFinisher, ImageGenerator } from './providers/inference/index.ts';
+import { createBuiltinFinisher } from './providers/inference/builtin-finisher.ts';
+import { createFalFinisher } from './providers/inference/fal-finisher.ts';
 import { createBuiltinCaptioner } from './providers/inference/builtin-captioner.ts';
 import { createFalCaptioner } from './providers/inference/fal-captioner.ts';
 import { createVisionAnalyser, type VisionAnalyser } from './vision/analyser.ts';
@@ -57,6 +59,8 @@ export interface RuntimeOptions {
   streamLimits?: { perUser: number; perInstance: number };
   /** Replaces the configured image generator (tests and benchmarks). */
   generator?: ImageGenerator;
+  /** Replaces the configured upscaler/editor (tests and benchmarks); by default it follows the engine. */
+  finisher?: ImageFinisher;
   /** Replaces the configured image captioner (tests). */
   captioner?: ImageCaptioner;
   /** Replaces the built-in character trainer (tests). */
@@ -213,12 +217,18 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
             return key ? storage.read(key) : null;
           },
         }));
+  const finisher =
+    options.finisher ??
+    (config.FAL_KEY
+      ? createFalFinisher({ credentials: config.FAL_KEY, timeoutMs: config.FAL_GENERATION_TIMEOUT_SECONDS * 1000, logger })
+      : createBuiltinFinisher({ generator: options.generator ?? generator }));
   const generations = createGenerationsService({
     db,
     credits,
     events,
     storage,
     generator,
+    finisher,
     logger,
     metrics,
     leases,

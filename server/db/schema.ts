@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   check,
   index,
@@ -129,6 +130,11 @@ export const generations = pgTable(
     status: text('status', { enum: ['ACTIVE', 'DELETED'] }).notNull().default('ACTIVE'),
     isFavorite: boolean('is_favorite').notNull().default(false),
     createdAt: createdAt(),
+    /** Finishing (issue 23): the generation this one was upscaled or edited from, and how. */
+    sourceId: uuid('source_id').references((): AnyPgColumn => generations.id, { onDelete: 'set null' }),
+    derivation: text('derivation', { enum: ['upscale', 'edit'] }),
+    upscaleFactor: integer('upscale_factor'),
+    editStrength: real('edit_strength'),
   },
   (t) => [
     // NULLS FIRST is what a plain `ORDER BY … DESC` means; an index built DESC NULLS LAST cannot serve it.

@@ -74,6 +74,17 @@ export const generationsRepository = {
     return row;
   },
 
+  /** The caller's ACTIVE generation with its character (the source of an upscale or edit). */
+  async findOwnedWithCharacter(db: Executor, userId: string, id: string): Promise<GenerationWithCharacter | undefined> {
+    const [row] = await db
+      .select({ generation: getTableColumns(generations), character: characterColumns })
+      .from(generations)
+      .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
+      .where(and(eq(generations.id, id), eq(generations.userId, userId), eq(generations.status, 'ACTIVE')))
+      .limit(1);
+    return row && withCharacter(row);
+  },
+
   async insertGeneration(db: Executor, row: NewGenerationRow): Promise<GenerationRow> {
     const [inserted] = await db.insert(generations).values(row).returning();
     return inserted;

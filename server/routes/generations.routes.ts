@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { editRequestSchema, upscaleRequestSchema } from '@common/finishing.ts';
 import { generationRequestSchema } from '@common/generation.ts';
 import { LIMITS } from '@common/product.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
@@ -22,6 +23,17 @@ export function generationsRoutes(deps: { identity: IdentityProvider; users: Use
   app.post('/image/generate-image', auth, async (c) => {
     const request = parseOrThrow(generationRequestSchema, await readJson(c.req.raw));
     return c.json(await deps.generations.create(c.var.user.id, request));
+  });
+
+  // Finishing a result (issue 23): a new generation from one of the caller's own.
+  app.post('/image/upscale', auth, async (c) => {
+    const request = parseOrThrow(upscaleRequestSchema, await readJson(c.req.raw));
+    return c.json(await deps.generations.upscale(c.var.user.id, request));
+  });
+
+  app.post('/image/edit', auth, async (c) => {
+    const request = parseOrThrow(editRequestSchema, await readJson(c.req.raw));
+    return c.json(await deps.generations.edit(c.var.user.id, request));
   });
 
   // Recent generations (spec §2 'Recent Generations': ACTIVE, newest first).

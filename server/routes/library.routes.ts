@@ -20,6 +20,11 @@ export function libraryRoutes(deps: { identity: IdentityProvider; users: UsersSe
     return c.json(await deps.library.list(c.var.user.id, query));
   });
 
+  app.get('/generations/:id', async (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(await deps.library.get(c.var.user.id, c.req.param('id')));
+  });
+
   app.patch('/generations/:id', async (c) => {
     const { is_favorite } = parseOrThrow(favoriteBodySchema, await readJson(c.req.raw));
     return c.json(await deps.library.setFavorite(c.var.user.id, c.req.param('id'), is_favorite));

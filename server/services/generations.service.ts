@@ -7,17 +7,31 @@ import {
   type GenerationRequest,
   type GenerationView,
 } from '@common/generation.ts';
+import { UPSCALE_COSTS, upscaledSize, upscaleTooLargeMessage, type EditRequest, type UpscaleRequest } from '@common/finishing.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Database, Db } from '../db/index.ts';
-import { AppError, conflict } from '../domain/errors.ts';
+import { AppError, conflict, notFound } from '../domain/errors.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
 import { failPaidJob, recordPaidJob, type PaidJob } from './paid-jobs.ts';
 import type { Logger } from '../logger.ts';
 import type { GenerationOutcome, Metrics } from '../ops/metrics.ts';
-import { ProviderError, type GenerateInput, type ImageGenerator, type ProviderImage } from '../providers/inference/index.ts';
-import { mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
+import {
+  ProviderError,
+  type CallOptions,
+  type GenerateInput,
+  type GenerateOutput,
+  type ImageFinisher,
+  type ImageGenerator,
+  type ProviderImage,
+  type SourceImage,
+} from '../providers/inference/index.ts';
+import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
-import { generationsRepository as repo, type GenerationWithCharacter } from '../repositories/generations.repository.ts';
+import {
+  generationsRepository as repo,
+  type GenerationWithCharacter,
+  type NewGenerationRow,
+} from '../repositories/generations.repository.ts';
 import { createKeyedQueue, createSemaphore } from './concurrency.ts';
 import { requireUsableCharacter } from './characters.service.ts';
 import type { CreditsService } from './credits.service.ts';
@@ -36,6 +50,8 @@ export interface GenerationsDeps {
   events: EventBus;
   storage: StorageProvider;
   generator: ImageGenerator;
+  /** Upscales and edits (issue 23), on the same engine as the generator. */
+  finisher: ImageFinisher;
   logger: Logger;
   metrics: Metrics;
   /** Each job is leased to this instance while it runs (docs/decisions/009-job-leases.md). */
@@ -75,6 +91,10 @@ export function toGenerationView({ generation: g, character }: GenerationWithCha
     guidance_scale: g.guidanceScale,
     is_favorite: g.isFavorite,
     created_at: g.createdAt.toISOString(),
+    source_id: g.sourceId,
+    derivation: g.derivation,
+    upscale_factor: g.upscaleFactor,
+    edit_strength: g.editStrength,
     lora_trainings: character
       ? { id: character.id, character_name: character.characterName, trigger_word: character.triggerWord, lora_file_url: character.loraFileUrl }
       : null,
@@ -84,25 +104,41 @@ export function toGenerationView({ generation: g, character }: GenerationWithCha
 /** Raised into a generation cut short because this instance is shutting down. */
 class ShuttingDown extends Error {}
 
+/** What a paid image call is, in the words its messages use. */
+interface PaidWork {
+  cost: number;
+  /** 'creating', 'upscaling', 'editing'. */
+  doing: string;
+  /** 'created', 'upscaled', 'edited'. */
+  done: string;
+}
+
+const GENERATION_WORK: PaidWork = { cost: COST, doing: 'creating', done: 'created' };
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const timedOut = (work: PaidWork) =>
+  new AppError(504, 'generation_timeout', `${capitalised(work.doing)} the image took too long. Your ${work.cost} credits were refunded; please try again.`);
+
 /** A failure after the debit, told to the user in words they can act on (the refund has happened by then). */
-function userFacingError(err: unknown): AppError {
+function userFacingError(err: unknown, work: PaidWork): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ShuttingDown) {
-    return new AppError(503, 'server_restarting', `The server restarted while creating your image. Your ${COST} credits were refunded; please try again.`);
+    return new AppError(503, 'server_restarting', `The server restarted while ${work.doing} your image. Your ${work.cost} credits were refunded; please try again.`);
   }
   if (err instanceof ProviderError) {
     switch (err.kind) {
       case 'nsfw':
-        return nsfwRejected();
+        return nsfwRejected(work);
       case 'timeout':
-        return new AppError(504, 'generation_timeout', `Creating the image took too long. Your ${COST} credits were refunded; please try again.`);
+        return timedOut(work);
       case 'rejected':
-        return new AppError(422, 'generation_rejected', `The image service refused this request (${err.message}). Your ${COST} credits were refunded.`);
+        return new AppError(422, 'generation_rejected', `The image service refused this request (${err.message}). Your ${work.cost} credits were refunded.`);
       default:
         break;
     }
   }
-  return new AppError(502, 'generation_failed', `The image could not be created. Your ${COST} credits were refunded; please try again.`);
+  return new AppError(502, 'generation_failed', `The image could not be ${work.done}. Your ${work.cost} credits were refunded; please try again.`);
 }
 
 /** The metric outcome of a refunded generation. */
@@ -112,12 +148,28 @@ function refundOutcome(err: unknown): GenerationOutcome {
   return 'refunded';
 }
 
-const nsfwRejected = () =>
+const nsfwRejected = (work: PaidWork) =>
   new AppError(
     422,
     'nsfw_content',
-    `The image was flagged by the safety checker and was not saved. Your ${COST} credits were refunded; please try a different prompt.`,
+    `The image was flagged by the safety checker and was not saved. Your ${work.cost} credits were refunded; please try a different prompt.`,
   );
+
+/** What a provider is asked to render for a request; a request without a seed gets a random one. */
+function generateInputOf(request: GenerationRequest): GenerateInput {
+  return {
+    prompt: request.prompt,
+    imageSize: request.image_size,
+    loras: request.loras,
+    seed: request.seed ?? randomSeed(),
+    numInferenceSteps: request.num_inference_steps,
+    guidanceScale: request.guidance_scale,
+    outputFormat: request.output_format,
+  };
+}
+
+/** The one answer for "not yours", "deleted" and "never existed", so ids of other users cannot be probed. */
+const noSuchSource = () => notFound('That image is not one of your generations, or it was deleted.');
 
 /** Reads a provider-hosted image with a deadline and a size cap (provider links expire, so we keep a copy). */
 async function download(url: string): Promise<{ data: Buffer; contentType: string }> {
@@ -156,7 +208,7 @@ async function download(url: string): Promise<{ data: Buffer; contentType: strin
  * recovery, so it doubles as the cross-instance lock at no extra cost.
  */
 export function createGenerationsService(deps: GenerationsDeps) {
-  const { db, events, storage, generator, logger, metrics, leases } = deps;
+  const { db, events, storage, generator, finisher, logger, metrics, leases } = deps;
   const perUser = createKeyedQueue();
   const providerSlots = createSemaphore(deps.concurrency);
   /** Aborted at the end of a shutdown's grace period: generations still running are refunded. */
@@ -167,9 +219,9 @@ export function createGenerationsService(deps: GenerationsDeps) {
    * One transaction: debit (which locks the user's row), check that no other job of theirs runs on a live
    * instance, write the PENDING job leased to this instance. A busy user rolls the debit back with the rest.
    */
-  async function startJob(job: PaidJob, input: GenerateInput): Promise<void> {
+  async function startJob(job: PaidJob, reason: string, input: unknown, provider: string): Promise<void> {
     await db.transaction(async (tx) => {
-      await recordPaidJob(tx, deps, { ...job, reason: 'Image generation', input, provider: generator.name });
+      await recordPaidJob(tx, deps, { ...job, reason, input, provider });
       for (const other of await repo.listHeldGenerations(tx, job.userId)) {
         if (other.id !== job.id && other.leaseOwner && (await deps.isInstanceAlive(tx, other.leaseOwner))) throw new UserBusy();
       }
@@ -177,11 +229,11 @@ export function createGenerationsService(deps: GenerationsDeps) {
     leases.hold('paid_call', job.id);
   }
 
-  async function startJobWhenFree(job: PaidJob, input: GenerateInput): Promise<void> {
+  async function startJobWhenFree(job: PaidJob, reason: string, input: unknown, provider: string): Promise<void> {
     const deadline = Date.now() + PROVIDER_TIMEOUT_MS;
     for (;;) {
       try {
-        return await startJob(job, input);
+        return await startJob(job, reason, input, provider);
       } catch (err) {
         if (!(err instanceof UserBusy)) throw err;
         if (Date.now() > deadline) throw conflict('Another image of yours is still being created. Please try again shortly.', 'generation_busy');
@@ -226,21 +278,33 @@ export function createGenerationsService(deps: GenerationsDeps) {
     };
   }
 
-  async function generate(userId: string, request: GenerationRequest, character: Character | undefined, started: () => void) {
+  /**
+   * One paid image call from debit to saved generation: the job and its debit in one transaction, the
+   * provider call in a slot, the images copied to our storage, the generation saved with the job's end; any
+   * failure after the debit refunds it exactly once.
+   */
+  async function runPaid(
+    userId: string,
+    order: {
+      work: PaidWork;
+      reason: string;
+      refundReason: string;
+      /** What the job row records (never image bytes). */
+      jobInput: unknown;
+      provider: string;
+      outputFormat: 'jpeg' | 'png';
+      call: (opts: CallOptions) => Promise<GenerateOutput>;
+      /** The row's fields besides its id, owner, image and size. */
+      row: (output: GenerateOutput) => Omit<NewGenerationRow, 'id' | 'userId' | 'width' | 'height' | 'outputFormat' | 'imageUrl' | 'status'>;
+      character: Character | null;
+    },
+    started: () => void,
+  ): Promise<GenerateImageResponse> {
+    const { work } = order;
     const jobId = randomUUID();
     const generationId = randomUUID();
-    const seed = request.seed ?? randomSeed();
-    const input: GenerateInput = {
-      prompt: request.prompt,
-      imageSize: request.image_size,
-      loras: request.loras,
-      seed,
-      numInferenceSteps: request.num_inference_steps,
-      guidanceScale: request.guidance_scale,
-      outputFormat: request.output_format,
-    };
-    const job: PaidJob = { id: jobId, userId, kind: 'generation', cost: COST };
-    await startJobWhenFree(job, input);
+    const job: PaidJob = { id: jobId, userId, kind: 'generation', cost: work.cost };
+    await startJobWhenFree(job, order.reason, order.jobInput, order.provider);
 
     let keptKeys: string[] = [];
     try {
@@ -249,17 +313,17 @@ export function createGenerationsService(deps: GenerationsDeps) {
         if (shutdown.signal.aborted) throw new ShuttingDown('the server is shutting down');
         const began = performance.now();
         try {
-          return await generator.generate(input, { signal: AbortSignal.any([AbortSignal.timeout(PROVIDER_TIMEOUT_MS), shutdown.signal]) });
+          return await order.call({ signal: AbortSignal.any([AbortSignal.timeout(PROVIDER_TIMEOUT_MS), shutdown.signal]) });
         } catch (err) {
-          throw shutdown.signal.aborted ? new ShuttingDown('the server shut down during the generation') : err;
+          throw shutdown.signal.aborted ? new ShuttingDown('the server shut down during the call') : err;
         } finally {
-          metrics.providerCall(generator.name, (performance.now() - began) / 1000);
+          metrics.providerCall(order.provider, (performance.now() - began) / 1000);
         }
       });
       if (output.images.length === 0) throw new ProviderError('The provider returned no image', 'failed');
-      if (output.images.some((image) => image.nsfw)) throw nsfwRejected();
+      if (output.images.some((image) => image.nsfw)) throw nsfwRejected(work);
 
-      const kept = await keepImages(userId, generationId, output.images, request.output_format);
+      const kept = await keepImages(userId, generationId, output.images, order.outputFormat);
       keptKeys = kept.map((k) => k.key);
       const first = kept[0].image;
       const saved = await db.transaction(async (tx) => {
@@ -269,20 +333,15 @@ export function createGenerationsService(deps: GenerationsDeps) {
           providerRequestId: output.providerRequestId,
         });
         // Recovery gave up on this job (and refunded it) while the provider was still working.
-        if (!stillOurs) throw new AppError(504, 'generation_timeout', `Creating the image took too long. Your ${COST} credits were refunded; please try again.`);
+        if (!stillOurs) throw timedOut(work);
         const row = await repo.insertGeneration(tx, {
+          ...order.row(output),
           id: generationId,
           userId,
-          prompt: request.prompt,
           width: first.width,
           height: first.height,
-          outputFormat: extensionOf(first.content_type, request.output_format),
+          outputFormat: extensionOf(first.content_type, order.outputFormat),
           imageUrl: first.url,
-          loraId: character?.id ?? null,
-          loraScale: character ? request.loras[0].scale : null,
-          seed: String(output.seed ?? seed),
-          numInferenceSteps: request.num_inference_steps,
-          guidanceScale: request.guidance_scale,
           status: 'ACTIVE',
         });
         await events.publish(tx, userId, { type: 'generation', action: 'created', id: generationId });
@@ -291,39 +350,180 @@ export function createGenerationsService(deps: GenerationsDeps) {
       metrics.generationEnded('stored');
       return {
         images: kept.map((k) => k.image),
-        prompt: request.prompt,
+        prompt: saved.prompt,
         seed: Number(saved.seed),
-        generation: toGenerationView({ generation: saved, character: character ?? null }),
+        generation: toGenerationView({ generation: saved, character: order.character }),
       } satisfies GenerateImageResponse;
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       const known = err instanceof AppError || (err instanceof ProviderError && err.kind !== 'failed');
-      if (known) logger.info({ jobId, userId, reason }, 'generation refused; refunding');
-      else logger.error({ err, jobId, userId }, 'generation failed; refunding');
+      if (known) logger.info({ jobId, userId, reason }, 'paid image call refused; refunding');
+      else logger.error({ err, jobId, userId }, 'paid image call failed; refunding');
       await forget(keptKeys);
-      await failPaidJob(deps, job, reason, 'Refund: image generation failed').then(
+      await failPaidJob(deps, job, reason, order.refundReason).then(
         (refunded) => refunded && metrics.generationEnded(refundOutcome(err)),
         // The job stays PENDING; its lease runs out and refundAbandonedJobs refunds it. Nothing is lost.
         (refundErr: unknown) => logger.error({ err: refundErr, jobId, userId }, 'refund failed; left for recovery'),
       );
-      throw userFacingError(err);
+      throw userFacingError(err, work);
     } finally {
       leases.drop('paid_call', jobId);
     }
   }
 
+  function generate(userId: string, request: GenerationRequest, character: Character | undefined, started: () => void) {
+    const input = generateInputOf(request);
+    return runPaid(
+      userId,
+      {
+        work: GENERATION_WORK,
+        reason: 'Image generation',
+        refundReason: 'Refund: image generation failed',
+        jobInput: input,
+        provider: generator.name,
+        outputFormat: request.output_format,
+        call: (opts) => generator.generate(input, opts),
+        row: (output) => ({
+          prompt: request.prompt,
+          loraId: character?.id ?? null,
+          loraScale: character ? request.loras[0].scale : null,
+          seed: String(output.seed ?? input.seed),
+          numInferenceSteps: request.num_inference_steps,
+          guidanceScale: request.guidance_scale,
+        }),
+        character: character ?? null,
+      },
+      started,
+    );
+  }
+
+  /** The caller's ACTIVE generation and its stored image, checked before anything is charged. */
+  async function loadSource(userId: string, id: string, action: string): Promise<{ source: GenerationWithCharacter; image: SourceImage }> {
+    const source = await repo.findOwnedWithCharacter(db, userId, id);
+    if (!source) throw noSuchSource();
+    const key = keyFromMediaUrl(source.generation.imageUrl);
+    const data = key ? await storage.read(key) : null;
+    if (!data) {
+      throw new AppError(410, 'source_missing', `The original file of this image is no longer stored, so it cannot be ${action}. Nothing was charged.`);
+    }
+    const { generation: g } = source;
+    return { source, image: { data, contentType: g.outputFormat === 'png' ? 'image/png' : 'image/jpeg', width: g.width, height: g.height } };
+  }
+
+  /**
+   * Calls of the same upscale (same user, source and factor) while one runs share its answer: a double click
+   * charges once. Per instance; the SPA also disables the buttons while a call runs.
+   */
+  const upscalesRunning = new Map<string, Promise<GenerateImageResponse>>();
+
+  /** Runs `fn` in the user's queue, counted as waiting until its provider call starts. */
+  async function queued<T>(userId: string, fn: (started: () => void) => Promise<T>): Promise<T> {
+    const started = waitingTicket();
+    try {
+      return await perUser.run(userId, () => fn(started));
+    } finally {
+      started();
+    }
+  }
+
+  async function upscale(userId: string, { generation_id: sourceId, factor }: UpscaleRequest): Promise<GenerateImageResponse> {
+    const { source, image } = await loadSource(userId, sourceId, 'upscaled');
+    const g = source.generation;
+    const size = upscaledSize(g.width, g.height, factor);
+    if (!size) throw new AppError(422, 'upscale_too_large', upscaleTooLargeMessage(g.width, g.height, factor));
+    const work: PaidWork = { cost: UPSCALE_COSTS[factor], doing: 'upscaling', done: 'upscaled' };
+    const format = g.outputFormat === 'png' ? 'png' : 'jpeg';
+    const seed = Number(g.seed ?? NaN);
+    const input = { image, factor, prompt: g.prompt, seed: Number.isSafeInteger(seed) ? seed : randomSeed(), outputFormat: format } as const;
+    return queued(userId, (started) =>
+      runPaid(
+        userId,
+        {
+          work,
+          reason: `Image upscale ${factor}×`,
+          refundReason: `Refund: image upscale ${factor}× failed`,
+          jobInput: { operation: 'upscale', sourceId, factor },
+          provider: finisher.name,
+          outputFormat: format,
+          call: (opts) => finisher.upscale(input, opts),
+          row: () => ({
+            prompt: g.prompt,
+            style: g.style,
+            loraId: g.loraId,
+            loraScale: g.loraScale,
+            seed: g.seed,
+            numInferenceSteps: g.numInferenceSteps,
+            guidanceScale: g.guidanceScale,
+            sourceId,
+            derivation: 'upscale',
+            upscaleFactor: factor,
+          }),
+          character: source.character as Character | null,
+        },
+        started,
+      ),
+    );
+  }
+
+  async function edit(userId: string, request: EditRequest): Promise<GenerateImageResponse> {
+    const character = await usableCharacter(userId, request);
+    const { image } = await loadSource(userId, request.source_id, 'edited');
+    const input = { ...generateInputOf(request), image, strength: request.strength };
+    return queued(userId, (started) =>
+      runPaid(
+        userId,
+        {
+          work: { cost: CREDIT_COSTS.edit, doing: 'editing', done: 'edited' },
+          reason: 'Image edit',
+          refundReason: 'Refund: image edit failed',
+          jobInput: { operation: 'edit', ...generateInputOf(request), seed: input.seed, sourceId: request.source_id, strength: request.strength },
+          provider: finisher.name,
+          outputFormat: request.output_format,
+          call: (opts) => finisher.edit(input, opts),
+          row: (output) => ({
+            prompt: request.prompt,
+            loraId: character?.id ?? null,
+            loraScale: character ? request.loras[0].scale : null,
+            seed: String(output.seed ?? input.seed),
+            numInferenceSteps: request.num_inference_steps,
+            guidanceScale: request.guidance_scale,
+            sourceId: request.source_id,
+            derivation: 'edit',
+            editStrength: request.strength,
+          }),
+          character: character ?? null,
+        },
+        started,
+      ),
+    );
+  }
+
+  /** The request's character, which must be one of the caller's usable characters (characters.service). */
+  async function usableCharacter(userId: string, request: GenerationRequest): Promise<Character | undefined> {
+    const lora = request.loras[0];
+    return lora ? requireUsableCharacter(db, userId, { loraFileUrl: lora.path }) : undefined;
+  }
+
   return {
     /** POST /api/image/generate-image for the caller. */
     async create(userId: string, request: GenerationRequest): Promise<GenerateImageResponse> {
-      const lora = request.loras[0];
-      const character = lora ? await requireUsableCharacter(db, userId, { loraFileUrl: lora.path }) : undefined;
-      const started = waitingTicket();
-      try {
-        return await perUser.run(userId, () => generate(userId, request, character, started));
-      } finally {
-        started();
-      }
+      const character = await usableCharacter(userId, request);
+      return queued(userId, (started) => generate(userId, request, character, started));
     },
+
+    /** POST /api/image/upscale: a new generation, the source upscaled 2× or 4× (issue 23). */
+    upscale(userId: string, request: UpscaleRequest): Promise<GenerateImageResponse> {
+      const key = `${userId}:${request.generation_id}:${request.factor}`;
+      let running = upscalesRunning.get(key);
+      if (!running) {
+        running = upscale(userId, request).finally(() => upscalesRunning.delete(key));
+        upscalesRunning.set(key, running);
+      }
+      return running;
+    },
+
+    /** POST /api/image/edit: a new generation re-rendered from the source with a new prompt (issue 23). */
+    edit,
 
     async listRecent(userId: string, limit: number): Promise<GenerationView[]> {
       return (await repo.listRecent(db, userId, limit)).map(toGenerationView);

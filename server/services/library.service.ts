@@ -33,6 +33,13 @@ export function createLibraryService(deps: { db: Db; events: EventBus; storage: 
       return { items: rows.map(toGenerationView), page, pageSize: LIMITS.pageSize, total, pageCount: pageCountOf(total) };
     },
 
+    /** One ACTIVE generation of the caller (the source an upscale or edit links to). */
+    async get(userId: string, id: string): Promise<GenerationView> {
+      const row = isUuid(id) ? await repo.findListed(db, userId, id) : undefined;
+      if (!row) throw noSuchGeneration();
+      return toGenerationView(row);
+    },
+
     async setFavorite(userId: string, id: string, isFavorite: boolean): Promise<GenerationView> {
       if (!isUuid(id)) throw noSuchGeneration();
       const updated = await db.transaction(async (tx) => {

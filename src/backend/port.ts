@@ -65,6 +65,8 @@ export interface DataPort {
   generationsPage(query: { page: number; favorites: boolean }, signal?: AbortSignal): Promise<LibraryPage>;
   /** The newest ACTIVE generations ('Recent Generations'). */
   recentGenerations(limit: number, signal?: AbortSignal): Promise<GenerationView[]>;
+  /** One ACTIVE generation of the user (the source an upscale or edit links to); an error when there is none. */
+  generation(id: string, signal?: AbortSignal): Promise<GenerationView>;
   setFavorite(id: string, isFavorite: boolean): Promise<GenerationView>;
   /** Soft delete: the generation's status becomes DELETED. */
   deleteGeneration(id: string): Promise<void>;

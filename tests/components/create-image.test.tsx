@@ -34,6 +34,7 @@ function generationOf(request: GenerationRequestInput, n: number): GenerationVie
       output_format: request.output_format ?? 'jpeg',
     },
     timestamp: '',
+    source: null,
     isFavorited: false,
     lora_trainings: null,
   };

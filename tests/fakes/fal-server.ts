@@ -382,7 +382,7 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
         return json(output, 200, { 'x-fal-request-id': requestId });
       } catch (err) {
         const e = err instanceof FakeModelError ? err : new FakeModelError(500, (err as Error).message);
-        return json({ detail: e.message }, e.status, { 'x-fal-request-id': requestId });
+        return json({ detail: errorDetail(e) }, e.status, { 'x-fal-request-id': requestId });
       }
     }
 
@@ -423,7 +423,7 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
         return json({ status: 'CANCELLATION_REQUESTED' }, 202);
       }
       if (request.state !== 'COMPLETED') return json({ detail: 'Request is still in progress' }, 400);
-      if (request.error) return json({ detail: request.error.message }, request.error.status, { 'x-fal-request-id': request.id });
+      if (request.error) return json({ detail: errorDetail(request.error) }, request.error.status, { 'x-fal-request-id': request.id });
       return json(request.output, 200, { 'x-fal-request-id': request.id });
     }
 
@@ -503,7 +503,17 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
   };
   fake.registerEndpoint('fal-ai/flux-lora', fluxLora);
   fake.registerEndpoint('fal-ai/flux-lora-fast-training', fluxLoraFastTraining);
+  fake.registerEndpoint('fal-ai/flux-lora/image-to-image', fluxLoraImageToImage);
+  fake.registerEndpoint('fal-ai/clarity-upscaler', clarityUpscaler);
   return fake;
+}
+
+/**
+ * A failed model's result body: fal's content checker answers pydantic-style with the type
+ * `content_policy_violation`; other model errors carry their message.
+ */
+function errorDetail(error: FakeModelError): unknown {
+  return error.errorType === 'content_policy_violation' ? [{ loc: ['body'], msg: error.message, type: error.errorType }] : error.message;
 }
 
 function delay(ms: number): Promise<void> {
@@ -672,6 +682,99 @@ export const fluxLoraFastTraining: EndpointHandler = {
         file_size: lora.length,
       },
       config_file: { url: ctx.host(config, 'application/json', 'config.json'), content_type: 'application/json', file_name: 'config.json', file_size: config.length },
+    };
+  },
+};
+
+/** Reads an input image the way fal does: a 422 `file_download_error` when the URL cannot be read. */
+async function readImage(ctx: RunContext, url: string): Promise<{ data: Buffer; width: number; height: number }> {
+  const res = await ctx.fetch(url);
+  if (!res.ok) throw new FakeModelError(422, `Could not download image_url (HTTP ${res.status})`, 'file_download_error');
+  const data = Buffer.from(await res.arrayBuffer());
+  const meta = await sharp(data).metadata().catch(() => null);
+  if (!meta?.width || !meta.height) throw new FakeModelError(422, 'image_url is not an image', 'image_load_error');
+  return { data, width: meta.width, height: meta.height };
+}
+
+const FLAGGED = 'The content could not be processed because it contained material flagged by a content checker.';
+
+/**
+ * fal-ai/flux-lora/image-to-image: the flux-lora input plus `image_url` and `strength` (0–1). Answers like
+ * flux-lora: an image of the asked size (the source tinted by the prompt's colour, `strength` of it), with
+ * `has_nsfw_concepts` (a flagged image comes back black).
+ */
+export const fluxLoraImageToImage: EndpointHandler = {
+  validate: validator([
+    required('image_url'),
+    str('image_url', { url: true }),
+    num('strength', { ge: 0, le: 1 }),
+    ...[
+      required('prompt'),
+      str('prompt'),
+      imageSize,
+      loras,
+      num('seed', { int: true, nullable: true }),
+      num('num_inference_steps', { int: true, ge: 1, le: 50 }),
+      num('guidance_scale', { ge: 0, le: 35 }),
+      num('num_images', { int: true, ge: 1, le: 4 }),
+      bool('enable_safety_checker'),
+      oneOf('output_format', ['jpeg', 'png']),
+    ],
+  ]),
+  async run(input, ctx) {
+    const source = await readImage(ctx, input.image_url as string);
+    const size = input.image_size as { width?: number; height?: number } | undefined;
+    const width = size?.width ?? source.width;
+    const height = size?.height ?? source.height;
+    const format = (input.output_format as 'jpeg' | 'png' | undefined) ?? 'jpeg';
+    const seed = (input.seed as number | null | undefined) ?? Math.floor(Math.random() * 2147483647);
+    const strength = (input.strength as number | undefined) ?? 0.85;
+    const digest = createHash('sha256').update(`${input.prompt}:${seed}`).digest();
+    const tint = { r: digest[0]!, g: digest[1]!, b: digest[2]!, alpha: strength };
+    const img = ctx.nsfw
+      ? sharp({ create: { width, height, channels: 3, background: { r: 0, g: 0, b: 0 } } })
+      : sharp(source.data)
+          .resize(width, height, { fit: 'cover' })
+          .composite([{ input: { create: { width, height, channels: 4, background: tint } } }]);
+    const bytes = await (format === 'png' ? img.png() : img.jpeg()).toBuffer();
+    const contentType = `image/${format}`;
+    const image = { url: ctx.host(bytes, contentType, `${ctx.requestId}-0.${format === 'png' ? 'png' : 'jpg'}`), width, height, content_type: contentType };
+    return { images: [image], timings: { inference: 0.01 }, seed, has_nsfw_concepts: [ctx.nsfw], prompt: input.prompt };
+  },
+};
+
+/**
+ * fal-ai/clarity-upscaler: `image_url`, `upscale_factor` (1–4), `creativity` and `resemblance` (0–1) and the
+ * rest; answers `{image, seed, timings}` with the source resized by the factor. Its output has no
+ * has_nsfw_concepts: flagged content fails the request with a `content_policy_violation`.
+ */
+export const clarityUpscaler: EndpointHandler = {
+  validate: validator([
+    required('image_url'),
+    str('image_url', { url: true }),
+    str('prompt'),
+    str('negative_prompt'),
+    num('upscale_factor', { ge: 1, le: 4 }),
+    num('creativity', { ge: 0, le: 1 }),
+    num('resemblance', { ge: 0, le: 1 }),
+    num('guidance_scale', { ge: 0, le: 20 }),
+    num('num_inference_steps', { int: true, ge: 4, le: 50 }),
+    num('seed', { int: true, nullable: true }),
+    bool('enable_safety_checker'),
+  ]),
+  async run(input, ctx) {
+    if (ctx.nsfw && input.enable_safety_checker !== false) throw new FakeModelError(422, FLAGGED, 'content_policy_violation');
+    const source = await readImage(ctx, input.image_url as string);
+    const factor = (input.upscale_factor as number | undefined) ?? 2;
+    const width = Math.round(source.width * factor);
+    const height = Math.round(source.height * factor);
+    const bytes = await sharp(source.data).resize(width, height, { fit: 'fill' }).png().toBuffer();
+    const seed = (input.seed as number | null | undefined) ?? Math.floor(Math.random() * 2147483647);
+    const file_name = `${ctx.requestId}.png`;
+    return {
+      image: { url: ctx.host(bytes, 'image/png', file_name), content_type: 'image/png', file_name, file_size: bytes.length, width, height },
+      seed,
+      timings: { inference: 0.01 },
     };
   },
 };

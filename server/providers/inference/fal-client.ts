@@ -34,6 +34,8 @@ export function toProviderError(err: unknown, what: string): ProviderError {
   if (err instanceof ApiError) {
     const detail = detailMessage(err.body);
     const status = err.status;
+    // fal's safety checker refusing an input or output (models without has_nsfw_concepts answer this way).
+    if (isContentPolicyViolation(err.body)) return new ProviderError(`fal's safety checker flagged the ${what}`, 'nsfw', status, err.body);
     if (status === 422 || status === 400) {
       return new ProviderError(`fal rejected the ${what}${detail ? `: ${detail}` : ''}`, 'rejected', status, err.body);
     }
@@ -46,6 +48,12 @@ export function toProviderError(err: unknown, what: string): ProviderError {
   if (isAbort(err)) return new ProviderError(`The ${what} was cancelled`, 'cancelled');
   const message = err instanceof Error ? err.message : String(err);
   return new ProviderError(`fal could not be reached for the ${what}: ${message}`, 'failed');
+}
+
+/** fal's model-error type for flagged content: `{detail: [{type: 'content_policy_violation', …}]}`. */
+function isContentPolicyViolation(body: unknown): boolean {
+  const detail = body && typeof body === 'object' ? (body as { detail?: unknown }).detail : undefined;
+  return Array.isArray(detail) && detail.some((d: { type?: unknown }) => d?.type === 'content_policy_violation');
 }
 
 export function isAbort(err: unknown): boolean {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Logger } from '../../logger.ts';
+import type { FalClient } from '@fal-ai/client';
 import { falClient, sleep, toProviderError, untilAborted, type FalConnection } from './fal-client.ts';
-import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
+import { ProviderError, type CallOptions, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
 
 export const FLUX_LORA = 'fal-ai/flux-lora';
 
@@ -41,69 +42,86 @@ export function fluxLoraInput(input: GenerateInput) {
   };
 }
 
+/** How long and how often a queued fal call waits. */
+export interface FalQueueOptions {
+  timeoutMs: number;
+  pollIntervalMs: number;
+  logger?: Pick<Logger, 'warn'>;
+}
+
 /**
- * fal-ai/flux-lora through fal's queue: submit, poll the status, fetch the result. The overall
- * timeout and the caller's signal both end the wait and send the queue's cancel request, so fal
- * stops working (and billing) on an image nobody will receive.
+ * One model call through fal's queue: submit, poll the status, fetch the result. The overall timeout and the
+ * caller's signal both end the wait and send the queue's cancel request, so fal stops working (and billing)
+ * on an image nobody will receive. Shared by generation and finishing (fal-finisher.ts).
  */
-export function createFalGenerator(opts: FalGeneratorOptions): ImageGenerator {
-  const fal = falClient(opts);
-  const timeoutMs = opts.timeoutMs ?? 120_000;
-  const pollIntervalMs = opts.pollIntervalMs ?? 500;
-
-  return {
-    name: 'fal',
-    async generate(input, callOpts) {
-      const stop = new AbortController();
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        stop.abort(new DOMException('fal generation timed out', 'TimeoutError'));
-      }, timeoutMs);
-      const onCallerAbort = () => stop.abort(callOpts?.signal?.reason);
-      if (callOpts?.signal?.aborted) onCallerAbort();
-      callOpts?.signal?.addEventListener('abort', onCallerAbort, { once: true });
-      const signal = stop.signal;
-      let requestId: string | undefined;
-      let submitting: Promise<{ request_id: string }> | undefined;
-      try {
-        submitting = fal.queue.submit(FLUX_LORA, { input: fluxLoraInput(input), abortSignal: signal });
-        requestId = (await untilAborted(submitting, signal)).request_id;
-        for (;;) {
-          const status = await untilAborted(fal.queue.status(FLUX_LORA, { requestId, logs: false, abortSignal: signal }), signal);
-          if (status.status === 'COMPLETED') break;
-          await sleep(pollIntervalMs, signal);
-        }
-        const result = await untilAborted(fal.queue.result(FLUX_LORA, { requestId, abortSignal: signal }), signal);
-        return toOutput(result.data, input, result.requestId || requestId);
-      } catch (err) {
-        if (signal.aborted) {
-          if (requestId) await cancelQuietly(requestId);
-          // A submit still in flight may yet start work at fal: cancel it if it lands.
-          else submitting?.then((s) => cancelQuietly(s.request_id), () => {});
-          throw timedOut
-            ? new ProviderError(`fal did not finish the image within ${Math.round(timeoutMs / 1000)} s`, 'timeout')
-            : new ProviderError('The generation was cancelled', 'cancelled');
-        }
-        throw toProviderError(err, 'image generation');
-      } finally {
-        clearTimeout(timer);
-        callOpts?.signal?.removeEventListener('abort', onCallerAbort);
-      }
-    },
-  };
-
-  async function cancelQuietly(requestId: string): Promise<void> {
+export async function runFalQueue(
+  fal: FalClient,
+  endpointId: string,
+  input: Record<string, unknown>,
+  opts: FalQueueOptions,
+  callOpts?: CallOptions,
+): Promise<{ data: unknown; requestId: string }> {
+  const stop = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop.abort(new DOMException('fal call timed out', 'TimeoutError'));
+  }, opts.timeoutMs);
+  const onCallerAbort = () => stop.abort(callOpts?.signal?.reason);
+  if (callOpts?.signal?.aborted) onCallerAbort();
+  callOpts?.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const signal = stop.signal;
+  let requestId: string | undefined;
+  let submitting: Promise<{ request_id: string }> | undefined;
+  const cancelQuietly = async (id: string) => {
     try {
-      await fal.queue.cancel(FLUX_LORA, { requestId, abortSignal: AbortSignal.timeout(5_000) });
+      await fal.queue.cancel(endpointId, { requestId: id, abortSignal: AbortSignal.timeout(5_000) });
     } catch (err) {
       // Best effort: fal finishes or expires the request on its own; nothing is charged to the user.
-      opts.logger?.warn({ err, requestId }, 'fal did not accept the cancel request');
+      opts.logger?.warn({ err, requestId: id }, 'fal did not accept the cancel request');
     }
+  };
+  try {
+    submitting = fal.queue.submit(endpointId, { input, abortSignal: signal });
+    requestId = (await untilAborted(submitting, signal)).request_id;
+    for (;;) {
+      const status = await untilAborted(fal.queue.status(endpointId, { requestId, logs: false, abortSignal: signal }), signal);
+      if (status.status === 'COMPLETED') break;
+      await sleep(opts.pollIntervalMs, signal);
+    }
+    const result = await untilAborted(fal.queue.result(endpointId, { requestId, abortSignal: signal }), signal);
+    return { data: result.data, requestId: result.requestId || requestId };
+  } catch (err) {
+    if (signal.aborted) {
+      if (requestId) await cancelQuietly(requestId);
+      // A submit still in flight may yet start work at fal: cancel it if it lands.
+      else submitting?.then((s) => cancelQuietly(s.request_id), () => {});
+      throw timedOut
+        ? new ProviderError(`fal did not finish within ${Math.round(opts.timeoutMs / 1000)} s`, 'timeout')
+        : new ProviderError('The request was cancelled', 'cancelled');
+    }
+    throw toProviderError(err, endpointId === FLUX_LORA ? 'image generation' : `${endpointId} request`);
+  } finally {
+    clearTimeout(timer);
+    callOpts?.signal?.removeEventListener('abort', onCallerAbort);
   }
 }
 
-function toOutput(data: unknown, input: GenerateInput, requestId: string): GenerateOutput {
+/** fal-ai/flux-lora through fal's queue (runFalQueue). */
+export function createFalGenerator(opts: FalGeneratorOptions): ImageGenerator {
+  const fal = falClient(opts);
+  const queue = { timeoutMs: opts.timeoutMs ?? 120_000, pollIntervalMs: opts.pollIntervalMs ?? 500, logger: opts.logger };
+  return {
+    name: 'fal',
+    async generate(input, callOpts) {
+      const { data, requestId } = await runFalQueue(fal, FLUX_LORA, fluxLoraInput(input), queue, callOpts);
+      return toFluxOutput(data, input, requestId);
+    },
+  };
+}
+
+/** The images of a flux-lora (or flux-lora image-to-image) answer, with the safety checker's verdicts. */
+export function toFluxOutput(data: unknown, input: GenerateInput, requestId: string): GenerateOutput {
   const parsed = fluxLoraOutput.safeParse(data);
   if (!parsed.success) throw new ProviderError('fal answered without an image', 'failed', undefined, data);
   const { images, seed, has_nsfw_concepts: nsfw } = parsed.data;

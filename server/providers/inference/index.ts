@@ -51,6 +51,37 @@ export interface ImageGenerator {
   generate(input: GenerateInput, opts?: CallOptions): Promise<GenerateOutput>;
 }
 
+/** A saved generation's image, read back from our storage, that a finishing call starts from. */
+export interface SourceImage {
+  data: Buffer;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+/** Upscale a saved image by 2 or 4 (issue 23), keeping its face and composition. */
+export interface UpscaleInput {
+  image: SourceImage;
+  factor: 2 | 4;
+  /** The source's prompt: a hint for a model that adds detail. */
+  prompt: string;
+  seed: number;
+  outputFormat: 'jpeg' | 'png';
+}
+
+/** Re-render a saved image with a new prompt; `strength` (0–1) is how far the result may move from it. */
+export interface EditInput extends GenerateInput {
+  image: SourceImage;
+  strength: number;
+}
+
+/** Finishing a result: one implementation per file (builtin-finisher.ts, fal-finisher.ts). */
+export interface ImageFinisher {
+  readonly name: 'builtin' | 'fal';
+  upscale(input: UpscaleInput, opts?: CallOptions): Promise<GenerateOutput>;
+  edit(input: EditInput, opts?: CallOptions): Promise<GenerateOutput>;
+}
+
 export type CaptionDetail = 'fast' | 'detailed';
 
 export interface CaptionInput {

@@ -42,6 +42,7 @@ export function createHostedBackend(clerk: ClerkLike, config: HostedConfig, scri
       syncUser: (user) => withData((d) => d.syncUser(user)),
       generationsPage: (query, signal) => withData((d) => d.generationsPage(query, signal)),
       recentGenerations: (limit, signal) => withData((d) => d.recentGenerations(limit, signal)),
+      generation: (id, signal) => withData((d) => d.generation(id, signal)),
       setFavorite: (id, isFavorite) => withData((d) => d.setFavorite(id, isFavorite)),
       deleteGeneration: (id) => withData((d) => d.deleteGeneration(id)),
       trainings: (signal) => withData((d) => d.trainings(signal)),

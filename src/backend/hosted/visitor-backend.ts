@@ -16,6 +16,7 @@ export function createVisitorBackend(config: HostedConfig): Backend {
     syncUser: signedOut,
     generationsPage: signedOut,
     recentGenerations: signedOut,
+    generation: signedOut,
     setFavorite: signedOut,
     deleteGeneration: signedOut,
     trainings: signedOut,

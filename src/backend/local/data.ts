@@ -15,6 +15,8 @@ export function createLocalData(api: ApiPort): DataPort {
     recentGenerations: async (limit, signal) =>
       (await api.request<{ items: GenerationView[] }>(`/api/generations?limit=${limit}`, { signal })).items,
 
+    generation: (id, signal) => api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(id)}`, { signal }),
+
     setFavorite: (id, isFavorite) =>
       api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(id)}`, { method: 'PATCH', body: { is_favorite: isFavorite } }),
 

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { GenerateImageResponse, GenerationRequestInput, GenerationView } from '@common/generation';
+import type { EditRequestInput } from '@common/finishing';
 import { LIMITS } from '@common/product';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
@@ -10,8 +11,10 @@ import { useChanges } from '@/features/session/use-realtime';
 export const recentGenerationsKey = ['generations', 'recent'] as const;
 export const charactersKey = ['characters'] as const;
 
-export async function generateImage(api: ApiPort, request: GenerationRequestInput): Promise<GenerateImageResponse> {
-  const res = await api.request<GenerateImageResponse>('/api/image/generate-image', { method: 'POST', body: request });
+/** A new image, or an edit of a saved one when the request names its source (issue 23). */
+export async function generateImage(api: ApiPort, request: GenerationRequestInput | EditRequestInput): Promise<GenerateImageResponse> {
+  const path = 'source_id' in request ? '/api/image/edit' : '/api/image/generate-image';
+  const res = await api.request<GenerateImageResponse>(path, { method: 'POST', body: request });
   // The saved image is on our server; the hosted SPA may be served from elsewhere.
   const images = (list: GenerateImageResponse['images']) => list.map((image) => ({ ...image, url: api.mediaUrl(image.url) }));
   const { generation } = res;

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { GenerationView } from '@common/generation';
+import type { UpscaleFactor } from '@common/finishing';
+import type { GenerateImageResponse, GenerationView } from '@common/generation';
 import { pageCountOf, type ExploreFilters, type LibraryPage, type SelectionResult } from '@common/library';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
@@ -91,6 +92,23 @@ export function useDeleteGeneration() {
       void qc.invalidateQueries({ queryKey: libraryKey });
     },
     onError: (err) => console.error('Delete failed', err),
+  });
+}
+
+/**
+ * Upscale 2× or 4× (issue 23): a paid call to our server in both modes; the new generation joins every
+ * gallery (its realtime change refreshes them too, this is for the tab that asked).
+ */
+export function useUpscale() {
+  const { api } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, factor }: { id: string; factor: UpscaleFactor }) =>
+      api.request<GenerateImageResponse>('/api/image/upscale', { method: 'POST', body: { generation_id: id, factor } }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: libraryKey });
+      void qc.invalidateQueries({ queryKey: ['generations'] });
+    },
   });
 }
 

@@ -1,5 +1,5 @@
 import { remixSettingsOf, type RemixSettings } from '@common/create-image-state';
-import type { GenerationView } from '@common/generation';
+import type { GenerationSource, GenerationView } from '@common/generation';
 import type { ExploreItem } from '@common/library';
 
 /**
@@ -21,7 +21,12 @@ export interface GalleryItem {
   isFavorite: boolean;
   isFeatured: boolean;
   remix: RemixSettings;
+  /** The generation this one was upscaled or edited from (issue 23); null otherwise. */
+  origin: GenerationSource | null;
 }
+
+/** Upscaled images carry the 'HD' badge. */
+export const isHd = (item: Pick<GalleryItem, 'origin'>) => item.origin?.kind === 'upscale';
 
 export function fromGeneration(g: GenerationView): GalleryItem {
   return {
@@ -39,6 +44,7 @@ export function fromGeneration(g: GenerationView): GalleryItem {
     isFavorite: g.isFavorited,
     isFeatured: false,
     remix: remixSettingsOf(g),
+    origin: g.source ?? null,
   };
 }
 
@@ -59,6 +65,7 @@ export function fromExplore(e: ExploreItem): GalleryItem {
     isFeatured: e.is_featured,
     // The seed is never carried: a remix should make a new image (spec §2).
     remix: { prompt: e.prompt, width: e.width, height: e.height, steps: e.num_inference_steps, guidance: e.guidance_scale, lora: null },
+    origin: null,
   };
 }
 

@@ -4,7 +4,9 @@ import type { CreateImageNavigationState } from '@common/create-image-state';
 import { errorMessage } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import { useToast } from '@/components/ui/toast';
-import { downloadImage, useDeleteGeneration, useSetFavorite } from './api';
+import type { UpscaleFactor } from '@common/finishing';
+import type { GenerationView } from '@common/generation';
+import { downloadImage, useDeleteGeneration, useSetFavorite, useUpscale } from './api';
 import { absoluteImageUrl, type GalleryItem } from './gallery-item';
 
 /** Longer than the 2 s copy feedback: a failed download needs reading. */
@@ -12,7 +14,7 @@ const DOWNLOAD_ERROR_MS = 5000;
 
 /** The actions a card and the viewer share; each reports its own outcome (toast or thrown error). */
 export function useGalleryActions() {
-  const { api } = useBackend();
+  const { api, data } = useBackend();
   const toast = useToast();
   const navigate = useNavigate();
   const setFavorite = useSetFavorite();
@@ -45,11 +47,46 @@ export function useGalleryActions() {
   const copyImageUrl = useCallback((item: GalleryItem) => copy(absoluteImageUrl(item), 'Image URL Copied'), [copy]);
   const copyPrompt = useCallback((item: GalleryItem) => copy(item.prompt, 'Prompt Copied'), [copy]);
 
-  /** To /app/create-image with the settings and prompt; the seed is never carried (spec §2). */
+  /**
+   * To /app/create-image with the settings and prompt; the seed is cleared (spec §2) unless the person asked
+   * to keep it ('Keep the seed', issue 23), to change a word and keep the composition.
+   */
   const regenerate = useCallback(
-    (item: GalleryItem) => navigate('/app/create-image', { state: { remixSettings: item.remix } satisfies CreateImageNavigationState }),
+    (item: GalleryItem, opts: { keepSeed?: boolean } = {}) => {
+      const remixSettings = opts.keepSeed && item.seed ? { ...item.remix, seed: item.seed } : item.remix;
+      navigate('/app/create-image', { state: { remixSettings } satisfies CreateImageNavigationState });
+    },
     [navigate],
   );
+
+  /** 'Edit with a prompt' (issue 23): the create-image form starting from this image, its settings prefilled. */
+  const editWithPrompt = useCallback(
+    (item: GalleryItem) =>
+      navigate('/app/create-image', {
+        state: {
+          remixSettings: item.remix,
+          editSource: { id: item.id, imageUrl: item.imageUrl, width: item.width, height: item.height },
+        } satisfies CreateImageNavigationState,
+      }),
+    [navigate],
+  );
+
+  /** Upscale 2× / 4×: the new generation, or the server's message (shown beside the buttons). */
+  const upscaleMutation = useUpscale();
+  const upscale = useCallback(
+    async (item: GalleryItem, factor: UpscaleFactor): Promise<{ generation: GenerationView } | { error: string }> => {
+      try {
+        return { generation: (await upscaleMutation.mutateAsync({ id: item.id, factor })).generation };
+      } catch (err) {
+        console.warn('Upscale failed', err);
+        return { error: errorMessage(err, 'The image could not be upscaled. Please try again.') };
+      }
+    },
+    [upscaleMutation],
+  );
+
+  /** A generation by id, for the link to an image's source. */
+  const loadGeneration = useCallback((id: string) => data.generation(id), [data]);
 
   // Favourite and delete failures are logged by the mutations, with no message to the user (spec §8).
   const toggleFavorite = useCallback(
@@ -58,7 +95,18 @@ export function useGalleryActions() {
   );
   const remove = useCallback((item: GalleryItem) => deleteGeneration.mutateAsync(item.id).then(() => true, () => false), [deleteGeneration]);
 
-  return { download, copyImageUrl, copyPrompt, regenerate, toggleFavorite, remove, favoritePending: setFavorite.isPending };
+  return {
+    download,
+    copyImageUrl,
+    copyPrompt,
+    regenerate,
+    editWithPrompt,
+    upscale,
+    loadGeneration,
+    toggleFavorite,
+    remove,
+    favoritePending: setFavorite.isPending,
+  };
 }
 
 export type GalleryActions = ReturnType<typeof useGalleryActions>;

@@ -2,13 +2,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { CreateImageNavigationState } from '@common/create-image-state';
 import type { GenerateImageResponse, GenerationCharacter, GenerationRequestInput, GenerationView } from '@common/generation';
+import type { EditRequestInput } from '@common/finishing';
 import { CREDIT_COSTS } from '@common/product';
 import { ApiError, serverMessage } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import { Banner } from '@/components/ui/banner';
 import { buttonClasses } from '@/components/ui/button';
 import { generateImage, useCharacters, usePrependRecent, useRecentGenerations } from '../api';
-import { useGenerationForm, isPromptBlank, toGenerationRequest } from '../hooks/use-generation-form';
+import { useGenerationForm, isPromptBlank, toFormRequest } from '../hooks/use-generation-form';
 import { useGenerationQueue } from '../hooks/use-generation-queue';
 import { GenerationForm } from './generation-form';
 import { RecentGenerations } from './recent-generations';
@@ -64,7 +65,7 @@ export function CreateImageView({ credits, navigationState }: { credits: number;
     return () => clearTimeout(timer);
   }, [submitLocked]);
 
-  const queue = useGenerationQueue<GenerationRequestInput, GenerateImageResponse>({
+  const queue = useGenerationQueue<GenerationRequestInput | EditRequestInput, GenerateImageResponse>({
     run: (request) => {
       setPendingSize(request.image_size);
       return generateImage(api, request);
@@ -101,7 +102,7 @@ export function CreateImageView({ credits, navigationState }: { credits: number;
     if (!canGenerate) return;
     setError(null);
     setSubmitLocked(true);
-    enqueue(toGenerationRequest(form));
+    enqueue(toFormRequest(form));
     // On a phone the result sits below the long form: bring it into view.
     if (window.matchMedia?.('(max-width: 767px)').matches) resultRef.current?.scrollIntoView?.({ behavior: 'smooth', block: 'start' });
   }, [canGenerate, enqueue, form]);

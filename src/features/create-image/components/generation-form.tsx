@@ -1,6 +1,7 @@
 import { useId, useState, type KeyboardEvent } from 'react';
-import { Lock, LockOpen, ScanSearch, Sparkles, UserRound } from 'lucide-react';
+import { Lock, LockOpen, ScanSearch, Sparkles, UserRound, X } from 'lucide-react';
 import { ASPECT_PRESETS, DIMENSION, GENERATION_BOUNDS, OUTPUT_FORMATS, PROMPT_MAX_LENGTH, type GenerationCharacter } from '@common/generation';
+import { EDIT_STRENGTH } from '@common/finishing';
 import { CREDIT_COSTS } from '@common/product';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -65,16 +66,48 @@ export function GenerationForm({ formApi, characters, charactersLoading, credits
               <InspireMe onPick={formApi.setPrompt} />
             </div>
           </div>
-          <Textarea
-            label="Prompt"
-            className="[&>label]:sr-only"
-            value={form.prompt}
-            onChange={(e) => formApi.setPrompt(e.target.value)}
-            rows={5}
-            placeholder="Describe the image you want: subject, setting, light, mood…"
-            required
-            maxLength={PROMPT_MAX_LENGTH}
-          />
+          <div className={cn(form.editSource && 'flex items-start gap-3')}>
+            {form.editSource && (
+              <figure className="flex w-24 shrink-0 flex-col gap-1" data-testid="edit-source">
+                <img
+                  src={form.editSource.imageUrl}
+                  alt="Starting point"
+                  width={form.editSource.width}
+                  height={form.editSource.height}
+                  className="aspect-square w-full rounded-md border border-border object-cover"
+                />
+                <figcaption className="text-center text-[11px] text-fg-muted">Starting point</figcaption>
+              </figure>
+            )}
+            <Textarea
+              label="Prompt"
+              className="min-w-0 flex-1 [&>label]:sr-only"
+              value={form.prompt}
+              onChange={(e) => formApi.setPrompt(e.target.value)}
+              rows={5}
+              placeholder={form.editSource ? 'Describe what to change: the same scene, with…' : 'Describe the image you want: subject, setting, light, mood…'}
+              required
+              maxLength={PROMPT_MAX_LENGTH}
+            />
+          </div>
+          {form.editSource && (
+            <div className="flex flex-col gap-3 rounded-md bg-bg-subtle p-3">
+              <SliderField
+                label="Strength"
+                min={EDIT_STRENGTH.min}
+                max={EDIT_STRENGTH.max}
+                step={EDIT_STRENGTH.step}
+                value={form.strength}
+                onChange={formApi.setStrength}
+                format={(v) => v.toFixed(2)}
+                hint="How far the result may move from the starting point: low keeps most of it, high changes more."
+              />
+              <Button variant="ghost" size="sm" className="self-start" onClick={formApi.clearEditSource}>
+                <X className="size-4" aria-hidden />
+                Start from scratch
+              </Button>
+            </div>
+          )}
           <ExtractPromptPanel
             open={extractOpen}
             onOpenChange={setExtractOpen}

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
-import type { CreateImageNavigationState } from '@common/create-image-state';
+import type { CreateImageNavigationState, EditSource } from '@common/create-image-state';
+import { EDIT_STRENGTH, type EditRequestInput } from '@common/finishing';
 import {
   clampDimension,
   DIMENSION,
@@ -26,6 +27,9 @@ export interface GenerationFormState {
   seed: string;
   seedLocked: boolean;
   outputFormat: OutputFormat;
+  /** 'Edit with a prompt': the source image and how far the result may move from it; null for a new image. */
+  editSource: EditSource | null;
+  strength: number;
 }
 
 const clampTo = (value: number | null | undefined, { min, max }: { min: number; max: number }, fallback: number) =>
@@ -47,10 +51,12 @@ export function initialFormState(nav?: CreateImageNavigationState | null): Gener
     guidance: clampTo(remix?.guidance, GENERATION_BOUNDS.guidance, GENERATION_DEFAULTS.guidanceScale),
     loraScale: character ? GENERATION_DEFAULTS.loraScale : clampTo(remix?.lora?.scale, GENERATION_BOUNDS.loraScale, GENERATION_DEFAULTS.loraScale),
     loraPath: character ?? remix?.lora?.path ?? null,
-    // Remixes never carry a seed: a new image is wanted (spec §2).
-    seed: '',
-    seedLocked: false,
+    // Remixes carry no seed (spec §2) unless the person asked to keep it (issue 23: 'Keep the seed').
+    seed: remix?.seed ? seedDigits(remix.seed) : '',
+    seedLocked: !!remix?.seed,
     outputFormat: GENERATION_DEFAULTS.outputFormat,
+    editSource: nav?.editSource ?? null,
+    strength: EDIT_STRENGTH.default,
   };
 }
 
@@ -76,6 +82,14 @@ export function toGenerationRequest(form: GenerationFormState, random: () => num
     enable_safety_checker: true,
     output_format: form.outputFormat,
   };
+}
+
+/** The request for the current form: an edit of its source image, or a new image. */
+export function toFormRequest(form: GenerationFormState, random: () => number = Math.random): GenerationRequestInput | EditRequestInput {
+  const request = toGenerationRequest(form, random);
+  if (!form.editSource) return request;
+  const strength = Math.min(EDIT_STRENGTH.max, Math.max(EDIT_STRENGTH.min, form.strength));
+  return { ...request, source_id: form.editSource.id, strength };
 }
 
 /** The create-image form's state and the rules of each field (spec §5). */
@@ -118,6 +132,9 @@ export function useGenerationForm(nav?: CreateImageNavigationState | null) {
     setSeed: useCallback((text: string) => patch({ seed: seedDigits(text) }), [patch]),
     toggleSeedLock: useCallback(() => setForm((f) => ({ ...f, seedLocked: !f.seedLocked })), []),
     setOutputFormat: useCallback((outputFormat: OutputFormat) => patch({ outputFormat }), [patch]),
+    setStrength: useCallback((strength: number) => patch({ strength }), [patch]),
+    /** Back to a new image: the source is dropped, the prompt and settings stay. */
+    clearEditSource: useCallback(() => patch({ editSource: null }), [patch]),
   };
 }
 

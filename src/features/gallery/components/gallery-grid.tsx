@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useIsPhone } from '@/lib/use-is-phone';
-import type { GalleryItem } from '../gallery-item';
+import { useToast } from '@/components/ui/toast';
+import { fromGeneration, type GalleryItem } from '../gallery-item';
 import { useGalleryActions } from '../use-gallery-actions';
 import type { Selection } from '../use-selection';
 import { GenerationCard, type GalleryPermissions } from './generation-card';
@@ -27,9 +28,25 @@ export function GalleryGrid({
   const phone = useIsPhone();
   const actions = useGalleryActions();
   const [openId, setOpenId] = useState<string | null>(null);
+  /** A generation shown in the viewer that is not on this page (an image's source, a fresh upscale). */
+  const [elsewhere, setElsewhere] = useState<GalleryItem | null>(null);
   const opener = useRef<HTMLElement | null>(null);
   // The viewer follows the list, so a favourite flip shows in both and a deleted image closes it.
-  const open = items.find((item) => item.id === openId) ?? null;
+  const open = items.find((item) => item.id === openId) ?? (elsewhere?.id === openId ? elsewhere : null);
+  const toast = useToast();
+  const openGeneration = (id: string) => {
+    if (items.some((item) => item.id === id)) return setOpenId(id);
+    actions.loadGeneration(id).then(
+      (generation) => {
+        setElsewhere(fromGeneration(generation));
+        setOpenId(id);
+      },
+      (err: unknown) => {
+        console.warn('Could not open a generation', err);
+        toast.show('That image is no longer in your generations.', { tone: 'error' });
+      },
+    );
+  };
   return (
     <>
       <ul className={gridClasses} aria-label={label}>
@@ -59,6 +76,7 @@ export function GalleryGrid({
         phone={phone}
         onClose={() => setOpenId(null)}
         returnFocusTo={opener}
+        onOpenGeneration={openGeneration}
       />
     </>
   );

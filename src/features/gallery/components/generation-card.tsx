@@ -5,7 +5,7 @@ import { thumbUrl } from '@common/media';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
 import { cutPrompt } from '../format';
-import type { GalleryItem } from '../gallery-item';
+import { isHd, type GalleryItem } from '../gallery-item';
 import type { GalleryActions } from '../use-gallery-actions';
 
 /** What a gallery lets the user do (spec §6): Explore is read-only; Delete is on My Generations only. */
@@ -60,6 +60,14 @@ export function GenerationCard({ item, permissions, actions, phone, onOpen, sele
         <span className="pointer-events-none absolute left-2 top-2 inline-flex items-center gap-1 rounded-full bg-amber-400 px-2 py-0.5 text-xs font-semibold text-amber-950 shadow-sm">
           <Star className="size-3.5 fill-current" aria-hidden />
           <span className={cn(phone && 'sr-only')}>Featured</span>
+        </span>
+      )}
+      {isHd(item) && (
+        <span
+          className="pointer-events-none absolute bottom-2 left-2 rounded bg-fg/85 px-1.5 py-0.5 text-[11px] font-bold tracking-wide text-bg shadow-sm"
+          title={item.origin ? `Upscaled ${item.origin.factor ?? 2}×` : undefined}
+        >
+          HD
         </span>
       )}
       {phone && item.isFavorite && (

@@ -6,8 +6,9 @@ import { Button } from '@/components/ui/button';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
 import { relativeTime, shortDateTime } from '../format';
-import { absoluteImageUrl, type GalleryItem } from '../gallery-item';
+import { absoluteImageUrl, isHd, type GalleryItem } from '../gallery-item';
 import type { GalleryActions } from '../use-gallery-actions';
+import { FinishActions, RegenerateControl, SourceLink } from './finish-actions';
 import type { GalleryPermissions } from './generation-card';
 
 export interface GenerationViewerProps {
@@ -18,13 +19,15 @@ export interface GenerationViewerProps {
   onClose: () => void;
   /** The card that opened the viewer; focus goes back to it on close (it is not a Radix trigger). */
   returnFocusTo: RefObject<HTMLElement | null>;
+  /** Shows another of the user's generations here (an image's source, or a fresh upscale). */
+  onOpenGeneration: (id: string) => void;
 }
 
 /**
  * The detail viewer (spec §2): a modal on desktop (Escape closes it and focus goes back to the card) and a
  * full-screen sheet on phones with Back, favourite and a menu.
  */
-export function GenerationViewer({ item, permissions, actions, phone, onClose, returnFocusTo }: GenerationViewerProps) {
+export function GenerationViewer({ item, permissions, actions, phone, onClose, returnFocusTo, onOpenGeneration }: GenerationViewerProps) {
   return (
     <Dialog.Root open={item !== null} onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
@@ -47,9 +50,9 @@ export function GenerationViewer({ item, permissions, actions, phone, onClose, r
             )}
           >
             {phone ? (
-              <PhoneSheet item={item} permissions={permissions} actions={actions} onClose={onClose} />
+              <PhoneSheet item={item} permissions={permissions} actions={actions} onClose={onClose} onOpenGeneration={onOpenGeneration} />
             ) : (
-              <DesktopModal item={item} permissions={permissions} actions={actions} />
+              <DesktopModal item={item} permissions={permissions} actions={actions} onOpenGeneration={onOpenGeneration} />
             )}
           </Dialog.Content>
         )}
@@ -62,9 +65,11 @@ interface PartProps {
   item: GalleryItem;
   permissions: GalleryPermissions;
   actions: GalleryActions;
+  onOpenGeneration: (id: string) => void;
 }
 
-function DesktopModal({ item, permissions, actions }: PartProps) {
+function DesktopModal({ item, permissions, actions, onOpenGeneration }: PartProps) {
+  const own = item.source === 'generation';
   return (
     <>
       <div className="flex h-[min(90dvh,48rem)] min-h-0 items-center justify-center bg-[#0f0e17] p-4">
@@ -77,13 +82,18 @@ function DesktopModal({ item, permissions, actions }: PartProps) {
             <X className="size-5" aria-hidden />
           </Dialog.Close>
         </div>
-        <Details item={item} />
+        <Details item={item} onOpenGeneration={onOpenGeneration} />
+        {own && <FinishActions item={item} actions={actions} onOpenGeneration={onOpenGeneration} className="mt-6" />}
         <div className="mt-auto grid grid-cols-2 gap-2 pt-6">
           <DownloadButton item={item} actions={actions} className="col-span-2" />
-          <Button variant="outline" onClick={() => actions.regenerate(item)}>
-            <RefreshCw className="size-4" aria-hidden />
-            Regenerate
-          </Button>
+          {own ? (
+            <RegenerateControl item={item} actions={actions} />
+          ) : (
+            <Button variant="outline" onClick={() => actions.regenerate(item)}>
+              <RefreshCw className="size-4" aria-hidden />
+              Regenerate
+            </Button>
+          )}
           <ShareButton item={item} />
           {permissions.favorite && <FavoriteButton item={item} actions={actions} />}
           {permissions.delete && <DeleteButton item={item} actions={actions} />}
@@ -93,7 +103,7 @@ function DesktopModal({ item, permissions, actions }: PartProps) {
   );
 }
 
-function PhoneSheet({ item, permissions, actions, onClose }: PartProps & { onClose: () => void }) {
+function PhoneSheet({ item, permissions, actions, onClose, onOpenGeneration }: PartProps & { onClose: () => void }) {
   const favoriteLabel = item.isFavorite ? 'Remove Favorite' : 'Add to Favorites';
   const menu = [
     { label: 'Regenerate', icon: <RefreshCw className="size-4" aria-hidden />, onSelect: () => actions.regenerate(item) },
@@ -137,17 +147,23 @@ function PhoneSheet({ item, permissions, actions, onClose }: PartProps & { onClo
         <img src={item.imageUrl} alt={item.prompt} width={item.width} height={item.height} className="mx-auto max-h-[70dvh] w-auto max-w-full object-contain" />
       </div>
       <div className="flex flex-col gap-5 p-4 pb-8">
-        <Details item={item} />
+        <Details item={item} onOpenGeneration={onOpenGeneration} />
         <DownloadButton item={item} actions={actions} className="h-12" />
+        {item.source === 'generation' && (
+          <>
+            <FinishActions item={item} actions={actions} onOpenGeneration={onOpenGeneration} />
+            <RegenerateControl item={item} actions={actions} />
+          </>
+        )}
       </div>
     </div>
   );
 }
 
-function Details({ item }: { item: GalleryItem }) {
+function Details({ item, onOpenGeneration }: { item: GalleryItem; onOpenGeneration: (id: string) => void }) {
   const rows: [string, ReactNode][] = [
     ['Created', <time dateTime={item.createdAt} title={shortDateTime(item.createdAt)}>{relativeTime(item.createdAt)}</time>],
-    ['Dimensions', `${item.width} × ${item.height}`],
+    ['Dimensions', isHd(item) ? `${item.width} × ${item.height} (HD)` : `${item.width} × ${item.height}`],
     ['Character', item.characterName ?? 'None'],
     ['Seed', item.seed ?? '—'],
     ['Steps', item.steps ?? '—'],
@@ -155,6 +171,7 @@ function Details({ item }: { item: GalleryItem }) {
   ];
   return (
     <div className="mt-4 flex flex-col gap-5">
+      {item.origin && <SourceLink origin={item.origin} onOpen={onOpenGeneration} />}
       <section>
         <div className="flex items-center justify-between gap-2">
           <h3 className="text-xs font-semibold uppercase tracking-wide text-fg-subtle">Prompt</h3>
