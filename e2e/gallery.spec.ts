@@ -1,7 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, isPhone, newUser, signUp, test, type TestUser } from './fixtures';
-
-const CONTROL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4310) + 1}`;
+import { CONTROL, expect, isPhone, newUser, signUp, test, type TestUser } from './fixtures';
 
 async function control<T>(path: string, body: unknown = {}): Promise<T> {
   const res = await fetch(`${CONTROL}${path}`, { method: 'POST', body: JSON.stringify(body) });
