@@ -3,9 +3,8 @@ import type { Download, Page } from '@playwright/test';
 import { strFromU8, unzipSync, zipSync } from 'fflate';
 import sharp from 'sharp';
 import { portraitPhoto, PORTRAITS } from '../tests/helpers/photos';
-import { expect, isPhone, newUser, ORIGIN, signUp, test, withCredits, type TestUser } from './fixtures';
+import { CONTROL, expect, isPhone, newUser, ORIGIN, signUp, test, withCredits, type TestUser } from './fixtures';
 
-const CONTROL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4310) + 100}`;
 const QUESTION = (name: string) => `Delete ${name}? Its model and training photos are removed for good. Images you made with it stay in your gallery.`;
 
 /** Gives the user `count` generations through the control port ('Gallery image 1' oldest … newest last). */
