@@ -109,3 +109,9 @@ export type ExplorePage = Page<ExploreItem>;
 export type ExploreFilterOptions = Record<ExploreFilterName, string[]>;
 
 export const pageCountOf = (total: number) => Math.max(1, Math.ceil(total / LIMITS.pageSize));
+
+/**
+ * How long a deleted generation can still be restored (the walk-through's Undo). Its image and thumbnails
+ * stop being served at once; the files themselves are removed from storage once this has lapsed.
+ */
+export const GENERATION_UNDO_SECONDS = 10;

@@ -5,7 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Runtime } from './runtime.ts';
 import type { AppEnv } from './http/context.ts';
-import { AppError, notFound, payloadTooLarge } from './http/errors.ts';
+import { AppError, notFound, payloadTooLarge, RateLimitedError } from './http/errors.ts';
 import { cors, originCheck, securityHeaders } from './http/security.ts';
 import { storableUrl } from './http/validate.ts';
 import { closeAfterRefusedBody } from './http/timeouts.ts';
@@ -114,6 +114,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
 
   // Every JSON error body also gets the request's id (observeRequests).
   app.onError((err, c) => {
+    if (err instanceof RateLimitedError) c.header('Retry-After', String(err.retryAfterSeconds));
     if (err instanceof AppError) return c.json({ message: err.message, code: err.code }, err.status);
     logger.error({ err, requestId: c.get('requestId'), method: c.req.method }, 'unhandled error');
     return c.json({ message: 'Something went wrong on our side. Please try again.', code: 'internal' }, 500);

@@ -111,7 +111,7 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
   it('generates, debits 10, stores the image, saves the generation and pushes it', async () => {
     const { client, userId } = await ts.signUp({ credits: 30 });
     const events: RealtimeEvent[] = [];
-    const unsubscribe = ts.rt.events.subscribe(userId, { onEvent: (e) => events.push(e), onDisconnect() {} });
+    const unsubscribe = ts.rt.events.subscribe(userId, { onEvent: (e) => events.push(e as RealtimeEvent), onDisconnect() {} });
 
     const res = await client.post('/api/image/generate-image', request({ seed: 42 }));
     expect(res.status).toBe(200);
