@@ -49,7 +49,7 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
   let ts: TestServer;
   beforeAll(async () => {
     ts = await startTestServer({ database });
-  });
+  }, 120_000);
   afterAll(() => ts?.stop());
 
   describe('event streams end with their session', () => {
@@ -155,7 +155,7 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
       expect((await ts.client().post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(401);
     });
 
-    it('limits wrong current passwords to 10 per 15 minutes per account, then 429 with the time to wait', async () => {
+    it('limits wrong current passwords to 10 per 15 minutes per account, then 429 with the time to wait', { timeout: 90_000 }, async () => {
       const { client, email } = await ts.signUp();
       const other = await signIn(ts, email);
       for (let i = 0; i < 10; i++) {
@@ -279,7 +279,7 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
       } finally {
         await own.stop();
       }
-    });
+    }, 120_000);
   });
 
   describe('one subscription per account', () => {
@@ -368,7 +368,7 @@ describe.runIf(testDatabases().includes('postgres'))('streams across instances (
     scratch = await createScratchDatabase();
     a = await startTestServer({ databaseUrl: scratch.url });
     b = await startTestServer({ databaseUrl: scratch.url });
-  });
+  }, 120_000);
   afterAll(async () => {
     await a?.stop();
     await b?.stop();
@@ -396,7 +396,7 @@ describe('Clerk mode: a stream lives no longer than its token', () => {
   const clerk = createClerkTestKeys();
   beforeAll(async () => {
     ts = await startTestServer({ env: { CLERK_JWT_KEY: clerk.publicKeyPem, ALLOWED_ORIGINS: TEST_SPA_ORIGIN } });
-  });
+  }, 120_000);
   afterAll(() => ts?.stop());
 
   it('closes at the token’s expiry, and at once when the account is erased', async () => {

@@ -19,6 +19,8 @@ export interface ProfileScreenProps {
   /** End of the paid period, when known. */
   currentPeriodEnd: string | null;
   onSignOut: () => void;
+  /** 'Change password', for built-in accounts (Clerk has its own). */
+  passwordSection?: ReactNode;
 }
 
 const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
@@ -127,6 +129,8 @@ export function ProfileScreen(props: ProfileScreenProps) {
           Your personal data is read-only here. To change your name or email address, please contact support.
         </p>
       </Card>
+
+      {props.passwordSection}
 
       {signOut('md:hidden')}
     </div>
