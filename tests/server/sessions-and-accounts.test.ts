@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_PASSWORD_MESSAGES } from '@common/auth.ts';
 import { GENERATION_UNDO_SECONDS } from '@common/library.ts';
@@ -306,6 +306,26 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
       expect(grants).toHaveLength(1);
       const me = await (await client.get('/api/me')).json();
       expect(me).toMatchObject({ subscription_status: 'active', credits: grants[0].delta });
+
+      // Pays racing a cancel of the subscription in force: never two in force, never a 5xx, one grant per paid one.
+      const form = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' };
+      const more: string[] = [];
+      // While one is in force, the API refuses a new checkout outright.
+      expect((await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email })).status).toBe(409);
+      const portal = `/sandbox/portal/${me.creem_customer_id}`;
+      // So these checkouts are made by the provider directly, as if started before the first payment.
+      for (let i = 0; i < 5; i++) {
+        const url = await ts.rt.payments.createCheckout({ plan: 'PROFESSIONAL', userId, email, successUrl: `${ts.url}/app/subscription?checkout=success`, serverUrl: ts.url });
+        more.push(new URL(url, ts.url).pathname);
+      }
+      const race = await Promise.all([client.fetch(`${portal}/cancel`, form), ...more.map((path) => client.fetch(`${path}/pay`, form))]);
+      for (const res of race) expect(res.status).toBeLessThan(500);
+      const inForce = await ts.rt.db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['active', 'scheduled_cancel', 'past_due'])));
+      expect(inForce.length).toBeLessThanOrEqual(1);
+      const paid = race.slice(1).filter((r) => r.status === 303).length;
+      expect(paid).toBeLessThanOrEqual(1);
+      const allGrants = await ts.rt.db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.kind, 'grant')));
+      expect(allGrants).toHaveLength(1 + paid);
     });
   });
 
