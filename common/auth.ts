@@ -13,3 +13,32 @@ export const signInFieldsSchema = z.object({
   email: storableText(TEXT_LIMITS.email).trim().min(1, 'is required'),
   password: storableText(TEXT_LIMITS.passwordMax).min(1, 'is required'),
 });
+
+/**
+ * 'Change password' (profile) and any other form that sets a new password for a signed-in or returning
+ * person (the e-mail issue's password reset): the new password follows the sign-up rule, passwordProblem in
+ * common/password.ts, checked by the server after this schema. The current password is only bounded here: a
+ * wrong one is a wrong password (400), never a 500, whatever it holds.
+ */
+export const newPasswordField = storableText(TEXT_LIMITS.passwordMax + 1).min(1, 'is required');
+
+export const changePasswordFieldsSchema = z.object({
+  currentPassword: storableText(TEXT_LIMITS.passwordMax).min(1, 'is required'),
+  newPassword: newPasswordField,
+});
+export type ChangePasswordFields = z.infer<typeof changePasswordFieldsSchema>;
+
+export const CHANGE_PASSWORD_MESSAGES = {
+  wrongCurrent: 'Your current password is incorrect.',
+  mismatch: 'The new passwords do not match.',
+  sameAsCurrent: 'Choose a new password that is different from your current one.',
+  done: 'Your password has been changed. You have been signed out everywhere else.',
+} as const;
+
+/** A 429's wait in words: 'in 14 minutes', 'in 1 minute', 'in 30 seconds'. */
+export function tryAgainIn(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 60) return `in ${s} second${s === 1 ? '' : 's'}`;
+  const m = Math.ceil(s / 60);
+  return `in ${m} minute${m === 1 ? '' : 's'}`;
+}

@@ -12,3 +12,9 @@ export type RealtimeEvent =
 
 export type RealtimeEventType = RealtimeEvent['type'];
 export const REALTIME_EVENT_TYPES: readonly RealtimeEventType[] = ['credits', 'subscription', 'generation', 'training', 'resync'];
+
+/**
+ * The last event of a stream whose session or token has ended (sign-out, password change or reset, account
+ * deletion or erasure, an expired token). The browser does not reconnect unless it still holds a valid session.
+ */
+export const SIGNED_OUT_EVENT = 'signed-out';

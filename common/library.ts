@@ -145,3 +145,8 @@ export interface SelectionResult {
   /** How many images the action changed. */
   changed: number;
 }
+/**
+ * How long a deleted generation can still be restored (the walk-through's Undo). Its image and thumbnails
+ * stop being served at once; the files themselves are removed from storage once this has lapsed.
+ */
+export const GENERATION_UNDO_SECONDS = 10;

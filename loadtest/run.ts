@@ -369,6 +369,7 @@ async function main(): Promise<number> {
     EXPLORE_SEED: 'false',
     LOG_LEVEL: 'warn',
     AUTH_RATE_LIMIT: '100000',
+    SIGN_UP_RATE_LIMIT: '100000',
     ...s3Config,
   };
   const instances: Instance[] = [];

@@ -64,6 +64,7 @@ const envSchema = z.object({
     .optional(),
   AUTH_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   AUTH_RATE_LIMIT: positiveInt.default(10),
+  SIGN_UP_RATE_LIMIT: positiveInt.default(30),
   SUPPORT_EMAIL: z.email().default('support@likeness.app'),
   BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
   // Payments: Creem when CREEM_API_KEY is set, else the built-in sandbox.

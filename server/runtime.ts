@@ -36,6 +36,8 @@ import { createSandboxPaymentsService, type SandboxPaymentsService } from './ser
 import { createLibraryService, type LibraryService } from './services/library.service.ts';
 import { createExploreService, type ExploreService } from './services/explore.service.ts';
 import { createAccountErasureService, type AccountErasureService } from './services/account-erasure.service.ts';
+import { createSessionsService, type SessionsService } from './services/sessions.service.ts';
+import { createDeletedGenerationsPurge, DELETED_GENERATIONS_POLL_MS } from './jobs/deleted-generations.ts';
 import { createClerkWebhooksService, type ClerkWebhooksService } from './services/clerk-webhooks.service.ts';
 import { seedExploreGallery } from './services/explore-seed.ts';
 import type { TrainingProvider } from './providers/inference/index.ts';
@@ -89,6 +91,8 @@ export interface Runtime {
   /** GET /readyz: whether this instance may take traffic. */
   readiness: Readiness;
   identity: IdentityProvider;
+  /** Ends a person's sessions and their event streams (sign-out, password change or reset, deletion, erasure). */
+  sessions: SessionsService;
   users: UsersService;
   credits: CreditsService;
   storage: StorageProvider;
@@ -121,6 +125,8 @@ export interface Runtime {
   trainingRunner: TrainingRunner;
   /** Deletes originals after UPLOAD_RETENTION_DAYS, old generations and orphaned files (server/jobs/retention.ts). */
   retention: ScheduledJob & { lastReport(): RetentionReport | undefined };
+  /** Removes a deleted generation's image and thumbnails from storage once its Undo has lapsed (jobs/deleted-generations.ts). */
+  deletedGenerationsPurge: ScheduledJob;
   /** Renders the starter explore gallery if it is not there yet (runs in the background at start when enabled). */
   seedExplore(): Promise<number>;
   close(): Promise<void>;
@@ -193,6 +199,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   // PGlite belongs to this process alone: whatever its previous run held is free now.
   if (database.kind === 'pglite') await freeAllLeases(db);
   leases.start();
+  const sessions = createSessionsService({ db, events });
   const identity = config.clerk
     ? createClerkIdentity({ ...config.clerk, logger })
     : createLocalIdentity({
@@ -201,7 +208,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
         publicUrl: config.PUBLIC_URL,
         secureCookies: config.secureCookies,
         allowedOrigins: (request) => allowedOrigins(config.PUBLIC_URL, request),
-        signInGuard: createSignInGuard({ db, limit: config.AUTH_RATE_LIMIT }),
+        signInGuard: createSignInGuard({ db, limit: config.AUTH_RATE_LIMIT, signUpLimit: config.SIGN_UP_RATE_LIMIT }),
+        sessions,
         logger,
       });
   const users = createUsersService({ db });
@@ -296,6 +304,18 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   });
   if (database.kind === 'pglite') await retentionJob.release();
   retentionJob.start();
+  const purgeDeleted = createDeletedGenerationsPurge({ db, storage, logger });
+  const deletedGenerationsPurge = createScheduledJob({
+    db,
+    logger,
+    leases,
+    name: 'deleted-generations',
+    everyMs: DELETED_GENERATIONS_POLL_MS,
+    pollMs: DELETED_GENERATIONS_POLL_MS,
+    run: (stillHeld) => purgeDeleted(stillHeld).then(() => undefined),
+  });
+  if (database.kind === 'pglite') await deletedGenerationsPurge.release();
+  deletedGenerationsPurge.start();
   // A paid call whose instance died (or, on PGlite, this process's previous run) is refunded once its lease is
   // free; every instance looks every few seconds, so that happens within seconds of the lease running out.
   const sweepPaidJobs = () =>
@@ -310,7 +330,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const sandboxPayments = isSandboxProvider(payments) ? createSandboxPaymentsService({ sandbox: payments, billing }) : undefined;
   const library = createLibraryService({ db, events, storage, logger });
   const explore = createExploreService({ db, storage });
-  const erasure = createAccountErasureService({ db, storage, credits, explore, logger });
+  const erasure = createAccountErasureService({ db, storage, credits, explore, sessions, logger });
   const accountData = createAccountDataService({ db, storage, payments, sandboxPayments, erasure, logger });
   const clerkWebhooks = config.clerk
     ? createClerkWebhooksService({ db, users, erasure, signingSecret: config.clerk.webhookSigningSecret, logger })
@@ -352,6 +372,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     leases,
     readiness,
     identity,
+    sessions,
     users,
     credits,
     storage,
@@ -375,10 +396,12 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     accountData,
     trainingRunner,
     retention: { ...retentionJob, lastReport: () => lastRetentionReport },
+    deletedGenerationsPurge,
     seedExplore,
     async close() {
       clearInterval(paidJobSweep);
       await retentionJob.close();
+      await deletedGenerationsPurge.close();
       await providerCheck.close();
       await trainingRunner.close();
       await leases.releaseAll();

@@ -15,7 +15,7 @@ import { insertGenerations } from './gallery-fixtures.ts';
  */
 const port = Number(process.env.E2E_PORT ?? 4310);
 const dataDir = mkdtempSync(join(tmpdir(), 'likeness-e2e-'));
-const config = loadConfig({ ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', AUTH_RATE_LIMIT: '1000',
+const config = loadConfig({ ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', AUTH_RATE_LIMIT: '1000', SIGN_UP_RATE_LIMIT: '1000',
   // Trainings take a few seconds, long enough to see them running and short enough to watch them finish.
   TRAINING_DURATION_SECONDS: process.env.TRAINING_DURATION_SECONDS ?? '4', TRAINING_POLL_SECONDS: process.env.TRAINING_POLL_SECONDS ?? '0.5' });
 const rt = await startRuntime(config, { sseHeartbeatMs: 5000 });

@@ -10,6 +10,7 @@ import { exploreCommand } from './explore.command.ts';
 import { usersCommand } from './users.command.ts';
 import { createStorage } from '../runtime.ts';
 import { createExploreService } from '../services/explore.service.ts';
+import { createSessionsService } from '../services/sessions.service.ts';
 import { createAccountErasureService } from '../services/account-erasure.service.ts';
 import { EXIT, type AdminCommand, type AdminContext, type AdminServices } from './command.ts';
 
@@ -53,7 +54,8 @@ export async function runAdmin(
         db: database.db,
         credits,
         explore,
-        erasure: createAccountErasureService({ db: database.db, storage, credits, explore, logger }),
+        // Its sessions-ended notice reaches the servers' streams through the same database (NOTIFY).
+        erasure: createAccountErasureService({ db: database.db, storage, credits, explore, sessions: createSessionsService({ db: database.db, events }), logger }),
       };
       opened = {
         services,

@@ -108,7 +108,8 @@ export function createClerkIdentity(opts: ClerkIdentityOptions): IdentityProvide
       }
       // Only session tokens (with their session id) of active sessions sign a person in.
       if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || claims.sts === 'pending') return null;
-      return { id: claims.sub, ...profileFromClaims(claims) };
+      const expiresAt = typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : undefined;
+      return { id: claims.sub, ...profileFromClaims(claims), ...(expiresAt && { session: { id: claims.sid, expiresAt } }) };
     },
 
     async loadProfile(identity) {

@@ -13,6 +13,11 @@ export interface Identity {
   imageUrl?: string | null;
   /** When the person signed up (ISO time). */
   createdAt?: string;
+  /**
+   * The credential this identity was read from: a built-in session (its id) or a Clerk session token (its
+   * session id), and when it stops being valid. An event stream lives no longer than this.
+   */
+  session?: { id: string; expiresAt: Date };
 }
 
 export interface IdentityProvider {
@@ -28,6 +33,11 @@ export interface IdentityProvider {
   loadProfile?(identity: Identity): Promise<Identity>;
   /** Handles the provider's own HTTP API under /api/auth, when it has one. */
   handle?(request: Request): Promise<Response>;
+  /**
+   * Built-in accounts: changes the caller's password (current one checked, the new one under the sign-up
+   * rule) and signs out every other session of the account. Clerk handles its own.
+   */
+  changePassword?(headers: Headers, body: unknown): Promise<void>;
   /** Signs a user up directly (operator commands and test fixtures). */
   createUser?(input: { email: string; password: string; name: string }): Promise<Identity>;
 }

@@ -1,21 +1,35 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
-import { signInFieldsSchema, signUpFieldsSchema } from '@common/auth.ts';
+import { and, eq, ne } from 'drizzle-orm';
+import { CHANGE_PASSWORD_MESSAGES, changePasswordFieldsSchema, signInFieldsSchema, signUpFieldsSchema } from '@common/auth.ts';
 import { TEXT_LIMITS } from '@common/text.ts';
 import type { Db } from '../db/index.ts';
-import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema.ts';
-import { AppError } from '../domain/errors.ts';
+import { authAccounts, authSessions, authUsers, authVerifications, users } from '../db/schema.ts';
+import { AppError, badRequest, notFound, RateLimitedError, unauthorized } from '../domain/errors.ts';
 import { parseOrThrow } from '../domain/validate.ts';
 import type { Logger } from '../logger.ts';
 import type { Identity, IdentityProvider } from './identity.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
+import type { SessionsService } from '../services/sessions.service.ts';
 
 /**
  * The caller's address as the server worked it out (server/http/client-address.ts), handed to better-auth on
  * this header. The auth routes always overwrite it, so a client cannot choose it.
  */
 export const CLIENT_ADDRESS_HEADER = 'x-likeness-client-address';
+
+/**
+ * The only routes of the auth library a client may reach (method and path under /api/auth); every other one
+ * answers 404 (README, Security). 'Change password' is this server's own (changePassword below), in front of
+ * the library's. A feature that needs another route (the e-mail issue's password reset) adds it here.
+ */
+export const OPEN_AUTH_ROUTES: ReadonlySet<string> = new Set([
+  'GET /get-session', // the SPA reads who is signed in
+  'POST /sign-up/email', // the sign-up form
+  'POST /sign-in/email', // the sign-in form
+  'POST /sign-out', // Sign Out (ends the session's event streams too)
+]);
 
 export interface LocalIdentityOptions {
   db: Db;
@@ -24,6 +38,7 @@ export interface LocalIdentityOptions {
   secureCookies: boolean;
   allowedOrigins: (request?: Request) => string[];
   signInGuard: SignInGuard;
+  sessions: SessionsService;
   logger: Logger;
 }
 
@@ -32,7 +47,10 @@ async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof AppError) throw new APIError(err.status as never, { message: err.message, code: err.code.toUpperCase() });
+    if (err instanceof AppError) {
+      const headers: Record<string, string> = err instanceof RateLimitedError ? { 'Retry-After': String(err.retryAfterSeconds) } : {};
+      throw new APIError(err.status as never, { message: err.message, code: err.code.toUpperCase() }, headers);
+    }
     throw err;
   }
 }
@@ -59,13 +77,14 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
         // Absent on server-side calls (operator commands, test fixtures), which no guard needs to stop.
         const address = ctx.request?.headers.get(CLIENT_ADDRESS_HEADER);
         if (ctx.path === '/sign-up/email') {
+          // Every attempt counts, before anything is read from it: a malformed or weak one too.
+          if (address) await asApiError(() => guard.admitSignUp(address));
           // Parsed after better-auth has read the body (JSON or form-encoded); a 400 names the field.
           const fields = await asApiError(() => parseOrThrow(signUpFieldsSchema, ctx.body ?? {}));
           // Its dictionaries load on the first sign-up, not at every start.
           const { passwordProblem } = await import('@common/password.ts');
           const problem = passwordProblem(fields.password, [fields.email, fields.name]);
           if (problem) throw new APIError('BAD_REQUEST', { message: problem, code: 'WEAK_PASSWORD' });
-          if (address) await asApiError(() => guard.admitSignUp(address));
         } else if (ctx.path === '/sign-in/email') {
           const fields = await asApiError(() => parseOrThrow(signInFieldsSchema, ctx.body ?? {}));
           if (address) await asApiError(() => guard.admit(fields.email.toLowerCase(), address));
@@ -102,14 +121,57 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     createdAt: new Date(user.createdAt).toISOString(),
   });
 
+  /** 'Change password': the steps in the order that tells a guesser nothing (see changePassword below). */
+  async function changePassword(headers: Headers, body: unknown): Promise<void> {
+    const signedIn = await auth.api.getSession({ headers });
+    if (!signedIn) throw unauthorized();
+    const { user, session } = signedIn;
+    const fields = parseOrThrow(changePasswordFieldsSchema, body);
+    // The new password's rule first: its answer does not depend on the current password being right.
+    const { passwordProblem } = await import('@common/password.ts');
+    const problem = passwordProblem(fields.newPassword, [user.email, user.name]);
+    if (problem) throw new AppError(400, 'WEAK_PASSWORD', problem);
+    if (fields.newPassword === fields.currentPassword) throw badRequest(CHANGE_PASSWORD_MESSAGES.sameAsCurrent, 'same_password');
+    await guard.admitPasswordCheck(user.id);
+    const context = await auth.$context;
+    const newHash = await context.password.hash(fields.newPassword);
+    const [person] = await opts.db.select({ id: users.id }).from(users).where(eq(users.clerkId, user.id));
+    const changed = await opts.db.transaction(async (tx) => {
+      // The row lock makes parallel changes take turns: the second one checks against the new password.
+      const [account] = await tx
+        .select({ id: authAccounts.id, password: authAccounts.password })
+        .from(authAccounts)
+        .where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, 'credential')))
+        .for('update');
+      const right = account?.password ? await context.password.verify({ hash: account.password, password: fields.currentPassword }) : false;
+      if (!account || !right) return false;
+      await tx.update(authAccounts).set({ password: newHash, updatedAt: new Date() }).where(eq(authAccounts.id, account.id));
+      if (person) await opts.sessions.endSessions(person.id, { exceptSessionId: session.id, executor: tx });
+      else await tx.delete(authSessions).where(and(eq(authSessions.userId, user.id), ne(authSessions.id, session.id)));
+      return true;
+    });
+    if (!changed) throw badRequest(CHANGE_PASSWORD_MESSAGES.wrongCurrent, 'wrong_password');
+    await guard.passwordCheckPassed(user.id);
+  }
+
   return {
     name: 'local',
     transport: 'cookie',
     async identify(headers) {
-      const session = await auth.api.getSession({ headers });
-      return session ? toIdentity(session.user) : null;
+      const found = await auth.api.getSession({ headers });
+      return found ? { ...toIdentity(found.user), session: { id: found.session.id, expiresAt: new Date(found.session.expiresAt) } } : null;
     },
-    handle: (request) => auth.handler(request),
+    async handle(request) {
+      const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '');
+      if (!OPEN_AUTH_ROUTES.has(`${request.method} ${path}`)) throw notFound();
+      if (path !== '/sign-out') return auth.handler(request);
+      // Whose session this was is known only before it is deleted.
+      const ending = await auth.api.getSession({ headers: request.headers, query: { disableRefresh: true } }).catch(() => null);
+      const response = await auth.handler(request);
+      if (ending && response.ok) await opts.sessions.sessionsEndedForAccount(ending.user.id);
+      return response;
+    },
+    changePassword,
     async createUser(input) {
       const result = await auth.api.signUpEmail({ body: input });
       return toIdentity(result.user);

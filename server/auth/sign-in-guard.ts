@@ -1,8 +1,9 @@
 import { and, eq, gt, like, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../db/index.ts';
 import { rateLimits, signInAddresses } from '../db/schema.ts';
-import { tooManyRequests } from '../domain/errors.ts';
-import { hitRateLimit, releaseRateLimit, resetRateLimit } from '../repositories/rate-limits.repository.ts';
+import { tryAgainIn } from '@common/auth.ts';
+import { RateLimitedError, tooManyRequests } from '../domain/errors.ts';
+import { hitRateLimit, hitRateLimitWindow, releaseRateLimit, resetRateLimit } from '../repositories/rate-limits.repository.ts';
 
 /**
  * Limits password guessing on the built-in accounts without letting anyone lock a person out of their own
@@ -21,12 +22,18 @@ export interface SignInGuardOptions {
   db: Db;
   /** Failures allowed per e-mail and address per window (AUTH_RATE_LIMIT). */
   limit: number;
+  /** Sign-up attempts allowed per address per hour (SIGN_UP_RATE_LIMIT). */
+  signUpLimit?: number;
   windowSeconds?: number;
   /** Waits `ms` milliseconds (tests replace it to observe the slowdown without waiting). */
   sleep?: (ms: number) => Promise<void>;
 }
 
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+export const SIGN_UP_WINDOW_SECONDS = 60 * 60;
+export const DEFAULT_SIGN_UP_LIMIT = 30;
+/** Wrong current passwords allowed per account per SIGN_IN_WINDOW_SECONDS ('Change password'). */
+export const PASSWORD_CHECK_LIMIT = 10;
 /** Extra wait per failure past the limit, for an address new to the account, and its ceiling. */
 export const SLOWDOWN_STEP_MS = 250;
 export const SLOWDOWN_MAX_MS = 5_000;
@@ -111,9 +118,34 @@ export function createSignInGuard(opts: SignInGuardOptions) {
         .onConflictDoUpdate({ target: [signInAddresses.email, signInAddresses.address], set: { lastSignInAt: sql`now()` } });
     },
 
-    /** Sign-ups per address per window (every attempt counts): bounds account spam and e-mail probing. */
+    /**
+     * A signed-in person's current password is about to be checked ('Change password'): counted up front per
+     * account, so parallel guesses each see a higher count, and refused (429, with the wait) past
+     * PASSWORD_CHECK_LIMIT wrong ones in the window. `passwordCheckPassed` takes a right one back.
+     */
+    async admitPasswordCheck(accountId: string): Promise<void> {
+      const key = `password-check:account:${accountId}`;
+      const { count, secondsLeft } = await hitRateLimitWindow(db, key, windowSeconds);
+      if (count > PASSWORD_CHECK_LIMIT) {
+        await releaseRateLimit(db, key);
+        throw new RateLimitedError(`Too many wrong passwords. Please try again ${tryAgainIn(secondsLeft)}.`, secondsLeft);
+      }
+    },
+
+    async passwordCheckPassed(accountId: string): Promise<void> {
+      await releaseRateLimit(db, `password-check:account:${accountId}`);
+    },
+
+    /**
+     * Sign-ups per address per hour. Every attempt counts, whatever its answer (a taken address, a weak
+     * password, a malformed body): sign-up says when an address is taken, so this bounds how many addresses
+     * one caller can test, and how many accounts it can make.
+     */
     async admitSignUp(address: string): Promise<void> {
-      if ((await hitRateLimit(db, `sign-up:address:${address}`, windowSeconds)) > limit * 5) throw tooManyRequests(TOO_MANY.replace('sign-in', 'sign-up'));
+      const { count, secondsLeft } = await hitRateLimitWindow(db, `sign-up:address:${address}`, SIGN_UP_WINDOW_SECONDS);
+      if (count > (opts.signUpLimit ?? DEFAULT_SIGN_UP_LIMIT)) {
+        throw new RateLimitedError(`Too many sign-up attempts from your network. Please try again ${tryAgainIn(secondsLeft)}.`, secondsLeft);
+      }
     },
   };
 }

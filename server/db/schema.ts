@@ -135,6 +135,13 @@ export const generations = pgTable(
     derivation: text('derivation', { enum: ['upscale', 'edit'] }),
     upscaleFactor: integer('upscale_factor'),
     editStrength: real('edit_strength'),
+    /**
+     * When it was deleted: its files are removed from storage once the Undo window (GENERATION_UNDO_SECONDS)
+     * has lapsed. A delete made elsewhere (hosted mode's PostgREST sets only status) is stamped by the purge.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    /** When its image and thumbnails were removed from storage (the row stays, DELETED, for the records). */
+    filesRemovedAt: timestamp('files_removed_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     // NULLS FIRST is what a plain `ORDER BY … DESC` means; an index built DESC NULLS LAST cannot serve it.
@@ -144,6 +151,8 @@ export const generations = pgTable(
     index('generations_user_favorite_created_idx')
       .on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.status} = 'ACTIVE' and ${t.isFavorite}`),
+    // Deleted generations whose files are still in storage: what the purge looks at every few seconds.
+    index('generations_files_to_remove_idx').on(t.deletedAt).where(sql`${t.status} = 'DELETED' and ${t.filesRemovedAt} is null`),
   ],
 );
 
@@ -228,7 +237,15 @@ export const subscriptions = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('subscriptions_user_idx').on(t.userId), index('subscriptions_customer_idx').on(t.customerId)],
+  (t) => [
+    index('subscriptions_user_idx').on(t.userId),
+    index('subscriptions_customer_idx').on(t.customerId),
+    // One subscription in force per account, whatever races: a second one's insert (or reactivation) fails
+    // and its payment answers 409 'already subscribed'. The statuses are billing's ENTITLED set.
+    uniqueIndex('subscriptions_one_in_force_per_user')
+      .on(t.userId)
+      .where(sql`${t.status} in ('active', 'scheduled_cancel', 'past_due')`),
+  ],
 );
 
 /** Webhook events already processed (provider, event id): a replay is acknowledged and ignored. */

@@ -32,4 +32,15 @@ export const insufficientCredits = (required: number, available: number) =>
   new AppError(402, 'insufficient_credits', `This needs ${required} credits; you have ${available}.`);
 export const payloadTooLarge = (message = 'The request is too large.') => new AppError(413, 'payload_too_large', message);
 export const tooManyRequests = (message: string) => new AppError(429, 'rate_limited', message);
+
+/** A 429 that knows when the caller may try again: answered with a Retry-After header (seconds). */
+export class RateLimitedError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, 'rate_limited', message);
+    this.name = 'RateLimitedError';
+  }
+}
 export const unavailable = (message: string, code = 'unavailable') => new AppError(503, code, message);

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { generationsRepository } from '../repositories/generations.repository.ts';
 import { uploadsRepository } from '../repositories/uploads.repository.ts';
-import { withThumbnails } from '../services/media.service.ts';
+import { GENERATION_KEY, withThumbnails } from '../services/media.service.ts';
 
 /**
  * The retention sweep (spec §1: originals are kept about 30 days). Runs as a scheduled job on one instance at
@@ -38,8 +38,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Thumbnail keys are thumbs/<width>/<source key>.webp. */
 const THUMBNAIL_KEY = /^thumbs\/\d+\/(.+)\.webp$/;
-/** Generation image keys are generations/<userId>/<generationId>[-n].<ext>. */
-const GENERATION_KEY = /^generations\/[^/]+\/([0-9a-f-]{36})(?:-\d+)?\.[a-z]+$/;
 
 export function createRetentionSweep(deps: RetentionDeps) {
   const { db, storage } = deps;

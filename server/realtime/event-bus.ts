@@ -5,10 +5,17 @@ import type { Logger } from '../logger.ts';
 
 const CHANNEL = 'likeness_events';
 
+/**
+ * Told to a user's streams on every instance and never sent to a browser: one or more of the user's sessions
+ * (or the account itself) ended. Each stream checks its own credential again and ends if it is gone.
+ */
+export type SessionsEnded = { type: 'sessions-ended' };
+export type BusEvent = RealtimeEvent | SessionsEnded;
+
 /** One open stream's side of the bus. */
 export interface Subscriber {
-  /** The user's events, and `resync` after the instance may have missed some. */
-  onEvent(event: RealtimeEvent): void;
+  /** The user's events, `resync` after the instance may have missed some, and `sessions-ended`. */
+  onEvent(event: BusEvent): void;
   /** The instance is shutting down: end the stream so the browser reconnects to another one. */
   onDisconnect(): void;
 }
@@ -20,7 +27,7 @@ export interface Subscriber {
  * notifications sent meanwhile are lost, so the stream reads the current state again.
  */
 export interface EventBus {
-  publish(executor: Executor, userId: string, event: RealtimeEvent): Promise<void>;
+  publish(executor: Executor, userId: string, event: BusEvent): Promise<void>;
   subscribe(userId: string, subscriber: Subscriber): () => void;
   /** Number of open local subscriptions (for metrics and tests). */
   size(): number;
@@ -35,7 +42,7 @@ export async function createEventBus(database: Database, logger: Logger): Promis
   const everyone = () => [...local.values()].flatMap((set) => [...set]);
   const unlisten = await database.listen(CHANNEL, (payload) => {
     try {
-      const { userId, event } = JSON.parse(payload) as { userId: string; event: RealtimeEvent };
+      const { userId, event } = JSON.parse(payload) as { userId: string; event: BusEvent };
       for (const subscriber of local.get(userId) ?? []) subscriber.onEvent(event);
     } catch (err) {
       logger.warn({ err }, 'dropped a malformed realtime notification');

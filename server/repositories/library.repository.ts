@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, inArray, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { LIMITS } from '@common/product.ts';
 import type { Executor } from '../db/index.ts';
 import { generations, loraTrainings } from '../db/schema.ts';
@@ -79,7 +79,7 @@ export const libraryRepository = {
   async softDelete(db: Executor, userId: string, id: string): Promise<GenerationRow | undefined> {
     const [row] = await db
       .update(generations)
-      .set({ status: 'DELETED' })
+      .set({ status: 'DELETED', deletedAt: sql`now()` })
       .where(and(eq(generations.id, id), listed(userId, false)))
       .returning();
     return row;

@@ -8,6 +8,11 @@ import { rateLimits } from '../db/schema.ts';
  * concurrent requests each see a different count.
  */
 export async function hitRateLimit(db: Db, key: string, windowSeconds: number): Promise<number> {
+  return (await hitRateLimitWindow(db, key, windowSeconds)).count;
+}
+
+/** `hitRateLimit`, also answering how many seconds are left of the current window (a 429's wait). */
+export async function hitRateLimitWindow(db: Db, key: string, windowSeconds: number): Promise<{ count: number; secondsLeft: number }> {
   const expired = sql`${rateLimits.windowStart} < now() - make_interval(secs => ${windowSeconds})`;
   const [row] = await db
     .insert(rateLimits)
@@ -19,8 +24,11 @@ export async function hitRateLimit(db: Db, key: string, windowSeconds: number): 
         windowStart: sql`case when ${expired} then now() else ${rateLimits.windowStart} end`,
       },
     })
-    .returning({ count: rateLimits.count });
-  return row.count;
+    .returning({
+      count: rateLimits.count,
+      secondsLeft: sql<number>`ceil(extract(epoch from ${rateLimits.windowStart} + make_interval(secs => ${windowSeconds}) - now()))::int`,
+    });
+  return { count: row.count, secondsLeft: Math.max(1, Number(row.secondsLeft)) };
 }
 
 /** Takes back one hit (a request that turned out not to count); never below zero. */

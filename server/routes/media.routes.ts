@@ -11,6 +11,11 @@ import type { UsersService } from '../services/users.service.ts';
 
 /** Stored objects never change under a key (a new version gets a new key), so browsers keep them for a year. */
 const IMMUTABLE = 'max-age=31536000, immutable';
+/**
+ * A generated image stops being served the moment it is deleted, so caches must ask each time: an unchanged
+ * image costs a 304 with no body (its ETag), a deleted one a 404.
+ */
+const REVALIDATE = 'public, no-cache';
 
 function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
@@ -52,13 +57,15 @@ export function mediaRoutes(deps: { media: MediaService; identity: IdentityProvi
   /** The key of this request, after checking the caller may read it; 404 (not 403) hides private keys. */
   async function readableKey(c: Context<AppEnv>, key: string | null): Promise<string> {
     if (!key) throw notFound();
+    if (!(await deps.media.isServed(key))) throw notFound();
     if (isPublicKey(key)) return key;
     const who = await deps.identity.identify(c.req.raw.headers);
     const user = who ? await deps.users.findByClerkId(who.id) : undefined;
     if (!canRead(key, user?.id ?? null)) throw notFound();
     return key;
   }
-  const cacheControlOf = (key: string) => `${isPublicKey(key) ? 'public' : 'private'}, ${IMMUTABLE}`;
+  const cacheControlOf = (key: string) =>
+    key.startsWith('generations/') ? REVALIDATE : `${isPublicKey(key) ? 'public' : 'private'}, ${IMMUTABLE}`;
 
   app.get('/thumbs/:width{[0-9]+}/*', async (c) => {
     const width = Number(c.req.param('width'));

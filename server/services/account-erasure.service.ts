@@ -15,6 +15,7 @@ import type { Logger } from '../logger.ts';
 import type { StorageProvider } from '../providers/storage/index.ts';
 import type { CreditsService } from './credits.service.ts';
 import type { ExploreService } from './explore.service.ts';
+import type { SessionsService } from './sessions.service.ts';
 import { userStoragePrefixes } from './media.service.ts';
 
 /** What one erasure removed. A second run over the same person removes nothing. */
@@ -64,6 +65,7 @@ export function createAccountErasureService(deps: {
   storage: StorageProvider;
   credits: CreditsService;
   explore: ExploreService;
+  sessions: SessionsService;
   logger: Logger;
 }) {
   const { db, storage, logger } = deps;
@@ -77,6 +79,9 @@ export function createAccountErasureService(deps: {
       .where(eq(users.id, userId))
       .returning({ clerkId: users.clerkId, email: users.email });
     if (!user) return nothing(null);
+    // The account is closed: its sessions and event streams end now (a Clerk token still valid for up to a
+    // minute is refused as the erased account's), not when the rows below are gone.
+    await deps.sessions.endSessions(userId);
 
     // 2. Explore items made from the person's generations, while the generations still name them.
     // Subqueries, not lists: a person may have more generations than a query takes parameters.

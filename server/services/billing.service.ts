@@ -45,6 +45,17 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type WebhookOutcome = 'processed' | 'duplicate' | 'unmatched' | 'malformed';
 
+export const ALREADY_SUBSCRIBED = 'You already have an active subscription. Change your plan from the customer portal.';
+const alreadySubscribed = () => conflict(ALREADY_SUBSCRIBED, 'already_subscribed');
+
+/** The database refused a second subscription in force for one account (subscriptions_one_in_force_per_user). */
+function isSecondSubscription(err: unknown): boolean {
+  for (let e = err as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505' && e.constraint === 'subscriptions_one_in_force_per_user') return true;
+  }
+  return false;
+}
+
 export function createBillingService(deps: {
   db: Db;
   events: EventBus;
@@ -266,9 +277,7 @@ export function createBillingService(deps: {
       if (!isPlanId(body.plan)) throw badRequest('Unknown plan. Choose Basic, Standard or Professional.', 'unknown_plan');
       const email = body.email?.trim();
       if (!email || !EMAIL.test(email)) throw badRequest(CHECKOUT_EMAIL_MESSAGE, 'email_required');
-      if (user.subscriptionStatus === 'active') {
-        throw conflict('You already have an active subscription. Change your plan from the customer portal.', 'already_subscribed');
-      }
+      if (user.subscriptionStatus === 'active') throw alreadySubscribed();
       const url = await payments.createCheckout({ plan: body.plan, userId: user.id, email, ...addresses }).catch(providerFailure);
       return { checkout_url: url };
     },
@@ -320,14 +329,22 @@ export function createBillingService(deps: {
         if (err instanceof MalformedWebhookError) return recordMalformed(rawBody, err.message);
         throw err;
       }
-      const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
-        const fresh = await subs.recordEvent(tx, { provider, eventId: event.id, eventType: event.type, payload: event.payload });
-        if (!fresh) return 'duplicate';
-        const userId = await resolveUserId(tx, event);
-        if (!userId) return 'unmatched';
-        await apply(tx, userId, event);
-        return 'processed';
-      });
+      const outcome = await db
+        .transaction(async (tx): Promise<WebhookOutcome> => {
+          const fresh = await subs.recordEvent(tx, { provider, eventId: event.id, eventType: event.type, payload: event.payload });
+          if (!fresh) return 'duplicate';
+          const userId = await resolveUserId(tx, event);
+          if (!userId) return 'unmatched';
+          await apply(tx, userId, event);
+          return 'processed';
+        })
+        .catch((err: unknown) => {
+          // A second subscription in force for the account: nothing of the event is kept (no subscription, no
+          // grant, not even its record, so a retry after the first one ends is applied), and the sender is told.
+          if (!isSecondSubscription(err)) throw err;
+          logger.warn({ eventId: event.id, type: event.type, subscription: event.subscription?.id }, 'refused a second subscription in force for one account');
+          throw alreadySubscribed();
+        });
       if (outcome === 'unmatched') logger.warn({ eventId: event.id, type: event.type }, 'payment event matches no user');
       logger.info({ eventId: event.id, type: event.type, outcome }, 'payment webhook');
       return outcome;

@@ -1,11 +1,13 @@
 import sharp from 'sharp';
+import { and, eq } from 'drizzle-orm';
 import { THUMB_WIDTHS, type ThumbWidth } from '@common/media.ts';
 import { PRODUCT_NAME } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
+import { exploreGallery, generations } from '../db/schema.ts';
 import { notFound } from '../domain/errors.ts';
 import { isUuid } from '../domain/validate.ts';
 import type { Logger } from '../logger.ts';
-import { keyFromMediaUrl, type StorageProvider, type StoredObject } from '../providers/storage/index.ts';
+import { keyFromMediaUrl, mediaUrl, type StorageProvider, type StoredObject } from '../providers/storage/index.ts';
 import { exploreRepository } from '../repositories/explore.repository.ts';
 import { DECODE_LIMITS } from '../domain/image-budget.ts';
 import { generationsRepository } from '../repositories/generations.repository.ts';
@@ -29,6 +31,9 @@ export function canRead(key: string, viewerId: string | null): boolean {
   const owner = key.split('/')[1];
   return viewerId !== null && owner === viewerId;
 }
+
+/** Generation image keys are generations/<userId>/<generationId>[-n].<ext>. */
+export const GENERATION_KEY = /^generations\/[^/]+\/([0-9a-f-]{36})(?:-\d+)?\.[a-z]+$/;
 
 export function isThumbWidth(width: number): width is ThumbWidth {
   return (THUMB_WIDTHS as readonly number[]).includes(width);
@@ -73,6 +78,26 @@ export function createMediaService(deps: { db: Db; storage: StorageProvider; log
   }
 
   return {
+    /**
+     * Whether the image at `key` (or a thumbnail of it) may be served at all. A generation's image is served
+     * while the generation is ACTIVE, and no longer from the moment it is deleted, for everyone, its owner
+     * included; an explore item that still names it (published before explore kept copies) keeps it served.
+     * Every other key: yes (canRead decides who).
+     */
+    async isServed(key: string): Promise<boolean> {
+      if (!key.startsWith('generations/')) return true;
+      const id = GENERATION_KEY.exec(key)?.[1];
+      if (id && isUuid(id)) {
+        const [row] = await db
+          .select({ id: generations.id })
+          .from(generations)
+          .where(and(eq(generations.id, id), eq(generations.status, 'ACTIVE')));
+        if (row) return true;
+      }
+      const [shown] = await db.select({ id: exploreGallery.id }).from(exploreGallery).where(eq(exploreGallery.imageUrl, mediaUrl(key))).limit(1);
+      return Boolean(shown);
+    },
+
     /** A stored object; null when it does not exist. The caller checks canRead first. */
     open(key: string): Promise<StoredObject | null> {
       return storage.get(key);

@@ -10,7 +10,8 @@ import {
   type SandboxSubscription,
 } from '../providers/payments/sandbox.ts';
 import type { SubscriptionRow } from '../repositories/subscriptions.repository.ts';
-import type { BillingService } from './billing.service.ts';
+import { PaymentProviderError } from '../providers/payments/index.ts';
+import { ALREADY_SUBSCRIBED, type BillingService } from './billing.service.ts';
 import type { UserRow } from './users.service.ts';
 
 export type SandboxPaymentsService = ReturnType<typeof createSandboxPaymentsService>;
@@ -99,9 +100,8 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
     async pay(checkout: SandboxCheckout, user: UserRow, webhookUrl: string): Promise<void> {
       const ids = sandboxIds(checkout.id);
       const inForce = await current(user, sandbox.customerIdFor(user.id));
-      if (inForce && inForce.id !== ids.subscription) {
-        throw conflict('You already have an active subscription. Change your plan from the customer portal.', 'already_subscribed');
-      }
+      // A quick refusal for the common case; the database's one-subscription index is what holds under races.
+      if (inForce && inForce.id !== ids.subscription) throw conflict(ALREADY_SUBSCRIBED, 'already_subscribed');
       const now = new Date();
       const sub: SandboxSubscription = {
         id: ids.subscription,
@@ -116,6 +116,11 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
         transactionId: ids.transaction,
       };
       const product = sandboxProduct(sandbox, checkout.plan);
+      // Another checkout of the account won the race: the product refused this one's events (409).
+      const refusedAsSecond = (err: unknown) => {
+        if (err instanceof PaymentProviderError && err.status === 409) throw conflict(ALREADY_SUBSCRIBED, 'already_subscribed');
+        throw err;
+      };
       await send(
         webhookUrl,
         'checkout.completed',
@@ -144,8 +149,8 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
           metadata: { userId: checkout.userId, plan: checkout.plan },
         },
         `${ids.event}_checkout`,
-      );
-      await send(webhookUrl, 'subscription.paid', sandboxSubscriptionObject(sandbox, sub), `${ids.event}_paid`);
+      ).catch(refusedAsSecond);
+      await send(webhookUrl, 'subscription.paid', sandboxSubscriptionObject(sandbox, sub), `${ids.event}_paid`).catch(refusedAsSecond);
     },
 
     /**

@@ -50,6 +50,11 @@ export interface IdentityPort {
    * Clerk's user profile; its user.deleted webhook then erases their data). Absent for built-in accounts.
    */
   openAccountDeletion?(): void;
+  /**
+   * Built-in accounts only ('Change password' on the profile; Clerk has its own): the server checks the
+   * current password and the sign-up rule, and signs out every other session of the account.
+   */
+  changePassword?(input: { currentPassword: string; newPassword: string }): Promise<void>;
 }
 
 /** A character the user can generate with: one of their COMPLETED trainings with a LoRA file. */
@@ -101,6 +106,11 @@ export interface LivePort {
    * says it may have missed changes itself (`account: true`: the user's record too).
    */
   watchStale(onStale: (scope: { account: boolean }) => void): () => void;
+  /**
+   * Local mode: called once when the server ended the session this page runs in (signed out elsewhere, the
+   * password changed in another browser, the account erased). Hosted mode: Clerk ends its own sessions.
+   */
+  watchSignedOut?(onSignedOut: () => void): () => void;
 }
 
 export interface RequestOptions {

@@ -96,6 +96,7 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     AUTH_RATE_LIMIT: '1000',
+    SIGN_UP_RATE_LIMIT: '1000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET } : {}),
     ...opts.env,
   });

@@ -232,6 +232,18 @@ describe('fuzzing every endpoint with hostile input', () => {
     }
   });
 
+  it('refuses hostile change-password fields with a 4xx and never a 5xx; the password stays', async () => {
+    for (const field of ['currentPassword', 'newPassword']) {
+      for (const [name, value] of HOSTILE) {
+        const body = JSON.stringify({ currentPassword: 'not-the-password', newPassword: 'violet ferry lantern 42', [field]: value });
+        const status = await probe('POST', '/api/auth/change-password', { body, type: 'application/json' }, /\b(currentPassword|newPassword|password)\b/, `${field} = ${name}`);
+        expect(status, `${field} = ${name}`).toBeGreaterThanOrEqual(400);
+      }
+    }
+    for (const [name, body, type] of HOSTILE_BODIES) await probe('POST', '/api/auth/change-password', { body, type }, /^(body\b|\w+: )|JSON|password/i, name);
+    expect((await ts.client().post('/api/auth/sign-in/email', { email, password: 'correct-horse-1' })).status).toBe(200);
+  });
+
   it('answers hostile query strings with a 4xx naming the parameter', async () => {
     const queries: [string, string[]][] = [
       ['/api/library/generations', ['page', 'favorites']],

@@ -176,7 +176,7 @@ describe('media delivery from S3', () => {
     });
     try {
       expect(ts.rt.storage.name).toBe('s3');
-      const key = `generations/u9/${Date.now()}.png`;
+      const key = `explore/${Date.now()}.png`;
       const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c04020' } }).png().toBuffer();
       await ts.rt.storage.put(key, png, 'image/png');
 

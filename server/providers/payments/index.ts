@@ -60,6 +60,8 @@ export class PaymentProviderError extends Error {
   constructor(
     message: string,
     readonly cause?: unknown,
+    /** The HTTP status the other side answered with, when it answered (the sandbox's webhook delivery). */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'PaymentProviderError';

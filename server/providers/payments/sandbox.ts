@@ -159,7 +159,7 @@ export function createSandboxProvider(opts: { webhookSecret: string; publicUrl?:
         throw new PaymentProviderError('The test payment service could not reach the webhook endpoint.', err);
       }
       if (res.status !== 200) {
-        throw new PaymentProviderError(`The webhook endpoint refused the test payment event (HTTP ${res.status}).`);
+        throw new PaymentProviderError(`The webhook endpoint refused the test payment event (HTTP ${res.status}).`, undefined, res.status);
       }
     },
   };

@@ -1,6 +1,7 @@
-import { REALTIME_EVENT_TYPES, type RealtimeEvent } from '@common/events';
+import { REALTIME_EVENT_TYPES, SIGNED_OUT_EVENT, type RealtimeEvent } from '@common/events';
 
-export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting';
+/** 'signed-out': the server ended the stream with its session, and the browser holds no valid session any more. */
+export type ConnectionStatus = 'connecting' | 'open' | 'reconnecting' | 'signed-out';
 
 /** The server's event stream for the signed-in user (local mode only; LivePort is what features see). */
 export interface EventsPort {
@@ -12,14 +13,20 @@ export interface EventsPort {
  * One EventSource to /api/events shared by every subscriber, opened with the first and closed with the last.
  * The browser reconnects by itself after a network drop; when the server refuses the stream (e.g. a restart
  * mid-deploy) we reopen it with a growing delay.
+ *
+ * The stream ends with `signed-out` when its session ends (signed out in another tab, the password changed
+ * elsewhere, the account erased). It is reopened only if `stillSignedIn` says the browser still holds a
+ * valid session (another tab may have signed in again); otherwise subscribers are told 'signed-out' and
+ * nothing reconnects. A refused reconnection (401) is checked the same way.
  */
-export function createLocalEvents(url = '/api/events'): EventsPort {
+export function createLocalEvents(url = '/api/events', stillSignedIn: () => Promise<boolean> = async () => true): EventsPort {
   const listeners = new Set<(event: RealtimeEvent) => void>();
   const statusListeners = new Set<(status: ConnectionStatus) => void>();
   let source: EventSource | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let failures = 0;
   let everOpened = false;
+  let signedOut = false;
 
   const emitStatus = (s: ConnectionStatus) => statusListeners.forEach((fn) => fn(s));
 
@@ -41,19 +48,35 @@ export function createLocalEvents(url = '/api/events'): EventsPort {
         }
       });
     }
+    source.addEventListener(SIGNED_OUT_EVENT, () => {
+      source?.close();
+      source = null;
+      void reopenIfSignedIn(0);
+    });
     source.onerror = () => {
       if (source?.readyState === EventSource.CLOSED) {
         source = null;
-        emitStatus('reconnecting');
-        const delay = Math.min(30_000, 1000 * 2 ** failures++);
-        retryTimer = setTimeout(() => {
-          retryTimer = undefined;
-          if (listeners.size) open();
-        }, delay);
+        void reopenIfSignedIn(Math.min(30_000, 1000 * 2 ** failures++));
       } else {
         emitStatus('reconnecting');
       }
     };
+  }
+
+  /** Reopens after `delay` only with a valid session; a check that cannot be made is tried again later. */
+  async function reopenIfSignedIn(delay: number) {
+    emitStatus('reconnecting');
+    const valid = await stillSignedIn().catch(() => true);
+    if (!valid) {
+      signedOut = true;
+      emitStatus('signed-out');
+      return;
+    }
+    if (!listeners.size || source || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      if (listeners.size) open();
+    }, delay);
   }
 
   function close() {
@@ -68,7 +91,8 @@ export function createLocalEvents(url = '/api/events'): EventsPort {
     subscribe(onEvent, onStatus) {
       listeners.add(onEvent);
       if (onStatus) statusListeners.add(onStatus);
-      if (!source && !retryTimer) open();
+      if (signedOut) queueMicrotask(() => onStatus?.('signed-out'));
+      else if (!source && !retryTimer) open();
       return () => {
         listeners.delete(onEvent);
         if (onStatus) statusListeners.delete(onStatus);

@@ -58,5 +58,6 @@ export function createLocalIdentity(): IdentityPort {
     signIn: (input) => post('/sign-in/email', input),
     signUp: (input) => post('/sign-up/email', input),
     signOut: () => post('/sign-out', {}),
+    changePassword: (input) => post('/change-password', input),
   };
 }

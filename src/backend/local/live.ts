@@ -18,6 +18,18 @@ export function createLocalLive(events: EventsPort): LivePort {
 
     watchChanges: (topic, onChange) => events.subscribe((e) => e.type === TOPIC_EVENT[topic] && onChange()),
 
+    watchSignedOut(onSignedOut) {
+      let told = false;
+      return events.subscribe(
+        () => {},
+        (status) => {
+          if (status !== 'signed-out' || told) return;
+          told = true;
+          onSignedOut();
+        },
+      );
+    },
+
     watchStale(onStale) {
       let wasOpen = false;
       return events.subscribe(

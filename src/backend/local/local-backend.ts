@@ -8,11 +8,13 @@ import { createLocalLive } from './live';
 /** Local mode: built-in accounts, and every list, change and paid action through this product's server. */
 export function createLocalBackend(): Backend {
   const api = createHttpApi();
+  const identity = createLocalIdentity();
   return {
     mode: 'local',
-    identity: createLocalIdentity(),
+    identity,
     data: createLocalData(api),
-    live: createLocalLive(createLocalEvents()),
+    // The stream reconnects only while the browser holds a valid session.
+    live: createLocalLive(createLocalEvents('/api/events', async () => (await identity.loadUser()) !== null)),
     api,
   };
 }

@@ -34,6 +34,9 @@ export function useLiveUserRecord() {
       live.watchStale(({ account }) =>
         void qc.invalidateQueries(account ? undefined : { predicate: (q) => q.queryKey[0] !== meKey[0] }),
       ),
+      // The session ended elsewhere: to the sign-in page with a full load, so nothing of this account stays
+      // in memory (as Sign Out does).
+      live.watchSignedOut?.(() => window.location.assign('/sign-in')) ?? (() => {}),
     ];
     return () => stops.forEach((stop) => stop());
   }, [live, qc, refreshMe]);

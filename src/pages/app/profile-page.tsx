@@ -2,6 +2,8 @@ import { useEffect } from 'react';
 import { PageSpinner } from '@/components/ui/spinner';
 import { useSubscription } from '@/features/billing/api';
 import { useAccountData } from '@/features/profile/api';
+import { useBackend } from '@/backend/backend-context';
+import { ChangePasswordCard } from '@/features/profile/components/change-password-card';
 import { ProfileScreen } from '@/features/profile/components/profile-screen';
 import { useMe, useSignOut } from '@/features/session/api';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -12,6 +14,8 @@ export default function ProfilePage() {
   const subscription = useSubscription();
   const signOut = useSignOut();
   const account = useAccountData();
+  const { identity } = useBackend();
+  const changePassword = identity.changePassword?.bind(identity);
 
   // Spec §8: a failed subscription read on the profile is only logged; the live user record still shows the plan.
   useEffect(() => {
@@ -32,6 +36,7 @@ export default function ProfilePage() {
       currentPeriodEnd={subscription.data?.current_period_end ?? null}
       onSignOut={() => void signOut()}
       data={{ onDownloadData: account.downloadData, onDeleteAccount: account.deleteAccount, onOpenAccountDeletion: account.openAccountDeletion }}
+      passwordSection={changePassword && <ChangePasswordCard email={me.email} fullName={me.full_name} changePassword={changePassword} />}
     />
   );
 }

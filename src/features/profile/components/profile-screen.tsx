@@ -22,6 +22,8 @@ export interface ProfileScreenProps {
   onSignOut: () => void;
   /** 'Download my data' and 'Delete account' (issue 24). */
   data: Omit<YourDataCardProps, 'email'>;
+  /** 'Change password', for built-in accounts (Clerk has its own). */
+  passwordSection?: ReactNode;
 }
 
 const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
@@ -131,6 +133,7 @@ export function ProfileScreen(props: ProfileScreenProps) {
         </p>
       </Card>
 
+      {props.passwordSection}
       <YourDataCard email={email} {...props.data} />
 
       {signOut('md:hidden')}
