@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 
 const PORT = Number(process.env.E2E_PORT ?? 4310);
 export const ORIGIN = `http://127.0.0.1:${PORT}`;
-const CONTROL = `http://127.0.0.1:${PORT + 1}`;
+const CONTROL = `http://127.0.0.1:${PORT + 100}`;
 
 export interface TestUser {
   email: string;

@@ -10,7 +10,7 @@ import { startRuntime } from '../../server/runtime.ts';
 import { insertGenerations } from './gallery-fixtures.ts';
 
 /**
- * The real server and SPA on a fresh data folder, plus a loopback-only control port (E2E_PORT + 1) through
+ * The real server and SPA on a fresh data folder, plus a loopback-only control port (E2E_PORT + 100, clear of neighbouring servers) through
  * which Playwright fixtures act as an operator would (e.g. grant credits). Production code has no test hooks.
  */
 const port = Number(process.env.E2E_PORT ?? 4310);
@@ -55,5 +55,5 @@ const control = createServer(async (req, res) => {
     res.writeHead(500).end(String(err));
   }
 });
-control.listen(port + 1, '127.0.0.1');
+control.listen(port + 100, '127.0.0.1');
 console.log(`e2e server on http://127.0.0.1:${port} (data ${dataDir})`);
