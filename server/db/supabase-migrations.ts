@@ -21,7 +21,9 @@ export const SUPABASE_MIGRATIONS_DIR = fileURLToPath(new URL('../../supabase/mig
 /** Grants, policies and the realtime publication: written by hand, applied after the tables it names. */
 export const SECURITY_MIGRATION = '20261123041500_likeness_security.sql';
 /** Every hand-written Supabase migration, oldest first; a feature's grants go in a file after its tables. */
-export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [SECURITY_MIGRATION];
+/** Photo shoots' grants, policies and realtime tables (issue 20). */
+export const PHOTO_SHOOTS_SECURITY_MIGRATION = '20261124060010_photo_shoots_security.sql';
+export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [SECURITY_MIGRATION, PHOTO_SHOOTS_SECURITY_MIGRATION];
 
 const BREAKPOINT = '--> statement-breakpoint';
 /** Tables a migration creates in `public` (Drizzle writes `CREATE TABLE "name"` or `"schema"."name"`). */
