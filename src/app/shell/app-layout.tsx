@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router';
 import { useMe } from '@/features/session/api';
 import { useLiveUserRecord } from '@/features/session/use-realtime';
+import { RunningShoots } from '@/features/photo-shoots/components/running-shoots';
 import { MobileTopBar } from './mobile-top-bar';
 import { Sidebar } from './sidebar';
 
@@ -13,6 +14,7 @@ export function AppLayout() {
     <div className="min-h-dvh bg-bg-subtle">
       <Sidebar {...who} />
       <MobileTopBar {...who} />
+      <RunningShoots variant="strip" />
       <main className="min-w-0 md:pl-16">
         <div className="mx-auto w-full max-w-[1400px] px-4 py-6 md:px-8 md:py-8">
           <Outlet />

@@ -6,6 +6,7 @@ import { LAYOUT } from '@common/product';
 import { Avatar } from '@/components/ui/avatar';
 import { LogoMark } from '@/components/logo';
 import { cn } from '@/lib/cn';
+import { RunningShoots } from '@/features/photo-shoots/components/running-shoots';
 import { NAV_ITEMS, compactCredits, creditsLabel, profileLabel } from './nav-items';
 
 export interface SidebarProps {
@@ -63,6 +64,7 @@ export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, on
           </NavLink>
         ))}
       </nav>
+      <RunningShoots variant="sidebar" open={open} />
       <div className="flex flex-col gap-1 border-t border-border pt-3">
         <NavLink to="/app/subscription" className={(s) => cn(itemClasses(s), 'h-12')} title={open ? undefined : creditsLabel(credits)}>
           {/* Closed, the balance shows compactly under the coin; open, the full '{n} Credits' beside it. The

@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
-import { Heart, ImageIcon } from 'lucide-react';
+import { Download, Heart, ImageIcon } from 'lucide-react';
 import { Link } from 'react-router';
 import { buttonClasses } from '@/components/ui/button';
 import { EmptyState, ErrorState } from '@/components/ui/states';
+import { DownloadAllButton } from '@/features/photo-shoots/components/download-all-button';
+import { FAVORITES_ARCHIVE_PATH } from '@/features/photo-shoots/api';
 import { useIsPhone } from '@/lib/use-is-phone';
 import { useLibraryPage, type LibraryKind } from '../api';
 import { fromGeneration } from '../gallery-item';
@@ -45,6 +47,9 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
             </p>
           )}
         </div>
+        {kind === 'favorites' && data && data.total > 0 && (
+          <DownloadAllButton path={FAVORITES_ARCHIVE_PATH} fallbackName="likeness-favorites.zip" icon={<Download className="size-4" aria-hidden />} />
+        )}
       </header>
 
       {query.isPending ? (
