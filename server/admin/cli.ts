@@ -8,6 +8,7 @@ import { createCreditsService } from '../services/credits.service.ts';
 import { creditsCommand } from './credits.command.ts';
 import { exploreCommand } from './explore.command.ts';
 import { usersCommand } from './users.command.ts';
+import { packsCommand } from './packs.command.ts';
 import { createStorage } from '../runtime.ts';
 import { createExploreService } from '../services/explore.service.ts';
 import { createAccountErasureService } from '../services/account-erasure.service.ts';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, AdminCommand> = {
   credits: creditsCommand,
   explore: exploreCommand,
   users: usersCommand,
+  packs: packsCommand,
 };
 
 function help(ctx: AdminContext): void {
@@ -54,6 +56,9 @@ export async function runAdmin(
         credits,
         explore,
         erasure: createAccountErasureService({ db: database.db, storage, credits, explore, logger }),
+        config,
+        storage,
+        logger,
       };
       opened = {
         services,

@@ -129,10 +129,11 @@ export interface CoverDeps {
  * Renders each pack's sample photos (its first prompts, filled for a stand-in model) with `generator`:
  * packs without samples only, or every pack with `force` (`admin packs covers`). Returns the packs rendered.
  */
-export async function renderCovers(deps: CoverDeps, opts: { force?: boolean; signal?: AbortSignal; onPack?: (id: string) => void } = {}): Promise<string[]> {
+export async function renderCovers(deps: CoverDeps, opts: { force?: boolean; only?: string; signal?: AbortSignal; onPack?: (id: string) => void } = {}): Promise<string[]> {
   const packs = await repo.listPacks(deps.db, { includeHidden: false });
   const done: string[] = [];
   for (const [index, pack] of packs.entries()) {
+    if (opts.only && pack.id !== opts.only) continue;
     if (!opts.force && pack.sampleUrls.length >= Math.min(SAMPLES_PER_PACK, pack.prompts.length)) continue;
     const urls: string[] = [];
     for (const [i, template] of pack.prompts.slice(0, SAMPLES_PER_PACK).entries()) {

@@ -12,7 +12,7 @@ export function AppLayout() {
   const who = { credits: me.credits, fullName: me.full_name, email: me.email, imageUrl: me.image_url };
   return (
     <div className="min-h-dvh bg-bg-subtle">
-      <Sidebar {...who} />
+      <Sidebar {...who} above={(open) => <RunningShoots variant="sidebar" open={open} />} />
       <MobileTopBar {...who} />
       <RunningShoots variant="strip" />
       <main className="min-w-0 md:pl-16">

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ArrowLeft, Camera } from 'lucide-react';
 import { SHOOT_TEXTS, type PackView } from '@common/photo-shoots';
@@ -137,6 +137,9 @@ function PackDetail({ pack, credits, onBack }: { pack: PackView; credits: number
   const [error, setError] = useState<string | null>(null);
   // One id per shoot the person means to start: a double click or a retried request makes one shoot.
   const requestId = useRef(crypto.randomUUID());
+  // A character trained since the list was cached (on another page) shows at once.
+  const refetchCharacters = characters.refetch;
+  useEffect(() => void refetchCharacters(), [refetchCharacters]);
   const list = characters.data ?? [];
   const selected = chosen ?? list[0]?.id ?? null;
   const short = credits < pack.cost;
