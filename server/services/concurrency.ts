@@ -85,10 +85,11 @@ export function createFairSemaphore(limit: number) {
   const queues = new Map<string, (() => void)[]>();
   let waitingCount = 0;
 
-  function handOn(): boolean {
-    const next = queues.entries().next();
-    if (next.done) return false;
-    const [key, waiters] = next.value;
+  /** Wakes the next waiter: of the first waiting key other than `finished`'s (whose task just ended), else its own. */
+  function handOn(finished: string): boolean {
+    if (queues.size === 0) return false;
+    const key = [...queues.keys()].find((k) => k !== finished) ?? finished;
+    const waiters = queues.get(key)!;
     const wake = waiters.shift()!;
     queues.delete(key);
     // The key goes to the back of the turn order if it still has waiters.
@@ -112,7 +113,7 @@ export function createFairSemaphore(limit: number) {
         return await task();
       } finally {
         // The slot passes straight to the next waiter, so `active` never drops below the real count.
-        if (!handOn()) active--;
+        if (!handOn(key)) active--;
       }
     },
     get active() {
