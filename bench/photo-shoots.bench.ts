@@ -5,6 +5,8 @@ import { renderImage } from '../server/providers/inference/builtin-generator.ts'
 import type { ImageGenerator } from '../server/providers/inference/index.ts';
 import { mediaUrl } from '../server/providers/storage/index.ts';
 import { importPacks } from '../server/services/packs.service.ts';
+import { buildBuiltinLora } from '../server/providers/inference/builtin-lora.ts';
+import { portraitPhoto, PORTRAITS } from '../tests/helpers/photos.ts';
 import { startTestServer, type TestDatabaseKind, type TestServer } from '../tests/helpers/server.ts';
 import { onBothDatabases, percentile, printTable, renderRequest } from './stats.ts';
 
@@ -36,10 +38,13 @@ function zeroLatency(image: Buffer): ImageGenerator {
   };
 }
 
+/** A COMPLETED character with a real built-in LoRA file (from a portrait), so the engine paints its face. */
 async function character(ts: TestServer, userId: string) {
+  const key = `loras/${userId}/bench.json`;
+  await ts.rt.storage.put(key, await buildBuiltinLora({ images: [await portraitPhoto(PORTRAITS[0]!)], characterName: 'Bench', triggerWord: 'bench' }), 'application/json');
   const [row] = await ts.rt.db
     .insert(loraTrainings)
-    .values({ userId, characterName: 'Bench', triggerWord: 'bench', gender: 'female', hairColor: 'brown', status: 'COMPLETED', loraFileUrl: `/media/loras/${userId}/none.json` })
+    .values({ userId, characterName: 'Bench', triggerWord: 'bench', gender: 'female', hairColor: 'brown', status: 'COMPLETED', loraFileUrl: mediaUrl(key) })
     .returning();
   return row;
 }

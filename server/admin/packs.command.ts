@@ -42,10 +42,12 @@ export const packsCommand: AdminCommand = {
   async run(args, ctx) {
     const [action, target, ...extra] = args;
     if (extra.length) return usage(ctx, `Unexpected arguments: ${extra.join(' ')}`);
+    if (!USAGE.some((line) => line.split(' ')[1] === action)) return usage(ctx, action ? `Unknown packs action: ${action}` : 'Missing packs action.');
+    // The repository's catalogue first, as a server start would (idempotent), so every action sees it.
+    await seedCatalogue((await ctx.open()).db);
     switch (action) {
       case 'list': {
         const { db } = await ctx.open();
-        await seedCatalogue(db);
         for (const p of await shootsRepository.listPacks(db, { includeHidden: true })) {
           ctx.out(`${p.id.padEnd(28)} ${p.hidden ? 'hidden' : 'shown '} ${p.source.padEnd(9)} ${String(p.prompts.length).padStart(2)} photos  ${p.coverUrl ?? 'no cover'}  ${p.name}`);
         }

@@ -52,6 +52,17 @@ export const photoRefundKey = (photoId: string) => `shoot-photo:${photoId}`;
 /** Ledger key (before `refund:`) of a cancellation's refund of every photo not started. */
 export const cancelRefundKey = (shootId: string) => `shoot-cancel:${shootId}`;
 
+/** The columns a new photo row gets by default (the view of a shoot just started, without reading it back). */
+const PHOTO_DEFAULTS = {
+  status: 'QUEUED',
+  generationId: null,
+  imageUrl: null,
+  error: null,
+  attempts: 0,
+  startedAt: null,
+  finishedAt: null,
+} as const;
+
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toPackView(pack: PackWithPrompts): PackView {
@@ -71,7 +82,10 @@ export function toPackView(pack: PackWithPrompts): PackView {
   };
 }
 
-function toPhotoView(p: ShootPhotoRow, ahead: Map<string, number>): ShootPhotoView {
+function toPhotoView(
+  p: Pick<ShootPhotoRow, 'id' | 'position' | 'status' | 'prompt' | 'width' | 'height' | 'imageUrl' | 'generationId' | 'error' | 'startedAt' | 'finishedAt'>,
+  ahead: Map<string, number>,
+): ShootPhotoView {
   return {
     id: p.id,
     position: p.position,
@@ -210,9 +224,19 @@ export function createShootsService(deps: ShootsDeps) {
           .limit(1);
         if (same) {
           if (same.userId !== userId) throw conflict('That request id is already used. Please try again.', 'request_id_taken');
-          return { shoot: same, created: false };
+          return { shoot: same, created: false, photos: undefined };
         }
         await credits.debit(userId, cost, `Photo shoot: ${pack.name} (${pack.prompts.length} photos)`, shootDebitKey(shootId), tx);
+        const photos = pack.prompts.map((template, position) => ({
+          id: randomUUID(),
+          shootId,
+          userId,
+          position,
+          prompt: fillPrompt(template, character),
+          width: pack.width,
+          height: pack.height,
+          seed: randomInt(SEED_LIMIT),
+        }));
         const shoot = await repo.insertShoot(
           tx,
           {
@@ -225,22 +249,16 @@ export function createShootsService(deps: ShootsDeps) {
             photoCount: pack.prompts.length,
             cost,
           },
-          pack.prompts.map((template, position) => ({
-            id: randomUUID(),
-            shootId,
-            userId,
-            position,
-            prompt: fillPrompt(template, character),
-            width: pack.width,
-            height: pack.height,
-            seed: randomInt(SEED_LIMIT),
-          })),
+          photos,
         );
         await publish(tx, shoot);
-        return { shoot, created: true };
+        return { shoot, created: true, photos };
       });
-      if (started.created) deps.wake();
-      return { shoot: await get(userId, started.shoot.id), created: started.created };
+      if (!started.created) return { shoot: await get(userId, started.shoot.id), created: false };
+      deps.wake();
+      // The new shoot as written (no further reads: starting is one transaction and this answer).
+      const { ready: _r, failed: _f, ...summary } = toSummary(started.shoot, { ready: 0, failed: 0 });
+      return { shoot: { ...summary, photos: started.photos!.map((p) => toPhotoView({ ...p, ...PHOTO_DEFAULTS }, new Map())) }, created: true };
     },
 
     async list(userId: string, opts: { running?: boolean }): Promise<ShootSummary[]> {
