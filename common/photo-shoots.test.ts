@@ -25,7 +25,8 @@ describe('prompt templating', () => {
   });
 
   it('describes a template in words with the character as "the person"', () => {
-    expect(describePrompt('studio portrait of {subject} with {hair}, 85mm lens')).toBe('Studio portrait of the person with hair, 85mm lens');
+    expect(describePrompt('studio portrait of {subject} with {hair}, 85mm lens')).toBe('Studio portrait of the person, 85mm lens');
+    expect(describePrompt('{subject} brushing {hair} back')).toBe('The person brushing their hair back');
   });
 });
 

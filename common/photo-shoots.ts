@@ -113,11 +113,12 @@ export function fillPrompt(templateText: string, character: PromptCharacter): st
 /** A template in words for the pack page: the character is 'the person'. */
 export function describePrompt(templateText: string): string {
   const text = templateText
+    .replace(/\s+with \{hair\}/g, '')
     .replace(/\{subject\}|\{trigger\}( \{person\})?/g, 'the person')
     .replace(/\{person\}/g, 'person')
     .replace(/\{pronoun\}/g, 'they')
     .replace(/\{possessive\}/g, 'their')
-    .replace(/\{hair\}/g, 'hair')
+    .replace(/\{hair\}/g, 'their hair')
     .replace(/\s+/g, ' ')
     .trim();
   return text.charAt(0).toUpperCase() + text.slice(1);
