@@ -7,11 +7,13 @@ export type RealtimeEvent =
   | { type: 'subscription'; status: string | null; plan: string | null }
   | { type: 'generation'; action: 'created' | 'updated' | 'deleted'; id: string }
   | { type: 'training'; action: 'created' | 'updated' | 'deleted'; id: string; status: string }
+  /** A photo shoot or one of its photos changed. */
+  | { type: 'shoot'; id: string; status: string }
   /** The server may have missed events for a moment (its database connection dropped): refetch what is shown. */
   | { type: 'resync' };
 
 export type RealtimeEventType = RealtimeEvent['type'];
-export const REALTIME_EVENT_TYPES: readonly RealtimeEventType[] = ['credits', 'subscription', 'generation', 'training', 'resync'];
+export const REALTIME_EVENT_TYPES: readonly RealtimeEventType[] = ['credits', 'subscription', 'generation', 'training', 'shoot', 'resync'];
 
 /**
  * The last event of a stream whose session or token has ended (sign-out, password change or reset, account

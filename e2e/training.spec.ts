@@ -1,22 +1,10 @@
 import type { Page, Request } from '@playwright/test';
-import sharp from 'sharp';
-import { portraitPhoto, PORTRAITS } from '../tests/helpers/photos';
+import { trainingPhotos } from './support/training-photos';
 import { expect, isPhone, newUser, signUp, test, withCredits, type TestUser } from './fixtures';
 
 const SUCCESS_DESKTOP =
   'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
 const SUCCESS_PHONE = 'Training submitted successfully! Check progress below.';
-
-/** Real portraits (the sample photos inside @vladmandic/human), one person each; mirrored after the fifth. */
-async function trainingPhotos(n: number): Promise<{ name: string; mimeType: string; buffer: Buffer }[]> {
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const portrait = await portraitPhoto(PORTRAITS[i % PORTRAITS.length]!);
-    const buffer = i < PORTRAITS.length ? portrait : await sharp(portrait).flop().jpeg().toBuffer();
-    out.push({ name: `photo-${i + 1}.jpg`, mimeType: 'image/jpeg', buffer });
-  }
-  return out;
-}
 
 /** Opens the page (which creates the users row) and grants credits, which arrive live. */
 async function openWithCredits(page: Page, user: TestUser, credits: number) {

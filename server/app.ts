@@ -27,6 +27,7 @@ import { libraryRoutes } from './routes/library.routes.ts';
 import { exploreRoutes } from './routes/explore.routes.ts';
 import { falWebhookRoutes, trainingsRoutes } from './routes/trainings.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
+import { shootsRoutes } from './routes/shoots.routes.ts';
 import { closeConnectionsWhileStopping } from './ops/shutdown.ts';
 
 /** Paths that enforce their own body limit (streamed uploads) or authenticate by signature (webhooks). */
@@ -88,6 +89,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api/library', libraryRoutes(rt));
   app.route('/api/explore', exploreRoutes(rt));
   app.route('/api', trainingsRoutes(rt));
+  app.route('/api', shootsRoutes(rt));
   app.route('/api/webhooks/fal', falWebhookRoutes(rt));
 
   app.route('/api/billing', billingRoutes({ ...rt, publicUrl: config.PUBLIC_URL, spaOrigins }));

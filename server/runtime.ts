@@ -53,6 +53,10 @@ import { createScheduledJob, type ScheduledJob } from './jobs/scheduled-job.ts';
 import { createJobLeases, freeAllLeases, type JobLeases } from './repositories/job-leases.ts';
 import { refundAbandonedJobs } from './services/paid-jobs.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { createFairSemaphore } from './services/concurrency.ts';
+import { createShootsService, type ShootEndedHook, type ShootsService } from './services/shoots.service.ts';
+import { createShootRunner, type ShootRunner } from './jobs/shoot-runner.ts';
+import { renderCovers, seedCatalogue } from './services/packs.service.ts';
 import { createProviderCheck, createReadiness, type Readiness } from './ops/readiness.ts';
 
 export interface RuntimeOptions {
@@ -63,6 +67,10 @@ export interface RuntimeOptions {
   generator?: ImageGenerator;
   /** Replaces the configured upscaler/editor (tests and benchmarks); by default it follows the engine. */
   finisher?: ImageFinisher;
+  /** Called inside the transaction that ends a photo shoot (completed, failed, cancelled): 'shoot ready' mail. */
+  onShootEnded?: ShootEndedHook;
+  /** Render the photo packs' sample covers in the background at start (default: as EXPLORE_SEED). */
+  packCovers?: boolean;
   /** Replaces the configured image captioner (tests). */
   captioner?: ImageCaptioner;
   /** Replaces the built-in character trainer (tests). */
@@ -123,6 +131,12 @@ export interface Runtime {
   accountData: AccountDataService;
   /** Runs character trainings to their end (docs/decisions/004-training-jobs.md). */
   trainingRunner: TrainingRunner;
+  /** Photo packs and shoots (issue 20). */
+  shoots: ShootsService;
+  /** Runs shoot photos, taking over those of dead instances (server/jobs/shoot-runner.ts). */
+  shootRunner: ShootRunner;
+  /** Renders the photo packs' missing sample covers with the built-in engine (background at start). */
+  renderPackCovers(): Promise<string[]>;
   /** Deletes originals after UPLOAD_RETENTION_DAYS, old generations and orphaned files (server/jobs/retention.ts). */
   retention: ScheduledJob & { lastReport(): RetentionReport | undefined };
   /** Removes a deleted generation's image and thumbnails from storage once its Undo has lapsed (jobs/deleted-generations.ts). */
@@ -230,6 +244,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     (config.FAL_KEY
       ? createFalFinisher({ credentials: config.FAL_KEY, timeoutMs: config.FAL_GENERATION_TIMEOUT_SECONDS * 1000, logger })
       : createBuiltinFinisher({ generator: options.generator ?? generator }));
+  // One set of provider slots per instance, taken in turn per user by single generations and shoot photos.
+  const inferenceSlots = createFairSemaphore(config.INFERENCE_CONCURRENCY);
   const generations = createGenerationsService({
     db,
     credits,
@@ -242,7 +258,22 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     leases,
     isInstanceAlive: database.isInstanceAlive,
     concurrency: config.INFERENCE_CONCURRENCY,
+    slots: inferenceSlots,
   });
+  // The catalogue file's packs are in the database before the first request (idempotent, serialised).
+  await seedCatalogue(db);
+  let shootRunner: ShootRunner | undefined;
+  const shoots = createShootsService({ db, credits, events, logger, wake: () => shootRunner?.wake(), onShootEnded: options.onShootEnded });
+  shootRunner = createShootRunner({
+    db,
+    leases,
+    generations,
+    shoots,
+    logger,
+    concurrency: config.INFERENCE_CONCURRENCY,
+    pollIntervalMs: Math.max(250, Math.min(2000, leases.leaseMs / 4)),
+  });
+  shootRunner.start();
   const media = createMediaService({ db, storage, logger });
   const vision = options.vision ?? createVisionAnalyser({ timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 });
   const photoChecks = createPhotoCheckService({ vision, logger, timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 });
@@ -351,12 +382,19 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
         { kind: 'paid_call', state: 'waiting', count: generations.waiting() },
         { kind: 'training', state: 'leased', count: leases.held('training') },
         { kind: 'training', state: 'waiting', count: await trainingsRepository.countWaiting(db) },
+        { kind: 'shoot_photo', state: 'leased', count: leases.held('shoot_photo') },
       ];
     },
   });
   let seeding: Promise<number> | undefined;
   const seedExplore = () =>
     (seeding ??= seedExploreGallery({ db, storage, generator: seedGenerator, logger }, seedAbort.signal).finally(() => (seeding = undefined)));
+  let coverRun: Promise<string[]> | undefined;
+  const renderPackCovers = () =>
+    (coverRun ??= renderCovers({ db, storage, generator: seedGenerator, logger }, { signal: seedAbort.signal }).finally(() => (coverRun = undefined)));
+  if (options.packCovers ?? config.EXPLORE_SEED ?? config.NODE_ENV !== 'test') {
+    renderPackCovers().catch((err: unknown) => logger.error({ err }, 'could not render the photo-pack covers; they will be tried again at the next start'));
+  }
   if (config.EXPLORE_SEED ?? config.NODE_ENV !== 'test') {
     seedExplore().catch((err: unknown) => logger.error({ err }, 'could not seed the explore gallery; it will be tried again at the next start'));
   }
@@ -395,6 +433,9 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     characters,
     accountData,
     trainingRunner,
+    shoots,
+    shootRunner,
+    renderPackCovers,
     retention: { ...retentionJob, lastReport: () => lastRetentionReport },
     deletedGenerationsPurge,
     seedExplore,
@@ -404,9 +445,11 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
       await deletedGenerationsPurge.close();
       await providerCheck.close();
       await trainingRunner.close();
+      await shootRunner.close();
       await leases.releaseAll();
       seedAbort.abort();
       await seeding?.catch(() => undefined);
+      await coverRun?.catch(() => undefined);
       await vision.close();
       await events.close();
       await database.close();

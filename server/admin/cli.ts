@@ -8,6 +8,7 @@ import { createCreditsService } from '../services/credits.service.ts';
 import { creditsCommand } from './credits.command.ts';
 import { exploreCommand } from './explore.command.ts';
 import { usersCommand } from './users.command.ts';
+import { packsCommand } from './packs.command.ts';
 import { createStorage } from '../runtime.ts';
 import { createExploreService } from '../services/explore.service.ts';
 import { createSessionsService } from '../services/sessions.service.ts';
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, AdminCommand> = {
   credits: creditsCommand,
   explore: exploreCommand,
   users: usersCommand,
+  packs: packsCommand,
 };
 
 function help(ctx: AdminContext): void {
@@ -56,6 +58,9 @@ export async function runAdmin(
         explore,
         // Its sessions-ended notice reaches the servers' streams through the same database (NOTIFY).
         erasure: createAccountErasureService({ db: database.db, storage, credits, explore, sessions: createSessionsService({ db: database.db, events }), logger }),
+        config,
+        storage,
+        logger,
       };
       opened = {
         services,

@@ -1,4 +1,7 @@
+import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
+import type { StorageProvider } from '../providers/storage/index.ts';
 import type { CreditsService } from '../services/credits.service.ts';
 import type { AccountErasureService } from '../services/account-erasure.service.ts';
 import type { ExploreService } from '../services/explore.service.ts';
@@ -16,6 +19,10 @@ export interface AdminServices {
   credits: CreditsService;
   explore: ExploreService;
   erasure: AccountErasureService;
+  /** The server's configuration and storage (photo-pack covers). */
+  config: Config;
+  storage: StorageProvider;
+  logger: Logger;
 }
 
 export interface AdminCommand {

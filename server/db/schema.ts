@@ -142,6 +142,8 @@ export const generations = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
     /** When its image and thumbnails were removed from storage (the row stays, DELETED, for the records). */
     filesRemovedAt: timestamp('files_removed_at', { withTimezone: true, mode: 'date' }),
+    /** The photo shoot it was made in, if any (issue 20). */
+    shootId: uuid('shoot_id').references((): AnyPgColumn => photoShoots.id, { onDelete: 'set null' }),
   },
   (t) => [
     // NULLS FIRST is what a plain `ORDER BY … DESC` means; an index built DESC NULLS LAST cannot serve it.
@@ -153,6 +155,7 @@ export const generations = pgTable(
       .where(sql`${t.status} = 'ACTIVE' and ${t.isFavorite}`),
     // Deleted generations whose files are still in storage: what the purge looks at every few seconds.
     index('generations_files_to_remove_idx').on(t.deletedAt).where(sql`${t.status} = 'DELETED' and ${t.filesRemovedAt} is null`),
+    index('generations_shoot_idx').on(t.shootId).where(sql`${t.shootId} is not null`),
   ],
 );
 
@@ -184,6 +187,112 @@ export const exploreGallery = pgTable(
     index('explore_gallery_hair_color_idx').on(t.hairColor),
     index('explore_gallery_ethnicity_idx').on(t.ethnicity),
     index('explore_gallery_style_idx').on(t.style),
+  ],
+);
+
+// ───────────────────────── Photo shoots (issue 20) ─────────────────────────
+
+/**
+ * A pack of prompts sold as one shoot ('LinkedIn profile'), seeded from server/catalogue/photo-packs.json at
+ * start (catalogue_version) or imported by an operator. Never deleted: a pack taken out is hidden.
+ */
+export const photoPacks = pgTable(
+  'photo_packs',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    category: text('category').notNull(),
+    aspectRatio: text('aspect_ratio').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    coverUrl: text('cover_url'),
+    /** Sample photos of the pack (the cover first), rendered from its first prompts. */
+    sampleUrls: jsonb('sample_urls').$type<string[]>().notNull().default([]),
+    position: integer('position').notNull().default(0),
+    catalogueVersion: integer('catalogue_version').notNull().default(0),
+    /** catalogue (the repository's file) | operator (`admin packs import`) */
+    source: text('source', { enum: ['catalogue', 'operator'] }).notNull().default('catalogue'),
+    hidden: boolean('hidden').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('photo_packs_order_idx').on(t.position, t.id)],
+);
+
+/** A pack's prompt templates, in catalogue order ({trigger}, {subject}, {hair} … filled per character). */
+export const photoPackPrompts = pgTable(
+  'photo_pack_prompts',
+  {
+    packId: text('pack_id')
+      .notNull()
+      .references(() => photoPacks.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    template: text('template').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.packId, t.position] })],
+);
+
+/** One shoot: a pack run for a character; paid up front (ledger key `shoot:<id>`), ended once (shoots.service). */
+export const photoShoots = pgTable(
+  'photo_shoots',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    packId: text('pack_id')
+      .notNull()
+      .references(() => photoPacks.id),
+    loraId: uuid('lora_id').references(() => loraTrainings.id, { onDelete: 'set null' }),
+    packName: text('pack_name').notNull(),
+    characterName: text('character_name').notNull(),
+    status: text('status', { enum: ['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] }).notNull().default('RUNNING'),
+    photoCount: integer('photo_count').notNull(),
+    cost: integer('cost').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('photo_shoots_user_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
+    index('photo_shoots_running_idx').on(t.userId).where(sql`${t.status} = 'RUNNING'`),
+  ],
+);
+
+/**
+ * One photo of a shoot: a durable leased job (docs/decisions/009-job-leases.md) claimed by any instance's
+ * shoot runner, in (position, queued_at) order so shoots share the slots; its generation has the same id.
+ */
+export const shootPhotos = pgTable(
+  'shoot_photos',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    shootId: uuid('shoot_id')
+      .notNull()
+      .references(() => photoShoots.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    prompt: text('prompt').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    seed: integer('seed').notNull(),
+    status: text('status', { enum: ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'] }).notNull().default('QUEUED'),
+    generationId: uuid('generation_id'),
+    imageUrl: text('image_url'),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    queuedAt: timestamp('queued_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...jobLease(),
+  },
+  (t) => [
+    uniqueIndex('shoot_photos_shoot_position_key').on(t.shootId, t.position),
+    index('shoot_photos_queue_idx').on(t.position, t.queuedAt, t.id).where(sql`${t.status} in ('QUEUED', 'RUNNING')`),
   ],
 );
 

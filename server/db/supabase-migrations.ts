@@ -23,7 +23,9 @@ export const SECURITY_MIGRATION = '20261123041500_likeness_security.sql';
 /** `generations` in the realtime publication (favourites and deletions reach a person's other tabs). */
 export const GENERATIONS_REALTIME_MIGRATION = '20261125200000_likeness_generations_realtime.sql';
 /** Every hand-written Supabase migration, oldest first; a feature's grants go in a file after its tables. */
-export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [SECURITY_MIGRATION, GENERATIONS_REALTIME_MIGRATION];
+/** Photo shoots' grants, policies and realtime tables. */
+export const PHOTO_SHOOTS_SECURITY_MIGRATION = '20261125200100_photo_shoots_security.sql';
+export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [SECURITY_MIGRATION, GENERATIONS_REALTIME_MIGRATION, PHOTO_SHOOTS_SECURITY_MIGRATION];
 
 const BREAKPOINT = '--> statement-breakpoint';
 /** Tables a migration creates in `public` (Drizzle writes `CREATE TABLE "name"` or `"schema"."name"`). */

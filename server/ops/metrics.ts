@@ -9,7 +9,7 @@ export type TrainingOutcome = 'completed' | 'failed';
 export interface MetricSources {
   sseConnections(): number;
   /** Jobs this instance holds a lease on, and jobs waiting (for a provider slot here, or trainings due). */
-  jobs(): Promise<{ kind: 'paid_call' | 'training'; state: 'leased' | 'waiting'; count: number }[]>;
+  jobs(): Promise<{ kind: 'paid_call' | 'training' | 'shoot_photo'; state: 'leased' | 'waiting'; count: number }[]>;
   visionQueueLength(): number;
 }
 

@@ -52,7 +52,8 @@ async function shutDown(server: Server, rt: Runtime, signal: NodeJS.Signals): Pr
   rt.readiness.stopping();
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   rt.events.disconnectAll();
-  const jobsStopped = rt.trainingRunner.close();
+  // Shoot photos in flight go back to the queue at once, for another instance to take over.
+  const jobsStopped = Promise.all([rt.trainingRunner.close(), rt.shootRunner.close()]);
   // Kept-alive connections that finished their request close now rather than at their idle timeout.
   const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();

@@ -146,6 +146,31 @@ export const generationsRepository = {
     return (await db.delete(generations).where(inArray(generations.id, ids)).returning({ id: generations.id })).length;
   },
 
+  async countFavorites(db: Executor, userId: string): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(generations)
+      .where(and(eq(generations.userId, userId), eq(generations.status, 'ACTIVE'), eq(generations.isFavorite, true)));
+    return Number(row?.n ?? 0);
+  },
+
+  /** Favourites newest first after `after` (keyset), for a streamed ZIP. */
+  favoritesAfter(db: Executor, userId: string, after: { createdAt: Date; id: string } | undefined, limit: number) {
+    return db
+      .select({ id: generations.id, createdAt: generations.createdAt, imageUrl: generations.imageUrl, outputFormat: generations.outputFormat })
+      .from(generations)
+      .where(
+        and(
+          eq(generations.userId, userId),
+          eq(generations.status, 'ACTIVE'),
+          eq(generations.isFavorite, true),
+          after ? sql`(${generations.createdAt}, ${generations.id}) < (${after.createdAt}, ${after.id})` : undefined,
+        ),
+      )
+      .orderBy(desc(generations.createdAt), desc(generations.id))
+      .limit(limit);
+  },
+
   /** Which of these ids are generations. */
   async existingIds(db: Executor, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];

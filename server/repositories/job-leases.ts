@@ -1,26 +1,28 @@
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '../db/index.ts';
-import { generationJobs, loraTrainings, scheduledJobs } from '../db/schema.ts';
+import { generationJobs, loraTrainings, scheduledJobs, shootPhotos } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 
 /** Tables whose rows are jobs carrying a lease (the jobLease() columns of the schema). */
-export type LeasedTable = typeof generationJobs | typeof loraTrainings | typeof scheduledJobs;
+export type LeasedTable = typeof generationJobs | typeof loraTrainings | typeof scheduledJobs | typeof shootPhotos;
 /**
  * paid_call: rows of generation_jobs (generations, prompt extractions); training: lora_trainings;
- * scheduled: scheduled_jobs (periodic work such as the retention sweep, one row per job, keyed by name).
+ * scheduled: scheduled_jobs (periodic work such as the retention sweep, one row per job, keyed by name);
+ * shoot_photo: shoot_photos (one photo of a photo shoot, server/jobs/shoot-runner.ts).
  */
-export type JobKind = 'paid_call' | 'training' | 'scheduled';
+export type JobKind = 'paid_call' | 'training' | 'scheduled' | 'shoot_photo';
 
 /** Each kind's table and the column that names a row in it. */
 const TABLES = {
   paid_call: { table: generationJobs, key: generationJobs.id },
   training: { table: loraTrainings, key: loraTrainings.id },
   scheduled: { table: scheduledJobs, key: scheduledJobs.name },
+  shoot_photo: { table: shootPhotos, key: shootPhotos.id },
 } satisfies Record<JobKind, { table: LeasedTable; key: PgColumn }>;
 
 /** Kinds whose rows are also scheduled (next_run_at): runners claim them when due. */
-type DueKind = 'training' | 'scheduled';
+type DueKind = 'training' | 'scheduled' | 'shoot_photo';
 type RowOf<K extends DueKind> = (typeof TABLES)[K]['table']['$inferSelect'];
 
 /** The column values that give a row to an instance for one term (JobLeases.claim()). */
@@ -42,18 +44,28 @@ export async function freeAllLeases(db: Executor): Promise<void> {
 
 /**
  * Claims up to `limit` rows of a scheduled kind that match `where`, are due (next_run_at has come) and whose
- * lease is free, giving them to the caller with `lease`. Rows another runner is claiming at this moment are
- * skipped, so two runners never take the same row.
+ * lease is free, giving them to the caller with `lease` (and `set`, other columns the claim changes). Rows another
+ * runner is claiming at this moment are skipped, so two runners never take the same row. Oldest due first,
+ * unless `orderBy` says otherwise.
  */
-export async function claimDue<K extends DueKind>(db: Executor, kind: K, opts: { where: SQL; lease: LeaseClaim; limit: number }): Promise<RowOf<K>[]> {
+export async function claimDue<K extends DueKind>(
+  db: Executor,
+  kind: K,
+  opts: { where: SQL; lease: LeaseClaim; limit: number; orderBy?: SQL[]; set?: Record<string, unknown> },
+): Promise<RowOf<K>[]> {
   // One shape for the query builder: both tables have next_run_at and the lease columns.
   const { table, key } = TABLES[kind] as unknown as { table: typeof loraTrainings; key: PgColumn };
   const claimable = and(opts.where, lte(table.nextRunAt, sql`now()`), leaseIsFree(table));
   return db.transaction(async (tx) => {
-    const due = await tx.select({ key }).from(table).where(claimable).orderBy(asc(table.nextRunAt)).limit(opts.limit).for('update', { skipLocked: true });
+    const order = opts.orderBy ?? [asc(table.nextRunAt)];
+    const due = await tx.select({ key }).from(table).where(claimable).orderBy(...order).limit(opts.limit).for('update', { skipLocked: true });
     if (due.length === 0) return [];
     const keys = due.map((d) => d.key as string);
-    return (await tx.update(table).set(opts.lease).where(and(inArray(key, keys), opts.where)).returning()) as unknown as RowOf<K>[];
+    return (await tx
+      .update(table)
+      .set({ ...opts.set, ...opts.lease })
+      .where(and(inArray(key, keys), opts.where))
+      .returning()) as unknown as RowOf<K>[];
   });
 }
 
@@ -87,7 +99,7 @@ export interface JobLeases {
 
 export function createJobLeases(deps: { db: Db; owner: string; leaseMs: number; logger: Logger }): JobLeases {
   const { db, owner, leaseMs, logger } = deps;
-  const held: Record<JobKind, Set<string>> = { paid_call: new Set(), training: new Set(), scheduled: new Set() };
+  const held: Record<JobKind, Set<string>> = { paid_call: new Set(), training: new Set(), scheduled: new Set(), shoot_photo: new Set() };
   let timer: NodeJS.Timeout | undefined;
   const until = () => sql<Date>`now() + make_interval(secs => ${leaseMs / 1000})`;
 

@@ -3,6 +3,7 @@ import { favoriteBodySchema, libraryQuerySchema, selectionActionSchema, selectio
 import { PRODUCT_NAME } from '@common/product.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
+import { zipDownload } from '../http/zip-download.ts';
 import { requireUser } from '../http/require-user.ts';
 import { parseOrThrow } from '../domain/validate.ts';
 import { readJson } from '../http/validate.ts';
@@ -46,11 +47,7 @@ export function libraryRoutes(deps: { identity: IdentityProvider; users: UsersSe
     const { ids } = parseOrThrow(selectionDownloadQuerySchema, c.req.query());
     const stream = await deps.library.downloadSelection(c.var.user.id, ids);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    return c.body(stream, 200, {
-      'Content-Type': 'application/zip',
-      'Content-Disposition': `attachment; filename="${PRODUCT_NAME}-${ids.length}-images-${stamp}.zip"`,
-      'Cache-Control': 'no-store',
-    });
+    return zipDownload(c, stream, `${PRODUCT_NAME}-${ids.length}-images-${stamp}.zip`);
   });
 
   return app;

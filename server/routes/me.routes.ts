@@ -3,6 +3,7 @@ import type { Identity, IdentityProvider } from '../auth/identity.ts';
 import { ACCOUNT_TEXTS, deleteAccountSchema, EXPORT_INTERVAL_MINUTES, EXPORT_RATE_LIMITED } from '@common/account.ts';
 import type { Db } from '../db/index.ts';
 import type { AppEnv } from '../http/context.ts';
+import { zipDownload } from '../http/zip-download.ts';
 import { conflict, tooManyRequests, unauthorized } from '../domain/errors.ts';
 import { sandboxWebhookUrl } from '../http/loopback-url.ts';
 import { hitRateLimit } from '../repositories/rate-limits.repository.ts';
@@ -57,11 +58,7 @@ export function meRoutes(deps: { identity: IdentityProvider; users: UsersService
   app.get('/export', auth, async (c) => {
     if ((await hitRateLimit(deps.db, `export:${c.var.user.id}`, EXPORT_INTERVAL_MINUTES * 60)) > 1) throw tooManyRequests(EXPORT_RATE_LIMITED);
     const now = new Date();
-    return c.body(deps.accountData.exportArchive(c.var.user, now), 200, {
-      'Content-Type': 'application/zip',
-      'Content-Disposition': `attachment; filename="${deps.accountData.exportFileName(now)}"`,
-      'Cache-Control': 'no-store',
-    });
+    return zipDownload(c, deps.accountData.exportArchive(c.var.user, now), deps.accountData.exportFileName(now));
   });
   return app;
 }

@@ -7,6 +7,7 @@ import {
   generationJobs,
   generations,
   loraTrainings,
+  photoShoots,
   uploads,
   users,
 } from '../db/schema.ts';
@@ -100,6 +101,8 @@ export function createAccountErasureService(deps: {
     await db.transaction(async (tx) => {
       report.generationJobs = (await tx.delete(generationJobs).where(eq(generationJobs.userId, userId)).returning({ id: generationJobs.id })).length;
       report.generations = (await tx.delete(generations).where(eq(generations.userId, userId)).returning({ id: generations.id })).length;
+      // Photo shoots (their prompts name the character) go with their photos (cascade).
+      await tx.delete(photoShoots).where(eq(photoShoots.userId, userId));
       report.trainings = (await tx.delete(loraTrainings).where(eq(loraTrainings.userId, userId)).returning({ id: loraTrainings.id })).length;
       report.uploads = (await tx.delete(uploads).where(eq(uploads.userId, userId)).returning({ id: uploads.id })).length;
     });

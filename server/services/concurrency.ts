@@ -73,3 +73,56 @@ export function createInFlightLimit(opts: { perKey: number; total: number }) {
     },
   };
 }
+
+/**
+ * At most `limit` tasks run at once, and a freed slot goes to the next waiting key in turn (round robin over
+ * keys, each key's tasks in arrival order): one key with many tasks queued (a user's photo shoot) cannot keep
+ * another key (someone's single image) waiting behind all of them.
+ */
+export function createFairSemaphore(limit: number) {
+  let active = 0;
+  /** Waiting keys in turn order, each with its waiters. */
+  const queues = new Map<string, (() => void)[]>();
+  let waitingCount = 0;
+
+  /** Wakes the next waiter: of the first waiting key other than `finished`'s (whose task just ended), else its own. */
+  function handOn(finished: string): boolean {
+    if (queues.size === 0) return false;
+    const key = [...queues.keys()].find((k) => k !== finished) ?? finished;
+    const waiters = queues.get(key)!;
+    const wake = waiters.shift()!;
+    queues.delete(key);
+    // The key goes to the back of the turn order if it still has waiters.
+    if (waiters.length) queues.set(key, waiters);
+    waitingCount--;
+    wake();
+    return true;
+  }
+
+  return {
+    async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+      if (active >= limit) {
+        await new Promise<void>((resolve) => {
+          const list = queues.get(key);
+          if (list) list.push(resolve);
+          else queues.set(key, [resolve]);
+          waitingCount++;
+        });
+      } else active++;
+      try {
+        return await task();
+      } finally {
+        // The slot passes straight to the next waiter, so `active` never drops below the real count.
+        if (!handOn(key)) active--;
+      }
+    },
+    get active() {
+      return active;
+    },
+    get waiting() {
+      return waitingCount;
+    },
+    limit,
+  };
+}
+export type FairSemaphore = ReturnType<typeof createFairSemaphore>;

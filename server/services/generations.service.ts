@@ -9,7 +9,7 @@ import {
 } from '@common/generation.ts';
 import { UPSCALE_COSTS, upscaledSize, upscaleTooLargeMessage, type EditRequest, type UpscaleRequest } from '@common/finishing.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
-import type { Database, Db } from '../db/index.ts';
+import type { Database, Db, Executor } from '../db/index.ts';
 import { AppError, conflict, notFound } from '../domain/errors.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
 import { failPaidJob, recordPaidJob, type PaidJob } from './paid-jobs.ts';
@@ -32,7 +32,7 @@ import {
   type GenerationWithCharacter,
   type NewGenerationRow,
 } from '../repositories/generations.repository.ts';
-import { createKeyedQueue, createSemaphore } from './concurrency.ts';
+import { createFairSemaphore, createKeyedQueue, type FairSemaphore } from './concurrency.ts';
 import { requireUsableCharacter } from './characters.service.ts';
 import type { CreditsService } from './credits.service.ts';
 
@@ -60,6 +60,11 @@ export interface GenerationsDeps {
   isInstanceAlive: Database['isInstanceAlive'];
   /** Provider calls in flight at once on this instance (INFERENCE_CONCURRENCY). */
   concurrency: number;
+  /**
+   * The instance's provider slots, shared with the photo-shoot runner so a shoot and single generations take
+   * turns (one per user in turn); made here when absent.
+   */
+  slots?: FairSemaphore;
 }
 
 export type GenerationsService = ReturnType<typeof createGenerationsService>;
@@ -103,6 +108,8 @@ export function toGenerationView({ generation: g, character }: GenerationWithCha
 
 /** Raised into a generation cut short because this instance is shutting down. */
 class ShuttingDown extends Error {}
+/** True for a call cut short by this instance shutting down (a shoot photo is then taken over, not refunded). */
+export const isShutdownInterruption = (err: unknown) => err instanceof ShuttingDown;
 
 /** What a paid image call is, in the words its messages use. */
 interface PaidWork {
@@ -210,7 +217,7 @@ async function download(url: string): Promise<{ data: Buffer; contentType: strin
 export function createGenerationsService(deps: GenerationsDeps) {
   const { db, events, storage, generator, finisher, logger, metrics, leases } = deps;
   const perUser = createKeyedQueue();
-  const providerSlots = createSemaphore(deps.concurrency);
+  const providerSlots = deps.slots ?? createFairSemaphore(deps.concurrency);
   /** Aborted at the end of a shutdown's grace period: generations still running are refunded. */
   const shutdown = new AbortController();
   let waiting = 0;
@@ -308,7 +315,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
 
     let keptKeys: string[] = [];
     try {
-      const output = await providerSlots.run(async () => {
+      const output = await providerSlots.run(userId, async () => {
         started();
         if (shutdown.signal.aborted) throw new ShuttingDown('the server is shutting down');
         const began = performance.now();
@@ -504,7 +511,63 @@ export function createGenerationsService(deps: GenerationsDeps) {
     return lora ? requireUsableCharacter(db, userId, { loraFileUrl: lora.path }) : undefined;
   }
 
+  /**
+   * One photo of a photo shoot through the same provider path as create-image (the shared slots, the safety
+   * check, the stored copy): the generation, with id `generationId` and its shoot, is saved in one transaction
+   * with `finish` (which ends the photo's job); null when `finish` says the photo had ended already (another
+   * instance took it over and finished first; its image has this same key, so nothing is deleted).
+   * Provider failures and a flagged image throw (the caller refunds).
+   */
+  async function renderPhoto(
+    photo: { userId: string; generationId: string; shootId: string; input: GenerateInput; loraId: string | null; loraScale: number | null },
+    hooks: { started(): Promise<void>; finish(tx: Executor, imageUrl: string): Promise<boolean>; signal?: AbortSignal },
+  ) {
+    const { userId, generationId, input } = photo;
+    const output = await providerSlots.run(userId, async () => {
+      if (shutdown.signal.aborted || hooks.signal?.aborted) throw new ShuttingDown('the server is shutting down');
+      await hooks.started();
+      const began = performance.now();
+      try {
+        const signals = [AbortSignal.timeout(PROVIDER_TIMEOUT_MS), shutdown.signal, ...(hooks.signal ? [hooks.signal] : [])];
+        return await generator.generate(input, { signal: AbortSignal.any(signals) });
+      } catch (err) {
+        throw shutdown.signal.aborted ? new ShuttingDown('the server shut down during the generation') : err;
+      } finally {
+        metrics.providerCall(generator.name, (performance.now() - began) / 1000);
+      }
+    });
+    if (output.images.length === 0) throw new ProviderError('The provider returned no image', 'failed');
+    if (output.images.some((image) => image.nsfw)) throw nsfwRejected(GENERATION_WORK);
+    const [kept] = await keepImages(userId, generationId, output.images.slice(0, 1), input.outputFormat);
+    const saved = await db.transaction(async (tx) => {
+      if (!(await hooks.finish(tx, kept.image.url))) return null;
+      const row = await repo.insertGeneration(tx, {
+        id: generationId,
+        userId,
+        prompt: input.prompt,
+        width: kept.image.width,
+        height: kept.image.height,
+        outputFormat: extensionOf(kept.image.content_type, input.outputFormat),
+        imageUrl: kept.image.url,
+        loraId: photo.loraId,
+        loraScale: photo.loraScale,
+        seed: String(output.seed ?? input.seed),
+        numInferenceSteps: input.numInferenceSteps,
+        guidanceScale: input.guidanceScale,
+        status: 'ACTIVE',
+        shootId: photo.shootId,
+      });
+      await events.publish(tx, userId, { type: 'generation', action: 'created', id: generationId });
+      return row;
+    });
+    if (saved) metrics.generationEnded('stored');
+    return saved;
+  }
+
   return {
+    renderPhoto,
+    /** The instance's provider slots (shared with the shoot runner). */
+    slots: providerSlots,
     /** POST /api/image/generate-image for the caller. */
     async create(userId: string, request: GenerationRequest): Promise<GenerateImageResponse> {
       const character = await usableCharacter(userId, request);

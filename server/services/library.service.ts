@@ -8,7 +8,7 @@ import type { EventBus } from '../realtime/event-bus.ts';
 import { libraryRepository as repo } from '../repositories/library.repository.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { toGenerationView } from './generations.service.ts';
-import { zipStream, type ZipEntry } from './zip-stream.ts';
+import { storedFile, zipStream, type ZipEntry } from './zip-stream.ts';
 import type { Logger } from '../logger.ts';
 
 
@@ -75,7 +75,7 @@ export function createLibraryService(deps: { db: Db; events: EventBus; storage: 
         const key = keyFromMediaUrl(g.imageUrl);
         if (!key) return [];
         const extension = /\.([a-z0-9]{1,5})$/i.exec(key)?.[1] ?? g.outputFormat;
-        return [{ name: `${g.createdAt.toISOString().slice(0, 10)}_${g.id}.${extension}`, modified: g.createdAt, content: async () => (await storage.get(key))?.body ?? null }];
+        return [{ name: `${g.createdAt.toISOString().slice(0, 10)}_${g.id}.${extension}`, modified: g.createdAt, content: storedFile(storage, g.imageUrl) }];
       });
       return zipStream(entries, (err) => deps.logger.error({ err, userId }, 'a download of selected images was cut short'));
     },

@@ -15,9 +15,9 @@ import { generationsRepository } from '../repositories/generations.repository.ts
 /**
  * Areas whose objects anyone holding the URL may read. Generated images are shared by URL ('Copy URL',
  * 'Share', the explore gallery) and their keys hold a random uuid, so the URL itself is the capability.
- * Every other area is laid out `<area>/<userId>/…` (uploads/<userId>/…) and is readable by its owner only.
+ * Photo-pack samples (packs/) are the catalogue's own pictures. Every other area is laid out `<area>/<userId>/…` (uploads/<userId>/…) and is readable by its owner only.
  */
-const PUBLIC_AREAS = ['generations/', 'explore/'];
+const PUBLIC_AREAS = ['generations/', 'explore/', 'packs/'];
 const THUMBNAIL_SOURCES = /\.(jpe?g|png|webp)$/i;
 const THUMB_QUALITY = 78;
 

@@ -1,4 +1,5 @@
 import { strToU8, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 
 /** One file of a streamed ZIP. */
 export interface ZipEntry {
@@ -88,4 +89,12 @@ export function safeFileName(name: string, fallback = 'file'): string {
     .replace(/^[.\s]+|[.\s]+$/g, '')
     .slice(0, 100);
   return cleaned || fallback;
+}
+
+/** An entry's content: the stored file behind a /media URL, opened when its turn comes; gone files are left out. */
+export function storedFile(storage: StorageProvider, mediaUrl: string): () => Promise<AsyncIterable<Uint8Array> | null> {
+  return async () => {
+    const key = keyFromMediaUrl(mediaUrl);
+    return key ? ((await storage.get(key))?.body ?? null) : null;
+  };
 }

@@ -70,6 +70,8 @@ export function AppRoutes({ authPages }: { authPages: AuthPages }) {
           <Route path="create-image" element={page(() => import('@/pages/app/create-image-page'))} />
           <Route path="ai-videos" element={page(() => import('@/pages/app/ai-videos-page'))} />
           <Route path="character-training" element={page(() => import('@/pages/app/character-training-page'))} />
+          <Route path="photo-shoots" element={page(() => import('@/pages/app/photo-shoots-page'))} />
+          <Route path="photo-shoots/:id" element={page(() => import('@/pages/app/photo-shoot-page'))} />
           <Route path="my-generations" element={page(() => import('@/pages/app/my-generations-page'))} />
           <Route path="explore" element={page(() => import('@/pages/app/explore-page'))} />
           <Route path="favorites" element={page(() => import('@/pages/app/favorites-page'))} />

@@ -1,6 +1,7 @@
 import type { GenerationCharacter, GenerationView } from '@common/generation';
 import type { ExploreFilterOptions, ExploreFilters, ExploreItem, ExplorePage, LibraryPage } from '@common/library';
 import type { TrainingView } from '@common/training';
+import type { PackView, ShootSummary, ShootView } from '@common/photo-shoots';
 
 /**
  * What the SPA needs from its backend, in the product's words. Features call these operations and never
@@ -87,10 +88,16 @@ export interface DataPort {
   exploreFeatured(signal?: AbortSignal): Promise<ExploreItem[]>;
   /** The user's balance now (user_public_meta.credits). */
   balance(signal?: AbortSignal): Promise<number>;
+  /** Photo packs on offer (not hidden), in catalogue order, with their prompts in words. */
+  photoPacks(signal?: AbortSignal): Promise<PackView[]>;
+  /** The user's photo shoots, newest first (only RUNNING ones with `running`), with photos ready and failed. */
+  shoots(opts: { running?: boolean }, signal?: AbortSignal): Promise<ShootSummary[]>;
+  /** One of the user's shoots and its photos (an ApiError 404 when it is not theirs). */
+  shoot(id: string, signal?: AbortSignal): Promise<ShootView>;
 }
 
 /** What a change notification is about; it carries no data: the listener refetches. */
-export type ChangeTopic = 'generations' | 'trainings' | 'subscription';
+export type ChangeTopic = 'generations' | 'trainings' | 'subscription' | 'shoots';
 
 /**
  * Subscriptions to changes. Each returns its unsubscribe; a subscription lives as long as the screen that

@@ -256,8 +256,19 @@ describe('Supabase row-level security (postgres)', () => {
                 has_any_column_privilege('authenticated', c.oid, 'select, insert, update, references') or has_table_privilege('authenticated', c.oid, 'select, insert, update, delete, truncate, references, trigger') as authenticated
            from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'p')`,
       );
-      expect(rows.filter((r) => r.anon)).toEqual([]);
-      expect(rows.filter((r) => r.authenticated).map((r) => r.table).sort()).toEqual(['explore_gallery', 'generations', 'lora_trainings', 'user_public_meta', 'users']);
+      // The photo-pack catalogue is public (read-only); everything else is closed to anon.
+      expect(rows.filter((r) => r.anon).map((r) => r.table).sort()).toEqual(['photo_pack_prompts', 'photo_packs']);
+      expect(rows.filter((r) => r.authenticated).map((r) => r.table).sort()).toEqual([
+        'explore_gallery',
+        'generations',
+        'lora_trainings',
+        'photo_pack_prompts',
+        'photo_packs',
+        'photo_shoots',
+        'shoot_photos',
+        'user_public_meta',
+        'users',
+      ]);
       expect(rows.length).toBeGreaterThanOrEqual(ALL_TABLES.length);
     });
 
@@ -293,12 +304,40 @@ describe('Supabase row-level security (postgres)', () => {
     });
   });
 
+  describe('photo packs and shoots (issue 20)', () => {
+    it('shows the catalogue to anyone, read-only and without hidden packs; shoots and photos to their owner only', async () => {
+      await db.owner.query(`insert into photo_packs (id, name, description, category, aspect_ratio, width, height) values ('rls-shown', 'Shown', 'd', 'Travel', '1:1', 1024, 1024), ('rls-hidden', 'Hidden', 'd', 'Travel', '1:1', 1024, 1024) on conflict do nothing`);
+      await db.owner.query(`update photo_packs set hidden = true where id = 'rls-hidden'`);
+      await db.owner.query(`insert into photo_pack_prompts (pack_id, position, template) values ('rls-shown', 0, 'photo of {subject}'), ('rls-hidden', 0, 'photo of {subject}') on conflict do nothing`);
+      for (const who of [ANON, a.claims]) {
+        const packs = await as(who, `select id from photo_packs where id like 'rls-%'`);
+        expect(packs.rows.map((r) => r.id)).toEqual(['rls-shown']);
+        const prompts = await as(who, `select pack_id from photo_pack_prompts where pack_id like 'rls-%'`);
+        expect(prompts.rows.map((r) => r.pack_id)).toEqual(['rls-shown']);
+        await expect(as(who, `update photo_packs set hidden = false where id = 'rls-hidden'`)).rejects.toMatchObject(DENIED);
+      }
+      const { rows: [shoot] } = await db.owner.query(
+        `insert into photo_shoots (user_id, pack_id, pack_name, character_name, photo_count, cost) values ($1, 'rls-shown', 'Shown', 'Ana', 1, 10) returning id`,
+        [a.id],
+      );
+      await db.owner.query(`insert into shoot_photos (shoot_id, user_id, position, prompt, width, height, seed) values ($1, $2, 0, 'p', 1024, 1024, 1)`, [shoot.id, a.id]);
+      expect((await as(a.claims, 'select id from photo_shoots where id = $1', [shoot.id])).rows).toHaveLength(1);
+      expect((await as(a.claims, 'select id from shoot_photos where shoot_id = $1', [shoot.id])).rows).toHaveLength(1);
+      expect((await as(b.claims, 'select id from photo_shoots where id = $1', [shoot.id])).rows).toHaveLength(0);
+      expect((await as(b.claims, 'select id from shoot_photos where shoot_id = $1', [shoot.id])).rows).toHaveLength(0);
+      await expect(as(ANON, 'select id from photo_shoots')).rejects.toMatchObject(DENIED);
+      // Starting, cancelling and ending shoots is the server's: no client writes.
+      await expect(as(a.claims, `update photo_shoots set status = 'CANCELLED' where id = $1`, [shoot.id])).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, `insert into photo_shoots (user_id, pack_id, pack_name, character_name, photo_count, cost) values ($1, 'rls-shown', 'x', 'x', 1, 0)`, [a.id])).rejects.toMatchObject(DENIED);
+    });
+  });
+
   describe('the platform around it', () => {
     it('switches row-level security on for every table and publishes balances, trainings and generations to Realtime', async () => {
       const { rows } = await db.owner.query("select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' and not c.relrowsecurity");
       expect(rows).toEqual([]);
       const published = await db.owner.query("select tablename from pg_publication_tables where pubname = 'supabase_realtime' order by tablename");
-      expect(published.rows.map((r) => r.tablename)).toEqual(['generations', 'lora_trainings', 'user_public_meta']);
+      expect(published.rows.map((r) => r.tablename)).toEqual(['generations', 'lora_trainings', 'photo_shoots', 'shoot_photos', 'user_public_meta']);
     });
 
     it('creates the cluster-wide roles once however many test files ask at the same moment', async () => {

@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router';
 import { useMe } from '@/features/session/api';
 import { useLiveUserRecord } from '@/features/session/use-realtime';
+import { RunningShoots } from '@/features/photo-shoots/components/running-shoots';
 import { MobileTopBar } from './mobile-top-bar';
 import { Sidebar } from './sidebar';
 
@@ -11,8 +12,9 @@ export function AppLayout() {
   const who = { credits: me.credits, fullName: me.full_name, email: me.email, imageUrl: me.image_url };
   return (
     <div className="min-h-dvh bg-bg-subtle">
-      <Sidebar {...who} />
+      <Sidebar {...who} above={(open) => <RunningShoots variant="sidebar" open={open} />} />
       <MobileTopBar {...who} />
+      <RunningShoots variant="strip" />
       <main className="min-w-0 md:pl-16">
         <div className="mx-auto w-full max-w-[1400px] px-4 py-6 md:px-8 md:py-8">
           <Outlet />

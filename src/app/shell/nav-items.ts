@@ -1,4 +1,4 @@
-import { Clapperboard, Compass, Heart, Images, ScanFace, WandSparkles, type LucideIcon } from 'lucide-react';
+import { Camera, Clapperboard, Compass, Heart, Images, ScanFace, WandSparkles, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   to: string;
@@ -11,6 +11,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/app/create-image', label: 'Create Image', icon: WandSparkles },
   { to: '/app/ai-videos', label: 'AI Videos', icon: Clapperboard },
   { to: '/app/character-training', label: 'Character Training', icon: ScanFace },
+  { to: '/app/photo-shoots', label: 'Photo Shoots', icon: Camera },
   { to: '/app/my-generations', label: 'My Generations', icon: Images },
   { to: '/app/explore', label: 'Explore', icon: Compass },
   { to: '/app/favorites', label: 'Favorites', icon: Heart },

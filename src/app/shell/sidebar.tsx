@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { motion } from 'framer-motion';
 import { Coins } from 'lucide-react';
@@ -17,6 +17,8 @@ export interface SidebarProps {
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
   animate?: boolean;
+  /** What sits above the balance (the running shoots), told whether the sidebar is open. */
+  above?: (open: boolean) => ReactNode;
 }
 
 const itemClasses = ({ isActive }: { isActive: boolean }) =>
@@ -26,7 +28,7 @@ const itemClasses = ({ isActive }: { isActive: boolean }) =>
   );
 
 /** Desktop sidebar: 64px closed, 240px open; opens while the pointer is over it (spec §2). */
-export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, onOpenChange, animate = true }: SidebarProps) {
+export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, onOpenChange, animate = true, above }: SidebarProps) {
   const [openState, setOpenState] = useState(false);
   const open = openProp ?? openState;
   const setOpen = (value: boolean) => {
@@ -67,6 +69,7 @@ export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, on
           </NavLink>
         ))}
       </nav>
+      {above?.(open)}
       <div className="flex flex-col gap-1 border-t border-border pt-3">
         <NavLink to="/app/subscription" className={(s) => cn(itemClasses(s), 'h-12')} title={open ? undefined : creditsLabel(credits)}>
           {/* Closed, the balance shows compactly under the coin; open, the full '{n} Credits' beside it. The

@@ -51,6 +51,9 @@ export function createHostedBackend(clerk: ClerkLike, config: HostedConfig, scri
       exploreFilterOptions: (signal) => withData((d) => d.exploreFilterOptions(signal)),
       exploreFeatured: (signal) => withData((d) => d.exploreFeatured(signal)),
       balance: (signal) => withData((d) => d.balance(signal)),
+      photoPacks: (signal) => withData((d) => d.photoPacks(signal)),
+      shoots: (opts, signal) => withData((d) => d.shoots(opts, signal)),
+      shoot: (id, signal) => withData((d) => d.shoot(id, signal)),
     },
     live: {
       watchBalance: (onCredits) => watch((live) => live.watchBalance(onCredits)),

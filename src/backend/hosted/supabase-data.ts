@@ -3,6 +3,7 @@ import { toGenerationView, type GenerationRecord } from '@common/generation';
 import { EXPLORE_FILTER_NAMES, pageCountOf, type ExploreFilterOptions, type ExploreItem, type Page } from '@common/library';
 import { LIMITS } from '@common/product';
 import type { TrainingView } from '@common/training';
+import { describePrompt, shootCost, type PackView, type ShootPhotoView, type ShootSummary, type ShootView } from '@common/photo-shoots';
 import { ApiError } from '../api-error';
 import type { Character, DataPort, Me, SessionUser } from '../port';
 
@@ -20,7 +21,14 @@ const CHARACTER_COLUMNS = 'id, character_name, trigger_word, lora_file_url';
 const EXPLORE_COLUMNS =
   'id, image_url, prompt, width, height, style, seed, num_inference_steps, guidance_scale, gender, ethnicity, hair_color, is_featured, created_at';
 
+const PACK_COLUMNS = 'id, name, description, category, aspect_ratio, width, height, cover_url, sample_urls, position, photo_pack_prompts(position, template)';
+const SHOOT_COLUMNS = 'id, pack_id, pack_name, lora_id, character_name, status, photo_count, cost, created_at, finished_at';
+const PHOTO_COLUMNS = 'id, position, status, prompt, width, height, image_url, generation_id, error, started_at, finished_at';
+
 type UserRow = Omit<Me, 'image_url' | 'joined_at'>;
+type PackRow = Omit<PackView, 'photo_count' | 'cost' | 'prompts'> & { photo_pack_prompts: { position: number; template: string }[] };
+type ShootRow = Omit<ShootView, 'photos'>;
+type PhotoRow = Omit<ShootPhotoView, 'ahead'>;
 
 /** PostgREST's "no row" for .single() (spec §8: the only lookup error the user sync tolerates). */
 const NO_ROW = 'PGRST116';
@@ -204,6 +212,61 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
         .limit(LIMITS.featuredLimit)
         .abortSignal(abortable(signal));
       return rowsOf(result as Result<ExploreItem[]>).map(toExploreItem);
+    },
+
+    async photoPacks(signal) {
+      const result = await supabase.from('photo_packs').select(PACK_COLUMNS).order('position').order('id').abortSignal(abortable(signal));
+      return rowsOf(result as Result<PackRow[]>).map(({ photo_pack_prompts, ...pack }) => {
+        const prompts = [...photo_pack_prompts].sort((a, b) => a.position - b.position).map((p) => describePrompt(p.template));
+        const { position: _position, ...rest } = pack as PackRow & { position: number };
+        return {
+          ...rest,
+          cover_url: pack.cover_url ? media(pack.cover_url) : null,
+          sample_urls: (pack.sample_urls ?? []).map(media),
+          photo_count: prompts.length,
+          cost: shootCost(prompts.length),
+          prompts,
+        };
+      });
+    },
+
+    async shoots({ running }, signal) {
+      let query = supabase.from('photo_shoots').select(`${SHOOT_COLUMNS}, shoot_photos(status)`).eq('user_id', ownId());
+      if (running) query = query.eq('status', 'RUNNING');
+      const result = await query.order('created_at', { ascending: false }).limit(50).abortSignal(abortable(signal));
+      return rowsOf(result as Result<(ShootRow & { shoot_photos: { status: string }[] })[]>).map(({ shoot_photos, ...s }) => ({
+        ...s,
+        created_at: iso(s.created_at),
+        finished_at: s.finished_at ? iso(s.finished_at) : null,
+        ready: shoot_photos.filter((p) => p.status === 'SUCCEEDED').length,
+        failed: shoot_photos.filter((p) => p.status === 'FAILED').length,
+      })) satisfies ShootSummary[];
+    },
+
+    async shoot(id, signal) {
+      const result = await supabase
+        .from('photo_shoots')
+        .select(`${SHOOT_COLUMNS}, shoot_photos(${PHOTO_COLUMNS})`)
+        .eq('id', id)
+        .abortSignal(abortable(signal))
+        .single();
+      const { shoot_photos, ...s } = rowsOf(result as Result<ShootRow & { shoot_photos: PhotoRow[] }>);
+      const at = (t: string | null) => (t ? iso(t) : null);
+      return {
+        ...s,
+        created_at: iso(s.created_at),
+        finished_at: at(s.finished_at),
+        photos: [...shoot_photos]
+          .sort((a, b) => a.position - b.position)
+          .map((p) => ({
+            ...p,
+            image_url: p.status === 'SUCCEEDED' && p.image_url ? media(p.image_url) : null,
+            started_at: at(p.started_at),
+            finished_at: at(p.finished_at),
+            // Other people's queued photos are not visible here; the queue position is the local server's.
+            ahead: null,
+          })),
+      };
     },
 
     async balance(signal) {

@@ -2,10 +2,14 @@ import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import type { ChangeTopic, LivePort } from '../port';
 
 /**
- * Tables the realtime publication streams (supabase/migrations/…_likeness_security.sql §7 and
- * …_likeness_generations_realtime.sql).
+ * Tables the realtime publication streams (supabase/migrations/…_likeness_security.sql §7,
+ * …_likeness_generations_realtime.sql and …_photo_shoots_security.sql §3).
  */
-const STREAMED: Partial<Record<ChangeTopic, string>> = { trainings: 'lora_trainings', generations: 'generations' };
+const STREAMED: Partial<Record<ChangeTopic, string[]>> = {
+  trainings: ['lora_trainings'],
+  shoots: ['photo_shoots', 'shoot_photos'],
+  generations: ['generations'],
+};
 
 let channelCount = 0;
 
@@ -56,11 +60,12 @@ export function createSupabaseLive(supabase: SupabaseClient, opts: { userId: () 
     },
 
     watchChanges(topic, onChange) {
-      const table = STREAMED[topic];
+      const tables = STREAMED[topic];
       // The users row is not in the realtime publication: a subscription change comes back through a full
       // page load from checkout.
-      if (!table) return () => {};
-      return watch(table, undefined, onChange);
+      if (!tables) return () => {};
+      const stops = tables.map((table) => watch(table, undefined, onChange));
+      return () => stops.forEach((stop) => stop());
     },
 
     // Each channel's SUBSCRIBED after a rejoin already asks its listener to refetch.

@@ -25,6 +25,9 @@ export function createVisitorBackend(config: HostedConfig): Backend {
     exploreFilterOptions: signedOut,
     exploreFeatured: signedOut,
     balance: signedOut,
+    photoPacks: signedOut,
+    shoots: signedOut,
+    shoot: signedOut,
   };
   const never = () => () => {};
   return {

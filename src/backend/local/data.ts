@@ -1,6 +1,7 @@
 import type { GenerationView } from '@common/generation';
 import type { ExploreFilterOptions, ExploreItem, ExplorePage, LibraryPage } from '@common/library';
 import type { TrainingView } from '@common/training';
+import type { PackView, ShootSummary, ShootView } from '@common/photo-shoots';
 import type { ApiPort, Character, DataPort, Me } from '../port';
 
 /** The data operations over this product's server (server/routes/: me, library, generations, trainings, explore). */
@@ -37,5 +38,12 @@ export function createLocalData(api: ApiPort): DataPort {
     exploreFeatured: async (signal) => (await api.request<{ items: ExploreItem[] }>('/api/explore/featured', { signal })).items,
 
     balance: async (signal) => (await api.request<Me>('/api/me', { signal })).credits,
+
+    photoPacks: async (signal) => (await api.request<{ items: PackView[] }>('/api/photo-packs', { signal })).items,
+
+    shoots: async ({ running }, signal) =>
+      (await api.request<{ items: ShootSummary[] }>(`/api/shoots${running ? '?running=true' : ''}`, { signal })).items,
+
+    shoot: (id, signal) => api.request<ShootView>(`/api/shoots/${encodeURIComponent(id)}`, { signal }),
   };
 }

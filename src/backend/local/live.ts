@@ -6,6 +6,7 @@ const TOPIC_EVENT: Record<ChangeTopic, RealtimeEventType> = {
   generations: 'generation',
   trainings: 'training',
   subscription: 'subscription',
+  shoots: 'shoot',
 };
 
 /**

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
-import { CheckSquare, Heart, ImageIcon } from 'lucide-react';
+import { CheckSquare, Download, Heart, ImageIcon } from 'lucide-react';
 import { MAX_SELECTION, SELECTION_TOO_LARGE } from '@common/library';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { EmptyState, ErrorState } from '@/components/ui/states';
+import { DownloadAllButton } from '@/features/photo-shoots/components/download-all-button';
+import { FAVORITES_ARCHIVE_PATH } from '@/features/photo-shoots/api';
 import { useIsPhone } from '@/lib/use-is-phone';
 import { useLibraryPage, useSelectionActions, type LibraryKind } from '../api';
 import { fromGeneration } from '../gallery-item';
@@ -58,6 +60,9 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
             <CheckSquare className="size-4" aria-hidden />
             Select
           </Button>
+        )}
+        {kind === 'favorites' && data && data.total > 0 && (
+          <DownloadAllButton path={FAVORITES_ARCHIVE_PATH} fallbackName="likeness-favorites.zip" icon={<Download className="size-4" aria-hidden />} />
         )}
       </header>
 

@@ -1,0 +1,249 @@
+/**
+ * Photo shoots (issue 20): a pack of photographer's-brief prompts run for one trained character. The rules
+ * both sides share: the catalogue's shape, prompt templating, the cost, the views and the progress words.
+ */
+import { z } from 'zod';
+import { CREDIT_COSTS } from './product.ts';
+import { storableText, TEXT_LIMITS } from './text.ts';
+
+export const PACK_CATEGORIES = [
+  'Corporate headshot',
+  'LinkedIn profile',
+  'Studio black & white',
+  'Outdoor natural light',
+  'Creative professional',
+  'Doctor / medical',
+  'Real estate agent',
+  'Actor headshot',
+  'Dating profile',
+  'Travel',
+  'Fitness',
+  'Cinematic',
+] as const;
+
+/** A pack's frame; each maps to a size FLUX renders well (multiples of 8 within the generation bounds). */
+export const PACK_ASPECTS = {
+  '1:1': { width: 1024, height: 1024 },
+  '4:5': { width: 896, height: 1120 },
+  '2:3': { width: 832, height: 1248 },
+  '3:2': { width: 1248, height: 832 },
+  '16:9': { width: 1344, height: 768 },
+} as const;
+export type PackAspect = keyof typeof PACK_ASPECTS;
+
+export const PACK_PROMPTS = { min: 8, max: 20 } as const;
+/** Placeholders a template may use; anything else in braces is refused at import. */
+export const TEMPLATE_FIELDS = ['trigger', 'subject', 'person', 'pronoun', 'possessive', 'hair'] as const;
+
+/** N photos cost N × the generation cost (spec §9). */
+export const shootCost = (photoCount: number) => photoCount * CREDIT_COSTS.generation;
+
+const packId = z
+  .string({ error: 'must be text' })
+  .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'must be 2 to 63 lowercase letters, digits and dashes');
+
+const template = storableText(TEXT_LIMITS.prompt)
+  .trim()
+  .min(1, 'must not be blank')
+  .refine((t) => [...t.matchAll(/\{([^}]*)\}/g)].every((m) => (TEMPLATE_FIELDS as readonly string[]).includes(m[1])), {
+    message: `may use only the placeholders ${TEMPLATE_FIELDS.map((f) => `{${f}}`).join(', ')}`,
+  })
+  .refine((t) => t.includes('{trigger}') || t.includes('{subject}'), { message: 'must name the character with {subject} or {trigger}' });
+
+/** One pack as the catalogue file and `admin packs import` write it. */
+export const cataloguePackSchema = z.object({
+  id: packId,
+  name: storableText(80).trim().min(1, 'must not be blank'),
+  description: storableText(200).trim().min(1, 'must not be blank'),
+  category: storableText(60).trim().min(1, 'must not be blank'),
+  aspect_ratio: z.enum(Object.keys(PACK_ASPECTS) as [PackAspect, ...PackAspect[]], { error: `must be one of ${Object.keys(PACK_ASPECTS).join(', ')}` }),
+  prompts: z
+    .array(template, { error: 'must be a list' })
+    .min(PACK_PROMPTS.min, `must hold at least ${PACK_PROMPTS.min} prompts`)
+    .max(PACK_PROMPTS.max, `must hold at most ${PACK_PROMPTS.max} prompts`),
+});
+export type CataloguePack = z.infer<typeof cataloguePackSchema>;
+
+export const catalogueSchema = z.object({
+  version: z.number().int().min(1),
+  packs: z.array(cataloguePackSchema).min(1),
+});
+export type Catalogue = z.infer<typeof catalogueSchema>;
+
+/** The character a template is filled for (the training form's answers). */
+export interface PromptCharacter {
+  triggerWord: string | null;
+  gender: string;
+  hairColor: string;
+}
+
+const SUBJECT: Record<string, { person: string; pronoun: string; possessive: string }> = {
+  male: { person: 'man', pronoun: 'he', possessive: 'his' },
+  female: { person: 'woman', pronoun: 'she', possessive: 'her' },
+  other: { person: 'person', pronoun: 'they', possessive: 'their' },
+};
+const HAIR: Record<string, string> = {
+  black: 'black hair',
+  brown: 'brown hair',
+  blonde: 'blonde hair',
+  red: 'red hair',
+  gray: 'gray hair',
+  white: 'white hair',
+  other: 'natural hair',
+};
+
+/**
+ * Fills a template for a character: {trigger} the trigger word (the LoRA's token; 'TOK' when the training had
+ * none), {person} 'man' / 'woman' / 'person', {subject} '<trigger> <person>', {pronoun}, {possessive}, {hair}.
+ */
+export function fillPrompt(templateText: string, character: PromptCharacter): string {
+  const who = SUBJECT[character.gender] ?? SUBJECT.other;
+  const trigger = character.triggerWord?.trim() || 'TOK';
+  const values: Record<string, string> = {
+    trigger,
+    person: who.person,
+    subject: `${trigger} ${who.person}`,
+    pronoun: who.pronoun,
+    possessive: who.possessive,
+    hair: HAIR[character.hairColor] ?? HAIR.other,
+  };
+  return templateText.replace(/\{([a-z]+)\}/g, (whole, name: string) => values[name] ?? whole).replace(/\s+/g, ' ').trim();
+}
+
+/** A template in words for the pack page: the character is 'the person'. */
+export function describePrompt(templateText: string): string {
+  const text = templateText
+    .replace(/\s+with \{hair\}/g, '')
+    .replace(/\{subject\}|\{trigger\}( \{person\})?/g, 'the person')
+    .replace(/\{person\}/g, 'person')
+    .replace(/\{pronoun\}/g, 'they')
+    .replace(/\{possessive\}/g, 'their')
+    .replace(/\{hair\}/g, 'their hair')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** POST /api/shoots */
+export const startShootSchema = z.object({
+  pack_id: storableText(TEXT_LIMITS.url).trim().min(1, 'is required'),
+  lora_id: z.string({ error: 'is required' }).uuid('must be a character id'),
+});
+export type StartShootRequest = z.infer<typeof startShootSchema>;
+
+export interface PackView {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  aspect_ratio: string;
+  width: number;
+  height: number;
+  cover_url: string | null;
+  /** Sample photos of the pack (the cover first). */
+  sample_urls: string[];
+  photo_count: number;
+  /** photo_count × the generation cost. */
+  cost: number;
+  /** The prompts in words, with the character left as 'the person'. */
+  prompts: string[];
+}
+
+export type ShootStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+export type ShootPhotoStatus = 'QUEUED' | 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'CANCELLED';
+
+export interface ShootPhotoView {
+  id: string;
+  position: number;
+  status: ShootPhotoStatus;
+  prompt: string;
+  width: number;
+  height: number;
+  image_url: string | null;
+  generation_id: string | null;
+  error: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Queued photos only: photos (of every shoot) that will start before this one. */
+  ahead: number | null;
+}
+
+export interface ShootView {
+  id: string;
+  pack_id: string;
+  pack_name: string;
+  lora_id: string | null;
+  character_name: string;
+  status: ShootStatus;
+  photo_count: number;
+  cost: number;
+  created_at: string;
+  finished_at: string | null;
+  photos: ShootPhotoView[];
+  /** Mean time of recent photos on this server (ms), for an estimate before this shoot's first photo lands. */
+  recent_photo_ms?: number | null;
+}
+
+/** A shoot in a list (the sidebar's running shoots, the page's own shoots). */
+export type ShootSummary = Omit<ShootView, 'photos'> & { ready: number; failed: number };
+
+export const SHOOT_TEXTS = {
+  trainFirst: 'Train a character first',
+  start: 'Start shoot',
+  cancel: 'Cancel shoot',
+  downloadAll: 'Download all',
+  needCredits: (cost: number) => `Need ${cost} Credits`,
+  photos: (n: number) => `${n} photos`,
+  credits: (n: number) => `${n} credits`,
+  ready: (k: number, n: number) => `${k} of ${n} ready`,
+  failed: (m: number) => `${m} failed, refunded`,
+  minutesLeft: (m: number) => `about ${m} min left`,
+  ahead: (n: number) => `${n} ahead`,
+} as const;
+
+export interface ShootProgress {
+  total: number;
+  ready: number;
+  failed: number;
+  cancelled: number;
+  /** Photos still to land (queued or running). */
+  left: number;
+  /** Whole minutes, at least 1, while photos are left and a time was measured; else null. */
+  minutesLeft: number | null;
+}
+
+/**
+ * 'k of N ready', 'm failed, refunded' and 'about M min left': the estimate is the mean measured time of
+ * this shoot's finished photos (or `fallbackMs`, e.g. a recent average) × photos left ÷ photos running.
+ */
+export function shootProgress(photos: Pick<ShootPhotoView, 'status' | 'started_at' | 'finished_at'>[], fallbackMs?: number): ShootProgress {
+  const count = (s: ShootPhotoStatus) => photos.filter((p) => p.status === s).length;
+  const ready = count('SUCCEEDED');
+  const failed = count('FAILED');
+  const cancelled = count('CANCELLED');
+  const running = count('RUNNING');
+  const left = count('QUEUED') + running;
+  const times = photos
+    .filter((p) => p.status === 'SUCCEEDED' && p.started_at && p.finished_at)
+    .map((p) => Date.parse(p.finished_at!) - Date.parse(p.started_at!))
+    .filter((ms) => ms >= 0);
+  const perPhoto = times.length ? times.reduce((a, b) => a + b, 0) / times.length : fallbackMs;
+  const minutesLeft = left > 0 && perPhoto !== undefined ? Math.max(1, Math.ceil((left * perPhoto) / Math.max(1, running) / 60_000)) : null;
+  return { total: photos.length, ready, failed, cancelled, left, minutesLeft };
+}
+
+/** `<character>-<pack>.zip`, in letters, digits and dashes. */
+export function shootArchiveName(characterName: string, packName: string): string {
+  const slug = (s: string) =>
+    s
+      .normalize('NFKD')
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .toLowerCase() || 'photos';
+  return `${slug(characterName)}-${slug(packName)}.zip`;
+}
+
+/** 01.jpg, 02.jpg … (three digits past 99). */
+export function archiveEntryName(index: number, total: number, extension: string): string {
+  return `${String(index + 1).padStart(Math.max(2, String(total).length), '0')}.${extension}`;
+}

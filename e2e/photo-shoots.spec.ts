@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { unzipSync } from 'fflate';
+import sharp from 'sharp';
+import { trainingPhotos } from './support/training-photos';
+import { expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
+
+/** The app's section through the sidebar (desktop) or the top bar's menu (phone). */
+async function openSection(page: Page, label: string) {
+  if (isPhone(page)) {
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('menuitem', { name: label }).click();
+  } else {
+    await page.getByTestId('sidebar').getByRole('link', { name: label }).click();
+  }
+}
+
+test('a user trains a character, runs a photo shoot, watches it complete live and downloads the ZIP', async ({ page }) => {
+  test.setTimeout(300_000);
+  const user = await signUp(page, newUser('Dana Park'));
+  await page.goto('/app/photo-shoots');
+  await expect(page.getByRole('heading', { name: 'Photo Shoots' })).toBeVisible();
+  const cards = page.getByTestId('pack-card');
+  await expect(cards).toHaveCount(12);
+  await expect(page.getByRole('button', { name: 'LinkedIn Profile' })).toContainText('10 photos');
+  await expect(page.getByRole('button', { name: 'LinkedIn Profile' })).toContainText('100 credits');
+
+  // No character yet: the pack says so and links to training.
+  await page.getByRole('button', { name: 'LinkedIn Profile' }).click();
+  await expect(page.getByRole('heading', { name: 'LinkedIn Profile' })).toBeVisible();
+  await expect(page.getByText('linkedin profile photo of the person', { exact: false }).first()).toBeVisible();
+  const trainFirst = page.getByRole('link', { name: 'Train a character first' });
+  await expect(trainFirst).toBeVisible();
+  await trainFirst.click();
+  await expect(page).toHaveURL(/\/app\/character-training$/);
+
+  // Train one with the built-in trainer.
+  await withCredits(user, 500);
+  await expect(page.getByText('500 Credits', { exact: true }).first()).toBeAttached();
+  await page.getByLabel('Character name').fill('Dana');
+  await page.getByLabel('Gender').selectOption('female');
+  await page.getByLabel('Hair color').selectOption('brown');
+  await page.locator('input[type=file]').setInputFiles(await trainingPhotos(4));
+  await page.getByRole('button', { name: 'Start Training' }).click();
+  await expect(page.getByTestId('training-row').first().getByText('Completed', { exact: true })).toBeVisible({ timeout: 120_000 });
+
+  // Too few credits: 'Need 100 Credits' instead of the button, until credits arrive.
+  await openSection(page, 'Photo Shoots');
+  await page.getByRole('button', { name: 'LinkedIn Profile' }).click();
+  await expect(page.getByRole('radio', { name: /Dana/ })).toBeChecked();
+  await expect(page.getByRole('link', { name: 'Need 100 Credits' })).toHaveAttribute('href', '/app/subscription');
+  await withCredits(user, 100);
+  const start = page.getByRole('button', { name: /Start shoot/ });
+  await expect(start).toContainText('100 credits');
+  await page.screenshot({ path: test.info().outputPath('pack-detail.png') });
+  await start.click();
+
+  // The shoot page follows the photos live to the end.
+  await expect(page).toHaveURL(/\/app\/photo-shoots\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('shoot-tile')).toHaveCount(10);
+  await expect(page.getByTestId('shoot-progress')).toContainText(/\d+ of 10 ready/);
+  await page.screenshot({ path: test.info().outputPath('shoot-running.png') });
+  await expect(page.getByTestId('shoot-progress')).toHaveText('10 of 10 ready', { timeout: 240_000 });
+  await expect(page.getByText('Shoot complete')).toBeVisible();
+  await expect(page.locator('[data-testid=shoot-tile][data-status=ready] img')).toHaveCount(10);
+  await expect(page.getByText('0 Credits', { exact: true }).first()).toBeAttached();
+  await page.screenshot({ path: test.info().outputPath('shoot-complete.png'), fullPage: true });
+
+  // Download all: <character>-<pack>.zip with 01.jpg … 10.jpg.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download all' }).click()]);
+  expect(download.suggestedFilename()).toBe('dana-linkedin-profile.zip');
+  const files = unzipSync(new Uint8Array(readFileSync((await download.path())!)));
+  expect(Object.keys(files)).toEqual(['01.jpg', '02.jpg', '03.jpg', '04.jpg', '05.jpg', '06.jpg', '07.jpg', '08.jpg', '09.jpg', '10.jpg']);
+  expect((await sharp(Buffer.from(files['01.jpg']!)).metadata()).format).toBe('jpeg');
+
+  // The photos are ordinary generations.
+  await openSection(page, 'My Generations');
+  await expect(page.getByTestId('gallery-count')).toHaveText('10 images');
+});

@@ -1,0 +1,13 @@
+import sharp from 'sharp';
+import { portraitPhoto, PORTRAITS } from '../../tests/helpers/photos';
+
+/** Real portraits (the sample photos inside @vladmandic/human), one person each; mirrored after the fifth. */
+export async function trainingPhotos(n: number): Promise<{ name: string; mimeType: string; buffer: Buffer }[]> {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const portrait = await portraitPhoto(PORTRAITS[i % PORTRAITS.length]!);
+    const buffer = i < PORTRAITS.length ? portrait : await sharp(portrait).flop().jpeg().toBuffer();
+    out.push({ name: `photo-${i + 1}.jpg`, mimeType: 'image/jpeg', buffer });
+  }
+  return out;
+}

@@ -1,0 +1,156 @@
+import { GENERATION_DEFAULTS } from '@common/generation.ts';
+import type { Db } from '../db/index.ts';
+import type { Logger } from '../logger.ts';
+import { AppError } from '../domain/errors.ts';
+import { ProviderError } from '../providers/inference/index.ts';
+import { shootsRepository as repo, type ShootPhotoRow } from '../repositories/shoots.repository.ts';
+import { isShutdownInterruption, type GenerationsService } from '../services/generations.service.ts';
+import type { ShootsService } from '../services/shoots.service.ts';
+import type { JobLeases } from '../repositories/job-leases.ts';
+
+/**
+ * The photo-shoot runner (issue 20). Each photo of a shoot is a durable leased row of shoot_photos
+ * (docs/decisions/009-job-leases.md): every instance's runner claims queued photos (and running ones whose
+ * lease ran out: their instance died) up to its free inference slots, renews their leases while it renders
+ * them through the generations service's provider path (the same slots single generations use, handed out
+ * in turn per user), and ends each photo once: SUCCEEDED with its generation, or FAILED and refunded.
+ */
+export interface ShootRunnerDeps {
+  db: Db;
+  leases: JobLeases;
+  generations: GenerationsService;
+  shoots: ShootsService;
+  logger: Logger;
+  /** INFERENCE_CONCURRENCY: photos held by this instance at once. */
+  concurrency: number;
+  /** How often the runner looks for queued photos (it is also woken by a new shoot and by each photo's end). */
+  pollIntervalMs: number;
+}
+
+export interface ShootRunner {
+  start(): void;
+  wake(): void;
+  /** Photos this instance is rendering now. */
+  running(): number;
+  /** Stops claiming, cuts photos in flight short and gives them back to the queue (another instance takes them). */
+  close(): Promise<void>;
+}
+
+/** A photo claimed this many times without ending (its instance kept dying on it) is failed and refunded. */
+export const MAX_PHOTO_ATTEMPTS = 3;
+
+/** A failure in words for the shoot page (the refund has happened by then). */
+function photoError(err: unknown): string {
+  if (err instanceof AppError && err.code === 'nsfw_content') return 'Flagged by the safety checker; refunded.';
+  if (err instanceof ProviderError && err.kind === 'timeout') return 'The image service took too long; refunded.';
+  if (err instanceof ProviderError && err.kind === 'rejected') return `The image service refused this photo (${err.message}); refunded.`;
+  return 'This photo could not be made; refunded.';
+}
+
+export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
+  const { db, leases, generations, shoots, logger } = deps;
+  const inFlight = new Map<string, Promise<void>>();
+  const stop = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let claiming: Promise<void> | undefined;
+  let again = false;
+  let closed = false;
+
+  async function fail(photo: ShootPhotoRow, reason: string, err?: unknown) {
+    if (err) logger.warn({ err, photoId: photo.id, shootId: photo.shootId }, 'shoot photo failed; refunding');
+    await shoots.photoFailed(photo, reason);
+  }
+
+  async function run(photo: ShootPhotoRow): Promise<void> {
+    try {
+      if (photo.attempts > MAX_PHOTO_ATTEMPTS) return await fail(photo, 'This photo was interrupted too many times; refunded.');
+      const shoot = await repo.findShoot(db, photo.shootId);
+      const character = shoot?.loraId ? await repo.findCharacter(db, shoot.loraId) : undefined;
+      if (!shoot || !character || character.status !== 'COMPLETED' || !character.loraFileUrl) {
+        return await fail(photo, 'The character is no longer available; refunded.');
+      }
+      await generations.renderPhoto(
+        {
+          userId: photo.userId,
+          generationId: photo.id,
+          shootId: photo.shootId,
+          loraId: character.id,
+          loraScale: GENERATION_DEFAULTS.loraScale,
+          input: {
+            prompt: photo.prompt,
+            imageSize: { width: photo.width, height: photo.height },
+            loras: [{ path: character.loraFileUrl, scale: GENERATION_DEFAULTS.loraScale }],
+            seed: photo.seed,
+            numInferenceSteps: GENERATION_DEFAULTS.numInferenceSteps,
+            guidanceScale: GENERATION_DEFAULTS.guidanceScale,
+            outputFormat: 'jpeg',
+          },
+        },
+        {
+          signal: stop.signal,
+          started: () => repo.markStarted(db, photo.id),
+          finish: (tx, imageUrl) => shoots.photoSucceeded(tx, photo, imageUrl),
+        },
+      );
+    } catch (err) {
+      if (isShutdownInterruption(err) || stop.signal.aborted) {
+        // Not the photo's fault: back to the queue for whichever instance claims it next.
+        await repo.requeue(db, photo.id).catch((e: unknown) => logger.warn({ err: e, photoId: photo.id }, 'could not requeue a photo; its lease runs out'));
+        return;
+      }
+      await fail(photo, photoError(err), err).catch((e: unknown) =>
+        // The photo stays RUNNING; its lease runs out and it is tried again (or failed after MAX_PHOTO_ATTEMPTS).
+        logger.error({ err: e, photoId: photo.id }, 'could not record a failed shoot photo; it will be tried again'),
+      );
+    }
+  }
+
+  async function claim(): Promise<void> {
+    do {
+      again = false;
+      const free = deps.concurrency - inFlight.size;
+      if (free <= 0 || closed) return;
+      const photos = await repo.claimPhotos(db, leases.claim(), free);
+      for (const photo of photos) {
+        leases.hold('shoot_photo', photo.id);
+        const task = run(photo).finally(() => {
+          leases.drop('shoot_photo', photo.id);
+          inFlight.delete(photo.id);
+          tick();
+        });
+        inFlight.set(photo.id, task);
+      }
+      if (photos.length === free) again = true;
+    } while (again && !closed);
+  }
+
+  function tick() {
+    if (closed) return;
+    if (claiming) {
+      again = true;
+      return;
+    }
+    claiming = claim()
+      .catch((err: unknown) => logger.error({ err }, 'shoot runner pass failed'))
+      .finally(() => (claiming = undefined));
+  }
+
+  return {
+    start() {
+      timer = setInterval(tick, deps.pollIntervalMs);
+      timer.unref();
+      tick();
+    },
+    wake() {
+      setImmediate(tick);
+    },
+    running: () => inFlight.size,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await claiming;
+      stop.abort();
+      await Promise.allSettled(inFlight.values());
+    },
+  };
+}

@@ -1,0 +1,270 @@
+import { and, asc, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../db/index.ts';
+import { generations, loraTrainings, photoPackPrompts, photoPacks, photoShoots, shootPhotos } from '../db/schema.ts';
+import { claimDue, leaseIsFree, type LeaseClaim } from './job-leases.ts';
+
+export type PackRow = typeof photoPacks.$inferSelect;
+export type NewPackRow = typeof photoPacks.$inferInsert;
+export type ShootRow = typeof photoShoots.$inferSelect;
+export type ShootPhotoRow = typeof shootPhotos.$inferSelect;
+export type NewShootPhotoRow = typeof shootPhotos.$inferInsert;
+export type PackWithPrompts = PackRow & { prompts: string[] };
+
+const UNFINISHED = ['QUEUED', 'RUNNING'] as const;
+
+/** Drizzle queries of photo packs, shoots and their photos (issue 20). */
+export const shootsRepository = {
+  // ── packs ──
+  async listPacks(db: Executor, opts: { includeHidden: boolean }): Promise<PackWithPrompts[]> {
+    const packs = await db
+      .select()
+      .from(photoPacks)
+      .where(opts.includeHidden ? undefined : eq(photoPacks.hidden, false))
+      .orderBy(asc(photoPacks.position), asc(photoPacks.id));
+    if (packs.length === 0) return [];
+    const prompts = await db
+      .select()
+      .from(photoPackPrompts)
+      .where(
+        inArray(
+          photoPackPrompts.packId,
+          packs.map((p) => p.id),
+        ),
+      )
+      .orderBy(asc(photoPackPrompts.packId), asc(photoPackPrompts.position));
+    const byPack = new Map<string, string[]>();
+    for (const p of prompts) byPack.set(p.packId, [...(byPack.get(p.packId) ?? []), p.template]);
+    return packs.map((p) => ({ ...p, prompts: byPack.get(p.id) ?? [] }));
+  },
+
+  async findPack(db: Executor, id: string): Promise<PackWithPrompts | undefined> {
+    const [pack] = await db.select().from(photoPacks).where(eq(photoPacks.id, id)).limit(1);
+    if (!pack) return undefined;
+    const prompts = await db.select().from(photoPackPrompts).where(eq(photoPackPrompts.packId, id)).orderBy(asc(photoPackPrompts.position));
+    return { ...pack, prompts: prompts.map((p) => p.template) };
+  },
+
+  /** Writes a pack and replaces its prompts (shoots keep their own filled prompts, so nothing running changes). */
+  async upsertPack(db: Executor, pack: NewPackRow, prompts: string[]): Promise<void> {
+    const { id: _id, createdAt: _c, coverUrl: _cover, sampleUrls: _samples, ...changes } = pack;
+    await db
+      .insert(photoPacks)
+      .values(pack)
+      .onConflictDoUpdate({ target: photoPacks.id, set: { ...changes, updatedAt: sql`now()` } });
+    await db.delete(photoPackPrompts).where(eq(photoPackPrompts.packId, pack.id));
+    if (prompts.length) await db.insert(photoPackPrompts).values(prompts.map((template, position) => ({ packId: pack.id, position, template })));
+  },
+
+  async setHidden(db: Executor, id: string, hidden: boolean): Promise<boolean> {
+    const rows = await db.update(photoPacks).set({ hidden, updatedAt: sql`now()` }).where(eq(photoPacks.id, id)).returning({ id: photoPacks.id });
+    return rows.length === 1;
+  },
+
+  /** Hides the catalogue's packs that are not in `keep` (a new catalogue version dropped them). */
+  async hideCataloguePacksExcept(db: Executor, keep: string[]): Promise<string[]> {
+    const rows = await db
+      .update(photoPacks)
+      .set({ hidden: true, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(photoPacks.source, 'catalogue'),
+          eq(photoPacks.hidden, false),
+          keep.length ? sql`${photoPacks.id} not in (${sql.join(
+            keep.map((k) => sql`${k}`),
+            sql`, `,
+          )})` : undefined,
+        ),
+      )
+      .returning({ id: photoPacks.id });
+    return rows.map((r) => r.id);
+  },
+
+  async setCovers(db: Executor, id: string, sampleUrls: string[]): Promise<void> {
+    await db
+      .update(photoPacks)
+      .set({ coverUrl: sampleUrls[0] ?? null, sampleUrls, updatedAt: sql`now()` })
+      .where(eq(photoPacks.id, id));
+  },
+
+  async lowestCatalogueVersion(db: Executor): Promise<number | null> {
+    const [row] = await db
+      .select({ v: sql<number | null>`min(${photoPacks.catalogueVersion})` })
+      .from(photoPacks)
+      .where(eq(photoPacks.source, 'catalogue'));
+    return row?.v ?? null;
+  },
+
+  // ── characters ──
+  async findCharacter(db: Executor, id: string) {
+    const [row] = await db.select().from(loraTrainings).where(eq(loraTrainings.id, id)).limit(1);
+    return row;
+  },
+
+  // ── shoots ──
+  async insertShoot(db: Executor, shoot: typeof photoShoots.$inferInsert, photos: NewShootPhotoRow[]): Promise<ShootRow> {
+    const [row] = await db.insert(photoShoots).values(shoot).returning();
+    await db.insert(shootPhotos).values(photos);
+    return row;
+  },
+
+  async findShoot(db: Executor, id: string): Promise<ShootRow | undefined> {
+    const [row] = await db.select().from(photoShoots).where(eq(photoShoots.id, id)).limit(1);
+    return row;
+  },
+
+  async lockShoot(db: Executor, id: string): Promise<ShootRow | undefined> {
+    const [row] = await db.select().from(photoShoots).where(eq(photoShoots.id, id)).for('update');
+    return row;
+  },
+
+  listPhotos(db: Executor, shootId: string): Promise<ShootPhotoRow[]> {
+    return db.select().from(shootPhotos).where(eq(shootPhotos.shootId, shootId)).orderBy(asc(shootPhotos.position));
+  },
+
+  /** The user's shoots, newest first, with counts of photos ready and failed. */
+  async listShoots(db: Executor, userId: string, opts: { running?: boolean; limit: number }) {
+    return db
+      .select({
+        shoot: photoShoots,
+        ready: sql<number>`(select count(*)::int from ${shootPhotos} where ${shootPhotos.shootId} = ${photoShoots.id} and ${shootPhotos.status} = 'SUCCEEDED')`,
+        failed: sql<number>`(select count(*)::int from ${shootPhotos} where ${shootPhotos.shootId} = ${photoShoots.id} and ${shootPhotos.status} = 'FAILED')`,
+      })
+      .from(photoShoots)
+      .where(and(eq(photoShoots.userId, userId), opts.running ? eq(photoShoots.status, 'RUNNING') : undefined))
+      .orderBy(desc(photoShoots.createdAt), desc(photoShoots.id))
+      .limit(opts.limit);
+  },
+
+  /** Counts by status of a shoot's photos. */
+  async photoCounts(db: Executor, shootId: string): Promise<Record<ShootPhotoRow['status'], number>> {
+    const rows = await db
+      .select({ status: shootPhotos.status, n: count() })
+      .from(shootPhotos)
+      .where(eq(shootPhotos.shootId, shootId))
+      .groupBy(shootPhotos.status);
+    const counts = { QUEUED: 0, RUNNING: 0, SUCCEEDED: 0, FAILED: 0, CANCELLED: 0 };
+    for (const r of rows) counts[r.status] = Number(r.n);
+    return counts;
+  },
+
+  async endShoot(db: Executor, id: string, status: 'COMPLETED' | 'FAILED' | 'CANCELLED'): Promise<ShootRow | undefined> {
+    const [row] = await db
+      .update(photoShoots)
+      .set({ status, finishedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(photoShoots.id, id), eq(photoShoots.status, 'RUNNING')))
+      .returning();
+    return row;
+  },
+
+  async touchShoot(db: Executor, id: string): Promise<void> {
+    await db.update(photoShoots).set({ updatedAt: sql`now()` }).where(eq(photoShoots.id, id));
+  },
+
+  // ── photos (jobs) ──
+  /**
+   * Claims up to `limit` photos to run: queued ones, and running ones whose lease ran out (their instance died
+   * or gave them back). Position first, then shoot age, so every running shoot's first photos go before anyone's
+   * later ones and shoots share the slots.
+   */
+  claimPhotos(db: Executor, lease: LeaseClaim, limit: number): Promise<ShootPhotoRow[]> {
+    return claimDue(db, 'shoot_photo', {
+      where: inArray(shootPhotos.status, UNFINISHED),
+      lease,
+      limit,
+      orderBy: [asc(shootPhotos.position), asc(shootPhotos.queuedAt), asc(shootPhotos.id)],
+      set: { status: 'RUNNING', attempts: sql`${shootPhotos.attempts} + 1` },
+    });
+  },
+
+  async markStarted(db: Executor, id: string): Promise<void> {
+    await db.update(shootPhotos).set({ startedAt: sql`now()` }).where(eq(shootPhotos.id, id));
+  },
+
+  /** Ends a running photo; false when it had already ended (so its outcome is applied once). */
+  async finishPhoto(
+    db: Executor,
+    id: string,
+    outcome: { status: 'SUCCEEDED'; generationId: string; imageUrl: string } | { status: 'FAILED'; error: string },
+  ): Promise<ShootPhotoRow | undefined> {
+    const [row] = await db
+      .update(shootPhotos)
+      .set({ ...outcome, finishedAt: sql`now()`, leaseExpiresAt: null })
+      .where(and(eq(shootPhotos.id, id), inArray(shootPhotos.status, UNFINISHED)))
+      .returning();
+    return row;
+  },
+
+  /** Cancels the photos of a shoot nobody is working on (queued, or abandoned by a dead instance). */
+  async cancelUnstarted(db: Executor, shootId: string): Promise<ShootPhotoRow[]> {
+    return db
+      .update(shootPhotos)
+      .set({ status: 'CANCELLED', finishedAt: sql`now()`, leaseExpiresAt: null })
+      .where(
+        and(
+          eq(shootPhotos.shootId, shootId),
+          or(eq(shootPhotos.status, 'QUEUED'), and(eq(shootPhotos.status, 'RUNNING'), leaseIsFree(shootPhotos))),
+        ),
+      )
+      .returning();
+  },
+
+  /** Gives a photo back to the queue at once (this instance is shutting down). */
+  async requeue(db: Executor, id: string): Promise<void> {
+    await db
+      .update(shootPhotos)
+      .set({ status: 'QUEUED', leaseExpiresAt: null })
+      .where(and(eq(shootPhotos.id, id), eq(shootPhotos.status, 'RUNNING')));
+  },
+
+  /**
+   * For each queued photo of this shoot, how many unfinished photos of any shoot come before it in the
+   * runner's order (position, queued_at, id): those start first.
+   */
+  async queueAhead(db: Executor, shootId: string): Promise<Map<string, number>> {
+    const mine = await db
+      .select({ id: shootPhotos.id, position: shootPhotos.position, queuedAt: shootPhotos.queuedAt })
+      .from(shootPhotos)
+      .where(and(eq(shootPhotos.shootId, shootId), eq(shootPhotos.status, 'QUEUED')))
+      .orderBy(asc(shootPhotos.position));
+    const result = new Map<string, number>();
+    if (mine.length === 0) return result;
+    const first = mine[0];
+    const [{ n }] = await db
+      .select({ n: count() })
+      .from(shootPhotos)
+      .where(
+        and(
+          eq(shootPhotos.status, 'QUEUED'),
+          sql`${shootPhotos.shootId} <> ${shootId}`,
+          or(
+            lt(shootPhotos.position, first.position),
+            and(eq(shootPhotos.position, first.position), lt(shootPhotos.queuedAt, first.queuedAt)),
+          ),
+        ),
+      );
+    // Other shoots' photos interleave with this one's by position; this is the count before its next photo.
+    mine.forEach((p, i) => result.set(p.id, Number(n) + i));
+    return result;
+  },
+
+  /** Mean run time of the most recent finished photos on any shoot (ms), for a first estimate. */
+  async recentPhotoMs(db: Executor): Promise<number | null> {
+    const result = await db.execute<{ ms: number | null }>(sql`
+      select avg(extract(epoch from (finished_at - started_at)) * 1000)::float8 as ms from (
+        select finished_at, started_at from ${shootPhotos}
+        where status = 'SUCCEEDED' and started_at is not null and finished_at is not null
+        order by finished_at desc limit 50) recent`);
+    const row = (result as unknown as { rows: { ms: number | null }[] }).rows[0];
+    return row?.ms ?? null;
+  },
+
+  /** Generation rows of a shoot's landed photos, in catalogue order (the ZIP). */
+  async archivePhotos(db: Executor, shootId: string) {
+    return db
+      .select({ position: shootPhotos.position, imageUrl: generations.imageUrl, outputFormat: generations.outputFormat })
+      .from(shootPhotos)
+      .innerJoin(generations, eq(generations.id, shootPhotos.generationId))
+      .where(and(eq(shootPhotos.shootId, shootId), eq(shootPhotos.status, 'SUCCEEDED'), eq(generations.status, 'ACTIVE')))
+      .orderBy(asc(shootPhotos.position));
+  },
+};

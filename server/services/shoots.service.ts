@@ -1,0 +1,312 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { SEED_LIMIT } from '@common/generation.ts';
+import {
+  describePrompt,
+  fillPrompt,
+  shootCost,
+  type PackView,
+  type ShootPhotoView,
+  type ShootSummary,
+  type ShootView,
+  type StartShootRequest,
+} from '@common/photo-shoots.ts';
+import { CREDIT_COSTS } from '@common/product.ts';
+import type { Db, Executor } from '../db/index.ts';
+import { photoShoots, users } from '../db/schema.ts';
+import { AppError, conflict, forbidden, notFound } from '../domain/errors.ts';
+import type { Logger } from '../logger.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
+import { shootsRepository as repo, type PackWithPrompts, type ShootPhotoRow, type ShootRow } from '../repositories/shoots.repository.ts';
+import type { CreditsService } from './credits.service.ts';
+
+const PHOTO_COST = CREDIT_COSTS.generation;
+/** A second start of the same pack for the same character this soon is the same click (returns that shoot). */
+const DOUBLE_CLICK_MS = 10_000;
+const LIST_LIMIT = 50;
+
+export type ShootEnd = 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
+/**
+ * Called inside the transaction that ends a shoot (completed, failed or cancelled), once per shoot, after its
+ * row has its end status: the place for work that must happen exactly when a shoot ends ('shoot ready' mail).
+ */
+export type ShootEndedHook = (tx: Executor, shoot: ShootRow) => Promise<void>;
+
+export interface ShootsDeps {
+  db: Db;
+  credits: CreditsService;
+  events: EventBus;
+  logger: Logger;
+  /** Asks the shoot runner to look for queued photos now. */
+  wake(): void;
+  onShootEnded?: ShootEndedHook;
+}
+
+export type ShootsService = ReturnType<typeof createShootsService>;
+
+/** Ledger key of a shoot's debit (N × 10 credits in one row). */
+export const shootDebitKey = (shootId: string) => `shoot:${shootId}`;
+/** Ledger key (before `refund:`) of one photo's refund: applied at most once per photo. */
+export const photoRefundKey = (photoId: string) => `shoot-photo:${photoId}`;
+/** Ledger key (before `refund:`) of a cancellation's refund of every photo not started. */
+export const cancelRefundKey = (shootId: string) => `shoot-cancel:${shootId}`;
+
+/** The columns a new photo row gets by default (the view of a shoot just started, without reading it back). */
+const PHOTO_DEFAULTS = {
+  status: 'QUEUED',
+  generationId: null,
+  imageUrl: null,
+  error: null,
+  attempts: 0,
+  startedAt: null,
+  finishedAt: null,
+} as const;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function toPackView(pack: PackWithPrompts): PackView {
+  return {
+    id: pack.id,
+    name: pack.name,
+    description: pack.description,
+    category: pack.category,
+    aspect_ratio: pack.aspectRatio,
+    width: pack.width,
+    height: pack.height,
+    cover_url: pack.coverUrl,
+    sample_urls: pack.sampleUrls,
+    photo_count: pack.prompts.length,
+    cost: shootCost(pack.prompts.length),
+    prompts: pack.prompts.map(describePrompt),
+  };
+}
+
+function toPhotoView(
+  p: Pick<ShootPhotoRow, 'id' | 'position' | 'status' | 'prompt' | 'width' | 'height' | 'imageUrl' | 'generationId' | 'error' | 'startedAt' | 'finishedAt'>,
+  ahead: Map<string, number>,
+): ShootPhotoView {
+  return {
+    id: p.id,
+    position: p.position,
+    status: p.status,
+    prompt: p.prompt,
+    width: p.width,
+    height: p.height,
+    image_url: p.status === 'SUCCEEDED' ? p.imageUrl : null,
+    generation_id: p.status === 'SUCCEEDED' ? p.generationId : null,
+    error: p.error,
+    started_at: iso(p.startedAt),
+    finished_at: iso(p.finishedAt),
+    ahead: ahead.get(p.id) ?? null,
+  };
+}
+
+function toSummary(s: ShootRow, counts: { ready: number; failed: number }): ShootSummary {
+  return {
+    id: s.id,
+    pack_id: s.packId,
+    pack_name: s.packName,
+    lora_id: s.loraId,
+    character_name: s.characterName,
+    status: s.status,
+    photo_count: s.photoCount,
+    cost: s.cost,
+    created_at: s.createdAt.toISOString(),
+    finished_at: iso(s.finishedAt),
+    ready: Number(counts.ready),
+    failed: Number(counts.failed),
+  };
+}
+
+/**
+ * Photo shoots (issue 20): start (debit N × 10 with the shoot and its N queued photo jobs, one transaction),
+ * read, cancel (photos not started are refunded at once), and the photo outcomes the runner applies. Every
+ * photo ends once (a conditional update), so each refund happens at most once; a shoot ends once, in
+ * endShoot, the one place its end is recorded.
+ */
+export function createShootsService(deps: ShootsDeps) {
+  const { db, credits, events, logger } = deps;
+
+  const publish = (tx: Executor, shoot: Pick<ShootRow, 'id' | 'userId' | 'status'>) =>
+    events.publish(tx, shoot.userId, { type: 'shoot', id: shoot.id, status: shoot.status });
+
+  /** The one place a shoot ends: its status, its event, and the hook (mail), in the caller's transaction. */
+  async function endShoot(tx: Executor, shootId: string, status: ShootEnd): Promise<ShootRow | undefined> {
+    const ended = await repo.endShoot(tx, shootId, status);
+    if (!ended) return undefined;
+    await publish(tx, ended);
+    await deps.onShootEnded?.(tx, ended);
+    logger.info({ shootId, status }, 'photo shoot ended');
+    return ended;
+  }
+
+  /** Ends the shoot when none of its photos is left to run: COMPLETED if any landed, else FAILED. */
+  async function endIfDone(tx: Executor, shootId: string): Promise<void> {
+    const counts = await repo.photoCounts(tx, shootId);
+    if (counts.QUEUED + counts.RUNNING > 0) return;
+    await endShoot(tx, shootId, counts.SUCCEEDED > 0 ? 'COMPLETED' : 'FAILED');
+  }
+
+  async function ownedShoot(userId: string, id: string): Promise<ShootRow> {
+    const shoot = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findShoot(db, id) : undefined;
+    // Someone else's shoot is as unknown as a missing one.
+    if (!shoot || shoot.userId !== userId) throw notFound('There is no such photo shoot.');
+    return shoot;
+  }
+
+  async function usableCharacter(userId: string, loraId: string) {
+    const character = await repo.findCharacter(db, loraId);
+    if (!character || character.userId !== userId) {
+      throw forbidden('That character is not one of yours. Choose one of your trained characters.', 'lora_not_allowed');
+    }
+    if (character.status === 'FAILED') {
+      throw conflict(`The training of ${character.characterName} failed, so it cannot be photographed. Choose another character.`, 'character_failed');
+    }
+    if (character.status !== 'COMPLETED' || !character.loraFileUrl) {
+      throw conflict(`${character.characterName} is still training. Start the shoot when the training has completed.`, 'character_not_ready');
+    }
+    return { ...character, loraFileUrl: character.loraFileUrl };
+  }
+
+  async function availablePack(packId: string): Promise<PackWithPrompts> {
+    const pack = await repo.findPack(db, packId);
+    if (!pack || pack.hidden) throw notFound('That photo shoot is not available any more. Choose another one.');
+    if (pack.prompts.length === 0) throw new AppError(422, 'pack_empty', `The ${pack.name} shoot has no photos yet. Choose another one.`);
+    return pack;
+  }
+
+  /** GET /api/shoots/<id>: the shoot and its photos; queued photos say how many photos start before them. */
+  async function get(userId: string, id: string): Promise<ShootView> {
+    const shoot = await ownedShoot(userId, id);
+    const [photos, ahead, recent] = [await repo.listPhotos(db, id), await repo.queueAhead(db, id), await repo.recentPhotoMs(db)];
+    const { ready: _r, failed: _f, ...summary } = toSummary(shoot, { ready: 0, failed: 0 });
+    return { ...summary, photos: photos.map((p) => toPhotoView(p, ahead)), recent_photo_ms: recent };
+  }
+
+  return {
+    get,
+    endShoot,
+    endIfDone,
+
+    async listPacks(): Promise<PackView[]> {
+      return (await repo.listPacks(db, { includeHidden: false })).map(toPackView);
+    },
+
+    async getPack(id: string): Promise<PackView> {
+      const pack = await repo.findPack(db, id);
+      if (!pack || pack.hidden) throw notFound('That photo shoot is not available any more. Choose another one.');
+      return toPackView(pack);
+    },
+
+    /**
+     * POST /api/shoots: one transaction debits N × 10, writes the shoot and its N queued photos; nothing is
+     * charged when the pack or character is refused. A repeat of the same request (double click) answers the
+     * first shoot.
+     */
+    async start(userId: string, request: StartShootRequest & { request_id?: string }): Promise<{ shoot: ShootView; created: boolean }> {
+      const pack = await availablePack(request.pack_id);
+      const character = await usableCharacter(userId, request.lora_id);
+      const shootId = request.request_id ?? randomUUID();
+      const cost = shootCost(pack.prompts.length);
+      const started = await db.transaction(async (tx) => {
+        // The user's row is the lock every paid action takes; two clicks queue here and the second sees the first.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+        const [same] = await tx
+          .select()
+          .from(photoShoots)
+          .where(
+            request.request_id
+              ? eq(photoShoots.id, request.request_id)
+              : sql`${photoShoots.userId} = ${userId} and ${photoShoots.packId} = ${pack.id} and ${photoShoots.loraId} = ${character.id}
+                  and ${photoShoots.status} = 'RUNNING' and ${photoShoots.createdAt} > now() - make_interval(secs => ${DOUBLE_CLICK_MS / 1000})`,
+          )
+          .limit(1);
+        if (same) {
+          if (same.userId !== userId) throw conflict('That request id is already used. Please try again.', 'request_id_taken');
+          return { shoot: same, created: false, photos: undefined };
+        }
+        await credits.debit(userId, cost, `Photo shoot: ${pack.name} (${pack.prompts.length} photos)`, shootDebitKey(shootId), tx);
+        const photos = pack.prompts.map((template, position) => ({
+          id: randomUUID(),
+          shootId,
+          userId,
+          position,
+          prompt: fillPrompt(template, character),
+          width: pack.width,
+          height: pack.height,
+          seed: randomInt(SEED_LIMIT),
+        }));
+        const shoot = await repo.insertShoot(
+          tx,
+          {
+            id: shootId,
+            userId,
+            packId: pack.id,
+            loraId: character.id,
+            packName: pack.name,
+            characterName: character.characterName,
+            photoCount: pack.prompts.length,
+            cost,
+          },
+          photos,
+        );
+        await publish(tx, shoot);
+        return { shoot, created: true, photos };
+      });
+      if (!started.created) return { shoot: await get(userId, started.shoot.id), created: false };
+      deps.wake();
+      // The new shoot as written (no further reads: starting is one transaction and this answer).
+      const { ready: _r, failed: _f, ...summary } = toSummary(started.shoot, { ready: 0, failed: 0 });
+      return { shoot: { ...summary, photos: started.photos!.map((p) => toPhotoView({ ...p, ...PHOTO_DEFAULTS }, new Map())) }, created: true };
+    },
+
+    async list(userId: string, opts: { running?: boolean }): Promise<ShootSummary[]> {
+      return (await repo.listShoots(db, userId, { running: opts.running, limit: LIST_LIMIT })).map((r) => toSummary(r.shoot, r));
+    },
+
+    /** POST /api/shoots/<id>/cancel: photos not started are cancelled and refunded at once; running ones land. */
+    async cancel(userId: string, id: string): Promise<ShootView> {
+      await ownedShoot(userId, id);
+      await db.transaction(async (tx) => {
+        const shoot = await repo.lockShoot(tx, id);
+        if (!shoot) throw notFound('There is no such photo shoot.');
+        if (shoot.status === 'CANCELLED') throw conflict('This shoot was already cancelled.', 'shoot_cancelled');
+        if (shoot.status !== 'RUNNING') throw conflict('This shoot has already finished; there is nothing to cancel.', 'shoot_finished');
+        const cancelled = await repo.cancelUnstarted(tx, id);
+        if (cancelled.length) {
+          await credits.refund(
+            userId,
+            cancelled.length * PHOTO_COST,
+            `Refund: photo shoot ${shoot.packName} cancelled (${cancelled.length} photos not taken)`,
+            cancelRefundKey(id),
+            tx,
+          );
+        }
+        await endShoot(tx, id, 'CANCELLED');
+      });
+      return get(userId, id);
+    },
+
+    /** A photo landed (inside the transaction that saves its generation); false when it had already ended. */
+    async photoSucceeded(tx: Executor, photo: ShootPhotoRow, imageUrl: string): Promise<boolean> {
+      const done = await repo.finishPhoto(tx, photo.id, { status: 'SUCCEEDED', generationId: photo.id, imageUrl });
+      if (!done) return false;
+      await publish(tx, { id: photo.shootId, userId: photo.userId, status: 'RUNNING' });
+      await endIfDone(tx, photo.shootId);
+      return true;
+    },
+
+    /** A photo failed: ended FAILED and refunded 10 credits, once, in one transaction; false if it had ended. */
+    async photoFailed(photo: ShootPhotoRow, error: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const done = await repo.finishPhoto(tx, photo.id, { status: 'FAILED', error: error.slice(0, 500) });
+        if (!done) return false;
+        await credits.refund(photo.userId, PHOTO_COST, 'Refund: photo shoot photo failed', photoRefundKey(photo.id), tx);
+        await publish(tx, { id: photo.shootId, userId: photo.userId, status: 'RUNNING' });
+        await endIfDone(tx, photo.shootId);
+        return true;
+      });
+    },
+  };
+}

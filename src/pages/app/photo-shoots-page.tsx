@@ -1,0 +1,9 @@
+import { PhotoShootsView } from '@/features/photo-shoots/components/photo-shoots-view';
+import { useMe } from '@/features/session/api';
+import { usePageTitle } from '@/lib/use-page-title';
+
+export default function PhotoShootsPage() {
+  usePageTitle('Photo Shoots');
+  const me = useMe();
+  return <PhotoShootsView credits={me.credits} />;
+}
