@@ -21,7 +21,11 @@ export const SUPABASE_MIGRATIONS_DIR = fileURLToPath(new URL('../../supabase/mig
 /** Grants, policies and the realtime publication: written by hand, applied after the tables it names. */
 export const SECURITY_MIGRATION = '20261123041500_likeness_security.sql';
 /** Every hand-written Supabase migration, oldest first; a feature's grants go in a file after its tables. */
-export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [SECURITY_MIGRATION];
+export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [
+  SECURITY_MIGRATION,
+  // users.verified_email kept from the browser; explore_filter_options readable by anon and authenticated.
+  '20261124060006_verified_email_and_filter_options_grants.sql',
+];
 
 const BREAKPOINT = '--> statement-breakpoint';
 /** Tables a migration creates in `public` (Drizzle writes `CREATE TABLE "name"` or `"schema"."name"`). */
