@@ -79,7 +79,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/media', mediaRoutes(rt));
   app.route('/api/library', libraryRoutes(rt));
   app.route('/api/explore', exploreRoutes(rt));
-  app.route('/api', trainingsRoutes(rt));
+  app.route('/api', trainingsRoutes({ ...rt, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }));
   app.route('/api/webhooks/fal', falWebhookRoutes(rt));
 
   app.route('/api/billing', billingRoutes({ ...rt, publicUrl: config.PUBLIC_URL, spaOrigins }));
