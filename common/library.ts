@@ -150,3 +150,39 @@ export interface SelectionResult {
  * stop being served at once; the files themselves are removed from storage once this has lapsed.
  */
 export const GENERATION_UNDO_SECONDS = 10;
+/**
+ * One list's rows and order, defined once for both sides: the server's repositories turn it into Drizzle
+ * (server/repositories/list-query.ts) and the hosted adapter into PostgREST parameters
+ * (src/backend/hosted/supabase-data.ts). `where` holds equality filters on the list's table (the owner filter,
+ * user_id, is added by each side); `order` ends with the primary key, so rows that share a timestamp keep
+ * one order from page to page and never show twice or not at all. Columns are the tables' own (snake_case).
+ */
+export interface ListDefinition<Column extends string = string> {
+  table: 'generations' | 'explore_gallery';
+  where: Readonly<Partial<Record<Column, string | boolean>>>;
+  order: readonly { column: Column; ascending: boolean }[];
+}
+
+type GenerationListColumn = 'status' | 'is_favorite' | 'created_at' | 'id';
+type ExploreListColumn = 'is_featured' | 'created_at' | 'id';
+
+const NEWEST_FIRST = [
+  { column: 'created_at', ascending: false },
+  { column: 'id', ascending: false },
+] as const;
+
+/** Spec §4 (only ACTIVE generations are listed) and §7 (newest first; Explore: featured first, then newest). */
+export const LISTS = {
+  myGenerations: { table: 'generations', where: { status: 'ACTIVE' }, order: NEWEST_FIRST },
+  favorites: { table: 'generations', where: { status: 'ACTIVE', is_favorite: true }, order: NEWEST_FIRST },
+  explore: { table: 'explore_gallery', where: {}, order: [{ column: 'is_featured', ascending: false }, ...NEWEST_FIRST] },
+  exploreFeatured: { table: 'explore_gallery', where: { is_featured: true }, order: NEWEST_FIRST },
+} as const satisfies {
+  myGenerations: ListDefinition<GenerationListColumn>;
+  favorites: ListDefinition<GenerationListColumn>;
+  explore: ListDefinition<ExploreListColumn>;
+  exploreFeatured: ListDefinition<ExploreListColumn>;
+};
+
+/** My Generations or Favorites. */
+export const generationsList = (favorites: boolean): ListDefinition<GenerationListColumn> => (favorites ? LISTS.favorites : LISTS.myGenerations);

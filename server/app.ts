@@ -88,7 +88,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/media', mediaRoutes(rt));
   app.route('/api/library', libraryRoutes(rt));
   app.route('/api/explore', exploreRoutes(rt));
-  app.route('/api', trainingsRoutes(rt));
+  app.route('/api', trainingsRoutes({ ...rt, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }));
   app.route('/api', shootsRoutes(rt));
   app.route('/api/webhooks/fal', falWebhookRoutes(rt));
 

@@ -32,5 +32,5 @@ export interface AdminCommand {
   run(args: string[], ctx: AdminContext): Promise<number>;
 }
 
-/** Exit codes (sysexits): usage 64, data folder busy 73, bad configuration 78. */
-export const EXIT = { ok: 0, failed: 1, usage: 64, busy: 73, config: 78 } as const;
+/** Exit codes (sysexits): usage 64, input that does not name one thing 65, data folder busy 73, bad configuration 78. */
+export const EXIT = { ok: 0, failed: 1, usage: 64, dataError: 65, busy: 73, config: 78 } as const;

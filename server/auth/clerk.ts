@@ -14,6 +14,8 @@ const PROFILE_TTL_MS = 10 * 60_000;
 const PROFILE_CACHE_SIZE = 10_000;
 /** After a Backend API failure without Retry-After, it is left alone this long. */
 const BACKEND_PAUSE_MS = 30_000;
+/** How long a request waits for the Backend API to tell a known person's verified address (it keeps loading). */
+const VERIFIED_EMAIL_WAIT_MS = 3_000;
 
 /** Reasons that say nothing about the token: the keys could not be loaded, so no one can be checked now. */
 const KEYS_UNAVAILABLE = new Set<string>([
@@ -22,19 +24,20 @@ const KEYS_UNAVAILABLE = new Set<string>([
   TokenVerificationErrorReason.JWKFailedToResolve,
 ]);
 
-type Profile = Pick<Identity, 'email' | 'fullName' | 'imageUrl' | 'createdAt'>;
+type Profile = Pick<Identity, 'email' | 'verifiedEmail' | 'fullName' | 'imageUrl' | 'createdAt'>;
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value.trim() : null);
 
 /**
  * Profile fields a session-token template may add (README, Hosted mode):
  * `"email": "{{user.primary_email_address}}", "full_name": "{{user.full_name}}", "image_url": "{{user.image_url}}"`.
- * A claim that is absent stays undefined (unknown); one that is present but empty is null.
+ * A claim that is absent stays undefined (unknown); one that is present but empty is null. The token is
+ * Clerk's, signed with its key, so its `email` is the primary address as Clerk holds it: the verified one.
  */
 function profileFromClaims(claims: Record<string, unknown>): Profile {
   const has = (name: string) => Object.prototype.hasOwnProperty.call(claims, name);
   return {
-    ...(has('email') && { email: text(claims.email) }),
+    ...(has('email') && { email: text(claims.email), verifiedEmail: text(claims.email) }),
     ...((has('full_name') || has('name')) && { fullName: text(claims.full_name ?? claims.name) }),
     ...((has('image_url') || has('picture')) && { imageUrl: text(claims.image_url ?? claims.picture) }),
   };
@@ -63,8 +66,12 @@ export function createClerkIdentity(opts: ClerkIdentityOptions): IdentityProvide
     if (!backend || Date.now() < backendPausedUntil) return undefined;
     try {
       const user = await backend.users.getUser(userId);
+      const primary = user.primaryEmailAddress;
       const profile: Profile = {
-        email: user.primaryEmailAddress?.emailAddress ?? null,
+        email: primary?.emailAddress ?? null,
+        // Only an address Clerk has verified is one we write to (an instance may let an unverified address be
+        // primary, e.g. one an operator added through Clerk's Backend API).
+        verifiedEmail: primary?.verification?.status === 'verified' ? primary.emailAddress : null,
         fullName: text(user.fullName),
         imageUrl: text(user.imageUrl),
         createdAt: new Date(user.createdAt).toISOString(),
@@ -80,6 +87,18 @@ export function createClerkIdentity(opts: ClerkIdentityOptions): IdentityProvide
       logger.warn({ err, userId, status }, 'could not read a profile from Clerk; the account is created without it');
       return undefined;
     }
+  }
+
+  /** A person's profile from the cache, else from one Backend API call shared by concurrent requests. */
+  async function profileOf(userId: string): Promise<Profile | undefined> {
+    const cached = profiles.get(userId);
+    if (cached && cached.expires > Date.now()) return cached.profile;
+    let pending = loading.get(userId);
+    if (!pending) {
+      pending = fetchProfile(userId).finally(() => loading.delete(userId));
+      loading.set(userId, pending);
+    }
+    return pending;
   }
 
   return {
@@ -114,19 +133,22 @@ export function createClerkIdentity(opts: ClerkIdentityOptions): IdentityProvide
 
     async loadProfile(identity) {
       if (identity.email !== undefined && identity.fullName !== undefined) return identity;
-      const cached = profiles.get(identity.id);
-      let profile = cached && cached.expires > Date.now() ? cached.profile : undefined;
-      if (!profile) {
-        let pending = loading.get(identity.id);
-        if (!pending) {
-          pending = fetchProfile(identity.id).finally(() => loading.delete(identity.id));
-          loading.set(identity.id, pending);
-        }
-        profile = await pending;
-      }
+      const profile = await profileOf(identity.id);
       // What the token says wins; the Backend API fills the rest.
       const known = Object.fromEntries(Object.entries(identity).filter(([, v]) => v !== undefined));
       return { ...profile, ...known, id: identity.id };
+    },
+
+    async verifiedEmail(identity) {
+      if (identity.verifiedEmail !== undefined) return identity.verifiedEmail;
+      // A slow Backend API does not hold the request up: the answer still lands in the cache for the next one.
+      let stopWaiting = () => {};
+      const waited = new Promise<undefined>((resolve) => {
+        const timer = setTimeout(resolve, VERIFIED_EMAIL_WAIT_MS);
+        stopWaiting = () => clearTimeout(timer);
+      });
+      const profile = await Promise.race([profileOf(identity.id), waited]).finally(() => stopWaiting());
+      return profile?.verifiedEmail;
     },
   };
 }

@@ -8,7 +8,13 @@
 export interface Identity {
   /** The provider's user id; stored as users.clerk_id. */
   id: string;
+  /** The address the person gave (a display copy: users.email). */
   email?: string | null;
+  /**
+   * Clerk mode: the primary address as Clerk verified it (users.verified_email), from the session token's
+   * `email` claim or Clerk's Backend API. Undefined for built-in accounts, whose sign-in address is theirs.
+   */
+  verifiedEmail?: string | null;
   fullName?: string | null;
   imageUrl?: string | null;
   /** When the person signed up (ISO time). */
@@ -31,6 +37,12 @@ export interface IdentityProvider {
   identify(headers: Headers): Promise<Identity | null>;
   /** Fills in the profile fields the session did not carry (used once, when the users row is created). */
   loadProfile?(identity: Identity): Promise<Identity>;
+  /**
+   * The address the provider verified for this person: the session's claim when it carries one, else the
+   * provider's API (cached). Undefined when it cannot say right now (the API is down or slow): the caller keeps
+   * what it has. Only providers whose users' rows can be written by someone else (Clerk) have it.
+   */
+  verifiedEmail?(identity: Identity): Promise<string | null | undefined>;
   /** Handles the provider's own HTTP API under /api/auth, when it has one. */
   handle?(request: Request): Promise<Response>;
   /**

@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  pgView,
   primaryKey,
   real,
   text,
@@ -49,9 +50,18 @@ export const users = pgTable(
      * re-create it (docs/decisions/005-account-erasure.md).
      */
     erasedAt: timestamp('erased_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Clerk mode: the person's primary e-mail as Clerk verified it (the session token's `email` claim, Clerk's
+     * Backend API, or the user.created/user.updated webhook); null while unknown. Written only by the server:
+     * Supabase clients can write `email` (spec §7's display copy) but not this column
+     * (docs/decisions/013-verified-email.md). Anything that reaches a person or an operator uses this, through
+     * usersRepository.verifiedEmailOf (built-in accounts: their sign-in address).
+     */
+    verifiedEmail: text('verified_email'),
   },
   (t) => [
     uniqueIndex('users_clerk_id_key').on(t.clerkId),
+    index('users_verified_email_idx').on(sql`lower(${t.verifiedEmail})`),
     index('users_creem_customer_id_idx').on(t.creemCustomerId),
     check('users_credits_non_negative', sql`${t.credits} >= 0`),
   ],
@@ -295,6 +305,18 @@ export const shootPhotos = pgTable(
     index('shoot_photos_queue_idx').on(t.position, t.queuedAt, t.id).where(sql`${t.status} in ('QUEUED', 'RUNNING')`),
   ],
 );
+/**
+ * The explore filters' options (spec §7): the distinct values of each filter column as four short sorted
+ * lists in one row. A view (migration 0005) that walks each filter index one value at a time (a recursive
+ * "loose index scan"), so it reads a few index entries per value whatever the gallery's size, and has no
+ * write path. Supabase's anon and authenticated roles may read it (the grants migration), not the table.
+ */
+export const exploreFilterOptions = pgView('explore_filter_options', {
+  gender: text('gender').array().notNull(),
+  hair_color: text('hair_color').array().notNull(),
+  ethnicity: text('ethnicity').array().notNull(),
+  style: text('style').array().notNull(),
+}).existing();
 
 // ───────────────────────── Credits ─────────────────────────
 

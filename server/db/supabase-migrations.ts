@@ -25,7 +25,13 @@ export const GENERATIONS_REALTIME_MIGRATION = '20261125200000_likeness_generatio
 /** Every hand-written Supabase migration, oldest first; a feature's grants go in a file after its tables. */
 /** Photo shoots' grants, policies and realtime tables. */
 export const PHOTO_SHOOTS_SECURITY_MIGRATION = '20261125200100_photo_shoots_security.sql';
-export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [SECURITY_MIGRATION, GENERATIONS_REALTIME_MIGRATION, PHOTO_SHOOTS_SECURITY_MIGRATION];
+export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [
+  SECURITY_MIGRATION,
+  GENERATIONS_REALTIME_MIGRATION,
+  PHOTO_SHOOTS_SECURITY_MIGRATION,
+  // users.verified_email kept from the browser; explore_filter_options readable by anon and authenticated.
+  '20261125200200_verified_email_and_filter_options_grants.sql',
+];
 
 const BREAKPOINT = '--> statement-breakpoint';
 /** Tables a migration creates in `public` (Drizzle writes `CREATE TABLE "name"` or `"schema"."name"`). */

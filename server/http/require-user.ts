@@ -14,6 +14,19 @@ export async function syncUser(identity: IdentityProvider, users: UsersService, 
   return user;
 }
 
+/**
+ * A known row's verified address, kept current: from the session token's claim whenever it carries one (no
+ * network), else from the provider's API while the row has none yet (cached there; an outage leaves the
+ * address unknown and the request goes on). Clerk's user.updated webhook refreshes it too.
+ */
+async function withVerifiedEmail(identity: IdentityProvider, users: UsersService, who: Identity, user: UserRow): Promise<UserRow> {
+  if (!identity.verifiedEmail) return user;
+  if (who.verifiedEmail === undefined && user.verifiedEmail !== null) return user;
+  const verified = await identity.verifiedEmail(who);
+  if (verified === undefined || verified === user.verifiedEmail) return user;
+  return (await users.setVerifiedEmail(user.id, verified)) ?? user;
+}
+
 /** The caller's identity and users row (synced on first sight); undefined when signed out. */
 export async function resolveUser(
   identity: IdentityProvider,
@@ -24,7 +37,7 @@ export async function resolveUser(
   if (!who) return undefined;
   const known = await users.findByClerkId(who.id);
   if (known?.erasedAt) throw accountDeleted();
-  return { who, user: known ?? (await syncUser(identity, users, who)) };
+  return { who, user: known ? await withVerifiedEmail(identity, users, who, known) : await syncUser(identity, users, who) };
 }
 
 /** Resolves the caller and their users row (synced on first sight), or answers 401. */

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, isNotNull, type SQL } from 'drizzle-orm';
-import type { ExploreFilterName, ExploreFilters } from '@common/library.ts';
+import { and, count, eq, type SQL } from 'drizzle-orm';
+import { LISTS, type ExploreFilterName, type ExploreFilterOptions, type ExploreFilters } from '@common/library.ts';
 import { LIMITS } from '@common/product.ts';
-import type { Db, Executor } from '../db/index.ts';
-import { exploreGallery } from '../db/schema.ts';
+import type { Executor } from '../db/index.ts';
+import { exploreFilterOptions, exploreGallery } from '../db/schema.ts';
+import { listOrder, listWhere } from './list-query.ts';
 
 export type ExploreRow = typeof exploreGallery.$inferSelect;
 export type NewExploreRow = typeof exploreGallery.$inferInsert;
@@ -21,8 +22,8 @@ function matching(filters: ExploreFilters): SQL | undefined {
   return conditions.length ? and(...conditions) : undefined;
 }
 
-/** Featured first, then newest (spec §7); the id breaks ties so pages never overlap. */
-const galleryOrder = [desc(exploreGallery.isFeatured), desc(exploreGallery.createdAt), desc(exploreGallery.id)];
+/** Featured first, then newest (spec §7); the id breaks ties so pages never overlap (common/library.ts LISTS). */
+const galleryOrder = listOrder(LISTS.explore, exploreGallery);
 
 /** Drizzle queries of the explore gallery. */
 export const exploreRepository = {
@@ -40,7 +41,7 @@ export const exploreRepository = {
     return db
       .select()
       .from(matches)
-      .orderBy(desc(matches.isFeatured), desc(matches.createdAt), desc(matches.id))
+      .orderBy(...listOrder(LISTS.explore, exploreGallery, matches))
       .limit(LIMITS.pageSize)
       .offset(offset);
   },
@@ -54,16 +55,18 @@ export const exploreRepository = {
     return db
       .select()
       .from(exploreGallery)
-      .where(eq(exploreGallery.isFeatured, true))
-      .orderBy(desc(exploreGallery.createdAt), desc(exploreGallery.id))
+      .where(listWhere(LISTS.exploreFeatured, exploreGallery))
+      .orderBy(...listOrder(LISTS.exploreFeatured, exploreGallery))
       .limit(limit);
   },
 
-  /** Distinct non-null values of one attribute, sorted (spec §7 filter options). */
-  async distinct(db: Db, name: ExploreFilterName): Promise<string[]> {
-    const column = filterColumns[name];
-    const rows = await db.selectDistinct({ value: column }).from(exploreGallery).where(isNotNull(column)).orderBy(asc(column));
-    return rows.map((r) => r.value!);
+  /**
+   * The distinct non-null values of each filter, sorted (spec §7 filter options), from the view the hosted
+   * SPA reads as well (explore_filter_options: a few index probes per value, whatever the gallery's size).
+   */
+  async filterOptions(db: Executor): Promise<ExploreFilterOptions> {
+    const [row] = await db.select().from(exploreFilterOptions);
+    return row;
   },
 
   async findById(db: Executor, id: string): Promise<ExploreRow | undefined> {

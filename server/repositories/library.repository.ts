@@ -1,28 +1,30 @@
 import { and, count, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { generationsList } from '@common/library.ts';
 import { LIMITS } from '@common/product.ts';
 import type { Executor } from '../db/index.ts';
 import { generations, loraTrainings } from '../db/schema.ts';
 import { characterColumns, withCharacter, type GenerationRow, type GenerationWithCharacter } from './generations.repository.ts';
+import { listOrder, listWhere } from './list-query.ts';
 
 /**
- * The caller's listed generations: ACTIVE (spec §4), optionally only favourites. Matches the partial
- * indexes generations_user_active_created_idx / generations_user_favorite_created_idx exactly.
+ * The caller's listed generations: ACTIVE (spec §4), optionally only favourites (common/library.ts LISTS, which
+ * the hosted adapter reads too). Matches the partial indexes generations_user_active_created_idx /
+ * generations_user_favorite_created_idx exactly.
  */
 function listed(userId: string, favorites: boolean): SQL {
-  const base = and(eq(generations.userId, userId), eq(generations.status, 'ACTIVE'))!;
-  return favorites ? and(base, eq(generations.isFavorite, true))! : base;
+  return and(eq(generations.userId, userId), listWhere(generationsList(favorites), generations))!;
 }
 
 /** Drizzle queries of My Generations and Favorites. */
 export const libraryRepository = {
-  /** One page, newest first, with the character each used (spec §3: joined lora_trainings). */
+  /** One page in the list's order (newest first, then id), with the character each used (spec §3: joined lora_trainings). */
   async listPage(db: Executor, userId: string, favorites: boolean, page: number): Promise<GenerationWithCharacter[]> {
     const rows = await db
       .select({ generation: getTableColumns(generations), character: characterColumns })
       .from(generations)
       .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
       .where(listed(userId, favorites))
-      .orderBy(desc(generations.createdAt), desc(generations.id))
+      .orderBy(...listOrder(generationsList(favorites), generations))
       .limit(LIMITS.pageSize)
       .offset((page - 1) * LIMITS.pageSize);
     return rows.map(withCharacter);

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { LIMITS } from '@common/product.ts';
 import { characterRenameSchema, trainingSubmissionSchema } from '@common/training.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
+import { clientAddress, type ProxySettings } from '../http/client-address.ts';
 import type { AppEnv } from '../http/context.ts';
 import { tooManyRequests } from '../domain/errors.ts';
 import { readMultipartFile, type FileTypeRule } from '../services/multipart-file.ts';
@@ -24,7 +26,13 @@ const CHECKED_FILE: FileTypeRule<'photo'>[] = [
 ];
 /** Free, so bounded: enough to check a full training's photos several times over in 10 minutes. */
 const CHECKS_PER_WINDOW = 300;
+/**
+ * The same work from one client address (TRUST_PROXY rules), whatever the accounts: sign-up is free, so a
+ * per-account limit alone lets one client run many accounts. Three accounts' worth, for a shared address.
+ */
+const CHECKS_PER_ADDRESS_WINDOW = 3 * CHECKS_PER_WINDOW;
 const CHECK_WINDOW_S = 600;
+const TOO_MANY_CHECKS = 'Too many photos checked in a short time. Please wait a few minutes and try again.';
 
 /** The original's size the page states (`?width=&height=`), when both are sensible. */
 function statedSize(query: (name: string) => string | undefined): ShownSize | undefined {
@@ -42,14 +50,16 @@ export function trainingsRoutes(deps: {
   trainings: TrainingsService;
   characters: CharactersService;
   photoChecks: PhotoCheckService;
+  proxy: ProxySettings;
 }) {
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);
 
   app.post('/trainings/check-photo', auth, async (c) => {
-    if ((await hitRateLimit(deps.db, `photo-check:${c.var.user.id}`, CHECK_WINDOW_S)) > CHECKS_PER_WINDOW) {
-      throw tooManyRequests('Too many photos checked in a short time. Please wait a few minutes and try again.');
-    }
+    const address = clientAddress(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), deps.proxy);
+    const byAccount = await hitRateLimit(deps.db, `photo-check:${c.var.user.id}`, CHECK_WINDOW_S);
+    const byAddress = await hitRateLimit(deps.db, `photo-check-address:${address}`, CHECK_WINDOW_S);
+    if (byAccount > CHECKS_PER_WINDOW || byAddress > CHECKS_PER_ADDRESS_WINDOW) throw tooManyRequests(TOO_MANY_CHECKS);
     const file = await readMultipartFile(c.req.raw.body, c.req.header('content-type'), 'file', CHECKED_FILE, 'Not a file.');
     c.header('Cache-Control', 'no-store');
     return c.json(await deps.photoChecks.check(file.bytes, statedSize((name) => c.req.query(name))));

@@ -14,6 +14,7 @@ import {
 import { forgetSignIns } from '../auth/sign-in-guard.ts';
 import type { Logger } from '../logger.ts';
 import type { StorageProvider } from '../providers/storage/index.ts';
+import { usersRepository, type AccountSummary } from '../repositories/users.repository.ts';
 import type { CreditsService } from './credits.service.ts';
 import type { ExploreService } from './explore.service.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -46,6 +47,17 @@ const nothing = (userId: string | null): ErasureReport => ({
   creditsForfeited: 0,
 });
 
+/** How an operator names the account to erase (`admin users erase`). */
+export type AccountSelector = { email: string } | { id: string } | { clerkId: string };
+
+/** What `eraseSelected` did: erased one account, found none, or refused because several match. */
+export type SelectedErasure =
+  | { outcome: 'erased'; account: AccountSummary; report: ErasureReport }
+  | { outcome: 'none' }
+  | { outcome: 'ambiguous'; accounts: AccountSummary[] };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Ledger reasons that quote what the person typed (a character's name) lose the quote. */
 const TRAINING_REASON = 'character training';
 
@@ -59,7 +71,7 @@ export type AccountErasureService = ReturnType<typeof createAccountErasureServic
  * sessions from re-creating it. Every step is idempotent, and the email goes last, so an erasure cut short
  * is finished by running it again. Decisions in docs/decisions/005-account-erasure.md.
  *
- * Serves Clerk's user.deleted webhook and `npm run admin -- users erase <email>`.
+ * Serves Clerk's user.deleted webhook and `npm run admin -- users erase`.
  */
 export function createAccountErasureService(deps: {
   db: Db;
@@ -127,7 +139,7 @@ export function createAccountErasureService(deps: {
         .update(creditLedger)
         .set({ reason: TRAINING_REASON })
         .where(and(eq(creditLedger.userId, userId), like(creditLedger.reason, `${TRAINING_REASON}: %`)));
-      await tx.update(users).set({ email: null, fullName: null, updatedAt: sql`now()` }).where(eq(users.id, userId));
+      await tx.update(users).set({ email: null, verifiedEmail: null, fullName: null, updatedAt: sql`now()` }).where(eq(users.id, userId));
       // A built-in account's login, password and sessions (nothing in Clerk mode: Clerk holds those).
       await tx.delete(authUsers).where(eq(authUsers.id, user.clerkId));
       if (user.email) await forgetSignIns(tx, user.email);
@@ -140,14 +152,24 @@ export function createAccountErasureService(deps: {
   return {
     erase,
 
-    /** `admin users erase <email>`: the live account with this email; nothing when there is none (any more). */
-    async eraseByEmail(email: string): Promise<ErasureReport> {
-      const [row] = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(sql`lower(${users.email}) = lower(${email.trim()})`)
-        .limit(1);
-      return row ? erase(row.id) : nothing(null);
+    /**
+     * `admin users erase <email> | --id <users.id> | --clerk-id <id>`: exactly one account or none. An address
+     * is matched against what was verified (built-in accounts: the sign-in address; Clerk accounts:
+     * users.verified_email), never the browser-written users.email; when several accounts match, nothing is
+     * erased and they are listed. An account already erased is erased again (harmless, and it finishes a run
+     * that was cut short).
+     */
+    async eraseSelected(selector: AccountSelector): Promise<SelectedErasure> {
+      let accounts: AccountSummary[];
+      if ('email' in selector) accounts = await usersRepository.accountsByVerifiedEmail(db, selector.email);
+      else if ('id' in selector && !UUID.test(selector.id)) accounts = [];
+      else {
+        const account = await usersRepository.accountBy(db, selector);
+        accounts = account ? [account] : [];
+      }
+      if (accounts.length === 0) return { outcome: 'none' };
+      if (accounts.length > 1) return { outcome: 'ambiguous', accounts };
+      return { outcome: 'erased', account: accounts[0], report: await erase(accounts[0].id) };
     },
 
     /**

@@ -22,7 +22,9 @@ const NOT_AUTHENTIC = /Missing required webhook headers|Missing required headers
 
 const userSchema = z.object({
   id: z.string().min(1),
-  email_addresses: z.array(z.object({ id: z.string(), email_address: z.string() })).default([]),
+  email_addresses: z
+    .array(z.object({ id: z.string(), email_address: z.string(), verification: z.object({ status: z.string() }).nullish() }))
+    .default([]),
   primary_email_address_id: z.string().nullish(),
   first_name: z.string().nullish(),
   last_name: z.string().nullish(),
@@ -34,13 +36,18 @@ const eventSchema = z.object({ type: z.string().min(1), data: z.record(z.string(
 
 export type ClerkWebhookOutcome = 'processed' | 'duplicate' | 'ignored';
 
-/** A Clerk user as the rest of the server knows people. */
+/**
+ * A Clerk user as the rest of the server knows people. The verified address is the primary one, and only
+ * once Clerk reports it verified; otherwise none (null), so nothing is sent to an address nobody proved.
+ */
 function identityOf(user: z.infer<typeof userSchema>): Identity {
-  const primary = user.email_addresses.find((e) => e.id === user.primary_email_address_id) ?? user.email_addresses[0];
+  const primaryById = user.email_addresses.find((e) => e.id === user.primary_email_address_id);
+  const primary = primaryById ?? user.email_addresses[0];
   const fullName = [user.first_name, user.last_name].map((part) => part?.trim()).filter(Boolean).join(' ');
   return {
     id: user.id,
     email: primary?.email_address ?? null,
+    verifiedEmail: primaryById?.verification?.status === 'verified' ? primaryById.email_address.trim() : null,
     fullName: fullName || null,
     imageUrl: user.image_url || null,
     ...(user.created_at && { createdAt: new Date(user.created_at).toISOString() }),
@@ -56,7 +63,8 @@ function parse<S extends z.ZodType>(schema: S, data: unknown, type: string): z.i
 export type ClerkWebhooksService = ReturnType<typeof createClerkWebhooksService>;
 
 /**
- * POST /api/webhooks/clerk (Svix-signed): user.created and user.updated refresh the users row, user.deleted
+ * POST /api/webhooks/clerk (Svix-signed): user.created and user.updated refresh the users row (its display
+ * email and name, and the verified address the server alone writes), user.deleted
  * erases the person. Each delivery (svix-id) is applied once; every action is idempotent as well, so two
  * copies arriving at once do no harm either.
  */

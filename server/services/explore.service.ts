@@ -118,9 +118,8 @@ export function createExploreService(deps: { db: Db; storage: StorageProvider })
       return { items: rows.map(toExploreItem), page, pageSize: LIMITS.pageSize, total, pageCount: pageCountOf(total) };
     },
 
-    async filterOptions(): Promise<ExploreFilterOptions> {
-      const entries = await Promise.all(EXPLORE_FILTER_NAMES.map(async (name) => [name, await repo.distinct(db, name)] as const));
-      return Object.fromEntries(entries) as ExploreFilterOptions;
+    filterOptions(): Promise<ExploreFilterOptions> {
+      return repo.filterOptions(db);
     },
 
     async featured(): Promise<ExploreItem[]> {

@@ -2,6 +2,7 @@ import { eq, isNull, sql } from 'drizzle-orm';
 import type { Identity } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
 import { users } from '../db/schema.ts';
+import { usersRepository } from '../repositories/users.repository.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type UsersService = ReturnType<typeof createUsersService>;
@@ -14,15 +15,23 @@ export function createUsersService(deps: { db: Db }) {
      * the hosted SPA's own sync) creating the row at once end with one row and no error. Profile fields the
      * identity does not know are left as they are. Undefined when the account was erased: its row is never
      * revived (docs/decisions/005-account-erasure.md). The user_public_meta row comes with the insert (trigger).
+     * `verified_email` is written only from what the identity provider verified (never from a browser).
      */
     async sync(identity: Identity): Promise<UserRow | undefined> {
       const [row] = await deps.db
         .insert(users)
-        .values({ clerkId: identity.id, email: identity.email ?? null, fullName: identity.fullName ?? null, credits: 0 })
+        .values({
+          clerkId: identity.id,
+          email: identity.email ?? null,
+          verifiedEmail: identity.verifiedEmail ?? null,
+          fullName: identity.fullName ?? null,
+          credits: 0,
+        })
         .onConflictDoUpdate({
           target: users.clerkId,
           set: {
             ...(identity.email !== undefined && { email: identity.email }),
+            ...(identity.verifiedEmail !== undefined && { verifiedEmail: identity.verifiedEmail }),
             ...(identity.fullName !== undefined && { fullName: identity.fullName }),
             updatedAt: sql`now()`,
           },
@@ -42,9 +51,23 @@ export function createUsersService(deps: { db: Db }) {
       return row;
     },
 
+    /**
+     * By the display copy users.email, which a Clerk user's browser may set to anything: for test fixtures and
+     * the built-in mode's own lookups, never to decide whom to reach or erase (that is verifiedEmailOf).
+     */
     async findByEmail(email: string): Promise<UserRow | undefined> {
       const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);
       return row;
+    },
+
+    /** Records the address the identity provider verified; undefined when the account was erased. */
+    setVerifiedEmail(userId: string, verifiedEmail: string | null): Promise<UserRow | undefined> {
+      return usersRepository.setVerifiedEmail(deps.db, userId, verifiedEmail);
+    },
+
+    /** The address to write to about this account, or null (usersRepository.verifiedEmailOf). */
+    verifiedEmailOf(userId: string): Promise<string | null> {
+      return usersRepository.verifiedEmailOf(deps.db, userId);
     },
   };
 }

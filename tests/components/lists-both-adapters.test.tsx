@@ -148,12 +148,12 @@ const postgrest = [
   http.get(`${SUPABASE}/rest/v1/generations`, ({ request }) => {
     if (failure) return failed('hosted');
     const url = new URL(request.url);
-    expect([eq(url, 'user_id'), eq(url, 'status'), url.searchParams.get('order')]).toEqual([USER_ID, 'ACTIVE', 'created_at.desc']);
+    expect([eq(url, 'user_id'), eq(url, 'status'), url.searchParams.get('order')]).toEqual([USER_ID, 'ACTIVE', 'created_at.desc,id.desc']);
     return rangeAnswer(request, url, listed(eq(url, 'is_favorite') === 'true'));
   }),
   http.get(`${SUPABASE}/rest/v1/lora_trainings`, ({ request }) => {
     const url = new URL(request.url);
-    expect([eq(url, 'user_id'), eq(url, 'status'), url.searchParams.get('lora_file_url'), url.searchParams.get('order')]).toEqual([USER_ID, 'COMPLETED', 'not.is.null', 'created_at.desc']);
+    expect([eq(url, 'user_id'), eq(url, 'status'), url.searchParams.get('lora_file_url'), url.searchParams.get('order')]).toEqual([USER_ID, 'COMPLETED', 'not.is.null', 'created_at.desc,id.desc']);
     return HttpResponse.json(trainings.filter((t) => t.status === 'COMPLETED' && t.lora_file_url !== null).map(({ id, character_name, trigger_word, lora_file_url }) => ({ id, character_name, trigger_word, lora_file_url })));
   }),
   http.patch(`${SUPABASE}/rest/v1/generations`, async ({ request }) => {
@@ -164,10 +164,15 @@ const postgrest = [
   http.get(`${SUPABASE}/rest/v1/explore_gallery`, ({ request }) => {
     if (failure) return failed('hosted');
     const url = new URL(request.url);
-    // The filter values: the four columns of every row.
-    if (url.searchParams.get('select') === 'gender,hair_color,ethnicity,style') return HttpResponse.json(explore.map(({ gender, hair_color, ethnicity, style }) => ({ gender, hair_color, ethnicity, style })));
-    expect(url.searchParams.get('order')).toBe('is_featured.desc,created_at.desc');
+    expect(url.searchParams.get('order')).toBe('is_featured.desc,created_at.desc,id.desc');
     return rangeAnswer(request, url, exploreOrdered());
+  }),
+  // The filter values: one row of the explore_filter_options view (.single()), four sorted lists.
+  http.get(`${SUPABASE}/rest/v1/explore_filter_options`, ({ request }) => {
+    if (failure) return failed('hosted');
+    expect(new URL(request.url).searchParams.get('select')).toBe('gender,hair_color,ethnicity,style');
+    const values = (name: 'gender' | 'hair_color' | 'ethnicity' | 'style') => [...new Set(explore.map((e) => e[name]).filter((v): v is string => !!v))].sort();
+    return HttpResponse.json({ gender: values('gender'), hair_color: values('hair_color'), ethnicity: values('ethnicity'), style: values('style') });
   }),
   http.get(`${SUPABASE}/rest/v1/users`, () =>
     HttpResponse.json({ id: USER_ID, clerk_id: 'user_ana', email: 'ana@example.com', full_name: 'Ana', credits: 0, updated_at: '2026-11-01T00:00:00Z', subscription_status: null, subscription_plan: null, creem_customer_id: null }),

@@ -19,6 +19,8 @@ export interface FakeClerkBackendApi {
   rateLimit(count: number, retryAfterSeconds: number): void;
   /** Makes /v1/jwks fail (HTTP 500), as when Clerk cannot be reached. */
   breakJwks(broken: boolean): void;
+  /** Makes /v1/users/{id} fail (HTTP 503, no Retry-After), as during an outage of the Backend API. */
+  breakUsers(broken: boolean): void;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startFakeClerkBackendApi(opts: { secretKey: string; jwks: 
   let limited = 0;
   let retryAfter = 0;
   let jwksBroken = false;
+  let usersBroken = false;
 
   const server: ServerType = await new Promise((resolve) => {
     const s = serve(
@@ -56,6 +59,7 @@ export async function startFakeClerkBackendApi(opts: { secretKey: string; jwks: 
             return jwksBroken ? clerkError(500, 'internal_clerk_error', 'Something went wrong.') : json({ keys: opts.jwks });
           }
           const user = /^\/v1\/users\/([^/]+)$/.exec(path);
+          if (req.method === 'GET' && user && usersBroken) return clerkError(503, 'service_unavailable', 'Service unavailable.');
           if (req.method === 'GET' && user) {
             const found = users.get(decodeURIComponent(user[1]));
             return found ? json(found) : clerkError(404, 'resource_not_found', 'not found');
@@ -77,6 +81,7 @@ export async function startFakeClerkBackendApi(opts: { secretKey: string; jwks: 
       retryAfter = seconds;
     },
     breakJwks: (broken) => void (jwksBroken = broken),
+    breakUsers: (broken) => void (usersBroken = broken),
     stop: () =>
       new Promise<void>((resolve) => {
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();

@@ -12,13 +12,15 @@
  * schema cache, never from the request).
  *
  * What it understands (the encoding of the installed @supabase/postgrest-js, read in its dist/index.mjs):
- *   tables   users, generations, lora_trainings, explore_gallery, user_public_meta
+ *   tables   users, generations, lora_trainings, explore_gallery, user_public_meta; the view explore_filter_options
  *   methods  GET, HEAD (select), POST (insert, object or array body), PATCH (update); OPTIONS (CORS)
  *   select   `*`, columns, `alias:column`, one level of many-to-one embedding `table(cols)` / `alias:table(cols)`
  *   filters  eq, neq, is (null|true|false), in.(…), each optionally under not. (`not.is.null`)
  *   modifiers order=col[.asc|.desc][.nullsfirst|.nullslast],… · limit · offset (what .range(a,b) sends)
  *   Prefer   return=representation|minimal, count=exact (→ Content-Range a-b/total, 206 for a part)
  *   Accept   application/json, application/vnd.pgrst.object+json (.single(): one row or 406 PGRST116)
+ *   max-rows a read returns at most `maxRows` rows (Supabase's default: 1,000), whatever its limit, silently, as
+ *            PostgREST's db-max-rows does (the exact count still counts them all)
  * Anything else — another table, method, operator, parameter, Prefer or Accept value, a Range header —
  * is answered 501 with a JSON body naming it, so a changed query fails loudly instead of half-working.
  *
@@ -60,10 +62,15 @@ export interface PostgrestFakeOptions {
   /** The project's anon (publishable) key: required in `apikey`; as a bearer token it means anon. */
   anonKey: string;
   authenticate: Authenticate;
+  /** PostgREST's db-max-rows: the most rows one read returns. Supabase's default is 1,000. */
+  maxRows?: number;
 }
 
-/** The tables the SPA reads and writes through Supabase (spec §7). */
-export const SERVED_TABLES = ['users', 'generations', 'lora_trainings', 'explore_gallery', 'user_public_meta'] as const;
+/** Supabase projects' default db-max-rows ("Max rows" in the API settings). */
+export const SUPABASE_MAX_ROWS = 1000;
+
+/** The tables (and views) the SPA reads and writes through Supabase (spec §7). */
+export const SERVED_TABLES = ['users', 'generations', 'lora_trainings', 'explore_gallery', 'user_public_meta', 'explore_filter_options'] as const;
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 const OBJECT_MEDIA = 'application/vnd.pgrst.object+json';
@@ -429,13 +436,14 @@ interface Statement {
   returnsBody: boolean;
 }
 
-function buildStatement(r: ParsedRequest, cache: SchemaCache): Statement {
+function buildStatement(r: ParsedRequest, cache: SchemaCache, maxRows: number): Statement {
   const sql = new SqlBuilder();
   const list = selectList(cache, r.table, r.items ?? [{ kind: 'star' }]);
   const t = q(r.table);
   if (r.method === 'GET' || r.method === 'HEAD') {
     const where = whereClause(cache, r.table, r.filters, sql);
-    const page = `${r.limit !== null ? ` limit ${sql.param(r.limit)}` : ''}${r.offset !== null ? ` offset ${sql.param(r.offset)}` : ''}`;
+    const limit = Math.min(r.limit ?? maxRows, maxRows);
+    const page = ` limit ${sql.param(limit)}${r.offset !== null ? ` offset ${sql.param(r.offset)}` : ''}`;
     const total = r.prefs.exactCount ? `(select count(*) from public.${t} as ${t} where ${where})` : 'null::bigint';
     return {
       text: `with pgrst_source as (select ${list} from public.${t} as ${t} where ${where}${orderClause(cache, r.table, r.order)}${page})
@@ -529,7 +537,7 @@ export function createPostgrestFake(opts: PostgrestFakeOptions): PostgrestFake {
       cache ??= loadSchemaCache(opts.pool);
       const schema = await cache;
       parsed = parseRequest(method, url, req.headers, rawBody, schema);
-      statement = buildStatement(parsed, schema);
+      statement = buildStatement(parsed, schema, opts.maxRows ?? SUPABASE_MAX_ROWS);
     } catch (err) {
       if (err instanceof RestError) return fail(err);
       throw err;

@@ -134,8 +134,11 @@ export function signClerkWebhook(
   };
 }
 
-/** A Clerk user as its webhooks (`data`) and Backend API (`GET /v1/users/:id`) describe it. */
-export function clerkUserJson(user: { id: string; email?: string | null; firstName?: string | null; lastName?: string | null; imageUrl?: string }) {
+/**
+ * A Clerk user as its webhooks (`data`) and Backend API (`GET /v1/users/:id`) describe it. The address is
+ * verified (by an e-mail code) unless `emailVerified: false`.
+ */
+export function clerkUserJson(user: { id: string; email?: string | null; emailVerified?: boolean; firstName?: string | null; lastName?: string | null; imageUrl?: string }) {
   const emailId = `idn_${randomBytes(8).toString('hex')}`;
   const created = Date.now() - 60_000;
   return {
@@ -147,7 +150,18 @@ export function clerkUserJson(user: { id: string; email?: string | null; firstNa
     has_image: false,
     primary_email_address_id: user.email ? emailId : null,
     email_addresses: user.email
-      ? [{ object: 'email_address', id: emailId, email_address: user.email, verification: null, linked_to: [] }]
+      ? [
+          {
+            object: 'email_address',
+            id: emailId,
+            email_address: user.email,
+            verification:
+              user.emailVerified === false
+                ? { object: 'verification_email_code', status: 'unverified', strategy: 'email_code', attempts: 0, expire_at: created + 600_000 }
+                : { object: 'verification_email_code', status: 'verified', strategy: 'email_code', attempts: 1, expire_at: created + 600_000 },
+            linked_to: [],
+          },
+        ]
       : [],
     phone_numbers: [],
     web3_wallets: [],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { CHECKOUT_EMAIL_MESSAGE } from '@common/billing.ts';
-import { paymentEvents, subscriptions } from '../../server/db/schema.ts';
+import { paymentEvents, subscriptions, users } from '../../server/db/schema.ts';
 import { createCreemProvider } from '../../server/providers/payments/creem.ts';
 import { PaymentProviderError } from '../../server/providers/payments/index.ts';
 import {
@@ -63,7 +63,7 @@ describe.each(testDatabases())('billing (%s)', (database) => {
   }
 
   describe('checkout and portal requests', () => {
-    it('refuses anonymous callers, other users’ ids, unknown plans and a missing email', async () => {
+    it('refuses anonymous callers, other users’ ids, unknown plans and a malformed email', async () => {
       const { client, userId, email } = await ts.signUp();
       const other = await ts.signUp();
       expect((await ts.client().post('/api/billing/checkout', { plan: 'BASIC', userId, email })).status).toBe(401);
@@ -75,9 +75,9 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       expect(unknown.status).toBe(400);
       expect(await unknown.json()).toMatchObject({ code: 'unknown_plan' });
 
-      const noEmail = await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email: '' });
-      expect(noEmail.status).toBe(400);
-      expect(await noEmail.json()).toMatchObject({ message: CHECKOUT_EMAIL_MESSAGE });
+      const badEmail = await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email: 'not an address' });
+      expect(badEmail.status).toBe(400);
+      expect(await badEmail.json()).toMatchObject({ message: CHECKOUT_EMAIL_MESSAGE });
 
       const ok = await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email });
       expect(ok.status).toBe(200);
@@ -361,6 +361,15 @@ describe('creem provider', () => {
       metadata: { userId },
     });
     expect(creem.checkouts.at(-1)?.request_id).toMatch(/^chk_/);
+  });
+
+  it('passes the sign-in address when the browser sends no email, never the users row’s display copy', async () => {
+    const { client, userId, email } = await ts.signUp();
+    await ts.rt.db.update(users).set({ email: 'someone.else@example.com' }).where(eq(users.id, userId));
+    for (const body of [{ plan: 'BASIC', userId }, { plan: 'BASIC', userId, email: '' }, { plan: 'BASIC', userId, email: null }]) {
+      expect((await client.post('/api/billing/checkout', body)).status).toBe(200);
+      expect(creem.checkouts.at(-1)).toMatchObject({ customer: { email }, metadata: { userId } });
+    }
   });
 
   it('processes Creem-signed webhooks and opens the Creem portal for the active customer', async () => {

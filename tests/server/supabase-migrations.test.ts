@@ -29,12 +29,33 @@ describe('supabase/migrations', () => {
   const generatedBefore = (handWritten: string) =>
     [...readGeneratedMigrations().entries()].filter(([file]) => file < handWritten).map(([, sql]) => sql).join('\n');
 
-  it.each(HAND_WRITTEN_MIGRATIONS)('applies %s after every table it names', (handWritten) => {
+  it.each(HAND_WRITTEN_MIGRATIONS)('applies %s after every table and view it names', (handWritten) => {
     const before = generatedBefore(handWritten);
     const sql = code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, handWritten), 'utf8'));
     const tables = new Set([...sql.matchAll(/\bpublic\.(\w+)/g)].map((m) => m[1]));
     expect(tables.size).toBeGreaterThan(0);
-    for (const table of tables) expect(before, `table ${table}`).toMatch(new RegExp(`CREATE TABLE "${table}"`));
+    for (const table of tables) expect(before, `table ${table}`).toMatch(new RegExp(`CREATE (TABLE|VIEW) "${table}"`));
+  });
+
+  it('keeps users.verified_email out of every grant to clients, and applies its policy after the column exists', () => {
+    const grants = readdirSync(SUPABASE_MIGRATIONS_DIR)
+      .filter((f) => HAND_WRITTEN_MIGRATIONS.includes(f))
+      .map((f) => code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, f), 'utf8')))
+      .join('\n');
+    const onUsers = [...grants.matchAll(/grant ([^;]*?) on public\.users to ([^;]+);/gi)].map((m) => m[1]);
+    expect(onUsers.length).toBeGreaterThan(0);
+    // Reading one's own row is fine; writing is granted column by column, never verified_email or the whole table.
+    for (const privileges of onUsers) {
+      expect(privileges, privileges).not.toMatch(/verified_email/);
+      // Each privilege, e.g. `select` or `update (email, full_name)`: a write without a column list is table-wide.
+      for (const [, name, columns] of privileges.matchAll(/(\w+)\s*(\([^)]*\))?\s*(?:,|$)/g)) {
+        if (/^(insert|update|all)$/i.test(name)) expect(columns, `${name} on public.users names its columns`).toBeTruthy();
+      }
+    }
+    const handWritten = '20261124060006_verified_email_and_filter_options_grants.sql';
+    expect(HAND_WRITTEN_MIGRATIONS).toContain(handWritten);
+    expect(generatedBefore(handWritten)).toContain('ADD COLUMN "verified_email"');
+    expect(code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, handWritten), 'utf8'))).toMatch(/create policy users_insert_own[^;]*verified_email is null/);
   });
 
   it('applies the security migration after the columns and schema it names', () => {

@@ -105,6 +105,7 @@ describe('Supabase row-level security (postgres)', () => {
         ['a customer id', "insert into users (clerk_id, credits, creem_customer_id) values ($1, 0, 'cust_ana')", [other]],
         ['a chosen id', 'insert into users (id, clerk_id, credits) values ($2, $1, 0)', [other, randomUUID()]],
         ['an erasure mark', 'insert into users (clerk_id, credits, erased_at) values ($1, 0, now())', [other]],
+        ['a verified address', 'insert into users (clerk_id, email, verified_email, credits) values ($1, $2, $2, 0)', [other, 'ben@example.com']],
       ];
       for (const [what, text, values] of refusals) await expect(as(clerkClaims(other), text, values), what).rejects.toMatchObject(DENIED);
       expect((await db.owner.query('select 1 from users where clerk_id = $1', [other])).rowCount).toBe(0);
@@ -121,12 +122,36 @@ describe('Supabase row-level security (postgres)', () => {
         ['the customer id', "update users set creem_customer_id = 'cust_ben' where clerk_id = $1"],
         ['the clerk id', "update users set clerk_id = 'user_taken' where clerk_id = $1"],
         ['the erasure mark', 'update users set erased_at = null where clerk_id = $1'],
+        ['the verified address', "update users set verified_email = 'ben@example.com' where clerk_id = $1"],
+        ['the verified address with the allowed columns', "update users set email = 'ben@example.com', full_name = 'Ben', updated_at = now(), verified_email = 'ben@example.com' where clerk_id = $1"],
       ]) {
         await expect(as(a.claims, text, [a.clerkId]), what).rejects.toMatchObject(DENIED);
       }
       await expect(as(a.claims, 'delete from users where clerk_id = $1', [a.clerkId])).rejects.toMatchObject(DENIED);
       const { rows: [row] } = await db.owner.query('select credits, subscription_plan, full_name from users where id = $1', [b.id]);
       expect(row).toEqual({ credits: 100, subscription_plan: 'BASIC', full_name: 'ben' });
+    });
+
+    it('keeps the verified address the server’s: a browser may copy anyone’s address into email, never into verified_email', async () => {
+      await db.owner.query('update users set verified_email = $1 where id = $2', ['ana@example.com', a.id]);
+      // Ana's browser writes Ben's address into her own row's display copy: allowed (spec §7), and harmless.
+      const own = await as(a.claims, 'update users set email = $1 where clerk_id = $2 returning email, verified_email', ['ben@example.com', a.clerkId]);
+      expect(own.rows).toEqual([{ email: 'ben@example.com', verified_email: 'ana@example.com' }]);
+      // Any statement naming verified_email is refused as a whole, also through PostgREST's upsert shape.
+      await expect(as(a.claims, 'update users set verified_email = $1 where clerk_id = $2', ['ben@example.com', a.clerkId])).rejects.toMatchObject(DENIED);
+      await expect(
+        as(a.claims, 'insert into users (clerk_id, email, full_name, credits) values ($1, $2, null, 0) on conflict (clerk_id) do update set verified_email = excluded.email', [a.clerkId, 'ben@example.com']),
+      ).rejects.toMatchObject(DENIED);
+      const { rows: [row] } = await db.owner.query('select email, verified_email from users where id = $1', [a.id]);
+      expect(row).toEqual({ email: 'ben@example.com', verified_email: 'ana@example.com' });
+      // Reading one's own row shows one's own verified address; another's is invisible.
+      expect((await as(a.claims, 'select verified_email from users where id = $1', [b.id])).rows).toEqual([]);
+      const { rows: privileges } = await db.owner.query(
+        `select has_column_privilege('authenticated', 'public.users', 'verified_email', 'update') as upd, has_column_privilege('authenticated', 'public.users', 'verified_email', 'insert') as ins,
+                has_column_privilege('anon', 'public.users', 'verified_email', 'select') as anon_read`,
+      );
+      expect(privileges[0]).toEqual({ upd: false, ins: false, anon_read: false });
+      await db.owner.query('update users set email = $1 where id = $2', ['ana.new@example.com', a.id]);
     });
 
     it('hides an erased account from its own last token, which can neither change nor re-create it', async () => {
@@ -229,6 +254,22 @@ describe('Supabase row-level security (postgres)', () => {
       expect((await as(a.claims, 'select id from explore_gallery where is_featured = true order by created_at desc limit 12')).rows).toHaveLength(3);
     });
 
+    it('gives visitors and signed-in people the four filter lists from explore_filter_options, and no way to write them', async () => {
+      const expected = { gender: ['female', 'male'], hair_color: ['black', 'brown'], ethnicity: ['asian'], style: ['cinematic', 'portrait'] };
+      for (const claims of [a.claims, ANON]) {
+        const { rows } = await as(claims, 'select gender, hair_color, ethnicity, style from explore_filter_options');
+        expect(rows, String(claims.role)).toEqual([expected]);
+        // Refused for want of a grant (42501) or because the view cannot be written at all (55000).
+        for (const write of ["insert into explore_filter_options (gender) values ('{x}')", "update explore_filter_options set gender = '{x}'", 'delete from explore_filter_options']) {
+          await expect(as(claims, write), write).rejects.toMatchObject({ code: expect.stringMatching(/^(42501|55000)$/) });
+        }
+      }
+      // Not even its owner can write through it: no write path at all.
+      await expect(db.owner.query("update explore_filter_options set gender = '{x}'")).rejects.toMatchObject({ code: '55000' });
+      // Visitors see the lists, not the gallery itself.
+      await expect(as(ANON, 'select id from explore_gallery limit 1')).rejects.toMatchObject(DENIED);
+    });
+
     it('cannot be changed by anyone but the server', async () => {
       await expect(as(a.claims, "insert into explore_gallery (image_url, prompt, width, height) values ('/x', 'mine', 1, 1)")).rejects.toMatchObject(DENIED);
       await expect(as(a.claims, 'update explore_gallery set is_featured = true')).rejects.toMatchObject(DENIED);
@@ -250,15 +291,16 @@ describe('Supabase row-level security (postgres)', () => {
       await expect(as(a.claims, "insert into payment_events (provider, event_id, event_type) values ('creem', 'evt_forged', 'subscription.paid')")).rejects.toMatchObject(DENIED);
     });
 
-    it('grants clients nothing on any table but the five the SPA reads (whatever tables later branches add)', async () => {
+    it('grants clients nothing on any table but the five the SPA reads and the filter-options view (whatever tables later branches add)', async () => {
       const { rows } = await db.owner.query(
         `select c.relname as table, has_any_column_privilege('anon', c.oid, 'select, insert, update, references') or has_table_privilege('anon', c.oid, 'select, insert, update, delete, truncate, references, trigger') as anon,
                 has_any_column_privilege('authenticated', c.oid, 'select, insert, update, references') or has_table_privilege('authenticated', c.oid, 'select, insert, update, delete, truncate, references, trigger') as authenticated
            from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind in ('r', 'v', 'm', 'p')`,
       );
-      // The photo-pack catalogue is public (read-only); everything else is closed to anon.
-      expect(rows.filter((r) => r.anon).map((r) => r.table).sort()).toEqual(['photo_pack_prompts', 'photo_packs']);
+      // The photo-pack catalogue and the explore filter options are public (read-only); everything else is closed to anon.
+      expect(rows.filter((r) => r.anon).map((r) => r.table).sort()).toEqual(['explore_filter_options', 'photo_pack_prompts', 'photo_packs']);
       expect(rows.filter((r) => r.authenticated).map((r) => r.table).sort()).toEqual([
+        'explore_filter_options',
         'explore_gallery',
         'generations',
         'lora_trainings',
@@ -384,13 +426,14 @@ describe('Supabase row-level security (postgres)', () => {
 
         // An upgrade: the push up to the previous version, the server applies the newest migration first, then
         // the newest push sees Drizzle's record and skips its DDL.
+        // (Hand-written files after the newest generated one are pushed with it, after it.)
         const files = supabaseMigrationFiles();
-        const newest = files.at(-1)!;
-        expect(newest.file).not.toMatch(/likeness_security/);
-        for (const { sql } of files.slice(0, -1)) await fresh.owner.query(sql);
+        const generated = buildSupabaseMigrations();
+        const newestIndex = files.findLastIndex((f) => generated.has(f.file));
+        for (const { sql } of files.slice(0, newestIndex)) await fresh.owner.query(sql);
         const server = await openDatabase({ databaseUrl: fresh.url, dataDir: '/nonexistent', logger });
         await server.close();
-        await fresh.owner.query(newest.sql);
+        for (const { sql } of files.slice(newestIndex)) await fresh.owner.query(sql);
         const { rows } = await fresh.owner.query("select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'r' and not c.relrowsecurity");
         expect(rows[0].n).toBe(0);
         const newcomer = `user_order_${randomUUID().slice(0, 8)}`;

@@ -1,6 +1,6 @@
 import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
 import { toGenerationView, type GenerationRecord } from '@common/generation';
-import { EXPLORE_FILTER_NAMES, pageCountOf, type ExploreFilterOptions, type ExploreItem, type Page } from '@common/library';
+import { EXPLORE_FILTER_NAMES, generationsList, LISTS, pageCountOf, type ExploreFilterOptions, type ExploreItem, type ListDefinition, type Page } from '@common/library';
 import { LIMITS } from '@common/product';
 import type { TrainingView } from '@common/training';
 import { describePrompt, shootCost, type PackView, type ShootPhotoView, type ShootSummary, type ShootView } from '@common/photo-shoots';
@@ -11,6 +11,19 @@ import type { Character, DataPort, Me, SessionUser } from '../port';
  * The data operations of spec §4 and §7 as Supabase queries (supabase-js → PostgREST), run as the signed-in
  * Clerk user: row-level security (supabase/migrations/…_likeness_security.sql) limits every read and write
  * to the user's own rows, the explicit user filters say the same in the query.
+ *
+ * How many rows each read can return (Supabase's PostgREST answers at most 1,000 rows a request, its
+ * max-rows, and says nothing when it cuts; so no read here may rely on more):
+ * - users, user_public_meta, setFavorite, deleteGeneration: one row (.single()).
+ * - generationsPage, explorePage: one page, LIMITS.pageSize (40) rows, with the exact total in Content-Range.
+ * - recentGenerations: `limit` rows (LIMITS.recentGenerations, 6). exploreFeatured: LIMITS.featuredLimit (12).
+ * - exploreFilterOptions: one row of the explore_filter_options view, four lists of distinct values; curation
+ *   accepts only the words of EXPLORE_VOCABULARY, so 24 values in all, whatever the gallery's size.
+ * - trainings, characters: the person's own trainings, not paged (spec §2 shows them all). Each costs 500
+ *   credits, so the largest plan pays for 20 a month; a person would need over four years of it to reach
+ *   PostgREST's 1,000.
+ * The order and filters of My Generations, Favorites and Explore are common/library.ts LISTS, the very
+ * definitions the server's repositories use (ties broken by id, so pages never overlap).
  */
 
 const USER_COLUMNS = 'id, clerk_id, email, full_name, credits, updated_at, subscription_status, subscription_plan, creem_customer_id';
@@ -65,6 +78,20 @@ function pageOf<R, T>(result: Result<R[]>, page: number, map: (row: R) => T): Pa
 /** Rows `from`–`to` of page `page` (1-based), as .range() takes them. */
 const rangeOf = (page: number): [number, number] => [(page - 1) * LIMITS.pageSize, page * LIMITS.pageSize - 1];
 
+/** The part of supabase-js's filter builder a list definition needs. */
+interface ListQuery<Q> {
+  eq(column: string, value: unknown): Q;
+  order(column: string, options: { ascending: boolean }): Q;
+}
+
+/** A list definition of common/library.ts applied to a query: its equality filters, then its order. */
+function asListed<Q extends ListQuery<Q>>(query: Q, list: ListDefinition): Q {
+  let q = query;
+  for (const [column, value] of Object.entries(list.where)) q = q.eq(column, value);
+  for (const term of list.order) q = q.order(term.column, { ascending: term.ascending });
+  return q;
+}
+
 /** supabase-js wants a signal; a call without one is never aborted. */
 const abortable = (signal?: AbortSignal) => signal ?? new AbortController().signal;
 
@@ -110,22 +137,15 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
     },
 
     async generationsPage({ page, favorites }, signal) {
-      let query = supabase.from('generations').select(GENERATION_COLUMNS, { count: 'exact' }).eq('user_id', ownId()).eq('status', 'ACTIVE');
-      if (favorites) query = query.eq('is_favorite', true);
+      const query = supabase.from('generations').select(GENERATION_COLUMNS, { count: 'exact' }).eq('user_id', ownId());
       const [from, to] = rangeOf(page);
-      const result = await query.order('created_at', { ascending: false }).range(from, to).abortSignal(abortable(signal));
+      const result = await asListed(query, generationsList(favorites)).range(from, to).abortSignal(abortable(signal));
       return pageOf(result as Result<GenerationRecord[]>, page, toView);
     },
 
     async recentGenerations(limit, signal) {
-      const result = await supabase
-        .from('generations')
-        .select(GENERATION_COLUMNS)
-        .eq('user_id', ownId())
-        .eq('status', 'ACTIVE')
-        .order('created_at', { ascending: false })
-        .limit(limit)
-        .abortSignal(abortable(signal));
+      const query = supabase.from('generations').select(GENERATION_COLUMNS).eq('user_id', ownId());
+      const result = await asListed(query, LISTS.myGenerations).limit(limit).abortSignal(abortable(signal));
       return rowsOf(result as Result<GenerationRecord[]>).map(toView);
     },
 
@@ -160,6 +180,7 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
         // A character its owner deleted stays as a row (issue 24); its update reaches Realtime and reloads this list.
         .is('deleted_at', null)
         .order('created_at', { ascending: false })
+        .order('id', { ascending: false })
         .abortSignal(abortable(signal));
       return rowsOf(result as Result<TrainingView[]>).map(toTraining);
     },
@@ -173,6 +194,7 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
         .not('lora_file_url', 'is', null)
         .is('deleted_at', null)
         .order('created_at', { ascending: false })
+        .order('id', { ascending: false })
         .abortSignal(abortable(signal));
       return rowsOf(result as Result<Character[]>);
     },
@@ -184,33 +206,19 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
         if (value) query = query.eq(name, value);
       }
       const [from, to] = rangeOf(page);
-      const result = await query
-        .order('is_featured', { ascending: false })
-        .order('created_at', { ascending: false })
-        .range(from, to)
-        .abortSignal(abortable(signal));
+      const result = await asListed(query, LISTS.explore).range(from, to).abortSignal(abortable(signal));
       return pageOf(result as Result<ExploreItem[]>, page, toExploreItem);
     },
 
     async exploreFilterOptions(signal) {
-      // PostgREST has no DISTINCT: read the four columns and keep each value once, sorted (spec §7).
-      const result = await supabase.from('explore_gallery').select(EXPLORE_FILTER_NAMES.join(', ')).abortSignal(abortable(signal));
-      const rows = rowsOf(result as Result<Record<string, string | null>[]>);
-      const options = {} as ExploreFilterOptions;
-      for (const name of EXPLORE_FILTER_NAMES) {
-        options[name] = [...new Set(rows.map((row) => row[name]).filter((v): v is string => !!v))].sort();
-      }
-      return options;
+      // One row: the four distinct-value lists, sorted, computed by the database (never the table's rows).
+      const result = await supabase.from('explore_filter_options').select(EXPLORE_FILTER_NAMES.join(', ')).abortSignal(abortable(signal)).single();
+      return rowsOf(result as Result<ExploreFilterOptions>);
     },
 
     async exploreFeatured(signal) {
-      const result = await supabase
-        .from('explore_gallery')
-        .select(EXPLORE_COLUMNS)
-        .eq('is_featured', true)
-        .order('created_at', { ascending: false })
-        .limit(LIMITS.featuredLimit)
-        .abortSignal(abortable(signal));
+      const query = supabase.from('explore_gallery').select(EXPLORE_COLUMNS);
+      const result = await asListed(query, LISTS.exploreFeatured).limit(LIMITS.featuredLimit).abortSignal(abortable(signal));
       return rowsOf(result as Result<ExploreItem[]>).map(toExploreItem);
     },
 
