@@ -52,7 +52,7 @@ describe('supabase/migrations', () => {
         if (/^(insert|update|all)$/i.test(name)) expect(columns, `${name} on public.users names its columns`).toBeTruthy();
       }
     }
-    const handWritten = '20261124060006_verified_email_and_filter_options_grants.sql';
+    const handWritten = '20261125200200_verified_email_and_filter_options_grants.sql';
     expect(HAND_WRITTEN_MIGRATIONS).toContain(handWritten);
     expect(generatedBefore(handWritten)).toContain('ADD COLUMN "verified_email"');
     expect(code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, handWritten), 'utf8'))).toMatch(/create policy users_insert_own[^;]*verified_email is null/);
