@@ -261,15 +261,11 @@ export function createGenerationsService(deps: GenerationsDeps) {
       const kept = await keepImages(userId, generationId, output.images, request.output_format);
       keptKeys = kept.map((k) => k.key);
       const first = kept[0].image;
-      const saved = await db.transaction(async (tx) => {
-        const stillOurs = await repo.finishJob(tx, jobId, {
-          status: 'SUCCEEDED',
-          generationId,
-          providerRequestId: output.providerRequestId,
-        });
-        // Recovery gave up on this job (and refunded it) while the provider was still working.
-        if (!stillOurs) throw new AppError(504, 'generation_timeout', `Creating the image took too long. Your ${COST} credits were refunded; please try again.`);
-        const row = await repo.insertGeneration(tx, {
+      // The job's end, the row and its event: one statement, so one transaction (and one round trip).
+      const saved = await repo.finishWithGeneration(
+        db,
+        { id: jobId, providerRequestId: output.providerRequestId },
+        {
           id: generationId,
           userId,
           prompt: request.prompt,
@@ -283,10 +279,11 @@ export function createGenerationsService(deps: GenerationsDeps) {
           numInferenceSteps: request.num_inference_steps,
           guidanceScale: request.guidance_scale,
           status: 'ACTIVE',
-        });
-        await events.publish(tx, userId, { type: 'generation', action: 'created', id: generationId });
-        return row;
-      });
+        },
+        events.notification(userId, { type: 'generation', action: 'created', id: generationId }),
+      );
+      // Recovery gave up on this job (and refunded it) while the provider was still working.
+      if (!saved) throw new AppError(504, 'generation_timeout', `Creating the image took too long. Your ${COST} credits were refunded; please try again.`);
       metrics.generationEnded('stored');
       return {
         images: kept.map((k) => k.image),
