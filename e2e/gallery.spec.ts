@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, isPhone, newUser, signUp, test, type TestUser } from './fixtures';
 
-const CONTROL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4310) + 1}`;
+const CONTROL = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 4310) + 100}`;
 
 async function control<T>(path: string, body: unknown = {}): Promise<T> {
   const res = await fetch(`${CONTROL}${path}`, { method: 'POST', body: JSON.stringify(body) });
