@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import type { GenerateInput } from '../server/providers/inference/index.ts';
 import type { TestDatabaseKind } from '../tests/helpers/server.ts';
 
@@ -10,6 +11,14 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+/**
+ * The machine's 1-minute load average and core count as measured now, printed beside each figure: on a shared
+ * or busy machine a figure means little without it (a load above the core count means work was waiting).
+ */
+export function loadNow(): string {
+  return `load ${loadavg()[0].toFixed(1)}/${availableParallelism()} cores`;
+}
 
 /** Prints rows as an aligned table. */
 export function printTable(rows: Array<Record<string, string | number>>): void {

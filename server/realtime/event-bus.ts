@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { RealtimeEvent } from '@common/events.ts';
 import type { Database, Executor } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
@@ -28,6 +28,8 @@ export interface Subscriber {
  */
 export interface EventBus {
   publish(executor: Executor, userId: string, event: BusEvent): Promise<void>;
+  /** The NOTIFY of `publish` as an SQL expression, for a statement that publishes as part of its own work. */
+  notification(userId: string, event: BusEvent): SQL;
   subscribe(userId: string, subscriber: Subscriber): () => void;
   /** Number of open local subscriptions (for metrics and tests). */
   size(): number;
@@ -52,10 +54,12 @@ export async function createEventBus(database: Database, logger: Logger): Promis
     for (const subscriber of everyone()) subscriber.onEvent({ type: 'resync' });
   });
 
+  const notification = (userId: string, event: BusEvent): SQL => sql`pg_notify(${CHANNEL}, ${JSON.stringify({ userId, event })})`;
   return {
     async publish(executor, userId, event) {
-      await executor.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify({ userId, event })})`);
+      await executor.execute(sql`select ${notification(userId, event)}`);
     },
+    notification,
     subscribe(userId, subscriber) {
       if (disconnecting) queueMicrotask(() => subscriber.onDisconnect());
       let set = local.get(userId);

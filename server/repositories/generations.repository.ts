@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, lt, not, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, not, sql, type SQL } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/index.ts';
 import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
@@ -83,6 +83,44 @@ export const generationsRepository = {
       .where(and(eq(generations.id, id), eq(generations.userId, userId), eq(generations.status, 'ACTIVE')))
       .limit(1);
     return row && withCharacter(row);
+  },
+
+  /**
+   * A generation's end in one statement (so one round trip, atomic by itself): the PENDING job becomes
+   * SUCCEEDED, the generation row is inserted from it, and `notification` (the event's NOTIFY) is sent from
+   * the inserted row. Undefined, and nothing written, when the job was no longer PENDING (recovery ended it).
+   */
+  async finishWithGeneration(
+    db: Executor,
+    job: { id: string; providerRequestId?: string },
+    row: NewGenerationRow & { id: string },
+    notification: SQL,
+  ): Promise<GenerationRow | undefined> {
+    const columns = getTableColumns(generations);
+    const given = (Object.keys(row) as (keyof typeof columns)[]).filter((key) => row[key] !== undefined);
+    const names = sql.join(given.map((key) => sql.identifier(columns[key].name)), sql`, `);
+    // In a SELECT list a parameter has no column to take its type from: each one is cast to its column's type.
+    const values = sql.join(given.map((key) => sql`${sql.param(row[key], columns[key])}::${sql.raw(columns[key].getSQLType())}`), sql`, `);
+    const c = (column: { name: string }) => sql.identifier(column.name);
+    const j = generationJobs;
+    // The update of finishJob({ status: 'SUCCEEDED', … }); a provider request id left out keeps the stored one.
+    const finish = sql`update ${j} set ${c(j.status)} = 'SUCCEEDED', ${c(j.generationId)} = ${row.id}::uuid,
+        ${c(j.providerRequestId)} = coalesce(${job.providerRequestId ?? null}::text, ${c(j.providerRequestId)}), ${c(j.updatedAt)} = now()
+      where ${c(j.id)} = ${job.id}::uuid and ${c(j.status)} = 'PENDING' returning ${c(j.id)}`;
+    const result = await db.execute<Record<string, unknown>>(sql`
+      with finished as (${finish}),
+      saved as (insert into ${generations} (${names}) select ${values} from finished returning *),
+      told as (select ${notification} from saved)
+      select saved.*, (select count(*) from told) as told from saved`);
+    const [raw] = (result as unknown as { rows: Record<string, unknown>[] }).rows;
+    if (!raw) return undefined;
+    // As drizzle maps a selected row: each column's driver value through the column's own mapping.
+    const mapped: Record<string, unknown> = {};
+    for (const [key, column] of Object.entries(columns)) {
+      const value = raw[column.name];
+      mapped[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+    }
+    return mapped as GenerationRow;
   },
 
   async insertGeneration(db: Executor, row: NewGenerationRow): Promise<GenerationRow> {

@@ -333,15 +333,11 @@ export function createGenerationsService(deps: GenerationsDeps) {
       const kept = await keepImages(userId, generationId, output.images, order.outputFormat);
       keptKeys = kept.map((k) => k.key);
       const first = kept[0].image;
-      const saved = await db.transaction(async (tx) => {
-        const stillOurs = await repo.finishJob(tx, jobId, {
-          status: 'SUCCEEDED',
-          generationId,
-          providerRequestId: output.providerRequestId,
-        });
-        // Recovery gave up on this job (and refunded it) while the provider was still working.
-        if (!stillOurs) throw timedOut(work);
-        const row = await repo.insertGeneration(tx, {
+      // The job's end, the row and its event: one statement, so one transaction (and one round trip).
+      const saved = await repo.finishWithGeneration(
+        db,
+        { id: jobId, providerRequestId: output.providerRequestId },
+        {
           ...order.row(output),
           id: generationId,
           userId,
@@ -350,10 +346,11 @@ export function createGenerationsService(deps: GenerationsDeps) {
           outputFormat: extensionOf(first.content_type, order.outputFormat),
           imageUrl: first.url,
           status: 'ACTIVE',
-        });
-        await events.publish(tx, userId, { type: 'generation', action: 'created', id: generationId });
-        return row;
-      });
+        },
+        events.notification(userId, { type: 'generation', action: 'created', id: generationId }),
+      );
+      // Recovery gave up on this job (and refunded it) while the provider was still working.
+      if (!saved) throw timedOut(work);
       metrics.generationEnded('stored');
       return {
         images: kept.map((k) => k.image),

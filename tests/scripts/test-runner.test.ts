@@ -14,10 +14,10 @@ import { waitFor } from '../helpers/wait.ts';
  * `npm test`'s own runner (scripts/test.mjs) and the PostgreSQL it gives the suites: its own embedded one when
  * TEST_DATABASE_URL is unset (stopped and deleted afterwards, also on Ctrl-C), the given one when it is set,
  * and a clear failure, never a skip, when there is none. The runner runs a one-test sample suite
- * (tests/scripts/fixtures/database.vitest-fixture.ts) that reports what it was given.
+ * (tests/scripts/fixtures/database.runner-fixture.ts) that reports what it was given.
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const fixtureConfig = fileURLToPath(new URL('./fixtures/database.vitest-fixture.config.ts', import.meta.url));
+const fixtureConfig = fileURLToPath(new URL('./fixtures/database.runner-fixture.config.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'likeness-runner-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -524,3 +524,34 @@ describe('generate image across restarts (pglite)', () => {
     }
   });
 });
+
+describe.each(testDatabases())('a generation whose job recovery ended meanwhile (%s)', (database) => {
+  it('is not saved, keeps the one refund recovery gave, and says it took too long', async () => {
+    let ts: TestServer | undefined;
+    const image = await paint(64, 64, 'jpeg');
+    // While the provider works, the job's lease runs out and the sweep of abandoned jobs refunds it.
+    const generator: ImageGenerator = {
+      name: 'builtin',
+      async generate(input) {
+        await ts!.rt.db.update(generationJobs).set({ leaseExpiresAt: null }).where(eq(generationJobs.status, 'PENDING'));
+        expect(await refundAbandonedJobs(ts!.rt)).toBe(1);
+        return { images: [{ data: image, width: 64, height: 64, contentType: 'image/jpeg', nsfw: false }], seed: input.seed };
+      },
+    };
+    ts = await startTestServer({ database, runtime: { generator } });
+    try {
+      const { client, userId } = await ts.signUp({ credits: 10 });
+      const res = await client.post('/api/image/generate-image', request());
+      expect(res.status).toBe(504);
+      expect((await res.json()).code).toBe('generation_timeout');
+      expect(await ts.rt.credits.balance(userId)).toBe(10);
+      const ledger = await ts.rt.db.query.creditLedger.findMany({ where: (t, { eq: is }) => is(t.userId, userId) });
+      expect(ledger.map((l) => l.kind).sort()).toEqual(['debit', 'grant', 'refund']);
+      expect(await ts.rt.db.select().from(generations).where(eq(generations.userId, userId))).toEqual([]);
+      const [job] = await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId));
+      expect(job).toMatchObject({ status: 'FAILED', generationId: null });
+    } finally {
+      await ts.stop();
+    }
+  });
+});
