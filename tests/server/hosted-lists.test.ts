@@ -24,7 +24,7 @@ import { sessionUser } from '../support/fake-backend.ts';
 const EXPLORE_ROWS = 100_000;
 const sorted = (values: readonly string[]) => [...values].sort();
 
-describe.runIf(process.env.TEST_DATABASE_URL)('hosted lists at scale and in one order (postgres + RLS, PostgREST fake)', () => {
+describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake)', () => {
   let db: SupabaseTestDatabase;
   let clerk: ClerkTestKeys;
   let fakes: SupabaseFakes;
