@@ -47,6 +47,11 @@ import { createScheduledJob, type ScheduledJob } from './jobs/scheduled-job.ts';
 import { createJobLeases, freeAllLeases, type JobLeases } from './jobs/leases.ts';
 import { refundAbandonedJobs } from './jobs/paid-jobs.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
+import type { MailTransport } from './providers/mail/index.ts';
+import { createSmtpTransport } from './providers/mail/smtp.ts';
+import { createLocalOutbox, type LocalOutbox } from './providers/mail/local-outbox.ts';
+import { createMailSender, type MailSender } from './jobs/mail-sender.ts';
+import { createUnsubscribeLinks, enqueueAccountMail, type UnsubscribeLinks } from './services/mail.service.ts';
 import { createProviderCheck, createReadiness, type Readiness } from './ops/readiness.ts';
 
 export interface RuntimeOptions {
@@ -67,6 +72,8 @@ export interface RuntimeOptions {
   vision?: VisionAnalyser;
   /** Where log lines go instead of stdout (tests read them). */
   logDestination?: DestinationStream;
+  /** How often the mail sender looks for due mail besides being woken by a commit (default 5 s). */
+  mailPollMs?: number;
 }
 
 /** Everything the server holds open while it runs: the database, the event bus, providers and services. */
@@ -109,6 +116,16 @@ export interface Runtime {
   trainings: TrainingsService;
   /** Runs character trainings to their end (docs/decisions/004-training-jobs.md). */
   trainingRunner: TrainingRunner;
+  /** Outgoing mail (docs/decisions/011-mail-outbox.md). */
+  mail: {
+    transport: MailTransport;
+    /** The local outbox /sandbox/mail shows; present when SMTP_URL is unset. */
+    outbox?: LocalOutbox;
+    sender: MailSender;
+    links: UnsubscribeLinks;
+    /** Where links in mail point: PUBLIC_URL, or http://localhost:<PORT>. */
+    baseUrl: string;
+  };
   /** Deletes originals after UPLOAD_RETENTION_DAYS, old generations and orphaned files (server/jobs/retention.ts). */
   retention: ScheduledJob & { lastReport(): RetentionReport | undefined };
   /** Renders the starter explore gallery if it is not there yet (runs in the background at start when enabled). */
@@ -183,6 +200,21 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   // PGlite belongs to this process alone: whatever its previous run held is free now.
   if (database.kind === 'pglite') await freeAllLeases(db);
   leases.start();
+  const mailBaseUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  const outbox = config.SMTP_URL ? undefined : createLocalOutbox(join(config.dataDir, 'outbox'));
+  const mailTransport: MailTransport = config.SMTP_URL
+    ? createSmtpTransport({ url: config.SMTP_URL, timeoutMs: config.MAIL_TIMEOUT_SECONDS * 1000 })
+    : outbox!;
+  if (!config.SMTP_URL && config.PUBLIC_URL?.startsWith('https://')) {
+    logger.warn('SMTP_URL is not set: mail (password resets, notifications) is kept in DATA_DIR/outbox and reaches nobody');
+  } else if (config.SMTP_URL && !config.PUBLIC_URL) {
+    logger.warn(`PUBLIC_URL is not set: links in mail point at ${mailBaseUrl}`);
+  }
+  const mailLinks = createUnsubscribeLinks(
+    config.AUTH_SECRET ? createHmac('sha256', config.AUTH_SECRET).update('mail-links').digest('base64url') : localSecret(config.dataDir, 'mail-secret'),
+    mailBaseUrl,
+  );
+  const signInGuard = createSignInGuard({ db, limit: config.AUTH_RATE_LIMIT });
   const identity = config.clerk
     ? createClerkIdentity({ ...config.clerk, logger })
     : createLocalIdentity({
@@ -191,7 +223,14 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
         publicUrl: config.PUBLIC_URL,
         secureCookies: config.secureCookies,
         allowedOrigins: (request) => allowedOrigins(config.PUBLIC_URL, request),
-        signInGuard: createSignInGuard({ db, limit: config.AUTH_RATE_LIMIT }),
+        signInGuard,
+        accountMail: async (kind, to, token) => {
+          if (!(await signInGuard.mayMail(to))) {
+            logger.warn({ kind }, 'account mail not sent: too many for this address in this window');
+            return;
+          }
+          await db.transaction((tx) => enqueueAccountMail(tx, kind, to, { token }));
+        },
         logger,
       });
   const users = createUsersService({ db });
@@ -279,6 +318,22 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   });
   if (database.kind === 'pglite') await retentionJob.release();
   retentionJob.start();
+  const mailSender = createMailSender({
+    db,
+    transport: mailTransport,
+    logger,
+    metrics,
+    leases,
+    links: mailLinks,
+    mode: config.clerk ? 'clerk' : 'local',
+    from: config.mailFrom,
+    baseUrl: mailBaseUrl,
+    supportEmail: config.SUPPORT_EMAIL,
+    pollMs: options.mailPollMs ?? 5_000,
+    retryBaseMs: config.MAIL_RETRY_SECONDS * 1000,
+    attemptTimeoutMs: config.MAIL_TIMEOUT_SECONDS * 3000,
+  });
+  mailSender.start();
   // A paid call whose instance died (or, on PGlite, this process's previous run) is refunded once its lease is
   // free; every instance looks every few seconds, so that happens within seconds of the lease running out.
   const sweepPaidJobs = () =>
@@ -354,11 +409,13 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     clerkWebhooks,
     trainings,
     trainingRunner,
+    mail: { transport: mailTransport, outbox, sender: mailSender, links: mailLinks, baseUrl: mailBaseUrl },
     retention: { ...retentionJob, lastReport: () => lastRetentionReport },
     seedExplore,
     async close() {
       clearInterval(paidJobSweep);
       await retentionJob.close();
+      await mailSender.close();
       await providerCheck.close();
       await trainingRunner.close();
       await leases.releaseAll();

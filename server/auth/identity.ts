@@ -13,6 +13,8 @@ export interface Identity {
   imageUrl?: string | null;
   /** When the person signed up (ISO time). */
   createdAt?: string;
+  /** Built-in accounts: whether the person confirmed their sign-in address. Undefined: the provider checked it (Clerk). */
+  emailVerified?: boolean;
 }
 
 export interface IdentityProvider {

@@ -1,26 +1,28 @@
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '../db/index.ts';
-import { generationJobs, loraTrainings, scheduledJobs } from '../db/schema.ts';
+import { generationJobs, loraTrainings, mailOutbox, scheduledJobs } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 
 /** Tables whose rows are jobs carrying a lease (the jobLease() columns of the schema). */
-export type LeasedTable = typeof generationJobs | typeof loraTrainings | typeof scheduledJobs;
+export type LeasedTable = typeof generationJobs | typeof loraTrainings | typeof scheduledJobs | typeof mailOutbox;
 /**
  * paid_call: rows of generation_jobs (generations, prompt extractions); training: lora_trainings;
- * scheduled: scheduled_jobs (periodic work such as the retention sweep, one row per job, keyed by name).
+ * scheduled: scheduled_jobs (periodic work such as the retention sweep, one row per job, keyed by name);
+ * mail: mail_outbox (one message each).
  */
-export type JobKind = 'paid_call' | 'training' | 'scheduled';
+export type JobKind = 'paid_call' | 'training' | 'scheduled' | 'mail';
 
 /** Each kind's table and the column that names a row in it. */
 const TABLES = {
   paid_call: { table: generationJobs, key: generationJobs.id },
   training: { table: loraTrainings, key: loraTrainings.id },
   scheduled: { table: scheduledJobs, key: scheduledJobs.name },
+  mail: { table: mailOutbox, key: mailOutbox.id },
 } satisfies Record<JobKind, { table: LeasedTable; key: PgColumn }>;
 
 /** Kinds whose rows are also scheduled (next_run_at): runners claim them when due. */
-type DueKind = 'training' | 'scheduled';
+type DueKind = 'training' | 'scheduled' | 'mail';
 type RowOf<K extends DueKind> = (typeof TABLES)[K]['table']['$inferSelect'];
 
 /** The column values that give a row to an instance for one term (JobLeases.claim()). */
@@ -87,7 +89,7 @@ export interface JobLeases {
 
 export function createJobLeases(deps: { db: Db; owner: string; leaseMs: number; logger: Logger }): JobLeases {
   const { db, owner, leaseMs, logger } = deps;
-  const held: Record<JobKind, Set<string>> = { paid_call: new Set(), training: new Set(), scheduled: new Set() };
+  const held: Record<JobKind, Set<string>> = { paid_call: new Set(), training: new Set(), scheduled: new Set(), mail: new Set() };
   let timer: NodeJS.Timeout | undefined;
   const until = () => sql<Date>`now() + make_interval(secs => ${leaseMs / 1000})`;
 
