@@ -20,7 +20,8 @@ export function securityHeaders(opts: { hsts: boolean }): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const h = c.res.headers;
-    h.set('Content-Security-Policy', CSP);
+    // A route may set a stricter policy of its own (a mail message shown alone in the local outbox).
+    if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', CSP);
     h.set('X-Content-Type-Options', 'nosniff');
     h.set('Referrer-Policy', 'strict-origin-when-cross-origin');
     h.set('X-Frame-Options', 'DENY');
