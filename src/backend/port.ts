@@ -19,6 +19,8 @@ export interface SessionUser {
   primaryEmailAddress: { emailAddress: string } | null;
   emailAddresses: { emailAddress: string }[];
   createdAt: string;
+  /** Built-in accounts: whether the sign-in address is confirmed. Undefined: the provider confirms it (Clerk). */
+  emailVerified?: boolean;
 }
 
 /** The caller's users row (spec §3) plus the identity's picture and join date, as every /app page reads it. */
@@ -45,6 +47,12 @@ export interface IdentityPort {
   signIn(input: { email: string; password: string }): Promise<void>;
   signUp(input: { name: string; email: string; password: string }): Promise<void>;
   signOut(): Promise<void>;
+  /** Built-in accounts only: 'Forgot password?' — mails a single-use link if the address has an account. */
+  requestPasswordReset?(email: string): Promise<void>;
+  /** Built-in accounts only: sets a new password with the link's token (every session is signed out). */
+  resetPassword?(input: { token: string; newPassword: string }): Promise<void>;
+  /** Built-in accounts only: mails the confirmation link again ('Send again'). */
+  sendVerificationEmail?(email: string): Promise<void>;
 }
 
 /** A character the user can generate with: one of their COMPLETED trainings with a LoRA file. */

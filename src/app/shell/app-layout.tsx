@@ -1,5 +1,6 @@
 import { Outlet } from 'react-router';
 import { useMe } from '@/features/session/api';
+import { VerifyEmailBanner } from '@/features/auth/verify-email-banner';
 import { useLiveUserRecord } from '@/features/session/use-realtime';
 import { MobileTopBar } from './mobile-top-bar';
 import { Sidebar } from './sidebar';
@@ -15,6 +16,7 @@ export function AppLayout() {
       <MobileTopBar {...who} />
       <main className="min-w-0 md:pl-16">
         <div className="mx-auto w-full max-w-[1400px] px-4 py-6 md:px-8 md:py-8">
+          <VerifyEmailBanner />
           <Outlet />
         </div>
       </main>

@@ -7,6 +7,7 @@ import { Avatar } from '@/components/ui/avatar';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { displayName, joinedLabel } from '../format';
+import { NotificationsCard } from './notifications-card';
 
 export interface ProfileScreenProps {
   fullName: string | null;
@@ -127,6 +128,8 @@ export function ProfileScreen(props: ProfileScreenProps) {
           Your personal data is read-only here. To change your name or email address, please contact support.
         </p>
       </Card>
+
+      <NotificationsCard />
 
       {signOut('md:hidden')}
     </div>
