@@ -396,3 +396,37 @@ describe('the local outbox on a public server', () => {
     // Two fresh servers: slow to start on a busy machine.
   }, 240_000);
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one Postgres', () => {
+  it('send each notification once, also when the SMTP server refuses the first attempts', async () => {
+    const smtp = await startTestSmtp();
+    const a = await startTestServer({ database: 'postgres', env: { SMTP_URL: smtp.url, ...FAST_MAIL }, runtime: { mailPollMs: 50 } });
+    const b = await startTestServer({ databaseUrl: a.rt.config.DATABASE_URL!, env: { SMTP_URL: smtp.url, ...FAST_MAIL }, runtime: { mailPollMs: 50 } });
+    try {
+      const { userId, email } = await a.signUp();
+      await smtp.waitFor(email);
+      smtp.mode = 'fail';
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const id = await trainingRow(a, userId, `Twin ${i}`);
+        ids.push(id);
+        // Both instances end the same training (a webhook and the poller, say): one row, one message.
+        await Promise.all([endTraining(a, id, i % 2 ? 'FAILED' : 'COMPLETED'), endTraining(b, id, i % 2 ? 'FAILED' : 'COMPLETED')]);
+      }
+      await waitFor('refused attempts', async () => smtp.refused >= 3);
+      smtp.mode = 'accept';
+      await smtp.waitFor(email, 13);
+      await new Promise((r) => setTimeout(r, 1500));
+      const notifications = smtp.to(email).filter((m) => /Twin/.test(m.mail.subject ?? ''));
+      expect(notifications).toHaveLength(12);
+      expect(new Set(notifications.map((m) => m.mail.messageId)).size).toBe(12);
+      const rows = await a.rt.db.select().from(mailOutbox).where(eq(mailOutbox.userId, userId));
+      expect(rows.every((r) => r.status === 'SENT')).toBe(true);
+      expect(rows.some((r) => r.attempts > 0)).toBe(true);
+    } finally {
+      await b.stop();
+      await a.stop();
+      await smtp.close();
+    }
+  }, 180_000);
+});

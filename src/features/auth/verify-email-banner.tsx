@@ -36,21 +36,21 @@ export function VerifyEmailBanner() {
       tone="amber"
       title="Confirm your e-mail address"
       className="mb-6"
-      action={
-        !state.sent && (
-          <Button size="sm" variant="secondary" busy={state.busy} onClick={() => void sendAgain()}>
-            Send again
-          </Button>
-        )
-      }
       onDismiss={() => {
         sessionStorage.setItem(dismissedKey(user.id), '1');
         setDismissed(true);
       }}
     >
-      {state.sent
-        ? `We sent a new link to ${email}.`
-        : state.error ?? `We sent a link to ${email}. Open it to confirm that this address is yours.`}
+      <p className="break-words">
+        {state.sent
+          ? `We sent a new link to ${email}.`
+          : state.error ?? `We sent a link to ${email}. Open it to confirm that this address is yours.`}
+      </p>
+      {!state.sent && (
+        <Button size="sm" variant="secondary" busy={state.busy} className="mt-2" onClick={() => void sendAgain()}>
+          Send again
+        </Button>
+      )}
     </Banner>
   );
 }

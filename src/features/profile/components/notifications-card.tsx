@@ -3,6 +3,7 @@ import { Banner } from '@/components/ui/banner';
 import { Card } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 import { useNotificationPreferences, useSetNotificationPreferences } from '../api';
+import { CardTitle } from './card-title';
 
 export const NOTIFICATIONS_LABEL = 'E-mail me when a character or a photo shoot is ready';
 
@@ -14,10 +15,7 @@ export function NotificationsCard() {
   const disabled = prefs.isPending || prefs.isError || save.isPending;
   return (
     <Card className="p-6">
-      <div className="flex items-center gap-2 text-sm font-semibold text-fg">
-        <Bell className="size-4 text-brand" aria-hidden />
-        Notifications
-      </div>
+      <CardTitle icon={<Bell className="size-4 text-brand" aria-hidden />}>Notifications</CardTitle>
       <label className="mt-4 flex cursor-pointer items-center justify-between gap-4">
         <span className="text-sm text-fg">{NOTIFICATIONS_LABEL}</span>
         <button

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CalendarDays, Coins, Crown, LogOut, Mail, UserRound } from 'lucide-react';
 import { activePlanId, planLabel } from '@common/plans';
@@ -8,6 +7,7 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { displayName, joinedLabel } from '../format';
 import { NotificationsCard } from './notifications-card';
+import { CardTitle } from './card-title';
 
 export interface ProfileScreenProps {
   fullName: string | null;
@@ -23,15 +23,6 @@ export interface ProfileScreenProps {
 }
 
 const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
-
-function CardTitle({ icon, children }: { icon: ReactNode; children: ReactNode }) {
-  return (
-    <h2 className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-fg-muted">
-      {icon}
-      {children}
-    </h2>
-  );
-}
 
 function ReadOnlyField({ label, value }: { label: string; value: string }) {
   return (
