@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, or } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { authVerifications, loraTrainings, mailOutbox, users } from '../../server/db/schema.ts';
@@ -56,7 +56,8 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
       env: { SMTP_URL: smtp.url, METRICS_TOKEN: 'metrics-token-metrics-token', LOG_LEVEL: 'info', ...FAST_MAIL },
       runtime: { mailPollMs: 100, logDestination: { write: (line: string) => void logLines.push(JSON.parse(line)) } },
     });
-  });
+    // A fresh PGlite takes a minute to start on a busy machine.
+  }, 180_000);
   afterEach(() => {
     smtp.mode = 'accept';
   });
@@ -349,7 +350,7 @@ describe('the local outbox (no SMTP_URL)', () => {
   let ts: TestServer;
   beforeAll(async () => {
     ts = await startTestServer({ runtime: { mailPollMs: 100 } });
-  });
+  }, 180_000);
   afterAll(async () => ts?.stop());
 
   it('keeps each message in DATA_DIR and shows it at /sandbox/mail, clearly as a local outbox', async () => {
@@ -369,6 +370,16 @@ describe('the local outbox (no SMTP_URL)', () => {
     expect(await html.text()).toContain('Set a new password');
     expect((await fetch(`${ts.url}/sandbox/mail/../../auth-secret`)).status).toBe(404);
     expect((await fetch(`${ts.url}/sandbox/mail/2026-01-01T00-00-00.000Z-${randomUUID()}`)).status).toBe(404);
+  });
+
+  it('erasing an account removes its mail rows', async () => {
+    const { userId, email } = await ts.signUp();
+    const id = await trainingRow(ts, userId, 'Fay');
+    await endTraining(ts, id, 'COMPLETED');
+    const mine = () => ts.rt.db.select().from(mailOutbox).where(or(eq(mailOutbox.userId, userId), eq(mailOutbox.toAddress, email)));
+    expect((await mine()).length).toBeGreaterThanOrEqual(2);
+    await ts.rt.erasure.eraseByEmail(email);
+    expect(await mine()).toHaveLength(0);
   });
 });
 
