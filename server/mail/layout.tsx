@@ -34,7 +34,9 @@ export function Layout({ preview, supportEmail, unsubscribeUrl, children }: Layo
         <meta name="viewport" content="width=device-width, initial-scale=1" />
       </head>
       <body style={{ margin: 0, padding: 0, backgroundColor: COLORS.bgSubtle, fontFamily: font, color: COLORS.fg }}>
-        <div style={{ display: 'none', maxHeight: 0, overflow: 'hidden' }}>{preview}</div>
+        <div data-skip-in-text="true" style={{ display: 'none', maxHeight: 0, overflow: 'hidden' }}>
+          {preview}
+        </div>
         <table role="presentation" width="100%" cellPadding={0} cellSpacing={0} style={{ backgroundColor: COLORS.bgSubtle }}>
           <tbody>
             <tr>
@@ -47,6 +49,7 @@ export function Layout({ preview, supportEmail, unsubscribeUrl, children }: Layo
                           <tbody>
                             <tr>
                               <td
+                                data-skip-in-text="true"
                                 width={32}
                                 height={32}
                                 align="center"

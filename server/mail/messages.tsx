@@ -151,6 +151,6 @@ export function composeMail<K extends MailKind>(kind: K, payload: MailPayloads[K
 /** The message rendered: subject, HTML and its plain-text twin. */
 export async function renderMail<K extends MailKind>(kind: K, payload: MailPayloads[K], ctx: MailContext) {
   const { subject, element } = composeMail(kind, payload, ctx);
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true, htmlToTextOptions: { selectors: [{ selector: 'h1', options: { uppercase: false } }] } })]);
   return { subject: oneLine(subject, 200), html, text };
 }
