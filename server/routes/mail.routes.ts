@@ -61,7 +61,7 @@ export function notificationPreferencesRoutes(deps: { db: Db; identity: Identity
   const app = new Hono<AppEnv>();
   app.use('*', requireUser(deps.identity, deps.users));
   app.get('/', async (c) => c.json({ email_notifications: await mailPreferences.get(deps.db, c.var.user.id) }));
-  app.put('/', async (c) => {
+  app.patch('/', async (c) => {
     const body = parseOrThrow(preferencesSchema, await readJson(c.req.raw));
     await mailPreferences.set(deps.db, c.var.user.id, body.email_notifications);
     return c.json(body);

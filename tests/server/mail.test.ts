@@ -210,12 +210,12 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
   it('the profile switch turns notifications off and on', async () => {
     const { client, userId } = await ts.signUp();
     expect(await (await client.get('/api/me/notifications')).json()).toEqual({ email_notifications: true });
-    const off = await client.fetch('/api/me/notifications', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email_notifications: false }) });
+    const off = await client.fetch('/api/me/notifications', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email_notifications: false }) });
     expect(off.status).toBe(200);
     const id = await trainingRow(ts, userId, 'Dee');
     await endTraining(ts, id, 'COMPLETED');
     expect(await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, `character-ready:${id}`))).toHaveLength(0);
-    const bad = await client.fetch('/api/me/notifications', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email_notifications: 'yes' }) });
+    const bad = await client.fetch('/api/me/notifications', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email_notifications: 'yes' }) });
     expect(bad.status).toBe(400);
     expect((await new TestClient(ts.url).get('/api/me/notifications')).status).toBe(401);
   });

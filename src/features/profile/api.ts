@@ -24,7 +24,7 @@ export function useSetNotificationPreferences() {
   const { api } = useBackend();
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: NotificationPreferences) => api.request<NotificationPreferences>('/api/me/notifications', { method: 'PUT', body }),
+    mutationFn: (body: NotificationPreferences) => api.request<NotificationPreferences>('/api/me/notifications', { method: 'PATCH', body }),
     onSuccess: (data) => qc.setQueryData(notificationPreferencesKey, data),
   });
 }
