@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { authVerifications, loraTrainings, mailOutbox, users } from '../../server/db/schema.ts';
 import { finishTraining } from '../../server/services/trainings.service.ts';
-import { enqueueShootReady } from '../../server/services/mail.service.ts';
+import { enqueueShootReady, recipientAddress } from '../../server/services/mail.service.ts';
 import { parseMetrics } from '../helpers/metrics-text.ts';
 import { headerOf, headerSection, startTestSmtp, linkIn, type TestSmtp } from '../helpers/smtp.ts';
 import { creemEnv, startFakeCreem } from '../fakes/creem-server.ts';
@@ -205,6 +205,14 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     expect(await page.text()).toContain('You are unsubscribed');
     const again = await fetch(ts.url + onServer(unsubscribe), { method: 'POST', body: new URLSearchParams({ action: 'subscribe' }) });
     expect(await again.text()).toContain('Notifications are on');
+  });
+
+  it("recipients: the sign-in address with built-in accounts; in Clerk mode nothing until the verified address is known (never users.email)", async () => {
+    const { userId, email } = await ts.signUp();
+    await ts.rt.db.update(users).set({ email: 'written-by-the-browser@example.com' }).where(eq(users.id, userId));
+    expect(await recipientAddress(ts.rt.db, userId, 'local')).toEqual({ to: email });
+    expect(await recipientAddress(ts.rt.db, userId, 'clerk')).toEqual({ wait: 'no verified address known for this person yet' });
+    expect(await recipientAddress(ts.rt.db, randomUUID(), 'local')).toEqual({ skip: 'the account no longer exists' });
   });
 
   it('the profile switch turns notifications off and on', async () => {
