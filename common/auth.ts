@@ -42,3 +42,16 @@ export function tryAgainIn(seconds: number): string {
   const m = Math.ceil(s / 60);
   return `in ${m} minute${m === 1 ? '' : 's'}`;
 }
+/** 'Forgot password?' and 'Send again': the address the mail goes to. */
+export const mailRequestSchema = z.object({
+  email: storableText(TEXT_LIMITS.email).trim().min(1, 'is required'),
+});
+
+/** 'Set a new password': the password under sign-up's rule (common/password.ts) and the link's token. */
+export const resetPasswordSchema = z.object({
+  newPassword: storableText(TEXT_LIMITS.passwordMax + 1),
+  token: storableText(200).optional(),
+});
+
+/** The answer to a reset request, the same whether or not the address has an account. */
+export const RESET_REQUESTED_TEXT = 'If an account exists for that address, we sent a link';

@@ -36,3 +36,29 @@ export const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1280) < 76
 
 export const test = base;
 export { expect };
+
+export interface ReceivedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Mail the e2e server's SMTP server received for `email`, waiting until `count` have arrived. */
+export async function mailTo(email: string, count = 1): Promise<ReceivedMail[]> {
+  const until = Date.now() + 20_000;
+  for (;;) {
+    const res = await fetch(`${CONTROL}/mail`, { method: 'POST', body: JSON.stringify({ email }) });
+    if (!res.ok) throw new Error(await res.text());
+    const mail = (await res.json()) as ReceivedMail[];
+    if (mail.length >= count) return mail;
+    if (Date.now() > until) throw new Error(`no mail to ${email} (${mail.length} of ${count})`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The first link in a message's text that contains `part`. */
+export function linkIn(mail: ReceivedMail, part: string): string {
+  const link = mail.text.match(/https?:\/\/[^\s\]]+/g)?.find((l) => l.includes(part));
+  if (!link) throw new Error(`no link with ${part} in ${mail.text}`);
+  return link;
+}

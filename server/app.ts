@@ -28,6 +28,8 @@ import { exploreRoutes } from './routes/explore.routes.ts';
 import { falWebhookRoutes, trainingsRoutes } from './routes/trainings.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
 import { shootsRoutes } from './routes/shoots.routes.ts';
+import { notificationPreferencesRoutes, outboxRoutes, unsubscribeRoutes } from './routes/mail.routes.ts';
+import { sandboxPagesAllowed } from './config.ts';
 import { closeConnectionsWhileStopping } from './ops/shutdown.ts';
 
 /** Paths that enforce their own body limit (streamed uploads) or authenticate by signature (webhooks). */
@@ -79,6 +81,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   if (rt.identity.handle) {
     app.route('/api/auth', authRoutes({ identity: rt.identity, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }));
   }
+  app.route('/api/me/notifications', notificationPreferencesRoutes(rt));
   app.route('/api/me', meRoutes(rt));
   app.route('/api/events', eventsRoutes({ ...rt, heartbeatMs: rt.options.sseHeartbeatMs, streamLimits: rt.options.streamLimits }));
   app.route('/api/upload', uploadsRoutes(rt));
@@ -92,7 +95,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api', shootsRoutes(rt));
   app.route('/api/webhooks/fal', falWebhookRoutes(rt));
 
-  app.route('/api/billing', billingRoutes({ ...rt, publicUrl: config.PUBLIC_URL, spaOrigins }));
+  app.route('/api/billing', billingRoutes({ ...rt, publicUrl: config.PUBLIC_URL, spaOrigins, requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL }));
   app.route('/api/webhooks', webhookRoutes(rt));
   if (rt.clerkWebhooks) app.route('/api/webhooks/clerk', clerkWebhookRoutes({ clerkWebhooks: rt.clerkWebhooks }));
 
@@ -100,6 +103,16 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
     throw notFound('No such API endpoint.');
   });
 
+  // One-click unsubscribe (outside /api: mail clients post it without an Origin) and the local outbox, which is
+  // refused wherever the sandbox checkout is (a server users reach); before the SPA's catch-all.
+  app.route('/mail', unsubscribeRoutes({ db: rt.db, links: rt.mail.links }));
+  app.route(
+    '/sandbox/mail',
+    outboxRoutes({
+      outbox: rt.mail.outbox,
+      refusal: sandboxPagesAllowed(config) ? undefined : 'This server is public (its PUBLIC_URL is https), so its mail is not shown here.',
+    }),
+  );
   // The sandbox's test payment pages; before the SPA's catch-all.
   if (rt.sandboxPayments) {
     app.route('/sandbox', sandboxRoutes({ ...rt, sandboxPayments: rt.sandboxPayments, publicUrl: config.PUBLIC_URL }));

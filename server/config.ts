@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { INVALID_PUBLISHABLE_KEY, PUBLISHABLE_KEY_PATTERN } from '@common/identity-key.ts';
-import { LIMITS } from '@common/product.ts';
+import { LIMITS, PRODUCT_NAME } from '@common/product.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -41,6 +41,29 @@ const originList = z
     }
     return [...new Set(origins)];
   });
+
+/** smtp:// or smtps:// with a host; user and password, when present, percent-encoded in the URL. */
+const smtpUrl = z.string().refine(
+  (v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'smtp:' || u.protocol === 'smtps:') && u.hostname !== '' && !/[\r\n]/.test(v);
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be a URL like smtp://user:password@smtp.example.com:587 (or smtps://… for TLS from the start)' },
+);
+/** A sender: `address` or `Display Name <address>`, on one line. */
+const mailbox = z.string().refine(
+  (v) => {
+    if (/[\r\n]/.test(v)) return false;
+    const m = /^(?:[^<>]*<([^<>\s]+)>|([^<>\s]+))$/.exec(v.trim());
+    const address = m?.[1] ?? m?.[2];
+    return Boolean(address && z.email().safeParse(address).success);
+  },
+  { message: 'must be an e-mail address, or a name and an address like Likeness <no-reply@example.com>' },
+);
 
 /**
  * Every environment variable the server reads. Each is documented in README.md and .env.example;
@@ -132,6 +155,19 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(25),
   /** Bearer token that GET /metrics requires; unset, the endpoint does not exist. */
   METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /**
+   * The SMTP server mail goes out through: smtp://user:pass@host:587 (STARTTLS when the server offers it) or
+   * smtps://…:465 (TLS from the start). Unset: mail is kept in DATA_DIR/outbox and shown at /sandbox/mail.
+   */
+  SMTP_URL: optionalText.pipe(smtpUrl.optional()),
+  /** The sender of every message (`Name <address>` or an address); defaults to the product and SUPPORT_EMAIL. */
+  MAIL_FROM: optionalText.pipe(mailbox.optional()),
+  /** Seconds an SMTP connection may wait for the server (connecting, greeting, each reply) before it is retried later. */
+  MAIL_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(20),
+  /** First wait before a failed message is tried again; it doubles each time, up to an hour, for 24 hours. */
+  MAIL_RETRY_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  /** Built-in accounts: buying a plan needs a confirmed e-mail address. */
+  REQUIRE_VERIFIED_EMAIL: bool.default(false),
 });
 
 export type Config = z.infer<typeof envSchema> & {
@@ -141,6 +177,8 @@ export type Config = z.infer<typeof envSchema> & {
   secureCookies: boolean;
   /** Clerk verifies sign-ins (hosted mode) instead of the built-in accounts. */
   clerk?: ClerkConfig;
+  /** The sender of every message: MAIL_FROM, or the product name and SUPPORT_EMAIL. */
+  mailFrom: string;
 };
 
 export interface ClerkConfig {
@@ -150,6 +188,14 @@ export interface ClerkConfig {
   authorizedParties: string[];
   webhookSigningSecret?: string;
   apiUrl: string;
+}
+
+/**
+ * The sandbox's pages (test checkout, local mail outbox) are for a developer's machine: refused on a server users
+ * reach (an https PUBLIC_URL) unless SANDBOX_PAYMENTS=allow says so on purpose.
+ */
+export function sandboxPagesAllowed(cfg: Pick<Config, 'PUBLIC_URL' | 'SANDBOX_PAYMENTS'>): boolean {
+  return !cfg.PUBLIC_URL?.startsWith('https://') || cfg.SANDBOX_PAYMENTS === 'allow';
 }
 
 export class ConfigError extends Error {
@@ -196,7 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (cfg.CLERK_WEBHOOK_SIGNING_SECRET) issues.push('CLERK_WEBHOOK_SIGNING_SECRET: takes effect only with Clerk (set CLERK_SECRET_KEY or CLERK_JWT_KEY)');
   }
   // The sandbox hands out credits for free: fine on a developer's machine, never by accident where users are.
-  if (cfg.PUBLIC_URL?.startsWith('https://') && !cfg.CREEM_API_KEY && cfg.SANDBOX_PAYMENTS !== 'allow') {
+  if (!sandboxPagesAllowed(cfg) && !cfg.CREEM_API_KEY) {
     issues.push(
       'PUBLIC_URL is https (a server users reach) but no payment provider is configured, so the free test checkout would ' +
         'give credits away: set CREEM_API_KEY (with CREEM_WEBHOOK_SECRET and the CREEM_PRODUCT_* ids) to take real payments, ' +
@@ -207,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...cfg,
     dataDir: resolve(cfg.DATA_DIR),
+    mailFrom: cfg.MAIL_FROM ?? `${PRODUCT_NAME} <${cfg.SUPPORT_EMAIL}>`,
     secureCookies: cfg.PUBLIC_URL?.startsWith('https://') ?? false,
     clerk: clerkMode
       ? {

@@ -57,6 +57,12 @@ import { createFairSemaphore } from './services/concurrency.ts';
 import { createShootsService, type ShootEndedHook, type ShootsService } from './services/shoots.service.ts';
 import { createShootRunner, type ShootRunner } from './jobs/shoot-runner.ts';
 import { renderCovers, seedCatalogue } from './services/packs.service.ts';
+import type { MailTransport } from './providers/mail/index.ts';
+import { createSmtpTransport } from './providers/mail/smtp.ts';
+import { createLocalOutbox, type LocalOutbox } from './providers/mail/local-outbox.ts';
+import { createMailSender, type MailSender } from './jobs/mail-sender.ts';
+import { createUnsubscribeLinks, enqueueAccountMail, enqueueShootReady, type UnsubscribeLinks } from './services/mail.service.ts';
+import { shootsRepository } from './repositories/shoots.repository.ts';
 import { createProviderCheck, createReadiness, type Readiness } from './ops/readiness.ts';
 
 export interface RuntimeOptions {
@@ -83,6 +89,8 @@ export interface RuntimeOptions {
   vision?: VisionAnalyser;
   /** Where log lines go instead of stdout (tests read them). */
   logDestination?: DestinationStream;
+  /** How often the mail sender looks for due mail besides being woken by a commit (default 5 s). */
+  mailPollMs?: number;
 }
 
 /** Everything the server holds open while it runs: the database, the event bus, providers and services. */
@@ -137,6 +145,16 @@ export interface Runtime {
   shootRunner: ShootRunner;
   /** Renders the photo packs' missing sample covers with the built-in engine (background at start). */
   renderPackCovers(): Promise<string[]>;
+  /** Outgoing mail (docs/decisions/011-mail-outbox.md). */
+  mail: {
+    transport: MailTransport;
+    /** The local outbox /sandbox/mail shows; present when SMTP_URL is unset. */
+    outbox?: LocalOutbox;
+    sender: MailSender;
+    links: UnsubscribeLinks;
+    /** Where links in mail point: PUBLIC_URL, or http://localhost:<PORT>. */
+    baseUrl: string;
+  };
   /** Deletes originals after UPLOAD_RETENTION_DAYS, old generations and orphaned files (server/jobs/retention.ts). */
   retention: ScheduledJob & { lastReport(): RetentionReport | undefined };
   /** Removes a deleted generation's image and thumbnails from storage once its Undo has lapsed (jobs/deleted-generations.ts). */
@@ -214,6 +232,21 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   if (database.kind === 'pglite') await freeAllLeases(db);
   leases.start();
   const sessions = createSessionsService({ db, events });
+  const mailBaseUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  const outbox = config.SMTP_URL ? undefined : createLocalOutbox(join(config.dataDir, 'outbox'));
+  const mailTransport: MailTransport = config.SMTP_URL
+    ? createSmtpTransport({ url: config.SMTP_URL, timeoutMs: config.MAIL_TIMEOUT_SECONDS * 1000 })
+    : outbox!;
+  if (!config.SMTP_URL && config.PUBLIC_URL?.startsWith('https://')) {
+    logger.warn('SMTP_URL is not set: mail (password resets, notifications) is kept in DATA_DIR/outbox and reaches nobody');
+  } else if (config.SMTP_URL && !config.PUBLIC_URL) {
+    logger.warn(`PUBLIC_URL is not set: links in mail point at ${mailBaseUrl}`);
+  }
+  const mailLinks = createUnsubscribeLinks(
+    config.AUTH_SECRET ? createHmac('sha256', config.AUTH_SECRET).update('mail-links').digest('base64url') : localSecret(config.dataDir, 'mail-secret'),
+    mailBaseUrl,
+  );
+  const signInGuard = createSignInGuard({ db, limit: config.AUTH_RATE_LIMIT, signUpLimit: config.SIGN_UP_RATE_LIMIT });
   const identity = config.clerk
     ? createClerkIdentity({ ...config.clerk, logger })
     : createLocalIdentity({
@@ -222,8 +255,15 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
         publicUrl: config.PUBLIC_URL,
         secureCookies: config.secureCookies,
         allowedOrigins: (request) => allowedOrigins(config.PUBLIC_URL, request),
-        signInGuard: createSignInGuard({ db, limit: config.AUTH_RATE_LIMIT, signUpLimit: config.SIGN_UP_RATE_LIMIT }),
+        signInGuard,
         sessions,
+        accountMail: async (kind, to, token) => {
+          if (!(await signInGuard.mayMail(to))) {
+            logger.warn({ kind }, 'account mail not sent: too many for this address in this window');
+            return;
+          }
+          await db.transaction((tx) => enqueueAccountMail(tx, kind, to, { token }));
+        },
         logger,
       });
   const users = createUsersService({ db });
@@ -263,7 +303,13 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   // The catalogue file's packs are in the database before the first request (idempotent, serialised).
   await seedCatalogue(db);
   let shootRunner: ShootRunner | undefined;
-  const shoots = createShootsService({ db, credits, events, logger, wake: () => shootRunner?.wake(), onShootEnded: options.onShootEnded });
+  // 'Your <pack> photo shoot is ready (N photos)': once, when a shoot ends with photos, in the transaction that ends it.
+  const shootReadyMail: ShootEndedHook = async (tx, shoot) => {
+    if (shoot.status === 'CANCELLED') return;
+    const photos = (await shootsRepository.photoCounts(tx, shoot.id)).SUCCEEDED;
+    if (photos > 0) await enqueueShootReady(tx, shoot.userId, { id: shoot.id, pack: shoot.packName, photos });
+  };
+  const shoots = createShootsService({ db, credits, events, logger, wake: () => shootRunner?.wake(), onShootEnded: options.onShootEnded ?? shootReadyMail });
   shootRunner = createShootRunner({
     db,
     leases,
@@ -347,6 +393,21 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   });
   if (database.kind === 'pglite') await deletedGenerationsPurge.release();
   deletedGenerationsPurge.start();
+  const mailSender = createMailSender({
+    db,
+    transport: mailTransport,
+    logger,
+    metrics,
+    leases,
+    links: mailLinks,
+    from: config.mailFrom,
+    baseUrl: mailBaseUrl,
+    supportEmail: config.SUPPORT_EMAIL,
+    pollMs: options.mailPollMs ?? 5_000,
+    retryBaseMs: config.MAIL_RETRY_SECONDS * 1000,
+    attemptTimeoutMs: config.MAIL_TIMEOUT_SECONDS * 3000,
+  });
+  mailSender.start();
   // A paid call whose instance died (or, on PGlite, this process's previous run) is refunded once its lease is
   // free; every instance looks every few seconds, so that happens within seconds of the lease running out.
   const sweepPaidJobs = () =>
@@ -436,6 +497,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     shoots,
     shootRunner,
     renderPackCovers,
+    mail: { transport: mailTransport, outbox, sender: mailSender, links: mailLinks, baseUrl: mailBaseUrl },
     retention: { ...retentionJob, lastReport: () => lastRetentionReport },
     deletedGenerationsPurge,
     seedExplore,
@@ -443,6 +505,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
       clearInterval(paidJobSweep);
       await retentionJob.close();
       await deletedGenerationsPurge.close();
+      await mailSender.close();
       await providerCheck.close();
       await trainingRunner.close();
       await shootRunner.close();

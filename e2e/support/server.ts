@@ -8,6 +8,7 @@ import { loadConfig } from '../../server/config.ts';
 import { buildApp } from '../../server/app.ts';
 import { startRuntime } from '../../server/runtime.ts';
 import { insertGenerations } from './gallery-fixtures.ts';
+import { startTestSmtp } from '../../tests/helpers/smtp.ts';
 
 /**
  * The real server and SPA on a fresh data folder, plus a loopback-only control port (E2E_PORT + 100, clear of neighbouring servers) through
@@ -15,7 +16,11 @@ import { insertGenerations } from './gallery-fixtures.ts';
  */
 const port = Number(process.env.E2E_PORT ?? 4310);
 const dataDir = mkdtempSync(join(tmpdir(), 'likeness-e2e-'));
+// Mail goes to a real SMTP server on loopback (E2E_PORT + 200) whose messages fixtures read through the
+// control port, and its links point at this server.
+const smtp = process.env.SMTP_URL ? undefined : await startTestSmtp(port + 200);
 const config = loadConfig({ ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', AUTH_RATE_LIMIT: '1000', SIGN_UP_RATE_LIMIT: '1000',
+  ...(smtp ? { SMTP_URL: smtp.url, PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`, MAIL_RETRY_SECONDS: '1' } : {}),
   // Trainings take a few seconds, long enough to see them running and short enough to watch them finish.
   TRAINING_DURATION_SECONDS: process.env.TRAINING_DURATION_SECONDS ?? '4', TRAINING_POLL_SECONDS: process.env.TRAINING_POLL_SECONDS ?? '0.5' });
 const rt = await startRuntime(config, { sseHeartbeatMs: 5000 });
@@ -24,6 +29,9 @@ serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
 
 /** What fixtures may do through the control port, by path; each answers JSON. */
 const controls: Record<string, (body: { email: string; count: number; amount: number }) => Promise<unknown>> = {
+  // Messages the loopback SMTP server received for an address, oldest first.
+  '/mail': async (body) =>
+    (smtp?.to(body.email) ?? []).map((m) => ({ subject: m.mail.subject, text: m.mail.text, html: typeof m.mail.html === 'string' ? m.mail.html : '' })),
   '/generations': async (body) => ({ ids: await insertGenerations(rt, body.email, body.count) }),
   // The starter gallery, rendered once per server as on a fresh install (tests skip it at start).
   '/explore/seed': async () => ({ added: await rt.seedExplore() }),

@@ -24,6 +24,8 @@ export interface Identity {
    * session id), and when it stops being valid. An event stream lives no longer than this.
    */
   session?: { id: string; expiresAt: Date };
+  /** Built-in accounts: whether the person confirmed their sign-in address. Undefined: the provider checked it (Clerk). */
+  emailVerified?: boolean;
 }
 
 export interface IdentityProvider {

@@ -2,7 +2,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
 import { and, eq, ne } from 'drizzle-orm';
-import { CHANGE_PASSWORD_MESSAGES, changePasswordFieldsSchema, signInFieldsSchema, signUpFieldsSchema } from '@common/auth.ts';
+import { CHANGE_PASSWORD_MESSAGES, changePasswordFieldsSchema, mailRequestSchema, resetPasswordSchema, signInFieldsSchema, signUpFieldsSchema } from '@common/auth.ts';
 import { TEXT_LIMITS } from '@common/text.ts';
 import type { Db } from '../db/index.ts';
 import { authAccounts, authSessions, authUsers, authVerifications, users } from '../db/schema.ts';
@@ -29,6 +29,10 @@ export const OPEN_AUTH_ROUTES: ReadonlySet<string> = new Set([
   'POST /sign-up/email', // the sign-up form
   'POST /sign-in/email', // the sign-in form
   'POST /sign-out', // Sign Out (ends the session's event streams too)
+  'POST /request-password-reset', // 'Forgot password?' (same answer for any address; limited like sign-ins)
+  'POST /reset-password', // 'Set a new password' with the mailed single-use token (the sign-up rule)
+  'POST /send-verification-email', // the banner's 'Send again' (limited like sign-ins)
+  'GET /verify-email', // the confirmation link in the verification mail
 ]);
 
 export interface LocalIdentityOptions {
@@ -39,8 +43,19 @@ export interface LocalIdentityOptions {
   allowedOrigins: (request?: Request) => string[];
   signInGuard: SignInGuard;
   sessions: SessionsService;
+  /**
+   * Writes a reset or verification message to the mail outbox (server/services/mail.service.ts); the sender
+   * delivers it. Never talks to a mail server, so the request is as fast whether or not SMTP is up.
+   */
+  accountMail: (kind: 'password-reset' | 'verify-email', to: string, token: string) => Promise<void>;
   logger: Logger;
 }
+
+/** Requests that send account mail: counted per e-mail and address like sign-ins (docs/decisions/007). */
+const MAIL_REQUESTS = new Set(['/request-password-reset', '/send-verification-email']);
+/** The reset link works for one hour; the verification link for a day (people open it later). */
+export const RESET_TOKEN_SECONDS = 60 * 60;
+export const VERIFY_TOKEN_SECONDS = 24 * 60 * 60;
 
 /** The guard's and the parser's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
 async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
@@ -67,7 +82,28 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       provider: 'pg',
       schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications },
     }),
-    emailAndPassword: { enabled: true, autoSignIn: true, minPasswordLength: TEXT_LIMITS.passwordMin, maxPasswordLength: TEXT_LIMITS.passwordMax },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: TEXT_LIMITS.passwordMin,
+      maxPasswordLength: TEXT_LIMITS.passwordMax,
+      // 'Forgot password?': a single-use link (the token is consumed in the transaction that sets the password)
+      // valid one hour; setting the password signs every session of the account out.
+      resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        await opts.accountMail('password-reset', user.email, token);
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      expiresIn: VERIFY_TOKEN_SECONDS,
+      sendVerificationEmail: async ({ user, token }) => {
+        await opts.accountMail('verify-email', user.email, token);
+      },
+    },
+    // Reset tokens are kept as hashes: a copy of the database holds no working link.
+    verification: { storeIdentifier: 'hashed' },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     // Sign-in attempts are limited by the sign-in guard (hooks below), shared by every instance through
     // the database and counted after better-auth has parsed the body, whatever its encoding.
@@ -88,6 +124,15 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
         } else if (ctx.path === '/sign-in/email') {
           const fields = await asApiError(() => parseOrThrow(signInFieldsSchema, ctx.body ?? {}));
           if (address) await asApiError(() => guard.admit(fields.email.toLowerCase(), address));
+        } else if (MAIL_REQUESTS.has(ctx.path)) {
+          const fields = await asApiError(() => parseOrThrow(mailRequestSchema, ctx.body ?? {}));
+          if (address) await asApiError(() => guard.admitMailRequest(fields.email.toLowerCase(), address));
+        } else if (ctx.path === '/reset-password') {
+          // The password rule of sign-up, before the token is looked at (a weak password changes nothing).
+          const fields = await asApiError(() => parseOrThrow(resetPasswordSchema, ctx.body ?? {}));
+          const { passwordProblem } = await import('@common/password.ts');
+          const problem = passwordProblem(fields.newPassword, []);
+          if (problem) throw new APIError('BAD_REQUEST', { message: problem, code: 'WEAK_PASSWORD' });
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
@@ -113,8 +158,9 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     onAPIError: { throw: true },
   });
 
-  const toIdentity = (user: { id: string; email: string; name: string; image?: string | null; createdAt: Date }): Identity => ({
+  const toIdentity = (user: { id: string; email: string; name: string; image?: string | null; createdAt: Date; emailVerified?: boolean }): Identity => ({
     id: user.id,
+    emailVerified: Boolean(user.emailVerified),
     email: user.email,
     fullName: user.name?.trim() || null,
     imageUrl: user.image ?? null,

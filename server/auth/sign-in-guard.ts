@@ -41,6 +41,7 @@ export const SLOWDOWN_MAX_MS = 5_000;
 const USUAL_ADDRESS_DAYS = 90;
 
 const TOO_MANY = 'Too many sign-in attempts. Please wait a few minutes and try again.';
+const TOO_MANY_MAIL = 'Too many requests. Please wait a few minutes and try again.';
 
 export type SignInGuard = ReturnType<typeof createSignInGuard>;
 
@@ -58,7 +59,17 @@ export async function forgetSignIns(tx: Executor, email: string): Promise<void> 
   const normalised = email.trim().toLowerCase();
   const { email: emailKey, pair } = signInKeys(normalised, '');
   const escapedPair = pair.replace(/[\\%_]/g, (c) => `\\${c}`);
-  await tx.delete(rateLimits).where(or(eq(rateLimits.key, emailKey), like(rateLimits.key, `${escapedPair}%`)));
+  const escapedMailPair = `mail:pair:${normalised}|`.replace(/[\\%_]/g, (c) => `\\${c}`);
+  await tx
+    .delete(rateLimits)
+    .where(
+      or(
+        eq(rateLimits.key, emailKey),
+        like(rateLimits.key, `${escapedPair}%`),
+        eq(rateLimits.key, `mail:email:${normalised}`),
+        like(rateLimits.key, `${escapedMailPair}%`),
+      ),
+    );
   await tx.delete(signInAddresses).where(eq(signInAddresses.email, normalised));
 }
 
@@ -116,6 +127,26 @@ export function createSignInGuard(opts: SignInGuardOptions) {
         .insert(signInAddresses)
         .values({ email, address })
         .onConflictDoUpdate({ target: [signInAddresses.email, signInAddresses.address], set: { lastSignInAt: sql`now()` } });
+    },
+
+    /**
+     * Requests that send account mail (password reset, verification again), counted like sign-ins: `limit` per
+     * e-mail and address and `5 × limit` per address in a window, then 429. Every request counts, whether or not
+     * the address has an account, so the answer tells nothing about accounts.
+     */
+    async admitMailRequest(email: string, address: string): Promise<void> {
+      const pair = await hitRateLimit(db, `mail:pair:${email}|${address}`, windowSeconds);
+      const byAddress = await hitRateLimit(db, `mail:address:${address}`, windowSeconds);
+      if (pair > limit || byAddress > limit * 5) throw tooManyRequests(TOO_MANY_MAIL);
+    },
+
+    /**
+     * Whether one more account mail may go to `email` in this window (`limit` from all addresses together). Past
+     * it the request is answered as usual but sends nothing: the links already sent still work, and nobody can
+     * bury an inbox under mail from many addresses.
+     */
+    async mayMail(email: string): Promise<boolean> {
+      return (await hitRateLimit(db, `mail:email:${email.trim().toLowerCase()}`, windowSeconds)) <= limit;
     },
 
     /**

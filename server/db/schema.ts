@@ -58,6 +58,8 @@ export const users = pgTable(
      * usersRepository.verifiedEmailOf (built-in accounts: their sign-in address).
      */
     verifiedEmail: text('verified_email'),
+    /** 'E-mail me when a character or a photo shoot is ready' (profile switch; one-click unsubscribe turns it off). */
+    emailNotifications: boolean('email_notifications').notNull().default(true),
   },
   (t) => [
     uniqueIndex('users_clerk_id_key').on(t.clerkId),
@@ -455,6 +457,37 @@ export const scheduledJobs = pgTable('scheduled_jobs', {
   nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   ...jobLease(),
 });
+
+/**
+ * Outgoing mail (docs/decisions/011-mail-outbox.md): a row is written in the transaction of the event that
+ * causes the message, then sent by the mail sender, leased like every durable job: retried with backoff while
+ * SMTP fails, given up (FAILED) 24 hours after it was written. SENT rows forget their payload (links in it).
+ * Account mail (reset, verification) names its address; a notification names its user, whose address is read
+ * when it is sent.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    toAddress: text('to_address'),
+    payload: jsonb('payload').notNull().default({}),
+    /** One message per event (e.g. `character-ready:<training id>`), whoever enqueues it and how often. */
+    dedupeKey: text('dedupe_key'),
+    status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'SKIPPED'] }).notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    ...jobLease(),
+  },
+  (t) => [
+    uniqueIndex('mail_outbox_dedupe_key_key').on(t.dedupeKey),
+    index('mail_outbox_pending_idx').on(t.nextRunAt).where(sql`${t.status} = 'PENDING'`),
+  ],
+);
 
 /** Fixed-window counters for rate limits, shared by every instance. */
 export const rateLimits = pgTable('rate_limits', {

@@ -11,7 +11,8 @@ export function securityHeaders(opts: { hsts: boolean; contentSecurityPolicy?: s
   return async (c, next) => {
     await next();
     const h = c.res.headers;
-    h.set('Content-Security-Policy', policy);
+    // A route may set a stricter policy of its own (a mail message shown alone in the local outbox).
+    if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', policy);
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) h.set(name, value);
     if (opts.hsts) h.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   };

@@ -4,6 +4,7 @@ import type { LedgerKind } from '../db/schema.ts';
 /** How a paid generation ended: an image stored, or its credits refunded (NSFW and timeouts are refunded too). */
 export type GenerationOutcome = 'stored' | 'refunded' | 'nsfw' | 'timeout';
 export type TrainingOutcome = 'completed' | 'failed';
+export type MailOutcome = 'sent' | 'retried' | 'given_up' | 'skipped';
 
 /** What the gauges read at scrape time; set once the runtime has built the parts they describe. */
 export interface MetricSources {
@@ -71,6 +72,12 @@ export function createMetrics() {
     labelNames: ['change'] as const,
     registers,
   });
+  const mail = new Counter({
+    name: 'likeness_mail_total',
+    help: 'Outgoing messages by kind and outcome: sent, retried (an attempt failed; tried again later), given_up (undeliverable after 24 hours or refused for good), skipped (no longer wanted).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers,
+  });
   new Gauge({
     name: 'likeness_sse_connections',
     help: 'Open server-sent event streams on this instance.',
@@ -119,6 +126,9 @@ export function createMetrics() {
     trainingEnded(outcome: TrainingOutcome, seconds: number) {
       trainings.inc({ outcome });
       trainingDuration.observe({ outcome }, seconds);
+    },
+    mailEnded(kind: string, outcome: MailOutcome) {
+      mail.inc({ kind, outcome });
     },
     creditsChanged(kind: LedgerKind, delta: number) {
       credits.inc({ change: CHANGE[kind] || (delta > 0 ? 'added' : 'removed') }, Math.abs(delta));

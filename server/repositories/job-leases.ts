@@ -1,17 +1,18 @@
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '../db/index.ts';
-import { generationJobs, loraTrainings, scheduledJobs, shootPhotos } from '../db/schema.ts';
+import { generationJobs, loraTrainings, mailOutbox, scheduledJobs, shootPhotos } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 
 /** Tables whose rows are jobs carrying a lease (the jobLease() columns of the schema). */
-export type LeasedTable = typeof generationJobs | typeof loraTrainings | typeof scheduledJobs | typeof shootPhotos;
+export type LeasedTable = typeof generationJobs | typeof loraTrainings | typeof scheduledJobs | typeof shootPhotos | typeof mailOutbox;
 /**
  * paid_call: rows of generation_jobs (generations, prompt extractions); training: lora_trainings;
  * scheduled: scheduled_jobs (periodic work such as the retention sweep, one row per job, keyed by name);
- * shoot_photo: shoot_photos (one photo of a photo shoot, server/jobs/shoot-runner.ts).
+ * shoot_photo: shoot_photos (one photo of a photo shoot, server/jobs/shoot-runner.ts);
+ * mail: mail_outbox (one message each).
  */
-export type JobKind = 'paid_call' | 'training' | 'scheduled' | 'shoot_photo';
+export type JobKind = 'paid_call' | 'training' | 'scheduled' | 'shoot_photo' | 'mail';
 
 /** Each kind's table and the column that names a row in it. */
 const TABLES = {
@@ -19,10 +20,11 @@ const TABLES = {
   training: { table: loraTrainings, key: loraTrainings.id },
   scheduled: { table: scheduledJobs, key: scheduledJobs.name },
   shoot_photo: { table: shootPhotos, key: shootPhotos.id },
+  mail: { table: mailOutbox, key: mailOutbox.id },
 } satisfies Record<JobKind, { table: LeasedTable; key: PgColumn }>;
 
 /** Kinds whose rows are also scheduled (next_run_at): runners claim them when due. */
-type DueKind = 'training' | 'scheduled' | 'shoot_photo';
+type DueKind = 'training' | 'scheduled' | 'shoot_photo' | 'mail';
 type RowOf<K extends DueKind> = (typeof TABLES)[K]['table']['$inferSelect'];
 
 /** The column values that give a row to an instance for one term (JobLeases.claim()). */
@@ -99,7 +101,7 @@ export interface JobLeases {
 
 export function createJobLeases(deps: { db: Db; owner: string; leaseMs: number; logger: Logger }): JobLeases {
   const { db, owner, leaseMs, logger } = deps;
-  const held: Record<JobKind, Set<string>> = { paid_call: new Set(), training: new Set(), scheduled: new Set(), shoot_photo: new Set() };
+  const held: Record<JobKind, Set<string>> = { paid_call: new Set(), training: new Set(), scheduled: new Set(), shoot_photo: new Set(), mail: new Set() };
   let timer: NodeJS.Timeout | undefined;
   const until = () => sql<Date>`now() + make_interval(secs => ${leaseMs / 1000})`;
 

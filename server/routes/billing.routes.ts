@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
-import { checkoutRequestSchema, portalRequestSchema } from '@common/billing.ts';
+import { checkoutRequestSchema, CONFIRM_EMAIL_TO_BUY_CODE, CONFIRM_EMAIL_TO_BUY_MESSAGE, portalRequestSchema } from '@common/billing.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
+import { forbidden } from '../domain/errors.ts';
 import { requireUser } from '../http/require-user.ts';
 import { serverUrlOf, spaUrlOf } from '../http/security.ts';
 import { parseOrThrow } from '../domain/validate.ts';
@@ -17,12 +18,15 @@ export function billingRoutes(deps: {
   publicUrl?: string;
   /** Origins of a hosted SPA served elsewhere (ALLOWED_ORIGINS); people return there after paying. */
   spaOrigins: string[];
+  /** REQUIRE_VERIFIED_EMAIL: a checkout needs a confirmed address (built-in accounts; Clerk confirms its own). */
+  requireVerifiedEmail?: boolean;
 }) {
   const app = new Hono<AppEnv>();
   app.use('*', requireUser(deps.identity, deps.users));
 
   app.post('/checkout', async (c) => {
     const body = parseOrThrow(checkoutRequestSchema, await readJson(c.req.raw));
+    if (deps.requireVerifiedEmail && c.var.identity.emailVerified === false) throw forbidden(CONFIRM_EMAIL_TO_BUY_MESSAGE, CONFIRM_EMAIL_TO_BUY_CODE);
     const spaUrl = spaUrlOf(c.req.raw, deps);
     const serverUrl = serverUrlOf(c.req.raw, deps.publicUrl);
     return c.json(await deps.billing.checkout(c.var.user, body, { successUrl: `${spaUrl}/app/subscription?checkout=success`, serverUrl }));

@@ -4,7 +4,7 @@ import { canSimulateRenewal, longDate, renewalOpensOn } from '../services/sandbo
 
 /** HTML of the sandbox's test payment pages: no script (the CSP forbids inline code), plain forms. */
 
-const esc = (s: string) =>
+export const esc = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 const STYLE = `
@@ -29,14 +29,24 @@ text-align:center;text-decoration:none;cursor:pointer;margin-top:10px;font-famil
 .ref{color:#6b7280;font-size:12px;margin:-8px 0 16px}
 h2{font-size:16px;margin:24px 0 4px}
 .muted{color:#6b7280;font-size:14px;margin:0}
+.card.wide{max-width:860px}
+table.list{width:100%;border-collapse:collapse;font-size:14px}
+.list th,.list td{text-align:left;padding:8px;border-bottom:1px solid #e5e7eb;vertical-align:top}
+.list a{color:#4f46e5}
+pre{white-space:pre-wrap;word-break:break-word;background:#f9fafb;border:1px solid #e5e7eb;border-radius:8px;padding:12px;font-size:13px}
 `;
 
-function layout(title: string, body: string): string {
+/**
+ * One page of the sandbox's look. `banner` says what kind of page this is (the test checkout's by default);
+ * null shows none (pages a real user reaches, such as unsubscribing); `wide` for lists.
+ */
+export function layout(title: string, body: string, opts: { banner?: string | null; wide?: boolean } = {}): string {
+  const banner = opts.banner === undefined ? 'Test payment page — no real money' : opts.banner;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${esc(title)} · Likeness</title><style>${STYLE}</style></head>
-<body><main class="card">
-<div class="test" role="note">Test payment page — no real money</div>
+<body><main class="card${opts.wide ? ' wide' : ''}">
+${banner ? `<div class="test" role="note">${esc(banner)}</div>` : ''}
 <p class="brand">Likeness</p>
 ${body}
 </main></body></html>`;

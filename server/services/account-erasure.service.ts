@@ -8,6 +8,7 @@ import {
   generations,
   loraTrainings,
   photoShoots,
+  mailOutbox,
   uploads,
   users,
 } from '../db/schema.ts';
@@ -140,6 +141,12 @@ export function createAccountErasureService(deps: {
         .set({ reason: TRAINING_REASON })
         .where(and(eq(creditLedger.userId, userId), like(creditLedger.reason, `${TRAINING_REASON}: %`)));
       await tx.update(users).set({ email: null, verifiedEmail: null, fullName: null, updatedAt: sql`now()` }).where(eq(users.id, userId));
+      // Mail to or about the person, sent or not (its rows name their address).
+      const [login] = await tx.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, user.clerkId));
+      const addresses = [user.email, login?.email].filter((a): a is string => Boolean(a));
+      await tx
+        .delete(mailOutbox)
+        .where(addresses.length ? or(eq(mailOutbox.userId, userId), inArray(mailOutbox.toAddress, addresses)) : eq(mailOutbox.userId, userId));
       // A built-in account's login, password and sessions (nothing in Clerk mode: Clerk holds those).
       await tx.delete(authUsers).where(eq(authUsers.id, user.clerkId));
       if (user.email) await forgetSignIns(tx, user.email);

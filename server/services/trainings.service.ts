@@ -17,6 +17,7 @@ import type { CreditsService } from './credits.service.ts';
 import type { PhotoCheckService } from './photo-check.service.ts';
 import { checkTrainingArchive } from './training-archive.ts';
 import type { UploadsService } from './uploads.service.ts';
+import { enqueueCharacterReady, enqueueTrainingFailed } from './mail.service.ts';
 
 export const TRAINING_COST = CREDIT_COSTS.training;
 
@@ -84,6 +85,9 @@ export async function finishTrainingIn(
   if (!row) return undefined;
   if (end.status === 'FAILED') {
     await deps.credits.refund(row.userId, TRAINING_COST, 'character training failed', trainingDebitKey(row.id), tx);
+    await enqueueTrainingFailed(tx, row.userId, row);
+  } else {
+    await enqueueCharacterReady(tx, row.userId, row);
   }
   await publishTraining(deps.events, tx, row);
   const seconds = (Date.now() - row.createdAt.getTime()) / 1000;

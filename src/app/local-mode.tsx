@@ -11,6 +11,9 @@ export function startMode(): StartedMode {
     authPages: {
       signIn: () => import('@/pages/auth/sign-in-page'),
       signUp: () => import('@/pages/auth/sign-up-page'),
+      forgotPassword: () => import('@/pages/auth/forgot-password-page'),
+      resetPassword: () => import('@/pages/auth/reset-password-page'),
+      verifyEmail: () => import('@/pages/auth/verify-email-page'),
     },
   };
 }

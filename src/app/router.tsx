@@ -11,6 +11,10 @@ type PageModule = () => Promise<{ default: ComponentType }>;
 export interface AuthPages {
   signIn: PageModule;
   signUp: PageModule;
+  /** Built-in accounts only: 'Forgot password?', 'Set a new password' and where the confirmation link lands. */
+  forgotPassword?: PageModule;
+  resetPassword?: PageModule;
+  verifyEmail?: PageModule;
 }
 
 // Route-level code splitting: public pages never download the /app code.
@@ -49,6 +53,9 @@ export function AppRoutes({ authPages }: { authPages: AuthPages }) {
 
         <Route path="sign-in/*" element={page(authPages.signIn)} />
         <Route path="sign-up/*" element={page(authPages.signUp)} />
+        {authPages.forgotPassword && <Route path="forgot-password" element={page(authPages.forgotPassword)} />}
+        {authPages.resetPassword && <Route path="reset-password" element={page(authPages.resetPassword)} />}
+        {authPages.verifyEmail && <Route path="verify-email" element={page(authPages.verifyEmail)} />}
 
         {APP_REDIRECTS.map((p) => (
           <Route key={p} path={p} element={<RedirectTo to={`/app/${p}`} />} />

@@ -20,6 +20,8 @@ export interface SessionUser {
   primaryEmailAddress: { emailAddress: string } | null;
   emailAddresses: { emailAddress: string }[];
   createdAt: string;
+  /** Built-in accounts: whether the sign-in address is confirmed. Undefined: the provider confirms it (Clerk). */
+  emailVerified?: boolean;
 }
 
 /** The caller's users row (spec §3) plus the identity's picture and join date, as every /app page reads it. */
@@ -56,6 +58,12 @@ export interface IdentityPort {
    * current password and the sign-up rule, and signs out every other session of the account.
    */
   changePassword?(input: { currentPassword: string; newPassword: string }): Promise<void>;
+  /** Built-in accounts only: 'Forgot password?' — mails a single-use link if the address has an account. */
+  requestPasswordReset?(email: string): Promise<void>;
+  /** Built-in accounts only: sets a new password with the link's token (every session is signed out). */
+  resetPassword?(input: { token: string; newPassword: string }): Promise<void>;
+  /** Built-in accounts only: mails the confirmation link again ('Send again'). */
+  sendVerificationEmail?(email: string): Promise<void>;
 }
 
 /** A character the user can generate with: one of their COMPLETED trainings with a LoRA file. */

@@ -75,7 +75,7 @@ function fakeBackend() {
   return { backend, pending, sent };
 }
 
-function renderPage(opts: { credits?: number; state?: CreateImageNavigationState } = {}) {
+function renderPage(opts: { credits?: number; state?: CreateImageNavigationState; search?: string } = {}) {
   const fake = fakeBackend();
   const client = createQueryClient();
   client.setQueryData<Me>(meKey, {
@@ -84,7 +84,7 @@ function renderPage(opts: { credits?: number; state?: CreateImageNavigationState
   });
   render(
     <AppProviders backend={fake.backend} queryClient={client}>
-      <MemoryRouter initialEntries={[{ pathname: '/app/create-image', state: opts.state ?? null }]}>
+      <MemoryRouter initialEntries={[{ pathname: '/app/create-image', search: opts.search ?? '', state: opts.state ?? null }]}>
         <Routes>
           <Route path="/app/create-image" element={<CreateImagePage />} />
         </Routes>
@@ -253,6 +253,12 @@ describe('form rules', () => {
     await screen.findByRole('option', { name: 'Dana' });
     expect(screen.getByRole('combobox', { name: 'Character' })).toHaveValue(CHARACTERS[0].lora_file_url);
     expect(screen.getByLabelText('LoRA power')).toHaveValue('0.8');
+  });
+
+  it("?character=<id> (the 'character ready' e-mail's button) selects that character", async () => {
+    renderPage({ search: `?character=${CHARACTERS[1].id}` });
+    await screen.findByRole('option', { name: 'Rob' });
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Character' })).toHaveValue(CHARACTERS[1].lora_file_url));
   });
 
   it('selectedCharacter selects the character', async () => {

@@ -217,6 +217,7 @@ describe('fuzzing every endpoint with hostile input', () => {
       ['POST', '/api/webhooks/sandbox'],
       ['POST', '/api/webhooks/fal'],
       ['POST', '/api/webhooks/creem'],
+      ['PATCH', '/api/me/notifications'],
     ];
     for (const [method, path] of paths) {
       for (const [name, body, type] of HOSTILE_BODIES) await probe(method, path, { body, type }, /^(body\b|\w+: )|JSON|Content-Type|upload|multipart|file/i, name);
@@ -253,7 +254,7 @@ describe('fuzzing every endpoint with hostile input', () => {
       ['/api/explore/filters', ['x']],
       ['/api/library/selection.zip', ['ids']],
       // Routes that read no parameter: whatever comes is ignored, never a 5xx.
-      ...['/api/explore/featured', '/api/characters', '/api/trainings', '/api/me', '/api/me/export', '/api/billing/subscription', '/api/public-config', '/api/health', '/healthz', '/readyz', '/metrics'].map(
+      ...['/api/explore/featured', '/api/characters', '/api/trainings', '/api/me', '/api/me/export', '/api/me/notifications', '/api/billing/subscription', '/api/public-config', '/api/health', '/healthz', '/readyz', '/metrics'].map(
         (path) => [path, ['x']] as [string, string[]],
       ),
     ];
@@ -288,6 +289,27 @@ describe('fuzzing every endpoint with hostile input', () => {
         await probe(method, path, method === 'PATCH' ? { body: '{"is_favorite":true,"character_name":"X"}', type: 'application/json' } : {}, /^path\b|\w+: /, `segment ${seg.slice(0, 20)}`);
       }
     }
+  });
+
+  it('answers hostile unsubscribe links and local-outbox ids with a 4xx page, changing nothing', async () => {
+    const values = ['%00', '%ZZ', '%ED%A0%80', 'x'.repeat(3000), '..%2F..%2Fauth-secret', "'%20or%201=1", '00000000-0000-0000-0000-000000000000'];
+    const page = async (method: string, path: string) => {
+      fuzzed.requests++;
+      fuzzed.probed.add(`${method} ${path.split('?')[0]}`);
+      const res = await client.fetch(path, { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: method === 'POST' ? 'List-Unsubscribe=One-Click' : undefined });
+      const text = await res.text();
+      expect(res.status, `${method} ${path.slice(0, 80)}: ${text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${method} ${path.slice(0, 80)}`).toBeLessThan(500);
+    };
+    for (const v of values) {
+      await page('GET', `/mail/unsubscribe?u=${v}&s=${v}`);
+      await page('POST', `/mail/unsubscribe?u=${v}&s=${v}`);
+      await page('GET', `/sandbox/mail/${v}`);
+      await page('GET', `/sandbox/mail/${v}/html`);
+    }
+    fuzzed.probed.add('GET /sandbox/mail');
+    expect((await client.get('/sandbox/mail?x=%00')).status).toBe(400);
+    expect((await client.get('/sandbox/mail?x=1')).status).toBe(200);
   });
 
   it('holds for arbitrary JSON values in every field (property-based)', async () => {

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PackView, ShootView } from '@common/photo-shoots.ts';
-import { creditLedger, generations, loraTrainings, photoShoots, shootPhotos } from '../../server/db/schema.ts';
+import { creditLedger, generations, loraTrainings, mailOutbox, photoShoots, shootPhotos } from '../../server/db/schema.ts';
 import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from '../../server/providers/inference/index.ts';
 import { readCatalogue, seedCatalogue } from '../../server/services/packs.service.ts';
 import { shootsRepository } from '../../server/repositories/shoots.repository.ts';
@@ -119,6 +119,9 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
     const done = await ended(client, started.id);
     expect(done.status).toBe('COMPLETED');
     expect(done.photos.every((p) => p.status === 'SUCCEEDED' && p.image_url)).toBe(true);
+    // One 'shoot ready' mail, written in the transaction that ended the shoot.
+    const mail = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.userId, userId));
+    expect(mail.filter((m) => m.kind === 'shoot-ready').map((m) => m.dedupeKey)).toEqual([`shoot-ready:${started.id}`]);
     await expectBalance(userId, 5);
     const ledger = await ledgerOf(userId);
     expect(ledger.filter((l) => l.kind === 'debit').map((l) => l.delta)).toEqual([-N * 10]);

@@ -1,5 +1,6 @@
 import { Outlet } from 'react-router';
 import { useMe } from '@/features/session/api';
+import { VerifyEmailBanner } from '@/features/auth/verify-email-banner';
 import { useLiveUserRecord } from '@/features/session/use-realtime';
 import { RunningShoots } from '@/features/photo-shoots/components/running-shoots';
 import { MobileTopBar } from './mobile-top-bar';
@@ -17,6 +18,7 @@ export function AppLayout() {
       <RunningShoots variant="strip" />
       <main className="min-w-0 md:pl-16">
         <div className="mx-auto w-full max-w-[1400px] px-4 py-6 md:px-8 md:py-8">
+          <VerifyEmailBanner />
           <Outlet />
         </div>
       </main>

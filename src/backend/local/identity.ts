@@ -3,7 +3,7 @@ import { ApiError } from '../api-error';
 
 interface AuthSession {
   session: { token: string };
-  user: { id: string; name: string; email: string; image?: string | null; createdAt: string };
+  user: { id: string; name: string; email: string; image?: string | null; createdAt: string; emailVerified?: boolean };
 }
 
 async function authFetch(path: string, body?: unknown): Promise<Response> {
@@ -27,6 +27,7 @@ function toSessionUser(u: AuthSession['user']): SessionUser {
     primaryEmailAddress: u.email ? { emailAddress: u.email } : null,
     emailAddresses: u.email ? [{ emailAddress: u.email }] : [],
     createdAt: u.createdAt,
+    emailVerified: Boolean(u.emailVerified),
   };
 }
 
@@ -59,5 +60,8 @@ export function createLocalIdentity(): IdentityPort {
     signUp: (input) => post('/sign-up/email', input),
     signOut: () => post('/sign-out', {}),
     changePassword: (input) => post('/change-password', input),
+    requestPasswordReset: (email) => post('/request-password-reset', { email }),
+    resetPassword: (input) => post('/reset-password', input),
+    sendVerificationEmail: (email) => post('/send-verification-email', { email, callbackURL: '/verify-email' }),
   };
 }

@@ -130,6 +130,11 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
               setPasswordError(null);
             }}
           />
+          {!isSignUp && (
+            <Link to="/forgot-password" className="-mt-2 self-end text-sm font-medium text-brand hover:underline">
+              Forgot password?
+            </Link>
+          )}
           <Button type="submit" size="lg" busy={busy} className="mt-2 w-full">
             {isSignUp ? 'Sign up' : 'Sign in'}
           </Button>

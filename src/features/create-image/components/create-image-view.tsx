@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { CreateImageNavigationState } from '@common/create-image-state';
 import type { GenerateImageResponse, GenerationCharacter, GenerationRequestInput, GenerationView } from '@common/generation';
 import type { EditRequestInput } from '@common/finishing';
@@ -93,6 +93,17 @@ export function CreateImageView({ credits, navigationState }: { credits: number;
   useEffect(() => {
     if (characters.data && form.loraPath && !characterOptions.some((c) => c.lora_file_url === form.loraPath)) selectCharacter(null);
   }, [characters.data, characterOptions, form.loraPath, selectCharacter]);
+
+  // The 'character ready' e-mail links here with ?character=<training id>: that character, chosen once.
+  const [searchParams] = useSearchParams();
+  const linkedCharacter = searchParams.get('character');
+  const linkedApplied = useRef(false);
+  useEffect(() => {
+    if (linkedApplied.current || !linkedCharacter || !characters.data) return;
+    linkedApplied.current = true;
+    const found = characters.data.find((c) => c.id === linkedCharacter);
+    if (found && !form.loraPath) selectCharacter(found.lora_file_url);
+  }, [linkedCharacter, characters.data, form.loraPath, selectCharacter]);
 
   const shortLabel = creditsShortLabel(credits, queue.waiting);
   const canGenerate = !isPromptBlank(form.prompt) && shortLabel === null && !submitLocked;

@@ -8,6 +8,8 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { displayName, joinedLabel } from '../format';
 import { YourDataCard, type YourDataCardProps } from './your-data-card';
+import { NotificationsCard } from './notifications-card';
+import { CardTitle } from './card-title';
 
 export interface ProfileScreenProps {
   fullName: string | null;
@@ -27,15 +29,6 @@ export interface ProfileScreenProps {
 }
 
 const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
-
-function CardTitle({ icon, children }: { icon: ReactNode; children: ReactNode }) {
-  return (
-    <h2 className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-fg-muted">
-      {icon}
-      {children}
-    </h2>
-  );
-}
 
 function ReadOnlyField({ label, value }: { label: string; value: string }) {
   return (
@@ -134,6 +127,7 @@ export function ProfileScreen(props: ProfileScreenProps) {
       </Card>
 
       {props.passwordSection}
+      <NotificationsCard />
       <YourDataCard email={email} {...props.data} />
 
       {signOut('md:hidden')}

@@ -1,0 +1,82 @@
+import { expect, linkIn, mailTo, newUser, signUp, test } from './fixtures';
+
+test.describe('e-mail for built-in accounts', () => {
+  test('forgot password: the link from the mail sets a new password, which signs in, and the old session is gone', async ({ page, browser }) => {
+    const user = await signUp(page);
+    await page.goto('/app/profile');
+    await expect(page.getByRole('switch', { name: 'E-mail me when a character or a photo shoot is ready' })).toBeVisible();
+
+    const visitor = await browser.newContext({ viewport: page.viewportSize() ?? undefined });
+    const other = await visitor.newPage();
+    await other.goto('/sign-in');
+    await other.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(other).toHaveURL(/\/forgot-password$/);
+    await other.getByLabel('Email address').fill(user.email);
+    await other.getByRole('button', { name: 'Send link' }).click();
+    await expect(other.getByText('If an account exists for that address, we sent a link')).toBeVisible();
+
+    const reset = (await mailTo(user.email, 2)).find((m) => m.subject === 'Reset your Likeness password')!;
+    await other.goto(linkIn(reset, '/api/auth/reset-password/'));
+    await expect(other).toHaveURL(/\/reset-password\?token=/);
+    await expect(other.getByRole('heading', { name: 'Set a new password' })).toBeVisible();
+    // The sign-up password rule applies.
+    await other.getByLabel('New password').fill('password1234');
+    await other.getByRole('button', { name: 'Set new password' }).click();
+    await expect(other.getByText(/common|guess|easy/i).first()).toBeVisible();
+    const newPassword = 'amber-lighthouse-violin-58';
+    await other.getByLabel('New password').fill(newPassword);
+    await other.getByRole('button', { name: 'Set new password' }).click();
+    await expect(other.getByText('Your new password is set.', { exact: false })).toBeVisible();
+    await other.screenshot({ path: `/tmp/i21-reset-done-${test.info().project.name}.png` });
+
+    await other.getByRole('link', { name: 'Sign in' }).click();
+    await other.getByLabel('Email address').fill(user.email);
+    await other.getByLabel('Password').fill(newPassword);
+    await other.getByRole('button', { name: 'Sign in' }).click();
+    await expect(other).toHaveURL(/\/app\/create-image/);
+
+    // The first browser's session was signed out.
+    await page.goto('/app/profile');
+    await expect(page).toHaveURL(/\/sign-in/);
+
+    // The link works once.
+    await other.goto(linkIn(reset, '/api/auth/reset-password/'));
+    await expect(other.getByText('This link is invalid, has expired or was already used. Ask for a new one.')).toBeVisible();
+    await visitor.close();
+  });
+
+  test("the banner 'Confirm your e-mail address' sends the link again, and the link confirms it", async ({ page }) => {
+    const user = await signUp(page, newUser('Rae Kim'));
+    await page.goto('/app/create-image');
+    const banner = page.getByRole('status').filter({ hasText: 'Confirm your e-mail address' });
+    await expect(banner).toBeVisible();
+    await page.screenshot({ path: `/tmp/i21-banner-${test.info().project.name}.png` });
+    await banner.getByRole('button', { name: 'Send again' }).click();
+    await expect(banner.getByText(`We sent a new link to ${user.email}.`)).toBeVisible();
+    const mails = await mailTo(user.email, 2);
+    expect(mails.every((m) => m.subject === 'Confirm your e-mail address')).toBe(true);
+
+    await page.goto(linkIn(mails[1], '/api/auth/verify-email'));
+    await expect(page.getByText('Thank you! Your e-mail address is confirmed.')).toBeVisible();
+    await page.getByRole('link', { name: 'Continue to Likeness' }).click();
+    await expect(page).toHaveURL(/\/app\/create-image/);
+    await page.reload();
+    await expect(page.getByRole('heading').first()).toBeVisible();
+    await expect(page.getByText('Confirm your e-mail address')).toHaveCount(0);
+  });
+
+  test('the banner can be dismissed, and the profile switch turns notification mail off', async ({ page }) => {
+    await signUp(page);
+    await page.goto('/app/profile');
+    const banner = page.getByRole('status').filter({ hasText: 'Confirm your e-mail address' });
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(banner).toHaveCount(0);
+    const toggle = page.getByRole('switch', { name: 'E-mail me when a character or a photo shoot is ready' });
+    await expect(toggle).toHaveAttribute('aria-checked', 'true');
+    await page.screenshot({ path: `/tmp/i21-profile-${test.info().project.name}.png`, fullPage: true });
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-checked', 'false');
+    await page.reload();
+    await expect(page.getByRole('switch', { name: 'E-mail me when a character or a photo shoot is ready' })).toHaveAttribute('aria-checked', 'false');
+  });
+});

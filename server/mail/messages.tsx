@@ -1,0 +1,156 @@
+import { render } from '@react-email/render';
+import type { ReactElement } from 'react';
+import { CREDIT_COSTS, PRODUCT_NAME } from '@common/product.ts';
+import { Button, Heading, Layout, LinkText, Paragraph } from './layout.tsx';
+
+const TRAINING_COST = CREDIT_COSTS.training;
+
+/**
+ * Every message the product sends, by kind: its payload (what the outbox row keeps), its subject and its body
+ * as a React component, rendered to HTML and plain text when it is sent (server/jobs/mail-sender.ts).
+ */
+export interface MailPayloads {
+  /** Built-in accounts: a single-use link, valid one hour, to set a new password. */
+  'password-reset': { token: string };
+  /** Built-in accounts: the link that confirms the sign-in address. */
+  'verify-email': { token: string };
+  'character-ready': { trainingId: string; characterName: string };
+  'training-failed': { trainingId: string; characterName: string };
+  /** A photo shoot ended (issue: photo shoots); `photos` is how many it made. */
+  'shoot-ready': { shootId: string; pack: string; photos: number };
+}
+export type MailKind = keyof MailPayloads;
+
+/** Notifications: sent only while the person wants them, each with a one-click unsubscribe. */
+export const NOTIFICATION_KINDS: readonly MailKind[] = ['character-ready', 'training-failed', 'shoot-ready'];
+
+export interface MailContext {
+  /** Where links point: PUBLIC_URL, or http://localhost:<PORT> locally. */
+  baseUrl: string;
+  supportEmail: string;
+  /** Notifications only. */
+  unsubscribeUrl?: string;
+}
+
+/**
+ * Text that goes into a header (the subject) on one line: control characters (CR, LF, tabs…) and line or
+ * paragraph separators become spaces, so a name can never start a header of its own. HTML escaping is React's.
+ */
+export function oneLine(value: string, max = 120): string {
+  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+const photosText = (n: number) => `${n} photo${n === 1 ? '' : 's'}`;
+
+export const resetPasswordUrl = (ctx: MailContext, token: string) =>
+  `${ctx.baseUrl}/api/auth/reset-password/${encodeURIComponent(token)}?callbackURL=${encodeURIComponent('/reset-password')}`;
+export const verifyEmailUrl = (ctx: MailContext, token: string) =>
+  `${ctx.baseUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent('/verify-email')}`;
+export const createWithCharacterUrl = (ctx: MailContext, trainingId: string) =>
+  `${ctx.baseUrl}/app/create-image?character=${encodeURIComponent(trainingId)}`;
+export const shootUrl = (ctx: MailContext, shootId: string) => `${ctx.baseUrl}/app/photo-shoots/${encodeURIComponent(shootId)}`;
+
+export function PasswordResetMail({ ctx, token }: { ctx: MailContext; token: string }) {
+  const url = resetPasswordUrl(ctx, token);
+  return (
+    <Layout preview="Set a new password for your account" supportEmail={ctx.supportEmail}>
+      <Heading>Reset your password</Heading>
+      <Paragraph>Someone asked to reset the password of your {PRODUCT_NAME} account. Choose a new one here:</Paragraph>
+      <Button href={url}>Set a new password</Button>
+      <LinkText href={url} />
+      <Paragraph muted>The link works once, for one hour. If you did not ask for it, ignore this e-mail: your password stays as it is.</Paragraph>
+    </Layout>
+  );
+}
+
+export function VerifyEmailMail({ ctx, token }: { ctx: MailContext; token: string }) {
+  const url = verifyEmailUrl(ctx, token);
+  return (
+    <Layout preview={`Confirm the address of your ${PRODUCT_NAME} account`} supportEmail={ctx.supportEmail}>
+      <Heading>Confirm your e-mail address</Heading>
+      <Paragraph>Welcome to {PRODUCT_NAME}! Confirm that this is your address, so that we can reach you about your account:</Paragraph>
+      <Button href={url}>Confirm my address</Button>
+      <LinkText href={url} />
+      <Paragraph muted>The link works for 24 hours. If you did not create an account, ignore this e-mail.</Paragraph>
+    </Layout>
+  );
+}
+
+export function CharacterReadyMail({ ctx, trainingId, characterName }: { ctx: MailContext } & MailPayloads['character-ready']) {
+  const name = oneLine(characterName);
+  const url = createWithCharacterUrl(ctx, trainingId);
+  return (
+    <Layout preview={`${name} has finished training.`} supportEmail={ctx.supportEmail} unsubscribeUrl={ctx.unsubscribeUrl}>
+      <Heading>Your character {name} is ready</Heading>
+      <Paragraph>Training has finished. Describe a scene and {name} appears in it: photos, portraits, professional headshots.</Paragraph>
+      <Button href={url}>Create images with {name}</Button>
+      <LinkText href={url} />
+    </Layout>
+  );
+}
+
+export function TrainingFailedMail({ ctx, characterName }: { ctx: MailContext } & MailPayloads['training-failed']) {
+  const name = oneLine(characterName);
+  const url = `${ctx.baseUrl}/app/character-training`;
+  return (
+    <Layout preview={`${TRAINING_COST} credits are back in your account.`} supportEmail={ctx.supportEmail} unsubscribeUrl={ctx.unsubscribeUrl}>
+      <Heading>
+        Training of {name} failed — {TRAINING_COST} credits are back in your account
+      </Heading>
+      <Paragraph>We could not finish training {name}. Nothing was charged for it: the credits are in your balance again, ready for another try.</Paragraph>
+      <Button href={url}>Try again</Button>
+      <LinkText href={url} />
+    </Layout>
+  );
+}
+
+export function ShootReadyMail({ ctx, shootId, pack, photos }: { ctx: MailContext } & MailPayloads['shoot-ready']) {
+  const packName = oneLine(pack);
+  const url = shootUrl(ctx, shootId);
+  return (
+    <Layout preview={`${photosText(photos)} are waiting for you.`} supportEmail={ctx.supportEmail} unsubscribeUrl={ctx.unsubscribeUrl}>
+      <Heading>
+        Your {packName} photo shoot is ready ({photosText(photos)})
+      </Heading>
+      <Paragraph>Every photo of the shoot is done. Pick your favourites and download them.</Paragraph>
+      <Button href={url}>See the photos</Button>
+      <LinkText href={url} />
+    </Layout>
+  );
+}
+
+/** Subject and body of a message of `kind`. */
+export function composeMail<K extends MailKind>(kind: K, payload: MailPayloads[K], ctx: MailContext): { subject: string; element: ReactElement } {
+  const p = payload as MailPayloads[MailKind];
+  switch (kind) {
+    case 'password-reset':
+      return { subject: `Reset your ${PRODUCT_NAME} password`, element: <PasswordResetMail ctx={ctx} token={(p as MailPayloads['password-reset']).token} /> };
+    case 'verify-email':
+      return { subject: 'Confirm your e-mail address', element: <VerifyEmailMail ctx={ctx} token={(p as MailPayloads['verify-email']).token} /> };
+    case 'character-ready': {
+      const c = p as MailPayloads['character-ready'];
+      return { subject: `Your character ${oneLine(c.characterName)} is ready`, element: <CharacterReadyMail ctx={ctx} {...c} /> };
+    }
+    case 'training-failed': {
+      const c = p as MailPayloads['training-failed'];
+      return {
+        subject: `Training of ${oneLine(c.characterName)} failed — ${TRAINING_COST} credits are back in your account`,
+        element: <TrainingFailedMail ctx={ctx} {...c} />,
+      };
+    }
+    case 'shoot-ready': {
+      const s = p as MailPayloads['shoot-ready'];
+      return { subject: `Your ${oneLine(s.pack)} photo shoot is ready (${photosText(s.photos)})`, element: <ShootReadyMail ctx={ctx} {...s} /> };
+    }
+    default:
+      throw new Error(`unknown mail kind ${String(kind)}`);
+  }
+}
+
+/** The message rendered: subject, HTML and its plain-text twin. */
+export async function renderMail<K extends MailKind>(kind: K, payload: MailPayloads[K], ctx: MailContext) {
+  const { subject, element } = composeMail(kind, payload, ctx);
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true, htmlToTextOptions: { selectors: [{ selector: 'h1', options: { uppercase: false } }] } })]);
+  return { subject: oneLine(subject, 200), html, text };
+}

@@ -1,0 +1,98 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { IdentityProvider } from '../auth/identity.ts';
+import type { Db } from '../db/index.ts';
+import type { AppEnv } from '../http/context.ts';
+import { requireUser } from '../http/require-user.ts';
+import { parseOrThrow } from '../domain/validate.ts';
+import { readJson } from '../http/validate.ts';
+import type { LocalOutbox } from '../providers/mail/local-outbox.ts';
+import { mailPreferences, type UnsubscribeLinks } from '../services/mail.service.ts';
+import type { UsersService } from '../services/users.service.ts';
+import {
+  badUnsubscribeLinkPage,
+  outboxListPage,
+  outboxMessagePage,
+  outboxRefusedPage,
+  resubscribedPage,
+  unsubscribedPage,
+} from './mail.pages.ts';
+
+const noStore = async (c: { header: (k: string, v: string) => void }, next: () => Promise<void>) => {
+  c.header('Cache-Control', 'no-store');
+  await next();
+};
+
+/**
+ * Mounted at /mail: the one-click unsubscribe link of every notification (RFC 8058). GET (the link clicked) and
+ * POST (a mail client's one-click `List-Unsubscribe=One-Click`) both turn notifications off; the page offers
+ * to turn them back on. The link is signed, so it works without a session and only for the person it names.
+ */
+export function unsubscribeRoutes(deps: { db: Db; links: UnsubscribeLinks }) {
+  const app = new Hono<AppEnv>();
+  app.use('*', noStore);
+  const here = (u: string, s: string) => `/mail/unsubscribe?u=${encodeURIComponent(u)}&s=${encodeURIComponent(s)}`;
+
+  app.get('/unsubscribe', async (c) => {
+    const { u = '', s = '' } = c.req.query();
+    const userId = deps.links.verify(u, s);
+    if (!userId) return c.html(badUnsubscribeLinkPage(), 400);
+    await mailPreferences.set(deps.db, userId, false);
+    return c.html(unsubscribedPage(here(u, s)));
+  });
+
+  app.post('/unsubscribe', async (c) => {
+    const { u = '', s = '' } = c.req.query();
+    const userId = deps.links.verify(u, s);
+    if (!userId) return c.html(badUnsubscribeLinkPage(), 400);
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const on = form.action === 'subscribe';
+    await mailPreferences.set(deps.db, userId, on);
+    // A mail client's one-click post wants only a 2xx; a person's form gets the page.
+    if (form['List-Unsubscribe'] === 'One-Click') return c.body(null, 204);
+    return c.html(on ? resubscribedPage(here(u, s)) : unsubscribedPage(here(u, s)));
+  });
+  return app;
+}
+
+const preferencesSchema = z.object({ email_notifications: z.boolean() });
+
+/** Mounted at /api/me/notifications: the profile switch 'E-mail me when a character or a photo shoot is ready'. */
+export function notificationPreferencesRoutes(deps: { db: Db; identity: IdentityProvider; users: UsersService }) {
+  const app = new Hono<AppEnv>();
+  app.use('*', requireUser(deps.identity, deps.users));
+  app.get('/', async (c) => c.json({ email_notifications: await mailPreferences.get(deps.db, c.var.user.id) }));
+  app.patch('/', async (c) => {
+    const body = parseOrThrow(preferencesSchema, await readJson(c.req.raw));
+    await mailPreferences.set(deps.db, c.var.user.id, body.email_notifications);
+    return c.json(body);
+  });
+  return app;
+}
+
+/**
+ * Mounted at /sandbox/mail: the local outbox, a list and each message as it would have been sent. Like the
+ * sandbox checkout it is for a developer's machine: `refusal` (a reason) when this server must not show it.
+ */
+export function outboxRoutes(deps: { outbox?: LocalOutbox; refusal?: string }) {
+  const app = new Hono<AppEnv>();
+  app.use('*', noStore);
+  const { outbox, refusal } = deps;
+  if (!outbox || refusal) {
+    app.all('*', (c) => c.html(outboxRefusedPage(refusal ?? 'Mail goes out over SMTP on this server (SMTP_URL is set), so nothing is kept here.'), 404));
+    return app;
+  }
+  app.get('/', async (c) => c.html(outboxListPage(await outbox.list())));
+  app.get('/:id', async (c) => {
+    const found = await outbox.read(c.req.param('id'));
+    return found ? c.html(outboxMessagePage(found.message, found.raw)) : c.html(outboxRefusedPage('No such message in the local outbox.'), 404);
+  });
+  // The message's own HTML, alone and inert: no script, nothing loaded from elsewhere but images.
+  app.get('/:id/html', async (c) => {
+    const found = await outbox.read(c.req.param('id'));
+    if (!found) return c.html(outboxRefusedPage('No such message in the local outbox.'), 404);
+    c.header('Content-Security-Policy', "default-src 'none'; img-src data: https:; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'");
+    return c.html(found.message.html);
+  });
+  return app;
+}

@@ -1,0 +1,7 @@
+import { ForgotPasswordForm } from '@/features/auth/password-reset';
+import { usePageTitle } from '@/lib/use-page-title';
+
+export default function ForgotPasswordPage() {
+  usePageTitle('Forgot password?');
+  return <ForgotPasswordForm />;
+}

@@ -1,0 +1,7 @@
+import { ResetPasswordForm } from '@/features/auth/password-reset';
+import { usePageTitle } from '@/lib/use-page-title';
+
+export default function ResetPasswordPage() {
+  usePageTitle('Set a new password');
+  return <ResetPasswordForm />;
+}

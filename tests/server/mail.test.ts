@@ -1,0 +1,455 @@
+import { randomUUID } from 'node:crypto';
+import { eq, or } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+import { authVerifications, loraTrainings, mailOutbox, users } from '../../server/db/schema.ts';
+import { finishTraining } from '../../server/services/trainings.service.ts';
+import { enqueueShootReady, recipientAddress } from '../../server/services/mail.service.ts';
+import { parseMetrics } from '../helpers/metrics-text.ts';
+import { headerOf, headerSection, startTestSmtp, linkIn, type TestSmtp } from '../helpers/smtp.ts';
+import { creemEnv, startFakeCreem } from '../fakes/creem-server.ts';
+import { startTestServer, testDatabases, TestClient, type TestServer } from '../helpers/server.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const STRONG = 'violet-harbour-lantern-92';
+const FAST_MAIL = { MAIL_RETRY_SECONDS: '0.2', MAIL_TIMEOUT_SECONDS: '1' };
+
+/** A link from a message, on the test server (links name PUBLIC_URL or http://localhost:<PORT>). */
+const onServer = (link: string) => {
+  const u = new URL(link);
+  return u.pathname + u.search;
+};
+
+async function trainingRow(ts: TestServer, userId: string, characterName: string): Promise<string> {
+  const id = randomUUID();
+  await ts.rt.db.insert(loraTrainings).values({ id, userId, characterName, requestId: randomUUID(), provider: 'builtin', nextRunAt: new Date(Date.now() + 3600_000) });
+  return id;
+}
+
+const endTraining = (ts: TestServer, id: string, status: 'COMPLETED' | 'FAILED') =>
+  finishTraining(ts.rt, id, status === 'COMPLETED' ? { status, loraFileUrl: `/media/loras/x/${id}.json`, result: {} } : { status, error: 'broken' });
+
+describe('mail configuration', () => {
+  it('refuses a malformed SMTP_URL or MAIL_FROM, naming the variable', () => {
+    for (const bad of ['not a url', 'http://mail.example.com', 'smtp://', 'smtp://host:587/\r\nBcc: x@y.z']) {
+      expect(() => loadConfig({ SMTP_URL: bad })).toThrowError(ConfigError);
+      try {
+        loadConfig({ SMTP_URL: bad });
+      } catch (err) {
+        expect((err as ConfigError).issues.join('\n')).toMatch(/^SMTP_URL: must be a URL like smtp:\/\//);
+      }
+    }
+    expect(() => loadConfig({ MAIL_FROM: 'Likeness <no-reply@example.com>\r\nBcc: victim@example.com' })).toThrowError(/MAIL_FROM/);
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p%40ss@smtp.example.com:465', MAIL_FROM: 'Likeness <hello@example.com>' }).mailFrom).toBe('Likeness <hello@example.com>');
+    expect(loadConfig({}).mailFrom).toBe('Likeness <support@likeness.app>');
+  });
+});
+
+describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
+  let smtp: TestSmtp;
+  let ts: TestServer;
+  const logLines: { msg: string; level: number; [k: string]: unknown }[] = [];
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    ts = await startTestServer({
+      database,
+      env: { SMTP_URL: smtp.url, METRICS_TOKEN: 'metrics-token-metrics-token', LOG_LEVEL: 'info', ...FAST_MAIL },
+      runtime: { mailPollMs: 100, logDestination: { write: (line: string) => void logLines.push(JSON.parse(line)) } },
+    });
+    // A fresh PGlite takes a minute to start on a busy machine.
+  }, 180_000);
+  afterEach(() => {
+    smtp.mode = 'accept';
+  });
+  afterAll(async () => {
+    await ts?.stop();
+    await smtp?.close();
+  });
+
+  it('password reset: same answer for any address, a single-use one-hour link, the sign-up password rule, every session signed out', async () => {
+    const { client: oldSession, email } = await ts.signUp();
+    const visitor = ts.client();
+    const known = await visitor.post('/api/auth/request-password-reset', { email });
+    const unknown = await visitor.post('/api/auth/request-password-reset', { email: `nobody-${randomUUID()}@example.com` });
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    expect(await known.json()).toEqual(await unknown.json());
+
+    const [mail] = await smtp.waitFor(email, 2).then((all) => all.filter((m) => /Reset your Likeness password/.test(m.mail.subject ?? '')));
+    expect(mail.mail.from?.value[0]).toMatchObject({ name: 'Likeness', address: 'support@likeness.app' });
+    expect(mail.mail.text).toContain('The link works once, for one hour.');
+    expect(mail.mail.html).toContain('support@likeness.app');
+    expect(headerOf(mail, 'list-unsubscribe')).toBeUndefined();
+    const link = linkIn(mail, '/api/auth/reset-password/');
+
+    // Opening the link leads to the 'Set a new password' page with its token.
+    const opened = await visitor.get(onServer(link));
+    expect(opened.status).toBe(302);
+    const target = new URL(opened.headers.get('location')!, ts.url);
+    expect(target.pathname).toBe('/reset-password');
+    const token = target.searchParams.get('token')!;
+    expect(token).toBeTruthy();
+
+    // An altered token leads to the same page with an error; the database holds only its hash.
+    const altered = await visitor.get(onServer(link.replace(token, `${token.slice(0, -1)}${token.endsWith('a') ? 'b' : 'a'}`)));
+    expect(new URL(altered.headers.get('location')!, ts.url).searchParams.get('error')).toBe('INVALID_TOKEN');
+    const stored = await ts.rt.db.select().from(authVerifications);
+    expect(stored.some((v) => v.identifier.includes(token))).toBe(false);
+
+    // A weak password changes nothing (and leaves the token usable).
+    const weak = await visitor.post('/api/auth/reset-password', { token, newPassword: 'password123' });
+    expect(weak.status).toBe(400);
+    expect((await weak.json()).code).toBe('WEAK_PASSWORD');
+
+    const reset = await visitor.post('/api/auth/reset-password', { token, newPassword: STRONG });
+    expect(reset.status, await reset.clone().text()).toBe(200);
+    // Every session of the account is signed out.
+    expect(await (await oldSession.get('/api/auth/get-session')).json()).toBeNull();
+    // Used once: a second use changes nothing.
+    const again = await visitor.post('/api/auth/reset-password', { token, newPassword: 'another-strong-passphrase-7' });
+    expect(again.status).toBe(400);
+    expect((await again.json()).code).toBe('INVALID_TOKEN');
+    // The new password signs in; the old one does not.
+    expect((await ts.client().post('/api/auth/sign-in/email', { email, password: 'correct-horse-1' })).status).toBe(401);
+    expect((await ts.client().post('/api/auth/sign-in/email', { email, password: STRONG })).status).toBe(200);
+  });
+
+  it('an expired reset link is refused and changes nothing', async () => {
+    const { email, userId } = await ts.signUp();
+    await ts.client().post('/api/auth/request-password-reset', { email });
+    const mail = (await smtp.waitFor(email, 2)).find((m) => /Reset/.test(m.mail.subject ?? ''))!;
+    const link = linkIn(mail, '/api/auth/reset-password/');
+    const token = new URL(link).pathname.split('/').pop()!;
+    const [{ clerkId }] = await ts.rt.db.select({ clerkId: users.clerkId }).from(users).where(eq(users.id, userId));
+    const expired = await ts.rt.db.update(authVerifications).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authVerifications.value, clerkId)).returning();
+    expect(expired).toHaveLength(1);
+    expect(new URL((await ts.client().get(onServer(link))).headers.get('location')!, ts.url).searchParams.get('error')).toBe('INVALID_TOKEN');
+    const res = await ts.client().post('/api/auth/reset-password', { token, newPassword: STRONG });
+    expect(res.status).toBe(400);
+    expect((await ts.client().post('/api/auth/sign-in/email', { email, password: 'correct-horse-1' })).status).toBe(200);
+  });
+
+  it('verification: a mail at sign-up whose link confirms the address; an altered link does not', async () => {
+    const { client, email } = await ts.signUp();
+    const [mail] = await smtp.waitFor(email);
+    expect(mail.mail.subject).toBe('Confirm your e-mail address');
+    const link = linkIn(mail, '/api/auth/verify-email');
+    expect((await (await client.get('/api/auth/get-session')).json()).user.emailVerified).toBe(false);
+
+    const altered = await client.get(onServer(link).replace('token=', 'token=x'));
+    expect(new URL(altered.headers.get('location')!, ts.url).searchParams.get('error')).toBe('INVALID_TOKEN');
+    expect((await (await client.get('/api/auth/get-session')).json()).user.emailVerified).toBe(false);
+
+    const ok = await client.get(onServer(link));
+    expect(ok.status).toBe(302);
+    expect(new URL(ok.headers.get('location')!, ts.url).pathname).toBe('/verify-email');
+    expect((await (await client.get('/api/auth/get-session')).json()).user.emailVerified).toBe(true);
+
+    // 'Send again' for an address already confirmed sends nothing more.
+    const before = smtp.to(email).length;
+    await client.post('/api/auth/send-verification-email', { email });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.to(email).length).toBe(before);
+  });
+
+  it('character ready and training failed: once each, with a one-click unsubscribe; names cannot inject headers and are escaped', async () => {
+    const { userId, email } = await ts.signUp();
+    await smtp.waitFor(email); // the verification mail
+    const evil = 'Ann<b>ie</b>\r\nBcc: victim@example.com';
+    const ready = await trainingRow(ts, userId, evil);
+    await endTraining(ts, ready, 'COMPLETED');
+    await endTraining(ts, ready, 'COMPLETED'); // a replay ends nothing and mails nothing
+    const failed = await trainingRow(ts, userId, 'Bob');
+    await endTraining(ts, failed, 'FAILED');
+
+    const all = await smtp.waitFor(email, 3);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.to(email)).toHaveLength(3);
+    expect(smtp.received.some((m) => m.to.includes('victim@example.com'))).toBe(false);
+    const readyMail = all.find((m) => m.mail.subject?.startsWith('Your character'))!;
+    expect(readyMail.mail.subject).toBe('Your character Ann<b>ie</b> Bcc: victim@example.com is ready');
+    expect(headerSection(readyMail)).not.toMatch(/^Bcc:/im);
+    expect(headerOf(readyMail, 'to')).toBe(email);
+    expect(readyMail.mail.html).toContain('Ann&lt;b&gt;ie&lt;/b&gt;');
+    expect(readyMail.mail.html).not.toContain('<b>ie</b>');
+    expect(linkIn(readyMail, '/app/create-image')).toContain(`character=${ready}`);
+    expect(readyMail.mail.text).toContain('Create images with');
+
+    const failedMail = all.find((m) => m.mail.subject?.startsWith('Training of'))!;
+    expect(failedMail.mail.subject).toBe('Training of Bob failed — 500 credits are back in your account');
+
+    // RFC 8058: both headers, and the link in the body; the POST a mail client makes unsubscribes.
+    const header = headerOf(failedMail, 'list-unsubscribe') ?? '';
+    expect(headerOf(failedMail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const unsubscribe = /<([^>]+)>/.exec(header)![1];
+    expect(linkIn(failedMail, '/mail/unsubscribe')).toBe(unsubscribe);
+    const forged = new URL(unsubscribe);
+    forged.searchParams.set('u', randomUUID());
+    const refused = await fetch(ts.url + forged.pathname + forged.search, { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) });
+    expect(refused.status).toBe(400);
+    const altered = await fetch(ts.url + onServer(unsubscribe).slice(0, -2) + 'xx');
+    expect(altered.status).toBe(400);
+    expect(await altered.text()).toContain('This unsubscribe link is not valid');
+    const [{ on }] = await ts.rt.db.select({ on: users.emailNotifications }).from(users).where(eq(users.id, userId));
+    expect(on).toBe(true);
+
+    const oneClick = await fetch(ts.url + onServer(unsubscribe), { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) });
+    expect(oneClick.status).toBe(204);
+    const next = await trainingRow(ts, userId, 'Cleo');
+    await endTraining(ts, next, 'COMPLETED');
+    const rows = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, `character-ready:${next}`));
+    expect(rows).toHaveLength(0);
+
+    // The link clicked in a browser (GET) unsubscribes too and offers to subscribe again.
+    const page = await fetch(ts.url + onServer(unsubscribe));
+    expect(await page.text()).toContain('You are unsubscribed');
+    const again = await fetch(ts.url + onServer(unsubscribe), { method: 'POST', body: new URLSearchParams({ action: 'subscribe' }) });
+    expect(await again.text()).toContain('Notifications are on');
+  });
+
+  it("recipients: the sign-in address with built-in accounts; in Clerk mode nothing until the verified address is known (never users.email)", async () => {
+    const { userId, email } = await ts.signUp();
+    await ts.rt.db.update(users).set({ email: 'written-by-the-browser@example.com' }).where(eq(users.id, userId));
+    expect(await recipientAddress(ts.rt.db, userId)).toEqual({ to: email });
+    // A Clerk person (no built-in login): nothing until the server knows the verified address, then that.
+    const [clerkPerson] = await ts.rt.db.insert(users).values({ clerkId: `user_${randomUUID()}`, email: 'typed-by-the-browser@example.com' }).returning();
+    expect(await recipientAddress(ts.rt.db, clerkPerson.id)).toEqual({ wait: 'no verified address known for this person yet' });
+    await ts.rt.db.update(users).set({ verifiedEmail: 'verified@example.com' }).where(eq(users.id, clerkPerson.id));
+    expect(await recipientAddress(ts.rt.db, clerkPerson.id)).toEqual({ to: 'verified@example.com' });
+    expect(await recipientAddress(ts.rt.db, randomUUID())).toEqual({ skip: 'the account no longer exists' });
+  });
+
+  it('the profile switch turns notifications off and on', async () => {
+    const { client, userId } = await ts.signUp();
+    expect(await (await client.get('/api/me/notifications')).json()).toEqual({ email_notifications: true });
+    const off = await client.fetch('/api/me/notifications', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email_notifications: false }) });
+    expect(off.status).toBe(200);
+    const id = await trainingRow(ts, userId, 'Dee');
+    await endTraining(ts, id, 'COMPLETED');
+    expect(await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, `character-ready:${id}`))).toHaveLength(0);
+    const bad = await client.fetch('/api/me/notifications', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email_notifications: 'yes' }) });
+    expect(bad.status).toBe(400);
+    expect((await new TestClient(ts.url).get('/api/me/notifications')).status).toBe(401);
+  });
+
+  it('shoot ready: one message per shoot however often it is enqueued', async () => {
+    const { userId, email } = await ts.signUp();
+    await smtp.waitFor(email);
+    const shoot = { id: randomUUID(), pack: 'Studio <Headshots>', photos: 12 };
+    await ts.rt.db.transaction(async (tx) => {
+      expect(await enqueueShootReady(tx, userId, shoot)).toBe(true);
+      expect(await enqueueShootReady(tx, userId, shoot)).toBe(false);
+    });
+    await ts.rt.db.transaction((tx) => enqueueShootReady(tx, userId, shoot));
+    const mails = await smtp.waitFor(email, 2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.to(email)).toHaveLength(2);
+    const mail = mails.find((m) => m.mail.subject?.includes('photo shoot'))!;
+    expect(mail.mail.subject).toBe('Your Studio <Headshots> photo shoot is ready (12 photos)');
+    expect(mail.mail.html).toContain('Studio &lt;Headshots&gt;');
+    expect(linkIn(mail, shoot.id)).toBeTruthy();
+    expect(headerOf(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+  });
+
+  it('an SMTP failure is retried with backoff and the message arrives once; the causing action never waits for it', async () => {
+    const { userId, email } = await ts.signUp();
+    await smtp.waitFor(email);
+    smtp.mode = 'fail';
+    const refusedBefore = smtp.refused;
+    const id = await trainingRow(ts, userId, 'Eve');
+    await endTraining(ts, id, 'COMPLETED');
+    await waitFor('a refused attempt', async () => smtp.refused > refusedBefore);
+    const [row] = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, `character-ready:${id}`));
+    await waitFor('the retry scheduled', async () => {
+      const [r] = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.id, row.id));
+      return r.attempts >= 1 && r.status === 'PENDING' && r.lastError?.includes('Try again later');
+    });
+    smtp.mode = 'accept';
+    await smtp.waitFor(email, 2);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(smtp.to(email).filter((m) => m.mail.subject === 'Your character Eve is ready')).toHaveLength(1);
+    const [sent] = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.id, row.id));
+    expect(sent.status).toBe('SENT');
+    expect(sent.payload).toEqual({});
+    const metrics = parseMetrics(await (await fetch(`${ts.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-metrics-token' } })).text());
+    expect(metrics.get('likeness_mail_total{kind="character-ready",outcome="retried"}')).toBeGreaterThanOrEqual(1);
+    expect(metrics.get('likeness_mail_total{kind="character-ready",outcome="sent"}')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a hanging SMTP server times out and is tried later; a reset request is answered at once meanwhile', async () => {
+    const { email } = await ts.signUp();
+    await smtp.waitFor(email);
+    smtp.mode = 'hang';
+    const started = Date.now();
+    const res = await ts.client().post('/api/auth/request-password-reset', { email });
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const row = await waitFor(
+      'a timed-out attempt',
+      async () => {
+        const rows = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
+        return rows.find((r) => r.kind === 'password-reset' && r.attempts >= 1 && r.status === 'PENDING');
+      },
+      15_000,
+    );
+    expect(row.lastError).toMatch(/greeting never received|timeout|no answer/i);
+    smtp.mode = 'accept';
+    await smtp.waitFor(email, 2);
+  });
+
+  it('gives a message up 24 hours after it was written, with a log line and a metric', async () => {
+    const { email } = await ts.signUp();
+    await smtp.waitFor(email);
+    smtp.mode = 'fail';
+    await ts.client().post('/api/auth/request-password-reset', { email });
+    const row = await waitFor('the reset row', async () => (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).find((r) => r.kind === 'password-reset'));
+    await ts.rt.db.update(mailOutbox).set({ createdAt: new Date(Date.now() - 25 * 3600_000), nextRunAt: new Date() }).where(eq(mailOutbox.id, row.id));
+    await waitFor('given up', async () => (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.id, row.id)))[0].status === 'FAILED');
+    expect(logLines.some((l) => l.msg === 'mail given up: not delivered within 24 hours' && l.mailId === row.id)).toBe(true);
+    const metrics = parseMetrics(await (await fetch(`${ts.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-metrics-token' } })).text());
+    expect(metrics.get('likeness_mail_total{kind="password-reset",outcome="given_up"}')).toBe(1);
+  });
+});
+
+describe('mail requests are rate-limited per address and client address', () => {
+  let smtp: TestSmtp;
+  let ts: TestServer;
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    ts = await startTestServer({ env: { SMTP_URL: smtp.url, AUTH_RATE_LIMIT: '2', ...FAST_MAIL }, runtime: { mailPollMs: 100 } });
+  });
+  afterAll(async () => {
+    await ts?.stop();
+    await smtp?.close();
+  });
+
+  it('answers 429 past the limit, for known and unknown addresses alike', async () => {
+    const visitor = ts.client();
+    for (const email of ['someone@example.com', `nobody-${randomUUID()}@example.com`]) {
+      expect((await visitor.post('/api/auth/request-password-reset', { email })).status).toBe(200);
+      expect((await visitor.post('/api/auth/request-password-reset', { email })).status).toBe(200);
+      const third = await visitor.post('/api/auth/request-password-reset', { email });
+      expect(third.status).toBe(429);
+      expect((await third.json()).message).toBe('Too many requests. Please wait a few minutes and try again.');
+    }
+    const bad = await visitor.post('/api/auth/request-password-reset', { email: 'a\u0000b@example.com' });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('buying a plan with REQUIRE_VERIFIED_EMAIL=true', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ env: { REQUIRE_VERIFIED_EMAIL: 'true' }, runtime: { mailPollMs: 100 } });
+  });
+  afterAll(async () => ts?.stop());
+
+  it('needs a confirmed address', async () => {
+    const { client, userId, email } = await ts.signUp();
+    const body = { plan: 'BASIC', userId, email };
+    const refused = await client.post('/api/billing/checkout', body);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).code).toBe('email_not_verified');
+    // The link from the local outbox confirms it.
+    const message = await waitFor('the verification mail', async () => (await ts.rt.mail.outbox!.list()).find((m) => m.to === email));
+    const link = /https?:\/\/\S+verify-email\S+/.exec(message.text)![0];
+    await client.get(onServer(link));
+    expect((await client.post('/api/billing/checkout', body)).status).toBe(200);
+  });
+});
+
+describe('the local outbox (no SMTP_URL)', () => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ runtime: { mailPollMs: 100 } });
+  }, 180_000);
+  afterAll(async () => ts?.stop());
+
+  it('keeps each message in DATA_DIR and shows it at /sandbox/mail, clearly as a local outbox', async () => {
+    const { email } = await ts.signUp({ name: 'Zed <script>alert(1)</script>' });
+    await ts.client().post('/api/auth/request-password-reset', { email });
+    const list = await waitFor('two messages', async () => {
+      const page = await (await fetch(`${ts.url}/sandbox/mail`)).text();
+      return (page.match(new RegExp(email, 'g')) ?? []).length >= 2 ? page : undefined;
+    });
+    expect(list).toContain('Local outbox — nothing here was sent; SMTP_URL is not set');
+    const id = /href="\/sandbox\/mail\/([^"]+)">Reset your Likeness password/.exec(list)![1];
+    const message = await (await fetch(`${ts.url}/sandbox/mail/${id}`)).text();
+    expect(message).toContain('Local outbox');
+    expect(message).toMatch(/\/api\/auth\/reset-password\/[A-Za-z0-9]+/);
+    const html = await fetch(`${ts.url}/sandbox/mail/${id}/html`);
+    expect(html.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await html.text()).toContain('Set a new password');
+    expect((await fetch(`${ts.url}/sandbox/mail/../../auth-secret`)).status).toBe(404);
+    expect((await fetch(`${ts.url}/sandbox/mail/2026-01-01T00-00-00.000Z-${randomUUID()}`)).status).toBe(404);
+  });
+
+  it('erasing an account removes its mail rows', async () => {
+    const { userId, email } = await ts.signUp();
+    const id = await trainingRow(ts, userId, 'Fay');
+    await endTraining(ts, id, 'COMPLETED');
+    const mine = () => ts.rt.db.select().from(mailOutbox).where(or(eq(mailOutbox.userId, userId), eq(mailOutbox.toAddress, email)));
+    expect((await mine()).length).toBeGreaterThanOrEqual(2);
+    await ts.rt.erasure.eraseSelected({ email });
+    expect(await mine()).toHaveLength(0);
+  });
+});
+
+describe('the local outbox on a public server', () => {
+  it('is refused where the sandbox checkout is refused (https PUBLIC_URL without SANDBOX_PAYMENTS=allow)', async () => {
+    const products = { BASIC: 'prod_b', STANDARD: 'prod_s', PROFESSIONAL: 'prod_p' };
+    const creem = await startFakeCreem({ apiKey: 'creem_test_key', products: Object.values(products) });
+    const ts = await startTestServer({
+      env: { PUBLIC_URL: 'https://127.0.0.1:8443', ...creemEnv({ url: creem.url, apiKey: 'creem_test_key', webhookSecret: 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ=', products }) },
+    });
+    try {
+      const res = await fetch(`${ts.url}/sandbox/mail`);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain('This server is public (its PUBLIC_URL is https), so its mail is not shown here.');
+    } finally {
+      await ts.stop();
+      await creem.stop();
+    }
+    const allowed = await startTestServer({ env: { PUBLIC_URL: 'https://127.0.0.1:8443', SANDBOX_PAYMENTS: 'allow' } });
+    try {
+      expect((await fetch(`${allowed.url}/sandbox/mail`)).status).toBe(200);
+    } finally {
+      await allowed.stop();
+    }
+    // Two fresh servers: slow to start on a busy machine.
+  }, 240_000);
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one Postgres', () => {
+  it('send each notification once, also when the SMTP server refuses the first attempts', async () => {
+    const smtp = await startTestSmtp();
+    const a = await startTestServer({ database: 'postgres', env: { SMTP_URL: smtp.url, ...FAST_MAIL }, runtime: { mailPollMs: 50 } });
+    const b = await startTestServer({ databaseUrl: a.rt.config.DATABASE_URL!, env: { SMTP_URL: smtp.url, ...FAST_MAIL }, runtime: { mailPollMs: 50 } });
+    try {
+      const { userId, email } = await a.signUp();
+      await smtp.waitFor(email);
+      smtp.mode = 'fail';
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const id = await trainingRow(a, userId, `Twin ${i}`);
+        ids.push(id);
+        // Both instances end the same training (a webhook and the poller, say): one row, one message.
+        await Promise.all([endTraining(a, id, i % 2 ? 'FAILED' : 'COMPLETED'), endTraining(b, id, i % 2 ? 'FAILED' : 'COMPLETED')]);
+      }
+      await waitFor('refused attempts', async () => smtp.refused >= 3);
+      smtp.mode = 'accept';
+      await smtp.waitFor(email, 13);
+      await new Promise((r) => setTimeout(r, 1500));
+      const notifications = smtp.to(email).filter((m) => /Twin/.test(m.mail.subject ?? ''));
+      expect(notifications).toHaveLength(12);
+      expect(new Set(notifications.map((m) => m.mail.messageId)).size).toBe(12);
+      const rows = await a.rt.db.select().from(mailOutbox).where(eq(mailOutbox.userId, userId));
+      expect(rows.every((r) => r.status === 'SENT')).toBe(true);
+      expect(rows.some((r) => r.attempts > 0)).toBe(true);
+    } finally {
+      await b.stop();
+      await a.stop();
+      await smtp.close();
+    }
+  }, 180_000);
+});
