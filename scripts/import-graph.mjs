@@ -19,7 +19,7 @@ export const SERVER_LAYERS = [
   { name: 'entry points', paths: ['main.ts', 'runtime.ts', 'app.ts', 'admin/', 'ops/shutdown.ts', 'db/supabase-migrations.ts'] },
   { name: 'routes / job runners', paths: ['routes/', 'http/', 'jobs/'] },
   { name: 'services', paths: ['services/', 'auth/'] },
-  { name: 'repositories / providers', paths: ['repositories/', 'providers/', 'realtime/', 'ops/'] },
+  { name: 'repositories / providers', paths: ['repositories/', 'providers/', 'realtime/', 'ops/', 'mail/'] },
   { name: 'db / storage', paths: ['db/', 'vision/'] },
   { name: 'foundation', paths: ['config.ts', 'logger.ts', 'domain/'] },
 ];

@@ -35,6 +35,12 @@ export const OPEN_AUTH_ROUTES: ReadonlySet<string> = new Set([
   'GET /verify-email', // the confirmation link in the verification mail
 ]);
 
+/** The reset mail's link, `GET /reset-password/<token>`, leads on to the 'Set a new password' page. */
+const RESET_LINK = /^\/reset-password\/[A-Za-z0-9_-]+$/;
+
+export const isOpenAuthRoute = (method: string, path: string) =>
+  OPEN_AUTH_ROUTES.has(`${method} ${path}`) || (method === 'GET' && RESET_LINK.test(path));
+
 export interface LocalIdentityOptions {
   db: Db;
   secret: string;
@@ -209,7 +215,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     },
     async handle(request) {
       const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '');
-      if (!OPEN_AUTH_ROUTES.has(`${request.method} ${path}`)) throw notFound();
+      if (!isOpenAuthRoute(request.method, path)) throw notFound();
       if (path !== '/sign-out') return auth.handler(request);
       // Whose session this was is known only before it is deleted.
       const ending = await auth.api.getSession({ headers: request.headers, query: { disableRefresh: true } }).catch(() => null);
