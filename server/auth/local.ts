@@ -97,6 +97,10 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       // valid one hour; setting the password signs every session of the account out.
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       revokeSessionsOnPasswordReset: true,
+      // Revoked sessions' event streams end too, on every instance (the sessions-ended notice).
+      onPasswordReset: async ({ user }) => {
+        await opts.sessions.sessionsEndedForAccount(user.id);
+      },
       sendResetPassword: async ({ user, token }) => {
         await opts.accountMail('password-reset', user.email, token);
       },

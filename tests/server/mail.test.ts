@@ -10,6 +10,7 @@ import { headerOf, headerSection, startTestSmtp, linkIn, type TestSmtp } from '.
 import { creemEnv, startFakeCreem } from '../fakes/creem-server.ts';
 import { startTestServer, testDatabases, TestClient, type TestServer } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { readServerSentEvents } from '../helpers/sse.ts';
 
 const STRONG = 'violet-harbour-lantern-92';
 const FAST_MAIL = { MAIL_RETRY_SECONDS: '0.2', MAIL_TIMEOUT_SECONDS: '1' };
@@ -101,10 +102,19 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     expect(weak.status).toBe(400);
     expect((await weak.json()).code).toBe('WEAK_PASSWORD');
 
+    // The old session's event stream ends with it, within 5 seconds.
+    const res = await fetch(`${ts.url}/api/events`, { headers: { cookie: oldSession.cookieHeader() } });
+    expect(res.status).toBe(200);
+    const events: string[] = [];
+    const ended = readServerSentEvents(res.body!, (event) => events.push(event)).catch(() => undefined);
+    await waitFor('the stream is ready', async () => events.includes('ready'));
+
     const reset = await visitor.post('/api/auth/reset-password', { token, newPassword: STRONG });
     expect(reset.status, await reset.clone().text()).toBe(200);
-    // Every session of the account is signed out.
+    // Every session of the account is signed out, its stream included.
     expect(await (await oldSession.get('/api/auth/get-session')).json()).toBeNull();
+    await Promise.race([ended, new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open 5 s after the reset')), 5000))]);
+    expect(events.at(-1)).toBe('signed-out');
     // Used once: a second use changes nothing.
     const again = await visitor.post('/api/auth/reset-password', { token, newPassword: 'another-strong-passphrase-7' });
     expect(again.status).toBe(400);
