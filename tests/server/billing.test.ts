@@ -226,7 +226,7 @@ describe.each(testDatabases())('billing (%s)', (database) => {
         expect(html).toContain(text);
       }
       expect(html).not.toContain('<script');
-      expect(html).toContain('href="/app/subscription"');
+      expect(html).toContain('href="/app/subscription?checkout=cancelled"');
 
       // Another account cannot use this checkout.
       const stranger = await ts.signUp();

@@ -111,7 +111,7 @@ describe.each(testDatabases())('hosted SPA on another origin (%s)', (database) =
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('Subscribe to Standard');
-    expect(html).toContain(`href="${TEST_SPA_ORIGIN}/app/subscription">Cancel`);
+    expect(html).toContain(`href="${TEST_SPA_ORIGIN}/app/subscription?checkout=cancelled">Cancel`);
 
     const pay = await fetch(`${checkout_url}/pay`, { method: 'POST', headers: { origin: ts.url }, redirect: 'manual' });
     expect(pay.status).toBe(303);
@@ -137,8 +137,9 @@ describe.each(testDatabases())('hosted SPA on another origin (%s)', (database) =
     const cancel = await fetch(`${ts.url}/sandbox/portal/${after.creem_customer_id}/cancel${access}`, { method: 'POST', headers: { origin: ts.url }, redirect: 'manual' });
     expect(cancel.status).toBe(303);
     expect(cancel.headers.get('location')).toBe(`/sandbox/portal/${after.creem_customer_id}${access}&done=canceled`);
+    // Cancelled at the end of the paid period (the Terms): still in force until then.
     const [sub] = await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.userId, me.id));
-    expect(sub.status).toBe('canceled');
+    expect(sub.status).toBe('scheduled_cancel');
 
     // Without the access, or with another customer's, the portal shows nothing and changes nothing.
     expect((await fetch(`${ts.url}/sandbox/portal/${after.creem_customer_id}`)).status).toBe(403);
