@@ -190,6 +190,15 @@ describe('fuzzing every endpoint with hostile input', () => {
     { method: 'PATCH', path: `/api/trainings/${randomUUID()}`, body: () => ({ character_name: 'Renamed' }), fields: ['character_name'] },
     { method: 'POST', path: '/api/library/selection', body: () => ({ action: 'delete', ids: [randomUUID()] }), fields: ['action', 'ids', 'ids.0'] },
     { method: 'POST', path: '/api/me/delete', body: () => ({ email: 'not-this-account@example.com' }), fields: ['email'] },
+    // Finishing someone else's (or no) generation, and a shoot of someone else's (or no) character.
+    { method: 'POST', path: '/api/image/upscale', body: () => ({ generation_id: randomUUID(), factor: 2 }), fields: ['generation_id', 'factor'] },
+    {
+      method: 'POST',
+      path: '/api/image/edit',
+      body: () => ({ ...generationRequestBody({ prompt: 'a lighthouse', image_size: { width: 1024, height: 1024 }, loras: [], seed: 1 }), source_id: randomUUID(), strength: 0.6 }),
+      fields: ['source_id', 'strength', 'prompt'],
+    },
+    { method: 'POST', path: '/api/shoots', body: () => ({ pack_id: 'linkedin-profile', lora_id: randomUUID() }), fields: ['pack_id', 'lora_id'] },
     // A weak password and a taken e-mail: no variant can make an account (or sign the fuzzer in as one).
     { method: 'POST', path: '/api/auth/sign-up/email', body: () => ({ name: 'Fuzz', email, password: 'password' }), fields: ['name', 'email', 'password'] },
   ];
@@ -253,8 +262,9 @@ describe('fuzzing every endpoint with hostile input', () => {
       ['/api/download/00000000-0000-4000-8000-000000000000', ['source']],
       ['/api/explore/filters', ['x']],
       ['/api/library/selection.zip', ['ids']],
+      ['/api/shoots', ['running']],
       // Routes that read no parameter: whatever comes is ignored, never a 5xx.
-      ...['/api/explore/featured', '/api/characters', '/api/trainings', '/api/me', '/api/me/export', '/api/me/notifications', '/api/billing/subscription', '/api/public-config', '/api/health', '/healthz', '/readyz', '/metrics'].map(
+      ...['/api/explore/featured', '/api/characters', '/api/trainings', '/api/me', '/api/me/export', '/api/me/notifications', '/api/photo-packs', '/api/favorites/archive', '/api/billing/subscription', '/api/public-config', '/api/health', '/healthz', '/readyz', '/metrics'].map(
         (path) => [path, ['x']] as [string, string[]],
       ),
     ];
@@ -285,6 +295,12 @@ describe('fuzzing every endpoint with hostile input', () => {
         ['POST', `/sandbox/checkout/${seg}/pay`],
         ['GET', `/sandbox/portal/${seg}`],
         ['POST', `/sandbox/portal/${seg}/renew`],
+        ['GET', `/sandbox/portal/${seg}/cancel`],
+        ['GET', `/api/library/generations/${seg}`],
+        ['GET', `/api/photo-packs/${seg}`],
+        ['GET', `/api/shoots/${seg}`],
+        ['POST', `/api/shoots/${seg}/cancel`],
+        ['GET', `/api/shoots/${seg}/archive`],
       ] as const) {
         await probe(method, path, method === 'PATCH' ? { body: '{"is_favorite":true,"character_name":"X"}', type: 'application/json' } : {}, /^path\b|\w+: /, `segment ${seg.slice(0, 20)}`);
       }
