@@ -4,6 +4,7 @@ import { useSubscription } from '@/features/billing/api';
 import { useAccountData } from '@/features/profile/api';
 import { useBackend } from '@/backend/backend-context';
 import { ChangePasswordCard } from '@/features/profile/components/change-password-card';
+import { NotificationsCard } from '@/features/profile/components/notifications-card';
 import { ProfileScreen } from '@/features/profile/components/profile-screen';
 import { useMe, useSignOut } from '@/features/session/api';
 import { usePageTitle } from '@/lib/use-page-title';
@@ -36,6 +37,7 @@ export default function ProfilePage() {
       currentPeriodEnd={subscription.data?.current_period_end ?? null}
       onSignOut={() => void signOut()}
       data={{ onDownloadData: account.downloadData, onDeleteAccount: account.deleteAccount, onOpenAccountDeletion: account.openAccountDeletion }}
+      notificationsSection={<NotificationsCard />}
       passwordSection={changePassword && <ChangePasswordCard email={me.email} fullName={me.full_name} changePassword={changePassword} />}
     />
   );

@@ -8,7 +8,6 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { displayName, joinedLabel } from '../format';
 import { YourDataCard, type YourDataCardProps } from './your-data-card';
-import { NotificationsCard } from './notifications-card';
 import { CardTitle } from './card-title';
 
 export interface ProfileScreenProps {
@@ -26,6 +25,8 @@ export interface ProfileScreenProps {
   data: Omit<YourDataCardProps, 'email'>;
   /** 'Change password', for built-in accounts (Clerk has its own). */
   passwordSection?: ReactNode;
+  /** 'E-mail me when a character or a photo shoot is ready' (the page wires it to the server). */
+  notificationsSection?: ReactNode;
 }
 
 const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
@@ -127,7 +128,7 @@ export function ProfileScreen(props: ProfileScreenProps) {
       </Card>
 
       {props.passwordSection}
-      <NotificationsCard />
+      {props.notificationsSection}
       <YourDataCard email={email} {...props.data} />
 
       {signOut('md:hidden')}
