@@ -196,7 +196,7 @@ test('without 10 credits: the banner, "Need 10 Credits", and a blank prompt keep
   const need = page.getByRole('button', { name: 'Need 10 Credits' });
   await expect(need).toBeDisabled();
   await page.screenshot({ path: test.info().outputPath(`create-image-empty-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
-  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await page.getByRole('status').filter({ hasText: 'Insufficient Credits' }).getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByText('Insufficient Credits')).toHaveCount(0);
 
   // Credits arrive live: the button becomes Generate; a blank prompt still keeps it disabled.

@@ -109,6 +109,6 @@ test('cancelling the sandbox checkout says so', async ({ page }) => {
   await page.getByRole('link', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(`${ORIGIN}/app/subscription?checkout=cancelled`);
   await expect(page.getByText('Checkout cancelled')).toBeVisible();
-  await page.getByRole('button', { name: /dismiss/i }).first().click();
+  await page.getByRole('status').filter({ hasText: 'Checkout cancelled' }).getByRole('button', { name: 'Dismiss' }).click();
   await expect(page).toHaveURL(`${ORIGIN}/app/subscription`);
 });

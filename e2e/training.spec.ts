@@ -101,7 +101,7 @@ test('validation messages and the low-credits notice', async ({ page }) => {
   await photoInput(page).setInputFiles(await trainingPhotos(4));
   await expect(submitButton(page)).toBeDisabled();
   await page.screenshot({ path: test.info().outputPath('training-low-credits.png') });
-  await page.getByRole('button', { name: 'Dismiss' }).click();
+  await page.getByRole('status').filter({ hasText: 'Insufficient credits' }).getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByText('Insufficient credits')).toHaveCount(0);
 
   await withCredits(user, 500);
