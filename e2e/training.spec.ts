@@ -109,7 +109,7 @@ test('validation messages and the low-credits notice', async ({ page }) => {
   // Fewer than 4 photos.
   await page.getByRole('button', { name: 'Remove photo 4' }).click();
   await submitButton(page).click();
-  await expect(page.getByText('Please upload at least 4 images for better results')).toBeVisible();
+  await expect(page.getByTestId('training-submit-problem')).toHaveText('Please upload at least 4 images for better results');
   // A blank name.
   await page.getByLabel('Character name').fill('   ');
   await page.getByLabel('Character name').blur();

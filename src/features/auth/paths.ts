@@ -27,3 +27,16 @@ export function authPath(page: '/sign-in' | '/sign-up', next: string | null | un
   const target = postAuthPath(next);
   return target === POST_AUTH_PATH ? page : `${page}?${NEXT_PARAM}=${encodeURIComponent(target)}`;
 }
+
+/** Where a person lands once their own account is deleted: the sign-in page says so. */
+export const ACCOUNT_DELETED_PATH = '/sign-in?deleted=1';
+
+let accountDeleted = false;
+
+/** Called as the person's own account deletion is sent: its streams end too, and must not lose the message. */
+export function markAccountDeleted(deleted = true): void {
+  accountDeleted = deleted;
+}
+
+/** The sign-in page to go to when this browser's session has ended (elsewhere, or by deleting the account). */
+export const signedOutPath = () => (accountDeleted ? ACCOUNT_DELETED_PATH : '/sign-in');

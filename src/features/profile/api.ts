@@ -4,9 +4,8 @@ import type { ApiPort } from '@/backend/port';
 import { useCallback } from 'react';
 import { downloadFile } from '@/lib/download-file';
 import { PRODUCT_NAME } from '@common/product';
+import { ACCOUNT_DELETED_PATH, markAccountDeleted } from '@/features/auth/paths';
 
-/** Where the sign-in page says the account was deleted (issue 24). */
-export const ACCOUNT_DELETED_PATH = '/sign-in?deleted=1';
 
 /**
  * 'Download my data' and 'Delete account' (issue 24). In the hosted build the account is deleted in the
@@ -19,7 +18,12 @@ export function useAccountData() {
 
   const deleteAccount = useCallback(
     async (email: string) => {
-      await api.request<void>('/api/me/delete', { method: 'POST', body: { email } });
+      // The deletion also ends this session's event stream, which sends the page to sign-in: with the message.
+      markAccountDeleted();
+      await api.request<void>('/api/me/delete', { method: 'POST', body: { email } }).catch((err: unknown) => {
+        markAccountDeleted(false);
+        throw err;
+      });
       // The server ended the session with the account; signing out clears what the browser still holds.
       await identity.signOut().catch((err: unknown) => console.warn('Sign out after deleting the account did not complete', err));
       window.location.assign(ACCOUNT_DELETED_PATH);

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '@/backend/backend-context';
 import type { ChangeTopic, Me } from '@/backend/port';
+import { signedOutPath } from '@/features/auth/paths';
 import { meKey, useRefreshMe } from './api';
 
 /**
@@ -36,7 +37,7 @@ export function useLiveUserRecord() {
       ),
       // The session ended elsewhere: to the sign-in page with a full load, so nothing of this account stays
       // in memory (as Sign Out does).
-      live.watchSignedOut?.(() => window.location.assign('/sign-in')) ?? (() => {}),
+      live.watchSignedOut?.(() => window.location.assign(signedOutPath())) ?? (() => {}),
     ];
     return () => stops.forEach((stop) => stop());
   }, [live, qc, refreshMe]);
