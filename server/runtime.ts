@@ -145,7 +145,7 @@ export interface Runtime {
   shootRunner: ShootRunner;
   /** Renders the photo packs' missing sample covers with the built-in engine (background at start). */
   renderPackCovers(): Promise<string[]>;
-  /** Outgoing mail (docs/decisions/011-mail-outbox.md). */
+  /** Outgoing mail (docs/decisions/015-mail-outbox.md). */
   mail: {
     transport: MailTransport;
     /** The local outbox /sandbox/mail shows; present when SMTP_URL is unset. */

@@ -459,7 +459,7 @@ export const scheduledJobs = pgTable('scheduled_jobs', {
 });
 
 /**
- * Outgoing mail (docs/decisions/011-mail-outbox.md): a row is written in the transaction of the event that
+ * Outgoing mail (docs/decisions/015-mail-outbox.md): a row is written in the transaction of the event that
  * causes the message, then sent by the mail sender, leased like every durable job: retried with backoff while
  * SMTP fails, given up (FAILED) 24 hours after it was written. SENT rows forget their payload (links in it).
  * Account mail (reset, verification) names its address; a notification names its user, whose address is read

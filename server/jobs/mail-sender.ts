@@ -10,7 +10,7 @@ import { onMailEnqueued, recipientAddress, type UnsubscribeLinks } from '../serv
 import { claimDue, type JobLeases } from '../repositories/job-leases.ts';
 
 /**
- * Sends the mail outbox (docs/decisions/011-mail-outbox.md). Every instance polls for due PENDING rows and claims
+ * Sends the mail outbox (docs/decisions/015-mail-outbox.md). Every instance polls for due PENDING rows and claims
  * a few with the durable-job lease (server/jobs/leases.ts: SKIP LOCKED, renewed while the SMTP conversation
  * runs), so each row is sent by one instance. A failed attempt is tried again after a wait that doubles from
  * `retryBaseMs` up to an hour; a row still unsent 24 hours after it was written is given up with a log line and

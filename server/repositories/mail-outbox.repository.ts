@@ -5,7 +5,7 @@ import { authUsers, mailOutbox, users } from '../db/schema.ts';
 export type MailRow = typeof mailOutbox.$inferSelect;
 export type NewMailRow = typeof mailOutbox.$inferInsert;
 
-/** Queries of the mail outbox (docs/decisions/011-mail-outbox.md). */
+/** Queries of the mail outbox (docs/decisions/015-mail-outbox.md). */
 export const mailOutboxRepository = {
   /** Inserts a message; one with the same dedupe key already there wins (the event is mailed once). */
   async insert(tx: Executor, row: NewMailRow): Promise<boolean> {

@@ -6,7 +6,7 @@ import { mailOutboxRepository as repo } from '../repositories/mail-outbox.reposi
 import { usersRepository } from '../repositories/users.repository.ts';
 
 /**
- * Mail the product sends, written as outbox rows in the caller's transaction (docs/decisions/011-mail-outbox.md);
+ * Mail the product sends, written as outbox rows in the caller's transaction (docs/decisions/015-mail-outbox.md);
  * the mail sender (server/jobs/mail-sender.ts) sends them. Nothing here talks to an SMTP server, so a mail
  * server that is down or slow never fails or slows the action that causes a message.
  */
