@@ -143,6 +143,9 @@ export function createShootsService(deps: ShootsDeps) {
 
   /** Ends the shoot when none of its photos is left to run: COMPLETED if any landed, else FAILED. */
   async function endIfDone(tx: Executor, shootId: string): Promise<void> {
+    // Finishers of the shoot's last photos take turns on its row: each then counts the others' committed
+    // photos, so two photos ending at once on two instances cannot both think the other is still running.
+    await tx.select({ id: photoShoots.id }).from(photoShoots).where(eq(photoShoots.id, shootId)).for('update');
     const counts = await repo.photoCounts(tx, shootId);
     if (counts.QUEUED + counts.RUNNING > 0) return;
     await endShoot(tx, shootId, counts.SUCCEEDED > 0 ? 'COMPLETED' : 'FAILED');
