@@ -32,7 +32,7 @@ const BUILDS = [
     env: {
       ...process.env,
       VITE_CLERK_PUBLISHABLE_KEY: TEST_PUBLISHABLE_KEY,
-      VITE_SUPABASE_URL: 'http://127.0.0.1:9/supabase',
+      VITE_SUPABASE_URL: 'http://127.0.0.1:9',
       VITE_SUPABASE_ANON_KEY: 'bench-anon-key',
       VITE_API_URL: '',
     },
