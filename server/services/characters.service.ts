@@ -105,7 +105,7 @@ export function createCharactersService(deps: {
       const row = await db.transaction(async (tx) => {
         const found = await repo.findOwned(tx, userId, id, true);
         if (!found || found.deletedAt) return found;
-        if (found.status === 'IN_PROGRESS') await finishTrainingIn(tx, deps, id, { status: 'FAILED', error: CANCELLED_BY_DELETE });
+        if (found.status === 'IN_PROGRESS') await finishTrainingIn(tx, deps, id, { status: 'FAILED', error: CANCELLED_BY_DELETE }, { cancelledByOwner: true });
         const marked = await repo.markDeleted(tx, id);
         if (marked) await events.publish(tx, userId, { type: 'training', action: 'deleted', id, status: marked.status });
         return found;

@@ -74,18 +74,22 @@ export async function finishTraining(
   return deps.db.transaction((tx) => finishTrainingIn(tx, deps, trainingId, end));
 }
 
-/** finishTraining inside the caller's transaction (deleting a character still training cancels it so). */
+/**
+ * finishTraining inside the caller's transaction. Deleting a character still training cancels it so, with
+ * `cancelledByOwner`: the refund as for any failure, but no 'training failed' mail for what the person did.
+ */
 export async function finishTrainingIn(
   tx: Executor,
   deps: { credits: CreditsService; events: EventBus; metrics: Metrics },
   trainingId: string,
   end: TrainingEnd,
+  { cancelledByOwner = false } = {},
 ): Promise<TrainingRow | undefined> {
   const row = await repo.finish(tx, trainingId, end);
   if (!row) return undefined;
   if (end.status === 'FAILED') {
     await deps.credits.refund(row.userId, TRAINING_COST, 'character training failed', trainingDebitKey(row.id), tx);
-    await enqueueTrainingFailed(tx, row.userId, row);
+    if (!cancelledByOwner) await enqueueTrainingFailed(tx, row.userId, row);
   } else {
     await enqueueCharacterReady(tx, row.userId, row);
   }

@@ -6,7 +6,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TEXTS, EXPORT_RATE_LIMITED } from '@common/account.ts';
 import { SELECTION_GONE, SELECTION_TOO_LARGE } from '@common/library.ts';
-import { creditLedger, generations, loraTrainings, subscriptions, uploads, users } from '../../server/db/schema.ts';
+import { creditLedger, generations, loraTrainings, mailOutbox, subscriptions, uploads, users } from '../../server/db/schema.ts';
 import type { SandboxProvider } from '../../server/providers/payments/sandbox.ts';
 import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
 import { CANCELLED_BY_DELETE, requireUsableCharacter } from '../../server/services/characters.service.ts';
@@ -377,6 +377,8 @@ describe('delete account with Creem', () => {
         .from(creditLedger)
         .where(and(eq(creditLedger.userId, owner.userId), eq(creditLedger.kind, 'refund')));
       expect(refunds).toHaveLength(1);
+      // The person cancelled it: no 'training failed' mail for that.
+      expect(await slow.rt.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, `training-failed:${running.id}`))).toEqual([]);
       // A second delete refunds nothing more.
       expect((await del(owner.client, `/api/trainings/${running.id}`)).status).toBe(204);
       expect((await (await owner.client.get('/api/me')).json()).credits).toBe(600);
