@@ -162,11 +162,9 @@ export const UNDO_TOAST_MS = 6_000;
 export const deletedMessage = (count: number) => (count === 1 ? 'Image deleted' : `${count} images deleted`);
 /** The Undo could not bring the images back (its window has passed, or their files are already gone). */
 export const restoreRefused = (count: number) =>
-  count === 1
-    ? 'The image could not be restored: Undo works only for a few seconds after deleting.'
-    : 'The images could not be restored: Undo works only for a few seconds after deleting.';
+  `${count === 1 ? 'The image' : 'The images'} could not be restored: Undo works only for a few seconds after deleting.`;
 /** The Undo failed for any other reason (no answer from the server). */
-export const RESTORE_FAILED = 'The image could not be restored.';
+export const restoreFailed = (count: number) => `${count === 1 ? 'The image' : 'The images'} could not be restored.`;
 /**
  * One list's rows and order, defined once for both sides: the server's repositories turn it into Drizzle
  * (server/repositories/list-query.ts) and the hosted adapter into PostgREST parameters
