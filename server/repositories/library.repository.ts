@@ -123,4 +123,3 @@ export const libraryRepository = {
     return rows.map((r) => r.id);
   },
 };
-

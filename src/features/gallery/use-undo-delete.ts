@@ -8,9 +8,9 @@ import { useRestoreGenerations } from './api';
 const UNDO_FAILED_MS = 5000;
 
 /**
- * After a delete: the toast 'Image deleted' (or '3 images deleted') with 'Undo' for UNDO_TOAST_MS. Undo asks the
- * server to bring the images back; when it cannot (too late: the server's 410 says why; or no answer), a red
- * toast says the images could not be restored.
+ * After a delete (product §4): the toast 'Image deleted' (or '3 images deleted') with 'Undo' for UNDO_TOAST_MS.
+ * Undo asks the server to bring the images back; when it cannot (too late: the server's 410 says why; or no
+ * answer), a red toast says the images could not be restored.
  */
 export function useUndoDelete() {
   const toast = useToast();
