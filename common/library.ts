@@ -126,9 +126,12 @@ export const selectionIdsSchema = z
   .max(MAX_SELECTION, SELECTION_TOO_LARGE)
   .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]);
 
-/** POST /api/library/selection: 'Delete' or 'Add to favorites' for the selected images. */
+/**
+ * POST /api/library/selection: 'Delete' or 'Add to favorites' for the selected images, or 'restore' (the
+ * toast's Undo right after a 'Delete').
+ */
 export const selectionActionSchema = z.object(
-  { action: z.enum(['delete', 'favorite'], { error: 'must be delete or favorite' }), ids: selectionIdsSchema },
+  { action: z.enum(['delete', 'favorite', 'restore'], { error: 'must be delete, favorite or restore' }), ids: selectionIdsSchema },
   { error: 'must be {action, ids}' },
 );
 export type SelectionAction = z.input<typeof selectionActionSchema>;
@@ -150,6 +153,18 @@ export interface SelectionResult {
  * stop being served at once; the files themselves are removed from storage once this has lapsed.
  */
 export const GENERATION_UNDO_SECONDS = 10;
+/**
+ * How long the 'Image deleted' toast offers Undo: well inside GENERATION_UNDO_SECONDS, so an Undo clicked as
+ * the toast leaves still reaches the server in time.
+ */
+export const UNDO_TOAST_MS = 6_000;
+/** The toast after a delete: 'Image deleted', or the count after a selection's 'Delete' ('3 images deleted'). */
+export const deletedMessage = (count: number) => (count === 1 ? 'Image deleted' : `${count} images deleted`);
+/** The Undo could not bring the images back (its window has passed, or their files are already gone). */
+export const restoreRefused = (count: number) =>
+  `${count === 1 ? 'The image' : 'The images'} could not be restored: Undo works only for a few seconds after deleting.`;
+/** The Undo failed for any other reason (no answer from the server). */
+export const restoreFailed = (count: number) => `${count === 1 ? 'The image' : 'The images'} could not be restored.`;
 /**
  * One list's rows and order, defined once for both sides: the server's repositories turn it into Drizzle
  * (server/repositories/list-query.ts) and the hosted adapter into PostgREST parameters

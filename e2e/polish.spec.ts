@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { portraitPhoto, PORTRAITS } from '../tests/helpers/photos';
-import { ORIGIN, expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
+import { CONTROL, ORIGIN, expect, isPhone, newUser, signUp, test, withCredits, type TestUser } from './fixtures';
 
 /** A 60-character address and a long name: what must never push a page sideways. */
 const longUser = () => {
@@ -111,4 +111,122 @@ test('cancelling the sandbox checkout says so', async ({ page }) => {
   await expect(page.getByText('Checkout cancelled')).toBeVisible();
   await page.getByRole('status').filter({ hasText: 'Checkout cancelled' }).getByRole('button', { name: 'Dismiss' }).click();
   await expect(page).toHaveURL(`${ORIGIN}/app/subscription`);
+});
+
+// ───────────────────────── Undo for deletes ─────────────────────────
+
+/** Gives the user `count` generations through the control port ('Gallery image 1' oldest … newest last). */
+async function withGenerations(user: TestUser, count: number): Promise<void> {
+  const res = await fetch(`${CONTROL}/generations`, { method: 'POST', body: JSON.stringify({ email: user.email, count }) });
+  if (!res.ok) throw new Error(await res.text());
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+const galleryCount = (page: Page) => page.getByTestId('gallery-count');
+/** The cards' image numbers in the order shown ('Gallery image 3: …' → 3). */
+const shownNumbers = (page: Page) =>
+  page.getByTestId('generation-card').getByRole('img').evaluateAll((imgs) => imgs.map((img) => Number(/Gallery image (\d+)/.exec(img.getAttribute('alt') ?? '')?.[1])));
+
+/** The toast's Undo, a button of a sensible size (a finger's on phones). */
+async function undoIn(page: Page, message: string) {
+  const toast = page.getByRole('status').filter({ hasText: message });
+  await expect(toast).toBeVisible();
+  const undo = toast.getByRole('button', { name: 'Undo' });
+  const box = (await undo.boundingBox())!;
+  expect(box.height).toBeGreaterThanOrEqual(isPhone(page) ? 44 : 36);
+  expect(box.width).toBeGreaterThanOrEqual(44);
+  return undo;
+}
+
+test('a deleted image comes back with Undo, where it was, in this tab and the other', async ({ page, context }) => {
+  const user = await signUp(page, newUser());
+  expect((await page.request.get('/api/me')).ok()).toBeTruthy();
+  await withGenerations(user, 3);
+  await page.goto('/app/my-generations');
+  await expect(galleryCount(page)).toHaveText('3 images');
+  await expect.poll(() => shownNumbers(page)).toEqual([3, 2, 1]);
+  const other = await context.newPage();
+  await other.goto('/app/my-generations');
+  await expect(galleryCount(other)).toHaveText('3 images');
+
+  // The middle one: from the phone sheet's menu, or the desktop card's menu.
+  const card = page.getByTestId('generation-card').nth(1);
+  if (isPhone(page)) {
+    await card.getByRole('button', { name: /^Open image details/ }).click({ position: { x: 40, y: 12 } });
+    await page.getByRole('dialog').getByRole('button', { name: 'Image actions' }).click();
+  } else {
+    await card.hover();
+    await card.getByRole('button', { name: 'More actions' }).click();
+  }
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await expect(galleryCount(page)).toHaveText('2 images');
+  await expect(galleryCount(other)).toHaveText('2 images');
+  await (await undoIn(page, 'Image deleted')).click();
+
+  await expect(galleryCount(page)).toHaveText('3 images');
+  await expect.poll(() => shownNumbers(page)).toEqual([3, 2, 1]);
+  await expect(page.getByRole('status').filter({ hasText: 'Image deleted' })).toHaveCount(0);
+  // The viewer it was deleted from stays closed.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  // The other tab hears of it as it heard of the delete.
+  await expect(galleryCount(other)).toHaveText('3 images');
+  await page.reload();
+  await expect(galleryCount(page)).toHaveText('3 images');
+
+  if (!isPhone(page)) {
+    // From the viewer, and with the keyboard: F8 reaches Undo.
+    await page.getByTestId('generation-card').first().getByRole('button', { name: /^Open image details/ }).click({ position: { x: 40, y: 12 } });
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(galleryCount(page)).toHaveText('2 images');
+    await page.keyboard.press('F8');
+    await expect(page.getByRole('button', { name: 'Undo' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(galleryCount(page)).toHaveText('3 images');
+    await expect.poll(() => shownNumbers(page)).toEqual([3, 2, 1]);
+  }
+
+  // Without Undo the toast leaves after about 6 s (its text readable meanwhile) and the image stays deleted.
+  const last = page.getByTestId('generation-card').nth(2);
+  if (isPhone(page)) {
+    await last.getByRole('button', { name: /^Open image details/ }).click({ position: { x: 40, y: 12 } });
+    await page.getByRole('dialog').getByRole('button', { name: 'Image actions' }).click();
+  } else {
+    await last.hover();
+    await last.getByRole('button', { name: 'More actions' }).click();
+  }
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  const toast = page.getByRole('status').filter({ hasText: 'Image deleted' });
+  await undoIn(page, 'Image deleted');
+  const shownAt = Date.now();
+  await shot(page, 'undo-toast');
+  const { violations } = await new AxeBuilder({ page }).include('[data-toast-id]').withRules(['color-contrast']).analyze();
+  expect(violations.flatMap((v) => v.nodes.map((n) => n.failureSummary))).toEqual([]);
+  await expect(toast).toHaveCount(0, { timeout: 10_000 });
+  expect(Date.now() - shownAt).toBeGreaterThan(5_000);
+  await page.reload();
+  await expect(galleryCount(page)).toHaveText('2 images');
+  await expect.poll(() => shownNumbers(page)).toEqual([3, 2]);
+});
+
+test("a selection's Delete says how many went, and Undo brings them all back", async ({ page }) => {
+  const user = await signUp(page, newUser());
+  expect((await page.request.get('/api/me')).ok()).toBeTruthy();
+  await withGenerations(user, 5);
+  await page.goto('/app/my-generations');
+  await expect(galleryCount(page)).toHaveText('5 images');
+  await page.getByRole('button', { name: 'Select' }).click();
+  const boxes = page.getByRole('checkbox', { name: /^Select image/ });
+  for (const i of [0, 2, 3]) await boxes.nth(i).click();
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(galleryCount(page)).toHaveText('2 images');
+  await expect.poll(() => shownNumbers(page)).toEqual([4, 1]);
+  const undo = await undoIn(page, '3 images deleted');
+  await shot(page, 'undo-toast-selection');
+  await undo.click();
+  await expect(galleryCount(page)).toHaveText('5 images');
+  await expect.poll(() => shownNumbers(page)).toEqual([5, 4, 3, 2, 1]);
+  await page.reload();
+  await expect(galleryCount(page)).toHaveText('5 images');
 });

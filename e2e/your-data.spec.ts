@@ -95,7 +95,7 @@ test('a person selects three images in My Generations and downloads them', async
   await expect(page.getByText('3 images added to favorites.')).toBeVisible();
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
-  await expect(page.getByText('3 images deleted.')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '3 images deleted' })).toBeVisible();
   await expect(page.getByTestId('gallery-count')).toHaveText('2 images');
 });
 

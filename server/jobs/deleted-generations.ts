@@ -27,33 +27,41 @@ export function createDeletedGenerationsPurge(deps: { db: Db; storage: StoragePr
   return async function purge(stillHeld: () => Promise<boolean> = async () => true): Promise<number> {
     await db.update(generations).set({ deletedAt: sql`now()` }).where(and(waiting, isNull(generations.deletedAt)));
     let removed = 0;
+    const lapsed = lt(generations.deletedAt, sql`now() - make_interval(secs => ${undoSeconds})`);
     for (;;) {
-      const rows = await db
-        .select({ id: generations.id, imageUrl: generations.imageUrl })
-        .from(generations)
-        .where(and(waiting, lt(generations.deletedAt, sql`now() - make_interval(secs => ${undoSeconds})`)))
-        .limit(BATCH);
-      if (rows.length === 0 || !(await stillHeld())) break;
-      const shown = new Set(
-        (
-          await db
-            .select({ imageUrl: exploreGallery.imageUrl })
-            .from(exploreGallery)
-            .where(inArray(exploreGallery.imageUrl, rows.map((r) => r.imageUrl)))
-        ).map((r) => r.imageUrl),
-      );
-      for (const row of rows) {
-        const key = keyFromMediaUrl(row.imageUrl);
-        if (!key || shown.has(row.imageUrl)) continue;
-        for (const file of withThumbnails(key)) await storage.delete(file);
-        removed++;
-      }
-      // Only rows still deleted: one restored (Undo) meanwhile keeps its files' record as it was.
-      await db
-        .update(generations)
-        .set({ filesRemovedAt: sql`now()` })
-        .where(and(waiting, inArray(generations.id, rows.map((r) => r.id))));
-      if (rows.length < BATCH) break;
+      const candidates = await db.select({ id: generations.id }).from(generations).where(and(waiting, lapsed)).limit(BATCH);
+      if (candidates.length === 0 || !(await stillHeld())) break;
+      removed += await db.transaction(async (tx) => {
+        // Locked and checked again, as an Undo locks what it restores: one that got to a row first has made it
+        // ACTIVE (it is skipped here), and one that comes while its files go waits, then finds them gone.
+        const rows = await tx
+          .select({ id: generations.id, imageUrl: generations.imageUrl })
+          .from(generations)
+          .where(and(inArray(generations.id, candidates.map((r) => r.id)), waiting, lapsed))
+          .for('update');
+        if (rows.length === 0) return 0;
+        const shown = new Set(
+          (
+            await tx
+              .select({ imageUrl: exploreGallery.imageUrl })
+              .from(exploreGallery)
+              .where(inArray(exploreGallery.imageUrl, rows.map((r) => r.imageUrl)))
+          ).map((r) => r.imageUrl),
+        );
+        let files = 0;
+        for (const row of rows) {
+          const key = keyFromMediaUrl(row.imageUrl);
+          if (!key || shown.has(row.imageUrl)) continue;
+          for (const file of withThumbnails(key)) await storage.delete(file);
+          files++;
+        }
+        await tx
+          .update(generations)
+          .set({ filesRemovedAt: sql`now()` })
+          .where(inArray(generations.id, rows.map((r) => r.id)));
+        return files;
+      });
+      if (candidates.length < BATCH) break;
     }
     if (removed) deps.logger.info({ removed }, 'removed the files of deleted generations');
     return removed;

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import { generationsList } from '@common/library.ts';
+import { and, count, desc, eq, getTableColumns, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { GENERATION_UNDO_SECONDS, generationsList } from '@common/library.ts';
 import { LIMITS } from '@common/product.ts';
 import type { Executor } from '../db/index.ts';
 import { generations, loraTrainings } from '../db/schema.ts';
@@ -14,6 +14,13 @@ import { listOrder, listWhere } from './list-query.ts';
 function listed(userId: string, favorites: boolean): SQL {
   return and(eq(generations.userId, userId), listWhere(generationsList(favorites), generations))!;
 }
+
+/** A deleted generation that Undo may still bring back (see ownAmongForRestore). */
+const restorable = and(
+  eq(generations.status, 'DELETED'),
+  isNull(generations.filesRemovedAt),
+  or(isNull(generations.deletedAt), gt(generations.deletedAt, sql`now() - make_interval(secs => ${GENERATION_UNDO_SECONDS})`)),
+)!;
 
 /** Drizzle queries of My Generations and Favorites. */
 export const libraryRepository = {
@@ -66,12 +73,15 @@ export const libraryRepository = {
       .for('update');
   },
 
-  /** Soft-deletes or favourites listed generations of the user; answers the ids it changed. */
-  async updateMany(db: Executor, userId: string, ids: string[], change: { status: 'DELETED' } | { isFavorite: true }): Promise<string[]> {
+  /**
+   * Soft-deletes (stamping deleted_at, which starts the Undo window) or favourites listed generations of the
+   * user; answers the ids it changed.
+   */
+  async updateMany(db: Executor, userId: string, ids: string[], change: 'delete' | 'favorite'): Promise<string[]> {
     if (ids.length === 0) return [];
     const rows = await db
       .update(generations)
-      .set(change)
+      .set(change === 'delete' ? { status: 'DELETED', deletedAt: sql`now()` } : { isFavorite: true })
       .where(and(inArray(generations.id, ids), listed(userId, false)))
       .returning({ id: generations.id });
     return rows.map((r) => r.id);
@@ -85,5 +95,31 @@ export const libraryRepository = {
       .where(and(eq(generations.id, id), listed(userId, false)))
       .returning();
     return row;
+  },
+
+  /**
+   * The user's generations among these ids, whatever their status, locked until the transaction ends (a purge
+   * of deleted files takes the same row locks), with whether each could still be restored: DELETED, its files
+   * still there, and deleted less than GENERATION_UNDO_SECONDS ago. A hosted delete (PostgREST sets only the
+   * status) has no deleted_at until the purge's next pass stamps it, a few seconds at most: it is recent.
+   */
+  async ownAmongForRestore(db: Executor, userId: string, ids: string[]): Promise<{ id: string; status: string; restorable: boolean }[]> {
+    if (ids.length === 0) return [];
+    return db
+      .select({ id: generations.id, status: generations.status, restorable: sql<boolean>`${restorable}` })
+      .from(generations)
+      .where(and(inArray(generations.id, ids), eq(generations.userId, userId)))
+      .for('update');
+  },
+
+  /** Undo of a delete: DELETED → ACTIVE for those of the ids still restorable; answers the ids it changed. */
+  async restore(db: Executor, userId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .update(generations)
+      .set({ status: 'ACTIVE', deletedAt: null })
+      .where(and(inArray(generations.id, ids), eq(generations.userId, userId), restorable))
+      .returning({ id: generations.id });
+    return rows.map((r) => r.id);
   },
 };

@@ -10,7 +10,7 @@ import { readJson } from '../http/validate.ts';
 import type { LibraryService } from '../services/library.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
-/** Mounted at /api/library: My Generations and Favorites (lists, favourite, soft delete). */
+/** Mounted at /api/library: My Generations and Favorites (lists, favourite, soft delete and its Undo). */
 export function libraryRoutes(deps: { identity: IdentityProvider; users: UsersService; library: LibraryService }) {
   const app = new Hono<AppEnv>();
   app.use('*', requireUser(deps.identity, deps.users));
@@ -36,7 +36,11 @@ export function libraryRoutes(deps: { identity: IdentityProvider; users: UsersSe
     return c.body(null, 204);
   });
 
-  // Select mode in My Generations (issue 24): 'Delete' and 'Add to favorites' for up to 200 images at once.
+  // The toast's Undo after a delete: back to ACTIVE within GENERATION_UNDO_SECONDS (410 after that).
+  app.post('/generations/:id/restore', async (c) => c.json(await deps.library.restore(c.var.user.id, c.req.param('id'))));
+
+  // Select mode in My Generations: 'Delete' and 'Add to favorites' for up to 200 images at once, and the
+  // Undo of such a 'Delete' ('restore').
   app.post('/selection', async (c) => {
     const { action, ids } = parseOrThrow(selectionActionSchema, await readJson(c.req.raw));
     return c.json(await deps.library.applyToSelection(c.var.user.id, action, ids));

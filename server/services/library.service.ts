@@ -1,5 +1,5 @@
 import type { GenerationView } from '@common/generation.ts';
-import { pageCountOf, SELECTION_GONE, type LibraryPage, type LibraryQuery, type SelectionResult } from '@common/library.ts';
+import { pageCountOf, restoreRefused, SELECTION_GONE, type LibraryPage, type LibraryQuery, type SelectionResult } from '@common/library.ts';
 import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
 import { AppError, notFound } from '../domain/errors.ts';
@@ -18,6 +18,9 @@ const selectionGone = () => new AppError(404, 'selection_gone', SELECTION_GONE);
 /** The one answer for "not yours", "deleted" and "never existed", so ids of other users cannot be probed. */
 const noSuchGeneration = () => notFound('No such generation.');
 
+/** Undo came too late: the window has passed or the files are gone (410: it will not come back). */
+const notRestorable = (count: number) => new AppError(410, 'restore_refused', restoreRefused(count));
+
 export type LibraryService = ReturnType<typeof createLibraryService>;
 
 /**
@@ -26,6 +29,28 @@ export type LibraryService = ReturnType<typeof createLibraryService>;
  */
 export function createLibraryService(deps: { db: Db; events: EventBus; storage: StorageProvider; logger: Logger }) {
   const { db, events, storage } = deps;
+
+  /**
+   * Undo of a delete (the toast's Undo), all or nothing: every id must be a generation of the caller (else
+   * `gone`, the same answer as for one that never existed), and each deleted one still restorable (within
+   * GENERATION_UNDO_SECONDS of its delete, its files not yet removed), else nothing changes. One already
+   * ACTIVE again (a repeated Undo, whose first answer was lost) counts as done. Answers how many came back; the
+   * change reaches the person's other tabs as the delete did (our event stream; in hosted mode Supabase Realtime
+   * sees the row change).
+   */
+  async function restoreAll(userId: string, ids: string[], gone: () => AppError): Promise<number> {
+    const restored = await db.transaction(async (tx) => {
+      const found = await repo.ownAmongForRestore(tx, userId, ids);
+      if (found.length !== ids.length) return { refused: gone() };
+      const deleted = found.filter((g) => g.status !== 'ACTIVE');
+      if (deleted.some((g) => !g.restorable)) return { refused: notRestorable(ids.length) };
+      const done = await repo.restore(tx, userId, deleted.map((g) => g.id));
+      for (const id of done) await events.publish(tx, userId, { type: 'generation', action: 'restored', id });
+      return { done };
+    });
+    if ('refused' in restored) throw restored.refused;
+    return restored.done.length;
+  }
 
   return {
     async list(userId: string, { page, favorites }: LibraryQuery): Promise<LibraryPage> {
@@ -55,11 +80,12 @@ export function createLibraryService(deps: { db: Db; events: EventBus; storage: 
      * 'Delete' or 'Add to favorites' for the selected images, all or nothing: when any of them is not a listed
      * generation of the caller (another person's, deleted meanwhile, made up), nothing changes.
      */
-    async applyToSelection(userId: string, action: 'delete' | 'favorite', ids: string[]): Promise<SelectionResult> {
+    async applyToSelection(userId: string, action: 'delete' | 'favorite' | 'restore', ids: string[]): Promise<SelectionResult> {
+      if (action === 'restore') return { changed: await restoreAll(userId, ids, selectionGone) };
       const changed = await db.transaction(async (tx) => {
         const found = await repo.listedAmong(tx, userId, ids);
         if (found.length !== ids.length) return null;
-        const done = await repo.updateMany(tx, userId, ids, action === 'delete' ? { status: 'DELETED' } : { isFavorite: true });
+        const done = await repo.updateMany(tx, userId, ids, action);
         for (const id of done) await events.publish(tx, userId, { type: 'generation', action: action === 'delete' ? 'deleted' : 'updated', id });
         return done.length;
       });
@@ -80,7 +106,19 @@ export function createLibraryService(deps: { db: Db; events: EventBus; storage: 
       return zipStream(entries, (err) => deps.logger.error({ err, userId }, 'a download of selected images was cut short'));
     },
 
-    /** Soft delete: the row stays (and so does its image, for any explore item published from it). */
+    /** Undo of one image's delete: the generation as it is listed again. */
+    async restore(userId: string, id: string): Promise<GenerationView> {
+      if (!isUuid(id)) throw noSuchGeneration();
+      await restoreAll(userId, [id], noSuchGeneration);
+      const row = await repo.findListed(db, userId, id);
+      if (!row) throw noSuchGeneration();
+      return toGenerationView(row);
+    },
+
+    /**
+     * Soft delete: the row stays (and so does its image, for any explore item published from it). Undo can
+     * bring it back for GENERATION_UNDO_SECONDS; then the purge removes its files.
+     */
     async remove(userId: string, id: string): Promise<void> {
       if (!isUuid(id)) throw noSuchGeneration();
       const deleted = await db.transaction(async (tx) => {

@@ -9,14 +9,14 @@
  * The hosted adapter's queries against a faithful PostgREST with real Postgres and RLS are tested in
  * tests/server/hosted-adapter.test.ts; here MSW answers only the shapes these screens ask for.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { http, HttpResponse, ws } from 'msw';
 import { setupServer } from 'msw/node';
 import { toGenerationView, type GenerationRecord } from '@common/generation';
-import { pageCountOf, type ExploreItem } from '@common/library';
+import { pageCountOf, restoreRefused, type ExploreItem } from '@common/library';
 import { LIMITS } from '@common/product';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import type { Backend, Me } from '@/backend/port';
@@ -46,6 +46,10 @@ let explore: ExploreItem[] = [];
 let trainings: { id: string; character_name: string; trigger_word: string | null; status: string; lora_file_url: string | null }[] = [];
 /** When set, every list request fails this way (the issue's bad inputs). */
 let failure: 'network' | 'expired' | 'server' | null = null;
+/** Writes as each backend received them: `<METHOD> <where>`, where is our server's path or PostgREST's table. */
+let writes: string[] = [];
+/** When set, our server refuses an Undo as too late (its 410). */
+let undoTooLate = false;
 
 function generation(i: number, favorite = false): GenerationRecord & { status: string } {
   return {
@@ -111,6 +115,11 @@ const localApi = [
     const items = rows.slice((page - 1) * LIMITS.pageSize, page * LIMITS.pageSize).map(toGenerationView);
     return HttpResponse.json({ items, page, pageSize: LIMITS.pageSize, total: rows.length, pageCount: pageCountOf(rows.length) });
   }),
+  http.delete('*/api/library/generations/:id', ({ params }) => {
+    writes.push(`DELETE /api/library/generations/${String(params.id)}`);
+    generations.find((g) => g.id === params.id)!.status = 'DELETED';
+    return new HttpResponse(null, { status: 204 });
+  }),
   http.patch('*/api/library/generations/:id', async ({ params, request }) => {
     const row = generations.find((g) => g.id === params.id)!;
     row.is_favorite = ((await request.json()) as { is_favorite: boolean }).is_favorite;
@@ -158,7 +167,11 @@ const postgrest = [
   }),
   http.patch(`${SUPABASE}/rest/v1/generations`, async ({ request }) => {
     const row = generations.find((g) => g.id === eq(new URL(request.url), 'id'))!;
-    Object.assign(row, await request.json());
+    const change = (await request.json()) as Partial<GenerationRecord & { status: string }>;
+    writes.push(`PATCH generations ${JSON.stringify(change)}`);
+    // Row-level security lets the browser change only ACTIVE rows, to ACTIVE or DELETED (never un-delete).
+    if (row.status !== 'ACTIVE') return HttpResponse.json({ code: 'PGRST116', message: 'no row' }, { status: 406 });
+    Object.assign(row, change);
     return HttpResponse.json(row);
   }),
   http.get(`${SUPABASE}/rest/v1/explore_gallery`, ({ request }) => {
@@ -199,6 +212,15 @@ const quietRealtime = ws.link(`${SUPABASE.replace(/^http/, 'ws')}/realtime/v1/we
   });
 });
 
+/** Our server's Undo, which both builds call (the hosted one with its Clerk token, on VITE_API_URL). */
+const serverUndo = http.post('*/api/library/generations/:id/restore', ({ params }) => {
+  writes.push(`POST /api/library/generations/${String(params.id)}/restore`);
+  if (undoTooLate) return HttpResponse.json({ code: 'restore_refused', message: restoreRefused(1) }, { status: 410 });
+  const row = generations.find((g) => g.id === params.id)!;
+  row.status = 'ACTIVE';
+  return HttpResponse.json(toGenerationView(row));
+});
+
 // ── The two adapters ─────────────────────────────────────────────────────────────────────────────────
 const sessions: { close(): void }[] = [];
 
@@ -206,7 +228,7 @@ const ADAPTERS: { name: 'local' | 'hosted'; backend: () => Promise<Backend> }[] 
   {
     name: 'local',
     async backend() {
-      mswServer.use(...localApi);
+      mswServer.use(...localApi, serverUndo);
       const api = createHttpApi();
       return { mode: 'local', identity: stubIdentity(), data: createLocalData(api), live: createLocalLive(fakeEvents().events), api };
     },
@@ -214,7 +236,7 @@ const ADAPTERS: { name: 'local' | 'hosted'; backend: () => Promise<Backend> }[] 
   {
     name: 'hosted',
     async backend() {
-      mswServer.use(...postgrest, quietRealtime);
+      mswServer.use(...postgrest, quietRealtime, serverUndo);
       const config = { publishableKey: 'pk_test_x', supabaseUrl: SUPABASE, supabaseAnonKey: 'anon-key', apiUrl: '' };
       const session = openSupabaseSession(config, () => keys.mint({ sub: 'user_ana' }));
       sessions.push(session);
@@ -225,7 +247,7 @@ const ADAPTERS: { name: 'local' | 'hosted'; backend: () => Promise<Backend> }[] 
   },
 ];
 
-describe.each(ADAPTERS)('lists with the $name adapter', ({ backend }) => {
+describe.each(ADAPTERS)('lists with the $name adapter', ({ name: backendName, backend }) => {
   beforeEach(() => {
     generations = [generation(1), generation(2, true), generation(3), { ...generation(4), status: 'DELETED' }];
     explore = [1, 2, 3].map(exploreItem);
@@ -235,6 +257,8 @@ describe.each(ADAPTERS)('lists with the $name adapter', ({ backend }) => {
       { id: 't-old', character_name: 'Rob', trigger_word: null, status: 'COMPLETED', lora_file_url: '/media/loras/rob.safetensors' },
     ];
     failure = null;
+    writes = [];
+    undoTooLate = false;
   });
   afterEach(() => {
     cleanup();
@@ -267,6 +291,49 @@ describe.each(ADAPTERS)('lists with the $name adapter', ({ backend }) => {
     await userEvent.click(within(grid).getByRole('button', { name: 'Remove Favorite' }));
     expect(await screen.findByText('No favorites yet')).toBeInTheDocument();
     expect(generations.find((g) => g.prompt === 'prompt number 2')!.is_favorite).toBe(false);
+  });
+
+  /** Deletes the card of `prompt` from its menu (desktop's hover overlay). */
+  async function deleteFromMenu(grid: HTMLElement, prompt: string) {
+    const card = within(grid).getByRole('img', { name: prompt }).closest('li')!;
+    await userEvent.click(within(card).getByRole('button', { name: 'More actions' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+  }
+  const shown = (grid: HTMLElement) => within(grid).getAllByRole('img').map((img) => img.getAttribute('alt'));
+
+  it("Delete offers Undo in a toast 'Image deleted'; Undo, through our server, brings the image back where it was", async () => {
+    await show(<LibraryGallery kind="generations" />);
+    const grid = await screen.findByRole('list', { name: 'My Generations' });
+    await deleteFromMenu(grid, 'prompt number 2');
+    await waitFor(() => expect(shown(grid)).toEqual(['prompt number 1', 'prompt number 3']));
+    expect(screen.getByTestId('gallery-count')).toHaveTextContent('2 images');
+    const undo = await screen.findByRole('button', { name: 'Undo', description: 'Image deleted' });
+    await userEvent.click(undo);
+    await waitFor(() => expect(shown(grid)).toEqual(['prompt number 1', 'prompt number 2', 'prompt number 3']));
+    expect(screen.getByTestId('gallery-count')).toHaveTextContent('3 images');
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    const id = generation(2).id;
+    // The delete goes where each build sends it; the Undo always to our server, which checks its time.
+    expect(writes).toEqual([
+      backendName === 'local' ? `DELETE /api/library/generations/${id}` : 'PATCH generations {"status":"DELETED"}',
+      `POST /api/library/generations/${id}/restore`,
+    ]);
+  });
+
+  it('an Undo that comes too late says the image could not be restored, and the image stays deleted', async () => {
+    undoTooLate = true;
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      await show(<LibraryGallery kind="generations" />);
+      const grid = await screen.findByRole('list', { name: 'My Generations' });
+      await deleteFromMenu(grid, 'prompt number 1');
+      await userEvent.click(await screen.findByRole('button', { name: 'Undo' }));
+      expect(await screen.findByText(restoreRefused(1))).toBeInTheDocument();
+      expect(warn).toHaveBeenCalledWith('Undo of a delete failed', expect.objectContaining({ status: 410 }));
+      expect(shown(grid)).toEqual(['prompt number 2', 'prompt number 3']);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('Create Image: the 6 newest generations in Recent Generations, the usable characters in the picker', async () => {

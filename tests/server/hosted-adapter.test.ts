@@ -7,12 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { GENERATION_UNDO_SECONDS, restoreRefused } from '@common/library';
 import { LIMITS } from '@common/product';
 import type { Me, SessionUser } from '@/backend/port';
 import { ApiError } from '@/backend/api-error';
 import { openSupabaseSession } from '@/backend/hosted/supabase-session';
 import { startSupabaseFakes, type SupabaseFakes } from '../fakes/supabase-stack.ts';
-import { createClerkTestKeys, type ClerkTestKeys } from '../helpers/clerk.ts';
+import { createClerkTestKeys, hostedFetch, TEST_SPA_ORIGIN, type ClerkTestKeys } from '../helpers/clerk.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
 import { sessionUser } from '../support/fake-backend.ts';
 
@@ -197,6 +199,53 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       await expect(session.data.setFavorite(theirs, true)).rejects.toMatchObject({ code: 'PGRST116' });
       await expect(session.data.deleteGeneration(theirs)).rejects.toMatchObject({ code: 'PGRST116' });
       expect((await q('select status, is_favorite from generations where id = $1', [theirs])).rows[0]).toEqual({ status: 'ACTIVE', is_favorite: false });
+    });
+  });
+
+  describe('Undo of a delete: deleted through PostgREST, restored by our server', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      // Our server on the same database, in Clerk mode, as the hosted deployment runs it.
+      server = await startTestServer({ databaseUrl: db.url, env: { CLERK_JWT_KEY: clerk.publicKeyPem, ALLOWED_ORIGINS: TEST_SPA_ORIGIN } });
+    }, 120_000);
+    afterAll(() => server?.stop());
+
+    const restore = async (clerkId: string, id: string) =>
+      hostedFetch(server.url, await clerk.mint({ sub: clerkId }), `/api/library/generations/${id}/restore`, { method: 'POST' });
+
+    it('brings the image back for its owner only, within the window, and Realtime tells the SPA', async () => {
+      const { clerkId, me, session } = await person('undo');
+      const other = await person('undoother');
+      const id = await addGeneration(me.id, { minutesAgo: 1 });
+      const changed = vi.fn();
+      const stop = session.live.watchChanges('generations', changed);
+      await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(1), REALTIME); // SUBSCRIBED
+
+      await session.data.deleteGeneration(id);
+      expect((await session.data.generationsPage({ page: 1, favorites: false })).total).toBe(0);
+      // Someone else's token: the same 404 as for an image that does not exist; nothing changes.
+      const theirs = await restore(other.clerkId, id);
+      expect(theirs.status).toBe(404);
+      expect((await q('select status from generations where id = $1', [id])).rows[0].status).toBe('DELETED');
+
+      await fakes.realtime.settled();
+      const before = changed.mock.calls.length;
+      const res = await restore(clerkId, id);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ id });
+      expect((await q('select status, deleted_at from generations where id = $1', [id])).rows[0]).toEqual({ status: 'ACTIVE', deleted_at: null });
+      await fakes.realtime.settled();
+      await vi.waitFor(() => expect(changed.mock.calls.length).toBeGreaterThan(before), REALTIME);
+      expect((await session.data.generationsPage({ page: 1, favorites: false })).items.map((g) => g.id)).toEqual([id]);
+
+      // Deleted again and left past the window: refused, and it stays deleted.
+      await session.data.deleteGeneration(id);
+      await q(`update generations set deleted_at = now() - make_interval(secs => $2) where id = $1`, [id, GENERATION_UNDO_SECONDS + 1]);
+      const late = await restore(clerkId, id);
+      expect(late.status).toBe(410);
+      expect((await late.json()).message).toBe(restoreRefused(1));
+      expect((await session.data.generationsPage({ page: 1, favorites: false })).total).toBe(0);
+      stop();
     });
   });
 

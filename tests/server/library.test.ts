@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { GenerationView } from '@common/generation.ts';
-import type { ExploreFilterOptions, ExplorePage, LibraryPage } from '@common/library.ts';
+import { GENERATION_UNDO_SECONDS, restoreRefused, SELECTION_GONE, type ExploreFilterOptions, type ExplorePage, type LibraryPage } from '@common/library.ts';
+import type { RealtimeEvent } from '@common/events.ts';
 import { exploreGallery, generations, loraTrainings } from '../../server/db/schema.ts';
 import { seedCatalogue, seedExploreGallery, SEED_SIZE } from '../../server/services/explore-seed.ts';
 import type { ImageGenerator } from '../../server/providers/inference/index.ts';
@@ -13,6 +14,8 @@ import { startTestServer, testDatabases, type TestClient, type TestServer } from
 const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const patch = (client: TestClient, id: string, body: unknown) => client.fetch(`/api/library/generations/${id}`, { method: 'PATCH', ...json(body) });
 const del = (client: TestClient, id: string) => client.fetch(`/api/library/generations/${id}`, { method: 'DELETE' });
+const restore = (client: TestClient, id: string) => client.fetch(`/api/library/generations/${id}/restore`, { method: 'POST' });
+const selection = (client: TestClient, action: string, ids: string[]) => client.post('/api/library/selection', { action, ids });
 
 /** Inserts `n` ACTIVE generations for a user, one second apart (index 0 oldest); returns their ids oldest first. */
 async function insertGenerations(ts: TestServer, userId: string, n: number, extra: Partial<typeof generations.$inferInsert> = {}) {
@@ -111,6 +114,118 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     expect((await patch(client, id, { is_favorite: false })).status).toBe(404);
   });
 
+  describe('Undo of a delete', () => {
+    const statusOf = async (id: string) => (await ts.rt.db.select().from(generations).where(eq(generations.id, id)))[0];
+    /** Moves a delete back in time, as if it had happened `seconds` ago. */
+    const deletedAgo = (id: string, seconds: number) =>
+      ts.rt.db.update(generations).set({ deletedAt: sql`now() - make_interval(secs => ${seconds})` }).where(eq(generations.id, id));
+    const refused = (count: number) => ({ code: 'restore_refused', message: restoreRefused(count), requestId: expect.any(String) });
+
+    it('brings a deleted image back within the window, in its place with its favourite, and tells the other tabs; a second Undo changes nothing', async () => {
+      const { client, userId } = await ts.signUp();
+      const ids = await insertGenerations(ts, userId, 3);
+      await patch(client, ids[1], { is_favorite: true });
+      const events: RealtimeEvent[] = [];
+      const unsubscribe = ts.rt.events.subscribe(userId, { onEvent: (e) => events.push(e as RealtimeEvent), onDisconnect() {} });
+      try {
+        expect((await del(client, ids[1])).status).toBe(204);
+        expect(await statusOf(ids[1])).toMatchObject({ status: 'DELETED', deletedAt: expect.any(Date) });
+        const res = await restore(client, ids[1]);
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({ id: ids[1], isFavorited: true, params: { prompt: 'prompt 1' } });
+        expect(await statusOf(ids[1])).toMatchObject({ status: 'ACTIVE', deletedAt: null, filesRemovedAt: null });
+        expect((await page(client, '')).items.map((g) => g.id)).toEqual([...ids].reverse());
+        expect((await page(client, '?favorites=true')).items.map((g) => g.id)).toEqual([ids[1]]);
+        // Twice (a retried request): still there, and no second event (the favourite after it is the next one).
+        expect((await restore(client, ids[1])).status).toBe(200);
+        await patch(client, ids[0], { is_favorite: true });
+        await expect.poll(() => events.filter((e) => e.type === 'generation'), { timeout: 10_000 }).toEqual([
+          { type: 'generation', action: 'deleted', id: ids[1] },
+          { type: 'generation', action: 'restored', id: ids[1] },
+          { type: 'generation', action: 'updated', id: ids[0] },
+        ]);
+      } finally {
+        unsubscribe();
+      }
+    });
+
+    it('restores a delete the purge has not stamped yet (hosted mode sets only the status)', async () => {
+      const { client, userId } = await ts.signUp();
+      const [id] = await insertGenerations(ts, userId, 1, { status: 'DELETED' });
+      expect((await restore(client, id)).status).toBe(200);
+      expect(await statusOf(id)).toMatchObject({ status: 'ACTIVE', deletedAt: null });
+    });
+
+    it('refuses once the window has passed or the files are removed, and changes nothing', async () => {
+      const { client, userId } = await ts.signUp();
+      const [late, purged, fresh] = await insertGenerations(ts, userId, 3);
+      for (const id of [late, purged, fresh]) expect((await del(client, id)).status).toBe(204);
+
+      await deletedAgo(late, GENERATION_UNDO_SECONDS + 1);
+      const tooLate = await restore(client, late);
+      expect(tooLate.status).toBe(410);
+      expect(await tooLate.json()).toEqual(refused(1));
+      expect(await statusOf(late)).toMatchObject({ status: 'DELETED' });
+
+      // Within the window by its time, but the files are gone (marked as the purge marks them).
+      await ts.rt.db.update(generations).set({ filesRemovedAt: sql`now()` }).where(eq(generations.id, purged));
+      expect(await (await restore(client, purged)).json()).toEqual(refused(1));
+      expect(await statusOf(purged)).toMatchObject({ status: 'DELETED' });
+
+      // The purge itself: past the window, its pass removes the files, and Undo is refused after it.
+      await deletedAgo(fresh, GENERATION_UNDO_SECONDS + 1);
+      await ts.rt.deletedGenerationsPurge.release();
+      await ts.rt.deletedGenerationsPurge.runNow();
+      expect(await statusOf(fresh)).toMatchObject({ status: 'DELETED', filesRemovedAt: expect.any(Date) });
+      expect((await restore(client, fresh)).status).toBe(410);
+      expect((await page(client, '')).total).toBe(0);
+    });
+
+    it("never restores another user's image, or one that does not exist (404 like a missing one)", async () => {
+      const owner = await ts.signUp();
+      const intruder = await ts.signUp();
+      const [id] = await insertGenerations(ts, owner.userId, 1);
+      expect((await del(owner.client, id)).status).toBe(204);
+      for (const target of [id, randomUUID(), 'not-a-uuid']) {
+        const res = await restore(intruder.client, target);
+        expect(res.status, target).toBe(404);
+        expect(await res.json()).toEqual({ code: 'not_found', message: 'No such generation.', requestId: expect.any(String) });
+      }
+      const theirs = await selection(intruder.client, 'restore', [id]);
+      expect(theirs.status).toBe(404);
+      expect((await theirs.json()).message).toBe(SELECTION_GONE);
+      expect(await statusOf(id)).toMatchObject({ status: 'DELETED' });
+      expect((await page(intruder.client, '')).total).toBe(0);
+      // The owner still can.
+      expect((await restore(owner.client, id)).status).toBe(200);
+      // And an ACTIVE image of someone else is not "already restored" for the intruder either.
+      expect((await restore(intruder.client, id)).status).toBe(404);
+    });
+
+    it("a selection's Delete is undone all or nothing: every image back, or none when one is someone else's or too late", async () => {
+      const { client, userId } = await ts.signUp();
+      const other = await ts.signUp();
+      const ids = await insertGenerations(ts, userId, 4);
+      const [theirs] = await insertGenerations(ts, other.userId, 1);
+      expect(await (await selection(client, 'delete', ids.slice(0, 3))).json()).toEqual({ changed: 3 });
+      // The selection's delete starts the window too.
+      for (const id of ids.slice(0, 3)) expect(await statusOf(id)).toMatchObject({ status: 'DELETED', deletedAt: expect.any(Date) });
+
+      expect((await selection(client, 'restore', [...ids.slice(0, 3), theirs])).status).toBe(404);
+      await deletedAgo(ids[2], GENERATION_UNDO_SECONDS + 1);
+      const partly = await selection(client, 'restore', ids.slice(0, 3));
+      expect(partly.status).toBe(410);
+      expect(await partly.json()).toEqual(refused(3));
+      expect((await page(client, '')).total).toBe(1);
+
+      const back = await selection(client, 'restore', ids.slice(0, 2));
+      expect(await back.json()).toEqual({ changed: 2 });
+      expect((await page(client, '')).items.map((g) => g.id)).toEqual([ids[3], ids[1], ids[0]]);
+      // Again, with one already back among them: nothing more to do, and no error.
+      expect(await (await selection(client, 'restore', ids.slice(0, 2))).json()).toEqual({ changed: 0 });
+    });
+  });
+
   it("never lets a user read, favourite, delete or download another user's generation (404 like a missing one)", async () => {
     const owner = await ts.signUp();
     const intruder = await ts.signUp();
@@ -136,6 +251,7 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
       ['GET', '/api/library/generations'],
       ['PATCH', `/api/library/generations/${randomUUID()}`],
       ['DELETE', `/api/library/generations/${randomUUID()}`],
+      ['POST', `/api/library/generations/${randomUUID()}/restore`],
       ['GET', '/api/explore'],
       ['GET', '/api/explore/filters'],
       ['GET', '/api/explore/featured'],

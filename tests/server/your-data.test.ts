@@ -151,7 +151,7 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
         [{ action: 'delete', ids: [] }, /select at least one image/],
         [{ action: 'delete', ids: Array.from({ length: 201 }, () => randomUUID()) }, SELECTION_TOO_LARGE],
         [{ action: 'delete', ids: ['1 or 1=1'] }, /generation ids/],
-        [{ action: 'archive', ids }, /delete or favorite/],
+        [{ action: 'archive', ids }, /delete, favorite or restore/],
         [{ ids }, /action/],
         [[], /body/],
       ];

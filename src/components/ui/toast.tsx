@@ -1,45 +1,119 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 import { TIMINGS } from '@common/product';
 
 type ToastTone = 'default' | 'success' | 'error';
+/** A button in the toast ('Undo'); pressing it closes the toast. */
+export interface ToastAction {
+  label: string;
+  onClick(): void;
+}
 interface Toast {
   id: number;
   message: string;
   tone: ToastTone;
+  action?: ToastAction;
 }
 interface ToastApi {
-  show(message: string, opts?: { tone?: ToastTone; durationMs?: number }): void;
+  show(message: string, opts?: { tone?: ToastTone; durationMs?: number; action?: ToastAction }): void;
 }
+
+/** The key that moves focus to the newest toast's button, as in Radix's toasts (named in the region's label). */
+const FOCUS_KEY = 'F8';
 
 const ToastContext = createContext<ToastApi | null>(null);
 
-/** Short notices ('Prompt Copied') announced politely to screen readers. */
+/**
+ * Short notices ('Prompt Copied') announced politely to screen readers. A toast may carry one action
+ * ('Image deleted' · 'Undo'): a real button, reached with Tab or at once with F8, big enough to tap.
+ */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
-  const show = useCallback<ToastApi['show']>((message, opts = {}) => {
-    const id = nextId.current++;
-    setToasts((list) => [...list, { id, message, tone: opts.tone ?? 'default' }]);
-    setTimeout(() => setToasts((list) => list.filter((t) => t.id !== id)), opts.durationMs ?? TIMINGS.copyFeedbackMs);
+  const idPrefix = useId();
+  const region = useRef<HTMLDivElement>(null);
+  /** Where focus was before F8 took it to a toast, to go back there when that toast leaves. */
+  const focusBefore = useRef<HTMLElement | null>(null);
+
+  const dismiss = useCallback((id: number) => {
+    // A toast that leaves while it holds focus hands it back, instead of dropping it on the page's body.
+    const focused = document.activeElement;
+    if (focused instanceof HTMLElement && focused.closest(`[data-toast-id="${id}"]`)) {
+      const back = focusBefore.current;
+      focusBefore.current = null;
+      if (back?.isConnected) back.focus();
+      else focused.blur();
+    }
+    setToasts((list) => list.filter((t) => t.id !== id));
   }, []);
+
+  const show = useCallback<ToastApi['show']>(
+    (message, opts = {}) => {
+      const id = nextId.current++;
+      setToasts((list) => [...list, { id, message, tone: opts.tone ?? 'default', action: opts.action }]);
+      setTimeout(() => dismiss(id), opts.durationMs ?? TIMINGS.copyFeedbackMs);
+    },
+    [dismiss],
+  );
+
+  const hasAction = toasts.some((t) => t.action);
+  useEffect(() => {
+    if (!hasAction) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== FOCUS_KEY) return;
+      const buttons = region.current?.querySelectorAll<HTMLButtonElement>('button[data-toast-action]');
+      const newest = buttons?.[buttons.length - 1];
+      if (!newest) return;
+      event.preventDefault();
+      if (!region.current?.contains(document.activeElement)) focusBefore.current = document.activeElement as HTMLElement | null;
+      newest.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [hasAction]);
+
   const api = useMemo(() => ({ show }), [show]);
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <div aria-live="polite" className="pointer-events-none fixed inset-x-0 bottom-4 z-[60] flex flex-col items-center gap-2 px-4">
-        {toasts.map((t) => (
-          <div
-            key={t.id}
-            role="status"
-            className={cn(
-              'pointer-events-auto rounded-md px-4 py-2.5 text-sm font-medium shadow-pop',
-              t.tone === 'error' ? 'bg-danger text-white' : t.tone === 'success' ? 'bg-success text-white' : 'bg-fg text-bg',
-            )}
-          >
-            {t.message}
-          </div>
-        ))}
+      <div
+        ref={region}
+        role="region"
+        aria-label={`Notifications (${FOCUS_KEY})`}
+        className="pointer-events-none fixed inset-x-0 bottom-4 z-[60] px-4"
+      >
+        <div aria-live="polite" className="flex flex-col items-center gap-2">
+          {toasts.map((t) => (
+            <div
+              key={t.id}
+              role="status"
+              data-toast-id={t.id}
+              className={cn(
+                'pointer-events-auto flex max-w-full items-center gap-3 rounded-md px-4 py-2.5 text-sm font-medium shadow-pop',
+                t.action && 'py-1 pr-1.5',
+                t.tone === 'error' ? 'bg-danger text-white' : t.tone === 'success' ? 'bg-success text-white' : 'bg-fg text-bg',
+              )}
+            >
+              <span id={`${idPrefix}-${t.id}`}>{t.message}</span>
+              {t.action && (
+                <button
+                  type="button"
+                  data-toast-action
+                  aria-describedby={`${idPrefix}-${t.id}`}
+                  onClick={() => {
+                    const action = t.action!;
+                    dismiss(t.id);
+                    action.onClick();
+                  }}
+                  // 44 px tall on phones (a finger), 36 px with a pointer; a light outline on the dark toast.
+                  className="inline-flex min-h-11 min-w-11 items-center justify-center rounded px-3 font-semibold text-brand-soft underline-offset-4 hover:bg-white/10 hover:underline focus-visible:outline-white md:min-h-9"
+                >
+                  {t.action.label}
+                </button>
+              )}
+            </div>
+          ))}
+        </div>
       </div>
     </ToastContext.Provider>
   );

@@ -96,6 +96,25 @@ export function useDeleteGeneration() {
 }
 
 /**
+ * The toast's Undo after a delete (one image, or a selection's): through our server in both builds. In hosted
+ * mode too: the browser's Supabase role may delete but never un-delete (row-level security), and only the server
+ * knows whether the Undo is still in time. Every gallery page and the recent list are refetched, so the images
+ * come back where they were.
+ */
+export function useRestoreGenerations() {
+  const { api } = useBackend();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (ids: string[]): Promise<void> => {
+      if (ids.length === 1) await api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(ids[0])}/restore`, { method: 'POST' });
+      else await api.request<SelectionResult>('/api/library/selection', { method: 'POST', body: { action: 'restore', ids } });
+    },
+    onSuccess: () =>
+      Promise.all([qc.invalidateQueries({ queryKey: libraryKey }), qc.invalidateQueries({ queryKey: ['generations'] })]),
+  });
+}
+
+/**
  * Upscale 2× or 4× (issue 23): a paid call to our server in both modes; the new generation joins every
  * gallery (its realtime change refreshes them too, this is for the tab that asked).
  */

@@ -8,6 +8,7 @@ import type { UpscaleFactor } from '@common/finishing';
 import type { GenerationView } from '@common/generation';
 import { downloadImage, useDeleteGeneration, useSetFavorite, useUpscale } from './api';
 import { absoluteImageUrl, type GalleryItem } from './gallery-item';
+import { useUndoDelete } from './use-undo-delete';
 
 /** Longer than the 2 s copy feedback: a failed download needs reading. */
 const DOWNLOAD_ERROR_MS = 5000;
@@ -19,6 +20,7 @@ export function useGalleryActions() {
   const navigate = useNavigate();
   const setFavorite = useSetFavorite();
   const deleteGeneration = useDeleteGeneration();
+  const offerUndo = useUndoDelete();
 
   const download = useCallback(
     async (item: GalleryItem) => {
@@ -93,7 +95,18 @@ export function useGalleryActions() {
     (item: GalleryItem) => setFavorite.mutateAsync({ id: item.id, isFavorite: !item.isFavorite }).then(() => true, () => false),
     [setFavorite],
   );
-  const remove = useCallback((item: GalleryItem) => deleteGeneration.mutateAsync(item.id).then(() => true, () => false), [deleteGeneration]);
+  /** Delete (card menu, viewer, phone sheet); a deleted image offers Undo for a few seconds. */
+  const remove = useCallback(
+    (item: GalleryItem) =>
+      deleteGeneration.mutateAsync(item.id).then(
+        () => {
+          offerUndo([item.id]);
+          return true;
+        },
+        () => false,
+      ),
+    [deleteGeneration, offerUndo],
+  );
 
   return {
     download,

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useIsPhone } from '@/lib/use-is-phone';
 import { useToast } from '@/components/ui/toast';
 import { fromGeneration, type GalleryItem } from '../gallery-item';
@@ -33,6 +33,11 @@ export function GalleryGrid({
   const opener = useRef<HTMLElement | null>(null);
   // The viewer follows the list, so a favourite flip shows in both and a deleted image closes it.
   const open = items.find((item) => item.id === openId) ?? (elsewhere?.id === openId ? elsewhere : null);
+  // Closed for good when its image left the list (deleted here or in another tab): an Undo brings the card
+  // back, not the viewer over the page.
+  useEffect(() => {
+    if (openId !== null && open === null) setOpenId(null);
+  }, [openId, open]);
   const toast = useToast();
   const openGeneration = (id: string) => {
     if (items.some((item) => item.id === id)) return setOpenId(id);

@@ -10,6 +10,7 @@ import { useIsPhone } from '@/lib/use-is-phone';
 import { useLibraryPage, useSelectionActions, type LibraryKind } from '../api';
 import { fromGeneration } from '../gallery-item';
 import { useSelection } from '../use-selection';
+import { useUndoDelete } from '../use-undo-delete';
 import { useUrlPage } from '../use-url-page';
 import { GalleryGrid, GallerySkeleton } from './gallery-grid';
 import { Pagination } from './pagination';
@@ -32,6 +33,7 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
   const selectable = kind === 'generations';
   const selection = useSelection();
   const selectionActions = useSelectionActions();
+  const offerUndo = useUndoDelete();
   const [selectionNotice, setSelectionNotice] = useState<string | null>(null);
 
   // Past the last page (the last card of it was removed, or an old link): go to the last page there is.
@@ -98,8 +100,10 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
           count={selection.ids.length}
           notice={selection.ids.length >= MAX_SELECTION ? selectionNotice : null}
           onDelete={async () => {
-            const changed = await selectionActions.remove(selection.ids);
+            const ids = selection.ids;
+            const changed = await selectionActions.remove(ids);
             selection.clear();
+            offerUndo(ids);
             return changed;
           }}
           onFavorite={() => selectionActions.favorite(selection.ids)}

@@ -7,6 +7,7 @@ import { Dialog } from '@/components/ui/dialog';
 
 export interface SelectionBarProps {
   count: number;
+  /** Deletes the selection; its toast ('3 images deleted', with Undo) says what happened, not the bar. */
   onDelete: () => Promise<number>;
   onFavorite: () => Promise<number>;
   onDownload: () => Promise<void>;
@@ -24,11 +25,12 @@ export function SelectionBar({ count, onDelete, onFavorite, onDownload, onDone, 
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
   const [confirming, setConfirming] = useState(false);
 
-  async function run(which: 'delete' | 'favorite' | 'download', action: () => Promise<string>) {
+  async function run(which: 'delete' | 'favorite' | 'download', action: () => Promise<string | null>) {
     setBusy(which);
     setMessage(null);
     try {
-      setMessage({ text: await action(), error: false });
+      const text = await action();
+      setMessage(text === null ? null : { text, error: false });
     } catch (err) {
       setMessage({ text: errorMessage(err), error: true });
     } finally {
@@ -99,7 +101,7 @@ export function SelectionBar({ count, onDelete, onFavorite, onDownload, onDone, 
           <Button variant="outline" onClick={() => setConfirming(false)} disabled={busy !== null}>
             Cancel
           </Button>
-          <Button variant="danger" busy={busy === 'delete'} onClick={() => void run('delete', async () => `${images(await onDelete())} deleted.`)}>
+          <Button variant="danger" busy={busy === 'delete'} onClick={() => void run('delete', async () => (await onDelete(), null))}>
             <Trash2 className="size-4" aria-hidden />
             Delete
           </Button>
