@@ -257,13 +257,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
         allowedOrigins: (request) => allowedOrigins(config.PUBLIC_URL, request),
         signInGuard,
         sessions,
-        accountMail: async (kind, to, token) => {
-          if (!(await signInGuard.mayMail(to))) {
-            logger.warn({ kind }, 'account mail not sent: too many for this address in this window');
-            return;
-          }
-          await db.transaction((tx) => enqueueAccountMail(tx, kind, to, { token }));
-        },
+        accountMail: (tx, kind, to, token) => enqueueAccountMail(tx, kind, to, { token }),
         logger,
       });
   const users = createUsersService({ db });

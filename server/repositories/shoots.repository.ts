@@ -126,8 +126,10 @@ export const shootsRepository = {
     return db
       .select({
         shoot: photoShoots,
-        ready: sql<number>`(select count(*)::int from ${shootPhotos} where ${shootPhotos.shootId} = ${photoShoots.id} and ${shootPhotos.status} = 'SUCCEEDED')`,
-        failed: sql<number>`(select count(*)::int from ${shootPhotos} where ${shootPhotos.shootId} = ${photoShoots.id} and ${shootPhotos.status} = 'FAILED')`,
+        // Spelled out: Drizzle leaves columns unqualified in a one-table select, and a bare "id" in the
+        // subquery would be the photo's own id (every count 0).
+        ready: sql<number>`(select count(*)::int from ${shootPhotos} sp where sp.shoot_id = ${photoShoots}.id and sp.status = 'SUCCEEDED')`,
+        failed: sql<number>`(select count(*)::int from ${shootPhotos} sp where sp.shoot_id = ${photoShoots}.id and sp.status = 'FAILED')`,
       })
       .from(photoShoots)
       .where(and(eq(photoShoots.userId, userId), opts.running ? eq(photoShoots.status, 'RUNNING') : undefined))
