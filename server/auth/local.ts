@@ -1,6 +1,7 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { APIError, createAuthMiddleware, createEmailVerificationToken, isAPIError } from 'better-auth/api';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, ne } from 'drizzle-orm';
 import { CHANGE_PASSWORD_MESSAGES, changePasswordFieldsSchema, mailRequestSchema, resetPasswordSchema, signInFieldsSchema, signUpFieldsSchema } from '@common/auth.ts';
@@ -109,13 +110,41 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     });
   }
 
+  /**
+   * The library's writes run in real transactions (`transaction: true` below), each on the handle recorded here,
+   * so a hook of ours can write in the same one: a sign-up's user row and its confirmation mail commit together.
+   */
+  const libraryTransaction = new AsyncLocalStorage<Executor>();
+  const libraryDb = Object.create(opts.db, {
+    transaction: {
+      value: ((run, config) => opts.db.transaction((tx) => libraryTransaction.run(tx, () => run(tx)), config)) as Db['transaction'],
+    },
+  }) as Db;
+
+  /**
+   * The confirmation mail of a new account, written in the sign-up's transaction before its user row (whose id
+   * is chosen here so the signed token can name it, as the library's own token does): either both commit or
+   * neither. Past the per-address limit the account is made without a mail, as before.
+   */
+  async function verificationMailAtSignUp(user: { email: string }, id: string): Promise<void> {
+    const tx = libraryTransaction.getStore();
+    if (!tx) throw new Error('a sign-up ran outside a transaction: its account could commit without its confirmation mail');
+    if (!(await guard.mayMail(user.email, tx))) {
+      opts.logger.warn({ kind: 'verify-email' }, 'account mail not sent: too many for this address in this window');
+      return;
+    }
+    const token = await createEmailVerificationToken(opts.secret, user.email, undefined, VERIFY_TOKEN_SECONDS, { userId: id });
+    await opts.accountMail(tx, 'verify-email', user.email, token);
+  }
+
   const auth = betterAuth({
     appName: 'Likeness',
     secret: opts.secret,
     baseURL: opts.publicUrl,
     basePath: '/api/auth',
-    database: drizzleAdapter(opts.db, {
+    database: drizzleAdapter(libraryDb, {
       provider: 'pg',
+      transaction: true,
       schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications },
     }),
     emailAndPassword: {
@@ -144,10 +173,12 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       },
     },
     emailVerification: {
-      sendOnSignUp: true,
+      // At sign-up the mail is written in the account's own transaction (the user hook below); the library's
+      // sending comes after its commit, too late for that.
+      sendOnSignUp: false,
       expiresIn: VERIFY_TOKEN_SECONDS,
-      // The token is a signed, expiring JWT the library stores nowhere: it exists only in the outbox row, so
-      // the row alone is the whole of it (no token without its mail, nor the reverse).
+      // 'Send again'. The token is a signed, expiring JWT the library stores nowhere: it exists only in the
+      // outbox row, so the row alone is the whole of it (no token without its mail, nor the reverse).
       sendVerificationEmail: async ({ user, token }) => {
         await accountMail('verify-email', user.email, token);
       },
@@ -155,6 +186,16 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     // Reset tokens are kept as hashes: a copy of the database holds no working link.
     verification: { storeIdentifier: { hash: hashVerificationIdentifier } },
     databaseHooks: {
+      user: {
+        create: {
+          // Accounts are made only by sign-up; this runs in its transaction (verificationMailAtSignUp above).
+          before: async (user, ctx) => {
+            const id = ctx?.context.generateId({ model: 'user' }) || randomBytes(24).toString('base64url');
+            await verificationMailAtSignUp(user, id);
+            return { data: { ...user, id } };
+          },
+        },
+      },
       verification: {
         create: {
           // The reset token's row is written with its mail, in one transaction (accountMail above): the

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, or, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
-import { authVerifications, loraTrainings, mailOutbox, users } from '../../server/db/schema.ts';
+import { authUsers, authVerifications, loraTrainings, mailOutbox, users } from '../../server/db/schema.ts';
 import { finishTraining } from '../../server/services/trainings.service.ts';
 import { enqueueShootReady, recipientAddress } from '../../server/services/mail.service.ts';
 import { parseMetrics } from '../helpers/metrics-text.ts';
@@ -234,6 +234,37 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     const [, again] = await smtp.waitFor(email, 2);
     expect((await client.get(onServer(linkIn(again, '/api/auth/verify-email')))).status).toBe(302);
     expect((await (await client.get('/api/auth/get-session')).json()).user.emailVerified).toBe(true);
+  });
+
+  it('a new account and its confirmation mail commit together: when the mail cannot be written, no account is made', async () => {
+    const email = `new-${randomUUID().slice(0, 8)}@example.com`;
+    const accounts = () => ts.rt.db.select().from(authUsers).where(eq(authUsers.email, email));
+    const signUp = () => ts.client().post('/api/auth/sign-up/email', { email, password: STRONG, name: 'New Person' });
+
+    logLines.length = 0;
+    await whileRefused('mail_outbox', "kind <> 'verify-email'", async () => {
+      const refused = await signUp();
+      expect(refused.status).toBe(422);
+      expect((await refused.json()).code).toBe('FAILED_TO_CREATE_USER');
+    });
+    expect(failedRequestLogged()).toBe(true);
+    expect(await accounts()).toEqual([]);
+    expect(await outboxRows(email, 'verify-email')).toEqual([]);
+
+    // With the outbox writable: one account, one mail, whose link confirms the address.
+    const made = await signUp();
+    expect(made.status, await made.clone().text()).toBe(200);
+    const [account] = await accounts();
+    expect(account).toBeTruthy();
+    expect(await outboxRows(email, 'verify-email')).toHaveLength(1);
+    const [mail] = await smtp.waitFor(email);
+    const link = linkIn(mail, '/api/auth/verify-email');
+    const opened = await ts.client().get(onServer(link));
+    expect(new URL(opened.headers.get('location')!, ts.url).pathname).toBe('/verify-email');
+    const [confirmed] = await accounts();
+    expect(confirmed).toMatchObject({ id: account.id, emailVerified: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.to(email)).toHaveLength(1);
   });
 
   it('character ready and training failed: once each, with a one-click unsubscribe; names cannot inject headers and are escaped', async () => {
