@@ -100,6 +100,8 @@ export function toGenerationView({ generation: g, character }: GenerationWithCha
     derivation: g.derivation,
     upscale_factor: g.upscaleFactor,
     edit_strength: g.editStrength,
+    likeness: g.likeness,
+    likeness_verdict: g.likenessVerdict,
     lora_trainings: character
       ? { id: character.id, character_name: character.characterName, trigger_word: character.triggerWord, lora_file_url: character.loraFileUrl }
       : null,

@@ -36,6 +36,8 @@ function generation(id: string, size: number, source: GenerationSource | null = 
     isFavorited: false,
     lora_trainings: null,
     source,
+    likeness: null,
+    likeness_verdict: null,
   };
 }
 
