@@ -135,6 +135,8 @@ export interface GenerationView {
   /** Likeness to its character's face, 0–100; null: no character, no reference face, or not checked yet. */
   likeness: number | null;
   likeness_verdict: LikenessVerdict | null;
+  /** The photo shoot it was made in (issue 20), or null for a single generation. */
+  shoot_id: string | null;
 }
 
 /** A generations row as the data store holds it (spec §3), with its character joined from lora_trainings. */
@@ -161,6 +163,7 @@ export interface GenerationRecord {
   /** The likeness check (common/likeness.ts). */
   likeness?: number | null;
   likeness_verdict?: LikenessVerdict | null;
+  shoot_id?: string | null;
 }
 
 const contentTypeOf = (format: string) => (format === 'png' ? 'image/png' : 'image/jpeg');
@@ -197,6 +200,7 @@ export function toGenerationView(row: GenerationRecord): GenerationView {
     // Only a checked image has a verdict; a likeness without one would be a half-written check.
     likeness: row.likeness_verdict ? (row.likeness ?? null) : null,
     likeness_verdict: row.likeness_verdict ?? null,
+    shoot_id: row.shoot_id ?? null,
   };
 }
 

@@ -169,6 +169,8 @@ export const generations = pgTable(
     likenessVerdict: text('likeness_verdict', { enum: ['strong', 'weak', 'no_face'] }),
     /** Checks tried (a vision worker that crashes mid-check leaves the row to be tried again, up to 3 times). */
     likenessChecks: smallint('likeness_checks').notNull().default(0),
+    /** A check under way holds its row until then (another instance takes it over after that). */
+    likenessDueAt: timestamp('likeness_due_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     check('generations_likeness_range', sql`${t.likeness} between 0 and 100`),

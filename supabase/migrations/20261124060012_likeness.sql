@@ -14,11 +14,12 @@ begin
   execute $likeness_statement$ALTER TABLE "generations" ADD COLUMN "likeness" smallint;$likeness_statement$;
   execute $likeness_statement$ALTER TABLE "generations" ADD COLUMN "likeness_verdict" text;$likeness_statement$;
   execute $likeness_statement$ALTER TABLE "generations" ADD COLUMN "likeness_checks" smallint DEFAULT 0 NOT NULL;$likeness_statement$;
+  execute $likeness_statement$ALTER TABLE "generations" ADD COLUMN "likeness_due_at" timestamp with time zone;$likeness_statement$;
   execute $likeness_statement$ALTER TABLE "generations" ADD CONSTRAINT "generations_likeness_range" CHECK ("likeness" between 0 and 100);$likeness_statement$;
   execute $likeness_statement$ALTER TABLE "generations" ADD CONSTRAINT "generations_likeness_verdict_values" CHECK ("likeness_verdict" in ('strong', 'weak', 'no_face'));$likeness_statement$;
   execute $likeness_statement$ALTER TABLE "photo_shoots" ADD COLUMN "retaken" integer DEFAULT 0 NOT NULL;$likeness_statement$;
   execute $likeness_statement$ALTER TABLE "shoot_photos" ADD COLUMN "retaken" boolean DEFAULT false NOT NULL;$likeness_statement$;
   execute $likeness_statement$CREATE INDEX "generations_likeness_due_idx" ON "generations" USING btree ("created_at") WHERE "likeness_verdict" is null and "lora_id" is not null and "status" = 'ACTIVE' and "likeness_checks" < 3;$likeness_statement$;
-  insert into drizzle.__drizzle_migrations (hash, created_at) values ('d948c7580973d2c52389991970fd68521a8cb19628a047a4a8223d34f231e617', 1795500012000);
+  insert into drizzle.__drizzle_migrations (hash, created_at) values ('46b5f55b293006b3301f7c5ad8dbff1fd7854e0aa27f3da44a21ebb5ad577f24', 1795500012000);
 end
 $likeness_migration$;

@@ -39,6 +39,7 @@ function generationOf(request: GenerationRequestInput, n: number): GenerationVie
     lora_trainings: null,
     likeness: null,
     likeness_verdict: null,
+    shoot_id: null,
   };
 }
 

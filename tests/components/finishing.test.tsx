@@ -38,6 +38,7 @@ function generation(id: string, size: number, source: GenerationSource | null = 
     source,
     likeness: null,
     likeness_verdict: null,
+    shoot_id: null,
   };
 }
 
