@@ -4,6 +4,8 @@
  * the SPA words them with the texts below.
  */
 
+import { FACE_MATCH } from './face-match.ts';
+
 export type LikenessVerdict = 'strong' | 'weak' | 'no_face';
 export const LIKENESS_VERDICTS: readonly LikenessVerdict[] = ['strong', 'weak', 'no_face'];
 
@@ -15,13 +17,12 @@ export interface LikenessScore {
 
 export const LIKENESS = {
   /**
-   * Likeness (the face similarity × 100, rounded) from which a photo counts as a strong likeness. Measured with
-   * `npm run bench -- likeness` on the held-out half of the evaluation set (tests/fixtures/faces): the
-   * same-person and different-person pairs' similarities are separated by the face-match threshold the photo
-   * check tuned on the other half (common/face-match.ts FACE_MATCH); this is that threshold on the 0–100 scale,
-   * so "strong" here and "the same person" there agree.
+   * Likeness (the face similarity × 100, rounded) from which a photo counts as a strong likeness: the photo
+   * check's same-person threshold (common/face-match.ts FACE_MATCH, tuned on the evaluation set's tuning half)
+   * on the 0–100 scale, so 'strong' here and 'the same person' there agree. How well it separates the held-out
+   * half's same-person pairs from its different-person pairs is what `npm run bench -- likeness` prints.
    */
-  strongFrom: 50,
+  strongFrom: Math.round(FACE_MATCH * 100),
   /** A shoot re-takes at most ⌈N / 4⌉ of its N photos for likeness. */
   retakeShare: 4,
   /** A generation whose check failed (the vision worker crashed or timed out) is tried again this often, then left unscored. */

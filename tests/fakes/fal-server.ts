@@ -112,11 +112,13 @@ export interface FakeFalControl {
   nsfwNext(opts?: { times?: number; after?: number }): void;
   /**
    * flux-lora answers real photos: of `person` (the trained person, in turn), or of `stranger` for the next
-   * `strangerNext` requests (control.strangerNext adds more). Null: plain colour images again.
+   * `strangerNext` requests (control.strangerNext adds more); `sequence` first says who each of the next requests
+   * shows, in order. With `lora`, only for requests with that LoRA
+   * path (several people's shoots at once); without, for any request. Null: plain colour images again.
    */
-  photos(set: { person: Buffer[]; stranger: Buffer[]; strangerNext?: number } | null): void;
-  /** The next `times` flux-lora requests answer a photo of the stranger. */
-  strangerNext(times?: number): void;
+  photos(set: { person: Buffer[]; stranger: Buffer[]; strangerNext?: number; sequence?: ('person' | 'stranger')[]; lora?: string } | null): void;
+  /** The next `times` flux-lora requests (with that LoRA, or any) answer a photo of the stranger. */
+  strangerNext(times?: number, lora?: string): void;
   /** The next `times` calls of `op` answer `status` (429, 503…) before doing anything. */
   httpErrorNext(op: QueueOp, status: number, times?: number): void;
   /** The next `times` webhooks are not delivered (the result can still be polled). */
@@ -194,7 +196,8 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     nsfw: 0,
     /** Requests left to pass unflagged before the nsfwNext ones (nsfwNext's `after`). */
     nsfwAfter: 0,
-    photos: null as { person: Buffer[]; stranger: Buffer[]; strangerLeft: number; turn: number } | null,
+    /** Real photos flux-lora answers, by LoRA path ('*': any request). */
+    photos: new Map<string, { person: Buffer[]; stranger: Buffer[]; strangerLeft: number; sequence: ('person' | 'stranger')[]; turn: number }>(),
     http: new Map<QueueOp, { status: number; left: number }>(),
     dropWebhooks: 0,
   };
@@ -214,10 +217,14 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
   };
 
   /** The photo a flux-lora request answers (control.photos), chosen when the request arrives. */
-  const photoFor = (endpointId: string): Buffer | null => {
-    const set = faults.photos;
-    if (!set || endpointId !== 'fal-ai/flux-lora') return null;
+  const photoFor = (endpointId: string, input: Record<string, unknown>): Buffer | null => {
+    if (endpointId !== 'fal-ai/flux-lora') return null;
+    const lora = Array.isArray(input.loras) ? (input.loras[0] as { path?: unknown } | undefined)?.path : undefined;
+    const set = (typeof lora === 'string' ? faults.photos.get(lora) : undefined) ?? faults.photos.get('*');
+    if (!set) return null;
     const turn = set.turn++;
+    const next = set.sequence.shift();
+    if (next) return (next === 'stranger' ? set.stranger : set.person)[turn % (next === 'stranger' ? set.stranger : set.person).length] ?? null;
     if (set.strangerLeft > 0) {
       set.strangerLeft--;
       return set.stranger[turn % set.stranger.length] ?? null;
@@ -422,7 +429,7 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
           host,
           fetch: fakeFetch,
           nsfw: flagNext(),
-          photo: photoFor(path.slice('/run/'.length)),
+          photo: photoFor(path.slice('/run/'.length), input),
         });
         return json(output, 200, { 'x-fal-request-id': requestId });
       } catch (err) {
@@ -490,7 +497,7 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
       cancelled: false,
       stalled: !!take(faults.stall, endpointId),
       nsfw: flagNext(),
-      photo: photoFor(endpointId),
+      photo: photoFor(endpointId, input),
     };
     requests.set(request.id, request);
     settle(request.id);
@@ -536,10 +543,14 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
         faults.nsfw += o.times ?? 1;
         faults.nsfwAfter = o.after ?? 0;
       },
-      photos: (set) => void (faults.photos = set && { person: set.person, stranger: set.stranger, strangerLeft: set.strangerNext ?? 0, turn: 0 }),
-      strangerNext: (times = 1) => {
-        if (!faults.photos) throw new Error('control.photos first: the fake has no stranger to send');
-        faults.photos.strangerLeft += times;
+      photos: (set) => {
+        if (!set) return void faults.photos.clear();
+        faults.photos.set(set.lora ?? '*', { person: set.person, stranger: set.stranger, strangerLeft: set.strangerNext ?? 0, sequence: [...(set.sequence ?? [])], turn: 0 });
+      },
+      strangerNext: (times = 1, lora = '*') => {
+        const set = faults.photos.get(lora);
+        if (!set) throw new Error('control.photos first: the fake has no stranger to send');
+        set.strangerLeft += times;
       },
       httpErrorNext: (op, status, times = 1) => void faults.http.set(op, { status, left: times }),
       dropWebhooks: (times = 1) => void (faults.dropWebhooks += times),
