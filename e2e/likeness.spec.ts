@@ -17,8 +17,10 @@ test('a shoot where two photos show a stranger re-takes them: 2 re-taken for lik
   const user = await signUp(page, newUser('Mara Lind'));
 
   // Train a character on photos of one person.
-  await withCredits(user, 500);
   await page.goto('/app/character-training');
+  await expect(page.getByLabel('Character name')).toBeVisible();
+  await withCredits(user, 500);
+  await expect(page.getByText('500 Credits', { exact: true }).first()).toBeAttached();
   await page.getByLabel('Character name').fill('Mara');
   await page.getByLabel('Gender').selectOption('female');
   await page.getByLabel('Hair color').selectOption('brown');
