@@ -26,6 +26,8 @@ export interface LikenessChecker {
 }
 
 const BATCH = 4;
+/** A failed check is tried again this much later (the vision worker restarts on the next call). */
+const RETRY_SECONDS = 2;
 
 export function createLikenessChecker(deps: LikenessCheckerDeps): LikenessChecker {
   const { db, likeness, logger } = deps;
@@ -44,9 +46,10 @@ export function createLikenessChecker(deps: LikenessCheckerDeps): LikenessChecke
       const due = await repo.claimDue(db, BATCH);
       for (const g of due) {
         if (closed) return;
-        await likeness
-          .checkGeneration(g)
-          .catch((err: unknown) => logger.warn({ err, generationId: g.id }, 'likeness check failed; tried again later'));
+        await likeness.checkGeneration(g).catch(async (err: unknown) => {
+          logger.warn({ err, generationId: g.id }, 'likeness check failed; tried again shortly');
+          await repo.retryCheckSoon(db, g.id, RETRY_SECONDS).catch(() => undefined);
+        });
       }
       if (due.length === BATCH) again = true;
     } while (again && !closed);

@@ -70,6 +70,14 @@ export const likenessRepository = {
     return (result as unknown as { rows: { id: string; lora_id: string; user_id: string; image_url: string }[] }).rows;
   },
 
+  /** A check that failed (the worker crashed or timed out) is tried again by the next pass after `seconds`. */
+  async retryCheckSoon(db: Executor, generationId: string, seconds: number): Promise<void> {
+    await db
+      .update(generations)
+      .set({ likenessDueAt: sql`now() + make_interval(secs => ${seconds})` })
+      .where(and(eq(generations.id, generationId), isNull(generations.likenessVerdict)));
+  },
+
   /**
    * Records a generation's score and gives it to its upscales not scored yet; the ids of the rows changed
    * (the generation first), for their events.

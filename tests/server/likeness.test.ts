@@ -220,6 +220,36 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
     expect(bad.status).toBe(400);
   }, 120_000);
 
+  it('a vision worker that crashes mid-check: every photo stays, the shoot ends, and the photos are scored later or left unscored', async () => {
+    const { client, userId } = await ts.signUp({ credits: N * 10 });
+    const mara = await character(userId, person);
+    const res = await client.post('/api/shoots', { pack_id: pack.id, lora_id: mara.id });
+    const id = ((await res.json()) as ShootView).id;
+    // The worker thread is killed every few hundred milliseconds while the shoot runs (what a crash does to it).
+    let crashes = 0;
+    const crashing = setInterval(() => {
+      crashes++;
+      void ts.rt.vision.close();
+    }, 400);
+    const done = await ended(client, id).finally(() => clearInterval(crashing));
+    expect(crashes).toBeGreaterThan(0);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.photos.every((p) => p.status === 'SUCCEEDED')).toBe(true);
+    expect(await ts.rt.credits.balance(userId)).toBe(0);
+    // With the worker back, the checker scores what the crashes left unscored (each tried at most three times).
+    const rows = await waitFor(
+      'every photo scored or given up',
+      async () => {
+        const gens = await ts.rt.db.select().from(generations).where(eq(generations.shootId, id));
+        return gens.every((g) => g.likenessVerdict !== null || g.likenessChecks >= 3) && gens;
+      },
+      60_000,
+    );
+    expect(rows).toHaveLength(N);
+    expect(rows.filter((g) => g.likenessVerdict === 'strong').length).toBeGreaterThan(0);
+    expect(rows.every((g) => g.likenessVerdict === null || g.likenessVerdict === 'strong')).toBe(true);
+  }, 180_000);
+
   it('a character without a reference: nothing is scored, nothing re-taken, no error', async () => {
     const { client, userId } = await ts.signUp({ credits: N * 10 });
     const crowd = await character(userId, [await portraitPhoto('man'), await portraitPhoto('blondeWoman'), await portraitPhoto('auburnWoman')]);
