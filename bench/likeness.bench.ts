@@ -115,7 +115,8 @@ export async function run(): Promise<void> {
     };
     await shoot(0); // warm-up
     const without = await shoot(0);
-    const withRetakes = await shoot(5);
+    // Eight first takes of a stranger (some re-takes may draw one too): the cap, ⌈20/4⌉ = 5, makes it 5 re-takes.
+    const withRetakes = await shoot(8);
     const ratio = withRetakes.ms / without.ms;
     console.log(
       `likeness: 20-photo shoot without re-takes ${(without.ms / 1000).toFixed(1)} s; with ${withRetakes.retaken} re-takes ${(withRetakes.ms / 1000).toFixed(1)} s: ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×) ${verdict(ratio <= TARGET_RATIO)}`,
