@@ -117,8 +117,15 @@ export const shootsRepository = {
     return row;
   },
 
-  listPhotos(db: Executor, shootId: string): Promise<ShootPhotoRow[]> {
-    return db.select().from(shootPhotos).where(eq(shootPhotos.shootId, shootId)).orderBy(asc(shootPhotos.position));
+  /** A shoot's photos in catalogue order, with their kept generation's likeness. */
+  async listPhotos(db: Executor, shootId: string) {
+    const rows = await db
+      .select({ photo: shootPhotos, likeness: generations.likeness, likenessVerdict: generations.likenessVerdict })
+      .from(shootPhotos)
+      .leftJoin(generations, eq(generations.id, shootPhotos.generationId))
+      .where(eq(shootPhotos.shootId, shootId))
+      .orderBy(asc(shootPhotos.position));
+    return rows.map((r) => ({ ...r.photo, likeness: r.likeness, likenessVerdict: r.likenessVerdict }));
   },
 
   /** The user's shoots, newest first, with counts of photos ready and failed. */

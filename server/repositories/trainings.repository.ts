@@ -73,7 +73,7 @@ export const trainingsRepository = {
   async markDeleted(db: Executor, id: string): Promise<TrainingRow | undefined> {
     const [row] = await db
       .update(loraTrainings)
-      .set({ deletedAt: sql`now()`, loraFileUrl: null, result: null, uploadUrl: null, updatedAt: sql`now()` })
+      .set({ deletedAt: sql`now()`, loraFileUrl: null, result: null, uploadUrl: null, referenceFace: null, updatedAt: sql`now()` })
       .where(and(eq(loraTrainings.id, id), isNull(loraTrainings.deletedAt)))
       .returning();
     return row;
