@@ -3,6 +3,7 @@ import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/index.ts';
 import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
 import { leaseIsFree } from './job-leases.ts';
+import { rowOf } from './raw-rows.ts';
 import { usableCharacterOf } from './trainings.repository.ts';
 
 export type GenerationRow = typeof generations.$inferSelect;
@@ -113,14 +114,7 @@ export const generationsRepository = {
       told as (select ${notification} from saved)
       select saved.*, (select count(*) from told) as told from saved`);
     const [raw] = (result as unknown as { rows: Record<string, unknown>[] }).rows;
-    if (!raw) return undefined;
-    // As drizzle maps a selected row: each column's driver value through the column's own mapping.
-    const mapped: Record<string, unknown> = {};
-    for (const [key, column] of Object.entries(columns)) {
-      const value = raw[column.name];
-      mapped[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-    }
-    return mapped as GenerationRow;
+    return raw && rowOf<GenerationRow>(columns, raw);
   },
 
   async insertGeneration(db: Executor, row: NewGenerationRow): Promise<GenerationRow> {
