@@ -65,28 +65,33 @@ export type AccountMailKind = 'password-reset' | 'verify-email';
 const SESSION_SECONDS = { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 } as const;
 
 /**
- * The session token of a signed session cookie (`<token>.<base64 HMAC-SHA256 of the token>`, as better-auth
- * writes it), or null when the cookie is absent or its signature is wrong.
+ * The session token of a signed session cookie (`<token>.<base64 HMAC-SHA256 of the token>`), read as
+ * better-auth reads it (the first cookie of that name, quotes taken off, percent-decoded when it decodes, a
+ * 44-character signature), or null when it is absent or its signature is not the server's.
  */
 export function signedCookieValue(cookieHeader: string | null, name: string, secret: string): string | null {
   if (!cookieHeader) return null;
   let raw: string | undefined;
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) raw = part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      raw = part.slice(eq + 1).trim();
+      break;
+    }
   }
   if (!raw) return null;
-  let value: string;
+  if (raw.codePointAt(0) === 34) raw = raw.slice(1, -1);
+  let value = raw;
   try {
     value = decodeURIComponent(raw);
   } catch {
-    return null;
+    // better-call keeps a value that does not decode as it is.
   }
   const dot = value.lastIndexOf('.');
   if (dot < 1) return null;
   const token = value.slice(0, dot);
-  const given = Buffer.from(value.slice(dot + 1), 'base64');
-  const expected = createHmac('sha256', secret).update(token).digest();
+  const given = Buffer.from(value.slice(dot + 1));
+  const expected = Buffer.from(createHmac('sha256', secret).update(token).digest('base64'));
   return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
 }
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { authSessions, creditLedger, generationJobs, userPublicMeta } from '../../server/db/schema.ts';
+import { signedCookieValue } from '../../server/auth/local.ts';
 import { generationsRepository } from '../../server/repositories/generations.repository.ts';
 import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
 
@@ -129,5 +130,26 @@ describe.each(testDatabases())('session lookup in one query (%s)', (database) =>
     expect(fast?.row?.credits).toBe(30);
     const [session] = await ts.rt.db.select().from(authSessions).where(and(eq(authSessions.id, fast!.who.session!.id)));
     expect(session.expiresAt.getTime()).toBe(fast!.who.session!.expiresAt.getTime());
+  });
+});
+
+describe('signed session cookie', () => {
+  const secret = 'a-secret-of-the-server-a-secret-of-the-server';
+  const signed = (token: string, key = secret) => encodeURIComponent(`${token}.${createHmac('sha256', key).update(token).digest('base64')}`);
+
+  it('reads the token of a cookie signed with the secret, and nothing else', () => {
+    expect(signedCookieValue(`other=1; s=${signed('tok')}; last=2`, 's', secret)).toBe('tok');
+    expect(signedCookieValue(`s="${signed('tok')}"`, 's', secret)).toBe('tok');
+    expect(signedCookieValue(`s=${signed('tok', 'another-secret')}`, 's', secret)).toBeNull();
+    expect(signedCookieValue(`s=${signed('tok').replace('tok', 'tak')}`, 's', secret)).toBeNull();
+    expect(signedCookieValue('s=tok', 's', secret)).toBeNull();
+    expect(signedCookieValue('s=', 's', secret)).toBeNull();
+    expect(signedCookieValue(null, 's', secret)).toBeNull();
+    expect(signedCookieValue(`xs=${signed('tok')}`, 's', secret)).toBeNull();
+  });
+
+  it('takes the first cookie of the name, as better-auth does', () => {
+    expect(signedCookieValue(`s=${signed('first')}; s=${signed('second')}`, 's', secret)).toBe('first');
+    expect(signedCookieValue(`s=forged.${'A'.repeat(43)}=; s=${signed('second')}`, 's', secret)).toBeNull();
   });
 });
