@@ -103,14 +103,14 @@ export const shootsRepository = {
 
   // ── shoots ──
   /**
-   * The shoot, its photos and `notification` (the shoot event's NOTIFY, sent from the inserted row) in one
-   * statement: one round trip however many photos (docs/decisions/014-generate-path.md).
+   * The shoot, its photos and `notification` (the shoot event's NOTIFY, sent from the inserted row; none when
+   * absent) in one statement: one round trip however many photos (docs/decisions/014-generate-path.md).
    */
-  async insertShoot(db: Executor, shoot: typeof photoShoots.$inferInsert, photos: NewShootPhotoRow[], notification: SQL): Promise<ShootRow> {
+  async insertShoot(db: Executor, shoot: typeof photoShoots.$inferInsert, photos: NewShootPhotoRow[], notification?: SQL): Promise<ShootRow> {
     const result = await db.execute<Record<string, unknown>>(sql`
       with shoot as (${db.insert(photoShoots).values(shoot).returning().getSQL()}),
       photos as (${db.insert(shootPhotos).values(photos).getSQL()}),
-      told as (select ${notification} from shoot)
+      told as (select ${notification ?? sql`null`} from shoot where ${notification ? sql`true` : sql`false`})
       select shoot.*, (select count(*) from told) as told from shoot`);
     const [raw] = (result as unknown as { rows: Record<string, unknown>[] }).rows;
     return rowOf<ShootRow>(getTableColumns(photoShoots), raw);
