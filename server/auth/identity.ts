@@ -1,3 +1,5 @@
+import type { users } from '../db/schema.ts';
+
 /**
  * The signed-in person as the identity provider knows them. The rest of the server sees only this, so a
  * hosted provider (Clerk) is a second implementation next to the built-in one.
@@ -37,6 +39,12 @@ export interface IdentityProvider {
   readonly transport: 'cookie' | 'bearer';
   /** Resolves the caller from request headers (cookie or bearer token); null when not signed in. */
   identify(headers: Headers): Promise<Identity | null>;
+  /**
+   * identify() and the person's users row read together, in one query (docs/decisions/014-generate-path.md);
+   * the row is undefined while it does not exist yet. Every call reads the session from the database, so a
+   * revoked session is refused at once. Providers without it are read with identify() and a second query.
+   */
+  identifyWithRow?(headers: Headers): Promise<{ who: Identity; row: typeof users.$inferSelect | undefined } | null>;
   /** Fills in the profile fields the session did not carry (used once, when the users row is created). */
   loadProfile?(identity: Identity): Promise<Identity>;
   /**

@@ -2,8 +2,8 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, createEmailVerificationToken, isAPIError } from 'better-auth/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, ne } from 'drizzle-orm';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import { CHANGE_PASSWORD_MESSAGES, changePasswordFieldsSchema, mailRequestSchema, resetPasswordSchema, signInFieldsSchema, signUpFieldsSchema } from '@common/auth.ts';
 import { TEXT_LIMITS } from '@common/text.ts';
 import type { Db, Executor } from '../db/index.ts';
@@ -61,6 +61,40 @@ export interface LocalIdentityOptions {
 }
 
 export type AccountMailKind = 'password-reset' | 'verify-email';
+
+/** A session lasts 30 days and is extended to 30 days from now when used a day or more after its last extension. */
+const SESSION_SECONDS = { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 } as const;
+
+/**
+ * The session token of a signed session cookie (`<token>.<base64 HMAC-SHA256 of the token>`), read as
+ * better-auth reads it (the first cookie of that name, quotes taken off, percent-decoded when it decodes, a
+ * 44-character signature), or null when it is absent or its signature is not the server's.
+ */
+export function signedCookieValue(cookieHeader: string | null, name: string, secret: string): string | null {
+  if (!cookieHeader) return null;
+  let raw: string | undefined;
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      raw = part.slice(eq + 1).trim();
+      break;
+    }
+  }
+  if (!raw) return null;
+  if (raw.codePointAt(0) === 34) raw = raw.slice(1, -1);
+  let value = raw;
+  try {
+    value = decodeURIComponent(raw);
+  } catch {
+    // better-call keeps a value that does not decode as it is.
+  }
+  const dot = value.lastIndexOf('.');
+  if (dot < 1) return null;
+  const token = value.slice(0, dot);
+  const given = Buffer.from(value.slice(dot + 1));
+  const expected = Buffer.from(createHmac('sha256', secret).update(token).digest('base64'));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
+}
 
 /** Requests that send account mail: counted per e-mail and address like sign-ins (docs/decisions/007). */
 const MAIL_REQUESTS = new Set(['/request-password-reset', '/send-verification-email']);
@@ -204,7 +238,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
         },
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    session: SESSION_SECONDS,
     // Sign-in attempts are limited by the sign-in guard (hooks below), shared by every instance through
     // the database and counted after better-auth has parsed the body, whatever its encoding.
     rateLimit: { enabled: false },
@@ -300,13 +334,52 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     await guard.passwordCheckPassed(user.id);
   }
 
+  async function identify(headers: Headers): Promise<Identity | null> {
+    const found = await auth.api.getSession({ headers });
+    return found ? { ...toIdentity(found.user), session: { id: found.session.id, expiresAt: new Date(found.session.expiresAt) } } : null;
+  }
+
+  /**
+   * The session, its login and the users row in one prepared query. Any case better-auth treats specially
+   * (no or a badly signed cookie, an unknown or expired session, one due for extension) goes through
+   * better-auth's own getSession, so the answer is always the one it would give.
+   */
+  const sessionWithRow = opts.db
+    .select({
+      sessionId: authSessions.id,
+      expiresAt: authSessions.expiresAt,
+      login: { id: authUsers.id, email: authUsers.email, name: authUsers.name, image: authUsers.image, createdAt: authUsers.createdAt, emailVerified: authUsers.emailVerified },
+      row: getTableColumns(users),
+    })
+    .from(authSessions)
+    .innerJoin(authUsers, eq(authUsers.id, authSessions.userId))
+    .leftJoin(users, eq(users.clerkId, authUsers.id))
+    .where(eq(authSessions.token, sql.placeholder('token')))
+    .limit(1)
+    .prepare('likeness_session_with_user');
+  let cookie: Promise<{ name: string; secret: string }> | undefined;
+
+  async function identifyWithRow(headers: Headers) {
+    cookie ??= auth.$context.then((context) => ({ name: context.authCookies.sessionToken.name, secret: context.secret }));
+    const { name, secret } = await cookie;
+    const token = signedCookieValue(headers.get('cookie'), name, secret);
+    const [found] = token ? await sessionWithRow.execute({ token }) : [];
+    const now = Date.now();
+    const expiresAt = found?.expiresAt.getTime() ?? 0;
+    const dueForExtension = expiresAt - SESSION_SECONDS.expiresIn * 1000 + SESSION_SECONDS.updateAge * 1000 <= now;
+    if (!found || expiresAt <= now || dueForExtension) {
+      const who = await identify(headers);
+      return who && { who, row: (await opts.db.select().from(users).where(eq(users.clerkId, who.id)).limit(1))[0] };
+    }
+    const who: Identity = { ...toIdentity(found.login), session: { id: found.sessionId, expiresAt: found.expiresAt } };
+    return { who, row: found.row?.id ? found.row : undefined };
+  }
+
   return {
     name: 'local',
     transport: 'cookie',
-    async identify(headers) {
-      const found = await auth.api.getSession({ headers });
-      return found ? { ...toIdentity(found.user), session: { id: found.session.id, expiresAt: new Date(found.session.expiresAt) } } : null;
-    },
+    identify,
+    identifyWithRow,
     async handle(request) {
       const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '');
       if (!isOpenAuthRoute(request.method, path)) throw notFound();

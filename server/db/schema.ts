@@ -182,6 +182,10 @@ export const generations = pgTable(
     index('generations_user_active_created_idx')
       .on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.status} = 'ACTIVE'`),
+    // My Generations' count from a small index (one entry list per user) instead of the ordered one.
+    index('generations_user_active_idx')
+      .on(t.userId)
+      .where(sql`${t.status} = 'ACTIVE'`),
     index('generations_user_favorite_created_idx')
       .on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.status} = 'ACTIVE' and ${t.isFavorite}`),
@@ -219,6 +223,10 @@ export const exploreGallery = pgTable(
     index('explore_gallery_hair_color_idx').on(t.hairColor),
     index('explore_gallery_ethnicity_idx').on(t.ethnicity),
     index('explore_gallery_style_idx').on(t.style),
+    // Explore's filtered count read from the index alone (docs/decisions/014-generate-path.md).
+    index('explore_gallery_filters_idx').on(t.gender, t.style, t.ethnicity, t.hairColor),
+    // Whether an image is shown in Explore (media access, the deleted-generations purge, erasure).
+    index('explore_gallery_image_url_idx').on(t.imageUrl),
   ],
 );
 

@@ -33,9 +33,11 @@ export async function resolveUser(
   users: UsersService,
   headers: Headers,
 ): Promise<{ who: Identity; user: UserRow } | undefined> {
-  const who = await identity.identify(headers);
-  if (!who) return undefined;
-  const known = await users.findByClerkId(who.id);
+  const found = identity.identifyWithRow
+    ? await identity.identifyWithRow(headers)
+    : await identity.identify(headers).then(async (who) => who && { who, row: await users.findByClerkId(who.id) });
+  if (!found) return undefined;
+  const { who, row: known } = found;
   if (known?.erasedAt) throw accountDeleted();
   return { who, user: known ? await withVerifiedEmail(identity, users, who, known) : await syncUser(identity, users, who) };
 }

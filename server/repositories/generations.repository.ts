@@ -3,6 +3,7 @@ import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/index.ts';
 import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
 import { leaseIsFree } from './job-leases.ts';
+import { rowOf } from './raw-rows.ts';
 import { usableCharacterOf } from './trainings.repository.ts';
 
 export type GenerationRow = typeof generations.$inferSelect;
@@ -113,14 +114,7 @@ export const generationsRepository = {
       told as (select ${notification} from saved)
       select saved.*, (select count(*) from told) as told from saved`);
     const [raw] = (result as unknown as { rows: Record<string, unknown>[] }).rows;
-    if (!raw) return undefined;
-    // As drizzle maps a selected row: each column's driver value through the column's own mapping.
-    const mapped: Record<string, unknown> = {};
-    for (const [key, column] of Object.entries(columns)) {
-      const value = raw[column.name];
-      mapped[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-    }
-    return mapped as GenerationRow;
+    return raw && rowOf<GenerationRow>(columns, raw);
   },
 
   async insertGeneration(db: Executor, row: NewGenerationRow): Promise<GenerationRow> {
@@ -128,23 +122,20 @@ export const generationsRepository = {
     return inserted;
   },
 
-  /** The user's PENDING generations that some instance still holds (lease not run out), with their owners. */
-  listHeldGenerations(db: Executor, userId: string) {
-    return db
-      .select({ id: generationJobs.id, leaseOwner: generationJobs.leaseOwner })
-      .from(generationJobs)
-      .where(
-        and(
-          eq(generationJobs.userId, userId),
-          eq(generationJobs.kind, 'generation'),
-          eq(generationJobs.status, 'PENDING'),
-          not(leaseIsFree(generationJobs)),
-        ),
-      );
-  },
-
-  async insertJob(db: Executor, job: PgInsertValue<typeof generationJobs>): Promise<void> {
-    await db.insert(generationJobs).values(job);
+  /**
+   * Writes a PENDING job and, in the same statement (one round trip), lists the user's other PENDING jobs of
+   * its kind that some instance still holds (lease not run out), with their owners. The listing reads the
+   * statement's snapshot, which the new row is not part of.
+   */
+  async insertJobListingHeld(db: Executor, job: PgInsertValue<typeof generationJobs> & { id: string; userId: string; kind: 'generation' | 'caption' }) {
+    const j = generationJobs;
+    const insert = db.insert(j).values(job);
+    const held = db
+      .select({ id: j.id, leaseOwner: j.leaseOwner })
+      .from(j)
+      .where(and(eq(j.userId, job.userId), eq(j.kind, job.kind), eq(j.status, 'PENDING'), not(leaseIsFree(j))));
+    const result = await db.execute<{ id: string; lease_owner: string | null }>(sql`with inserted as (${insert.getSQL()}) ${held.getSQL()}`);
+    return (result as unknown as { rows: { id: string; lease_owner: string | null }[] }).rows.map((r) => ({ id: r.id, leaseOwner: r.lease_owner }));
   },
 
   /** Moves a PENDING job to its end state; false when it had already ended (so its outcome is not applied twice). */

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { generations, loraTrainings, photoPackPrompts, photoPacks, photoShoots, shootPhotos } from '../db/schema.ts';
 import { claimDue, leaseIsFree, type LeaseClaim } from './job-leases.ts';
+import { rowOf } from './raw-rows.ts';
 
 export type PackRow = typeof photoPacks.$inferSelect;
 export type NewPackRow = typeof photoPacks.$inferInsert;
@@ -101,10 +102,18 @@ export const shootsRepository = {
   },
 
   // ── shoots ──
-  async insertShoot(db: Executor, shoot: typeof photoShoots.$inferInsert, photos: NewShootPhotoRow[]): Promise<ShootRow> {
-    const [row] = await db.insert(photoShoots).values(shoot).returning();
-    await db.insert(shootPhotos).values(photos);
-    return row;
+  /**
+   * The shoot, its photos and `notification` (the shoot event's NOTIFY, sent from the inserted row; none when
+   * absent) in one statement: one round trip however many photos (docs/decisions/014-generate-path.md).
+   */
+  async insertShoot(db: Executor, shoot: typeof photoShoots.$inferInsert, photos: NewShootPhotoRow[], notification?: SQL): Promise<ShootRow> {
+    const result = await db.execute<Record<string, unknown>>(sql`
+      with shoot as (${db.insert(photoShoots).values(shoot).returning().getSQL()}),
+      photos as (${db.insert(shootPhotos).values(photos).getSQL()}),
+      told as (select ${notification ?? sql`null`} from shoot where ${notification ? sql`true` : sql`false`})
+      select shoot.*, (select count(*) from told) as told from shoot`);
+    const [raw] = (result as unknown as { rows: Record<string, unknown>[] }).rows;
+    return rowOf<ShootRow>(getTableColumns(photoShoots), raw);
   },
 
   async findShoot(db: Executor, id: string): Promise<ShootRow | undefined> {

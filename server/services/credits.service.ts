@@ -1,9 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterCommit, type Db, type Executor } from '../db/index.ts';
-import { creditLedger, userPublicMeta, users, type LedgerKind } from '../db/schema.ts';
+import { creditLedger, users, type LedgerKind } from '../db/schema.ts';
 import { accountDeleted, insufficientCredits, notFound } from '../domain/errors.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
+import { creditsRepository } from '../repositories/credits.repository.ts';
 
 export type { LedgerKind };
 
@@ -56,32 +57,14 @@ export function createCreditsService(deps: {
       throw insufficientCredits(-change.delta, row.credits);
     }
 
-    const inserted = await tx
-      .insert(creditLedger)
-      .values({
-        userId: change.userId,
-        delta: change.delta,
-        kind: change.kind,
-        reason: change.reason,
-        idempotencyKey: change.idempotencyKey,
-        balanceAfter: balance,
-        // The moment the change was applied (the user's row is locked), not the transaction's start, so the
-        // user's ledger read by created_at is the order the balance went through.
-        createdAt: sql`clock_timestamp()`,
-      })
-      .onConflictDoNothing({ target: creditLedger.idempotencyKey })
-      .returning({ id: creditLedger.id });
-    if (inserted.length === 0) return { applied: false, balance: row.credits };
-
-    await tx
-      .update(users)
-      .set({ credits: balance, updatedAt: sql`now()` })
-      .where(eq(users.id, change.userId));
-    await tx
-      .insert(userPublicMeta)
-      .values({ userId: change.userId, credits: balance })
-      .onConflictDoUpdate({ target: userPublicMeta.userId, set: { credits: balance } });
-    await deps.events.publish(tx, change.userId, { type: 'credits', credits: balance });
+    // The change itself in one statement (one round trip): the ledger row, and only if it was written (its
+    // idempotency key is new) the balance, the balance hosted mode reads and the credits event.
+    const { applied } = await creditsRepository.applyChange(
+      tx,
+      { ...change, balanceAfter: balance },
+      deps.events.notification(change.userId, { type: 'credits', credits: balance }),
+    );
+    if (!applied) return { applied: false, balance: row.credits };
     afterCommit(() => deps.metrics?.creditsChanged(change.kind, change.delta));
     return { applied: true, balance };
   }

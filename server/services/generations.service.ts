@@ -247,8 +247,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
    */
   async function startJob(job: PaidJob, reason: string, input: unknown, provider: string): Promise<void> {
     await db.transaction(async (tx) => {
-      await recordPaidJob(tx, deps, { ...job, reason, input, provider });
-      for (const other of await repo.listHeldGenerations(tx, job.userId)) {
+      for (const other of await recordPaidJob(tx, deps, { ...job, reason, input, provider })) {
         if (other.id !== job.id && other.leaseOwner && (await deps.isInstanceAlive(tx, other.leaseOwner))) throw new UserBusy();
       }
     });

@@ -25,14 +25,18 @@ export interface PaidJob {
 /** Ledger key of a job's debit; its refund is keyed `refund:<this>` by the credits service. */
 export const paidJobDebitKey = (job: Pick<PaidJob, 'kind' | 'id'>) => `${job.kind}:${job.id}`;
 
-/** Debits the job and records it PENDING, leased to this instance, in the caller's transaction. */
+/**
+ * Debits the job and records it PENDING, leased to this instance, in the caller's transaction. Answers the
+ * user's other PENDING jobs of this kind that an instance still holds (read by the statement that writes the
+ * job, so at no extra round trip).
+ */
 export async function recordPaidJob(
   tx: Executor,
   deps: { credits: CreditsService; leases: JobLeases },
   job: PaidJob & { reason: string; input: unknown; provider: string },
-): Promise<void> {
+): Promise<{ id: string; leaseOwner: string | null }[]> {
   await deps.credits.debit(job.userId, job.cost, job.reason, paidJobDebitKey(job), tx);
-  await repo.insertJob(tx, {
+  return repo.insertJobListingHeld(tx, {
     id: job.id,
     userId: job.userId,
     kind: job.kind,

@@ -261,8 +261,9 @@ export function createShootsService(deps: ShootsDeps) {
             cost,
           },
           photos,
+          // A new shoot is RUNNING (the column's default); its event goes out from the same statement.
+          events.notification(userId, { type: 'shoot', id: shootId, status: 'RUNNING' }),
         );
-        await publish(tx, shoot);
         return { shoot, created: true, photos };
       });
       if (!started.created) return { shoot: await get(userId, started.shoot.id), created: false };

@@ -97,6 +97,14 @@ describe.each(providers)('storage contract (%s)', (_name, make) => {
     expect(await storage.exists('generations/u1/a.jpeg')).toBe(true);
   });
 
+  it('writes into a folder that is new, and into one emptied and removed since the last write', async () => {
+    await storage.put('generations/fresh-user/deep/a.jpeg', Buffer.from('first'), 'image/jpeg');
+    expect(await storage.deleteAll('generations/fresh-user/')).toBe(1);
+    await storage.put('generations/fresh-user/deep/b.jpeg', Buffer.from('second'), 'image/jpeg');
+    expect(await storage.read('generations/fresh-user/deep/b.jpeg')).toEqual(Buffer.from('second'));
+    expect(await storage.exists('generations/fresh-user/deep/a.jpeg')).toBe(false);
+  });
+
   it('keeps the same etag while an object is unchanged and a new one when rewritten', async () => {
     await storage.put('thumbs/384/x.webp', Buffer.from('one'), 'image/webp');
     const first = (await storage.get('thumbs/384/x.webp'))!;

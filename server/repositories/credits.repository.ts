@@ -1,0 +1,44 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db/index.ts';
+import { creditLedger, userPublicMeta, users, type LedgerKind } from '../db/schema.ts';
+
+const c = (column: { name: string }) => sql.identifier(column.name);
+
+/** Statements of balance changes (server/services/credits.service.ts decides them). */
+export const creditsRepository = {
+  /**
+   * One balance change in one statement (docs/decisions/014-generate-path.md): the ledger row, and only when it
+   * was written (its idempotency key is new) the new balance in users and user_public_meta and `notification`
+   * (the credits event's NOTIFY). The caller holds the users row's lock and has computed `balanceAfter` from it.
+   * `applied` is false, and nothing written, when the key had been applied before.
+   */
+  async applyChange(
+    tx: Executor,
+    change: { userId: string; delta: number; kind: LedgerKind; reason: string; idempotencyKey: string; balanceAfter: number },
+    notification: SQL,
+  ): Promise<{ applied: boolean }> {
+    const l = creditLedger;
+    const u = users;
+    const m = userPublicMeta;
+    const userId = sql`${change.userId}::uuid`;
+    const balance = sql`${change.balanceAfter}::integer`;
+    // created_at is the moment the change was applied (the user's row is locked), not the transaction's start,
+    // so the user's ledger read by created_at is the order the balance went through.
+    const result = await tx.execute<{ applied: number; told: number }>(sql`
+      with ledger as (
+        insert into ${l} (${c(l.userId)}, ${c(l.delta)}, ${c(l.kind)}, ${c(l.reason)}, ${c(l.idempotencyKey)}, ${c(l.balanceAfter)}, ${c(l.createdAt)})
+        values (${userId}, ${change.delta}::integer, ${change.kind}::text, ${change.reason}::text, ${change.idempotencyKey}::text, ${balance}, clock_timestamp())
+        on conflict (${c(l.idempotencyKey)}) do nothing
+        returning 1),
+      balance as (
+        update ${u} set ${c(u.credits)} = ${balance}, ${c(u.updatedAt)} = now()
+        where ${c(u.id)} = ${userId} and exists (select from ledger)),
+      meta as (
+        insert into ${m} (${c(m.userId)}, ${c(m.credits)}) select ${userId}, ${balance} from ledger
+        on conflict (${c(m.userId)}) do update set ${c(m.credits)} = excluded.${c(m.credits)}),
+      told as (select ${notification} from ledger)
+      select (select count(*) from ledger)::int as applied, (select count(*) from told)::int as told`);
+    const [row] = (result as unknown as { rows: { applied: number }[] }).rows;
+    return { applied: Number(row?.applied) === 1 };
+  },
+};

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHmac, randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { authSessions, creditLedger, generationJobs, userPublicMeta } from '../../server/db/schema.ts';
+import { signedCookieValue } from '../../server/auth/local.ts';
+import { generationsRepository } from '../../server/repositories/generations.repository.ts';
+import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
+
+/**
+ * The statements that took the generate path's round trips down (docs/decisions/014-generate-path.md): the
+ * balance change in one statement, the job insert with the busy check, and the session read with the users row.
+ */
+describe.each(testDatabases())('generate path statements (%s)', (database) => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ database });
+  });
+  afterAll(() => ts?.stop());
+
+  const ledgerRows = async (key: string) => ts.rt.db.select().from(creditLedger).where(eq(creditLedger.idempotencyKey, key));
+  const publicBalance = async (userId: string) =>
+    (await ts.rt.db.select({ credits: userPublicMeta.credits }).from(userPublicMeta).where(eq(userPublicMeta.userId, userId)))[0]?.credits;
+
+  it('writes a debit, the balance and the public balance together, and a repeated key changes nothing', async () => {
+    const { userId } = await ts.signUp({ credits: 25 });
+    const key = `hot:${randomUUID()}`;
+    expect(await ts.rt.credits.debit(userId, 10, 'first', key)).toEqual({ applied: true, balance: 15 });
+    expect(await ts.rt.credits.debit(userId, 10, 'again', key)).toEqual({ applied: false, balance: 15 });
+    const rows = await ledgerRows(key);
+    expect(rows.map((r) => ({ delta: r.delta, kind: r.kind, reason: r.reason, balanceAfter: r.balanceAfter }))).toEqual([
+      { delta: -10, kind: 'debit', reason: 'first', balanceAfter: 15 },
+    ]);
+    expect(await ts.rt.credits.balance(userId)).toBe(15);
+    expect(await publicBalance(userId)).toBe(15);
+    expect(await ts.rt.credits.ledgerSum(userId)).toBe(15);
+  });
+
+  it('refuses a debit above the balance with 402 and writes nothing; a key already applied is not refused', async () => {
+    const { userId } = await ts.signUp({ credits: 15 });
+    const key = `hot:${randomUUID()}`;
+    await expect(ts.rt.credits.debit(userId, 20, 'too much', key)).rejects.toMatchObject({ status: 402 });
+    expect(await ledgerRows(key)).toEqual([]);
+    expect(await ts.rt.credits.balance(userId)).toBe(15);
+    expect(await publicBalance(userId)).toBe(15);
+
+    // The same debit applied once, then asked again when the balance no longer covers it: already applied.
+    const once = `hot:${randomUUID()}`;
+    expect(await ts.rt.credits.debit(userId, 10, 'once', once)).toEqual({ applied: true, balance: 5 });
+    expect(await ts.rt.credits.debit(userId, 10, 'once', once)).toEqual({ applied: false, balance: 5 });
+    expect(await ledgerRows(once)).toHaveLength(1);
+    expect(await publicBalance(userId)).toBe(5);
+  });
+
+  it('lists the held jobs of the user beside a new one, never the new one, another user’s or a lapsed one', async () => {
+    const { userId } = await ts.signUp();
+    const { userId: otherUser } = await ts.signUp();
+    const lease = { leaseOwner: 'instance-a', leaseExpiresAt: sql<Date>`now() + interval '1 minute'` };
+    const job = (user: string, extra: { leaseOwner?: string; leaseExpiresAt?: ReturnType<typeof sql<Date>>; status?: 'SUCCEEDED' } = {}) => ({
+      id: randomUUID(),
+      userId: user,
+      kind: 'generation' as const,
+      cost: 10,
+      input: {},
+      provider: 'builtin',
+      ...lease,
+      ...extra,
+    });
+    const held = job(userId);
+    const lapsed = job(userId, { leaseExpiresAt: sql<Date>`now() - interval '1 second'` });
+    const ended = job(userId, { status: 'SUCCEEDED' });
+    const others = job(otherUser);
+    await ts.rt.db.insert(generationJobs).values([held, lapsed, ended, others]);
+
+    const fresh = job(userId, { leaseOwner: 'instance-b' });
+    const listed = await ts.rt.db.transaction((tx) => generationsRepository.insertJobListingHeld(tx, fresh));
+    expect(listed).toEqual([{ id: held.id, leaseOwner: 'instance-a' }]);
+    const [written] = await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.id, fresh.id));
+    expect(written).toMatchObject({ userId, status: 'PENDING', leaseOwner: 'instance-b', cost: 10 });
+  });
+
+  it('refuses a session at once once it is revoked, even between two requests on the same connection', async () => {
+    const { client, userId } = await ts.signUp();
+    expect((await client.get('/api/me')).status).toBe(200);
+    // Revoked the way every sign-out-everywhere does it: the row goes.
+    const me = await ts.rt.users.findById(userId);
+    await ts.rt.db.delete(authSessions).where(eq(authSessions.userId, me!.clerkId));
+    const res = await client.get('/api/me');
+    expect(res.status).toBe(401);
+  });
+
+  it('refuses an expired session and extends one used a day after its last extension, as better-auth does', async () => {
+    const { client, userId } = await ts.signUp();
+    const me = await ts.rt.users.findById(userId);
+    const ofUser = eq(authSessions.userId, me!.clerkId);
+
+    await ts.rt.db.update(authSessions).set({ expiresAt: sql`now() + interval '29 days' - interval '1 hour'` }).where(ofUser);
+    expect((await client.get('/api/me')).status).toBe(200);
+    const [extended] = await ts.rt.db.select({ expiresAt: authSessions.expiresAt }).from(authSessions).where(ofUser);
+    expect(extended.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29.9 * 24 * 3600_000);
+
+    await ts.rt.db.update(authSessions).set({ expiresAt: sql`now() - interval '1 second'` }).where(ofUser);
+    expect((await client.get('/api/me')).status).toBe(401);
+  });
+
+  it('refuses a session cookie whose signature is not the server’s, and one naming no session', async () => {
+    const { client } = await ts.signUp();
+    const [name, value] = client.cookieHeader().split(';')[0].split('=');
+    const token = decodeURIComponent(value).split('.')[0];
+    for (const cookie of [`${name}=${token}.${'A'.repeat(43)}=`, `${name}=${encodeURIComponent(`${randomUUID()}.${'A'.repeat(43)}=`)}`]) {
+      const res = await fetch(`${ts.url}/api/me`, { headers: { cookie } });
+      expect(res.status).toBe(401);
+    }
+  });
+});
+
+describe.each(testDatabases())('session lookup in one query (%s)', (database) => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ database });
+  });
+  afterAll(() => ts?.stop());
+
+  it('answers the same person and users row as the two-step lookup', async () => {
+    const { client, userId } = await ts.signUp({ credits: 30 });
+    const headers = new Headers({ cookie: client.cookieHeader() });
+    const fast = await ts.rt.identity.identifyWithRow!(headers);
+    const who = await ts.rt.identity.identify(headers);
+    expect(fast?.who).toEqual(who);
+    expect(fast?.row).toEqual(await ts.rt.users.findById(userId));
+    expect(fast?.row?.credits).toBe(30);
+    const [session] = await ts.rt.db.select().from(authSessions).where(and(eq(authSessions.id, fast!.who.session!.id)));
+    expect(session.expiresAt.getTime()).toBe(fast!.who.session!.expiresAt.getTime());
+  });
+});
+
+describe('signed session cookie', () => {
+  const secret = 'a-secret-of-the-server-a-secret-of-the-server';
+  const signed = (token: string, key = secret) => encodeURIComponent(`${token}.${createHmac('sha256', key).update(token).digest('base64')}`);
+
+  it('reads the token of a cookie signed with the secret, and nothing else', () => {
+    expect(signedCookieValue(`other=1; s=${signed('tok')}; last=2`, 's', secret)).toBe('tok');
+    expect(signedCookieValue(`s="${signed('tok')}"`, 's', secret)).toBe('tok');
+    expect(signedCookieValue(`s=${signed('tok', 'another-secret')}`, 's', secret)).toBeNull();
+    expect(signedCookieValue(`s=${signed('tok').replace('tok', 'tak')}`, 's', secret)).toBeNull();
+    expect(signedCookieValue('s=tok', 's', secret)).toBeNull();
+    expect(signedCookieValue('s=', 's', secret)).toBeNull();
+    expect(signedCookieValue(null, 's', secret)).toBeNull();
+    expect(signedCookieValue(`xs=${signed('tok')}`, 's', secret)).toBeNull();
+  });
+
+  it('takes the first cookie of the name, as better-auth does', () => {
+    expect(signedCookieValue(`s=${signed('first')}; s=${signed('second')}`, 's', secret)).toBe('first');
+    expect(signedCookieValue(`s=forged.${'A'.repeat(43)}=; s=${signed('second')}`, 's', secret)).toBeNull();
+  });
+});
