@@ -4,6 +4,7 @@
  * uses the same bounds, defaults and helpers so both sides agree on every number.
  */
 import { z } from 'zod';
+import type { LikenessVerdict } from './likeness.ts';
 import { LIMITS } from './product.ts';
 import { storableText, TEXT_LIMITS } from './text.ts';
 
@@ -131,6 +132,11 @@ export interface GenerationView {
   lora_trainings: GenerationCharacter | null;
   /** The generation this one was upscaled or edited from (issue 23); null for a plain generation. */
   source: GenerationSource | null;
+  /** Likeness to its character's face, 0–100; null: no character, no reference face, or not checked yet. */
+  likeness: number | null;
+  likeness_verdict: LikenessVerdict | null;
+  /** The photo shoot it was made in (issue 20), or null for a single generation. */
+  shoot_id: string | null;
 }
 
 /** A generations row as the data store holds it (spec §3), with its character joined from lora_trainings. */
@@ -154,6 +160,10 @@ export interface GenerationRecord {
   derivation?: Derivation | null;
   upscale_factor?: number | null;
   edit_strength?: number | null;
+  /** The likeness check (common/likeness.ts). */
+  likeness?: number | null;
+  likeness_verdict?: LikenessVerdict | null;
+  shoot_id?: string | null;
 }
 
 const contentTypeOf = (format: string) => (format === 'png' ? 'image/png' : 'image/jpeg');
@@ -187,6 +197,10 @@ export function toGenerationView(row: GenerationRecord): GenerationView {
       row.source_id && row.derivation
         ? { id: row.source_id, kind: row.derivation, factor: row.upscale_factor ?? null, strength: row.edit_strength ?? null }
         : null,
+    // Only a checked image has a verdict; a likeness without one would be a half-written check.
+    likeness: row.likeness_verdict ? (row.likeness ?? null) : null,
+    likeness_verdict: row.likeness_verdict ?? null,
+    shoot_id: row.shoot_id ?? null,
   };
 }
 

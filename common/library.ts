@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { GenerationView } from './generation.ts';
+import { WEAK_VERDICTS } from './likeness.ts';
 import { LIMITS } from './product.ts';
 
 /** Pages past this are refused: no gallery holds 400,000 items, and deep offsets only cost the database. */
@@ -41,8 +42,15 @@ const flag = z
   .optional()
   .transform((v) => v === 'true');
 
-/** GET /api/library/generations?page=N&favorites=true */
-export const libraryQuerySchema = z.object({ page, favorites: flag });
+/** GET /api/library/generations?page=N&favorites=true&likeness=weak ('Weak likeness': weak or faceless images). */
+export const libraryQuerySchema = z.object({
+  page,
+  favorites: flag,
+  likeness: z
+    .enum(['weak'], { error: 'must be weak' })
+    .optional()
+    .transform((v) => v === 'weak'),
+});
 export type LibraryQuery = z.output<typeof libraryQuerySchema>;
 
 const filterValue = (name: ExploreFilterName) => {
@@ -175,10 +183,12 @@ export const restoreFailed = (count: number) => `${count === 1 ? 'The image' : '
 export interface ListDefinition<Column extends string = string> {
   table: 'generations' | 'explore_gallery';
   where: Readonly<Partial<Record<Column, string | boolean>>>;
+  /** Columns whose value must be one of a few (PostgREST's `in`). */
+  whereIn?: Readonly<Partial<Record<Column, readonly string[]>>>;
   order: readonly { column: Column; ascending: boolean }[];
 }
 
-type GenerationListColumn = 'status' | 'is_favorite' | 'created_at' | 'id';
+type GenerationListColumn = 'status' | 'is_favorite' | 'likeness_verdict' | 'created_at' | 'id';
 type ExploreListColumn = 'is_featured' | 'created_at' | 'id';
 
 const NEWEST_FIRST = [
@@ -190,14 +200,18 @@ const NEWEST_FIRST = [
 export const LISTS = {
   myGenerations: { table: 'generations', where: { status: 'ACTIVE' }, order: NEWEST_FIRST },
   favorites: { table: 'generations', where: { status: 'ACTIVE', is_favorite: true }, order: NEWEST_FIRST },
+  /** My Generations filtered to 'Weak likeness': the images that miss their character (weak or no face). */
+  weakLikeness: { table: 'generations', where: { status: 'ACTIVE' }, whereIn: { likeness_verdict: WEAK_VERDICTS }, order: NEWEST_FIRST },
   explore: { table: 'explore_gallery', where: {}, order: [{ column: 'is_featured', ascending: false }, ...NEWEST_FIRST] },
   exploreFeatured: { table: 'explore_gallery', where: { is_featured: true }, order: NEWEST_FIRST },
 } as const satisfies {
   myGenerations: ListDefinition<GenerationListColumn>;
   favorites: ListDefinition<GenerationListColumn>;
+  weakLikeness: ListDefinition<GenerationListColumn>;
   explore: ListDefinition<ExploreListColumn>;
   exploreFeatured: ListDefinition<ExploreListColumn>;
 };
 
-/** My Generations or Favorites. */
-export const generationsList = (favorites: boolean): ListDefinition<GenerationListColumn> => (favorites ? LISTS.favorites : LISTS.myGenerations);
+/** My Generations (optionally only its weak likenesses) or Favorites. */
+export const generationsList = (favorites: boolean, weakLikeness = false): ListDefinition<GenerationListColumn> =>
+  favorites ? LISTS.favorites : weakLikeness ? LISTS.weakLikeness : LISTS.myGenerations;

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { duplicateOf, isSamePhoto, photoBadge, photoSummary, trainingPolicyRefusal } from './photo-check.ts';
+import { countedPeople, duplicateOf, faceEvidenceHolds, isSamePhoto, landmarksInPlace, photoBadge, photoSummary, trainingPolicyRefusal } from './photo-check.ts';
+
+const UPRIGHT = { rightEye: [0.33, 0.38], leftEye: [0.67, 0.38], nose: [0.5, 0.58], mouth: [0.5, 0.75] } as const;
+const face = (over: Partial<Parameters<typeof faceEvidenceHolds>[0]> = {}) => ({
+  box: [0.3, 0.2, 0.3, 0.25] as const,
+  score: 0.9,
+  meshScore: 0.99,
+  landmarks: UPRIGHT,
+  embedding: [0.6, 0.8],
+  ...over,
+});
 
 describe('training photo verdicts (issue 13)', () => {
   it('badges the first problem in the fixed order, or Good', () => {
@@ -37,5 +47,36 @@ describe('training photo verdicts (issue 13)', () => {
       'At least 4 photos must show exactly one face; only 3 do. Add photos of the person alone.',
     );
     expect(trainingPolicyRefusal([group, group, group, group])).toBe('At least 4 photos must show exactly one face; none does. Add photos of the person alone.');
+  });
+
+  it('counts a detection as a face only when its evidence holds together', () => {
+    expect(faceEvidenceHolds(face())).toBe(true);
+    expect(faceEvidenceHolds(face({ score: 0.4 }))).toBe(false);
+    expect(faceEvidenceHolds(face({ embedding: null }))).toBe(false);
+    // A fitted mesh whose mouth sits above the eyes, or whose eyes are one point, is not a face.
+    expect(faceEvidenceHolds(face({ landmarks: { ...UPRIGHT, mouth: [0.5, 0.2] } }))).toBe(false);
+    expect(faceEvidenceHolds(face({ landmarks: { ...UPRIGHT, leftEye: [0.34, 0.38] } }))).toBe(false);
+  });
+
+  it('reads landmarks along the face’s own axis, so a tilted head is still a face', () => {
+    const turn = (p: readonly [number, number], a: number): [number, number] => [
+      0.5 + (p[0] - 0.5) * Math.cos(a) - (p[1] - 0.5) * Math.sin(a),
+      0.5 + (p[0] - 0.5) * Math.sin(a) + (p[1] - 0.5) * Math.cos(a),
+    ];
+    const tilted = (a: number) => ({ rightEye: turn(UPRIGHT.rightEye, a), leftEye: turn(UPRIGHT.leftEye, a), nose: turn(UPRIGHT.nose, a), mouth: turn(UPRIGHT.mouth, a) });
+    expect(landmarksInPlace(tilted(0.5))).toBe(true);
+    expect(landmarksInPlace(tilted(-0.5))).toBe(true);
+    // Upside down in the face's own frame: the nose and mouth above the eye line.
+    expect(landmarksInPlace({ ...UPRIGHT, nose: [0.5, 0.2], mouth: [0.5, 0.1] })).toBe(false);
+    expect(landmarksInPlace(null)).toBe(false);
+  });
+
+  it('counts other people only by faces of a comparable size', () => {
+    const main = face({ box: [0.3, 0.2, 0.3, 0.25] });
+    const far = face({ box: [0.8, 0.1, 0.05, 0.05] });
+    const near = face({ box: [0.0, 0.2, 0.2, 0.2] });
+    expect(countedPeople([main, far])).toEqual([main]);
+    expect(countedPeople([main, near, far])).toEqual([main, near]);
+    expect(countedPeople([face({ score: 0.2 })])).toEqual([]);
   });
 });

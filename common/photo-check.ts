@@ -16,6 +16,19 @@ export const PHOTO_CHECK = {
   /** Detector score from which a face counts. Real faces scored 0.84–0.90; the false faces seen 0.31–0.41. */
   minFaceScore: 0.5,
   /**
+   * The face mesh's own confidence from which a detection counts as a face (provisional; see
+   * faceEvidenceHolds).
+   */
+  minMeshScore: 0.5,
+  /**
+   * Where the landmarks must lie, in eye distances from the midpoint between the eyes along the face's own
+   * up-down axis (so a tilted head measures the same): the nose tip below the eyes, the mouth below the nose.
+   */
+  noseDepth: { min: 0.2, max: 1.6 },
+  mouthDepth: { min: 0.6, max: 2.4 },
+  /** The distance between the eye centres as a share of the face box's width. */
+  eyeSpan: { min: 0.15, max: 0.75 },
+  /**
    * Another face counts as another person when it is at least this tall relative to the main face; smaller
    * ones are people far behind, which training tolerates.
    */
@@ -56,9 +69,65 @@ export function explicitScore(scores: { porn: number; hentai: number }): number 
   return scores.porn + scores.hentai;
 }
 
-/** The detected faces that count (score at least PHOTO_CHECK.minFaceScore), in the detector's order. */
-export function countedFaces<F extends { score: number }>(faces: readonly F[]): F[] {
-  return faces.filter((f) => f.score >= PHOTO_CHECK.minFaceScore);
+type Point = readonly [number, number];
+
+/** What the vision worker reports about one detection (server/vision/types.ts FaceEvidence). */
+export interface FaceEvidenceLike {
+  box: readonly [number, number, number, number];
+  score: number;
+  meshScore: number;
+  /** Eye centres, nose tip and mouth centre as fractions of the face's box (square in pixels). */
+  landmarks: { rightEye: Point; leftEye: Point; nose: Point; mouth: Point } | null;
+  embedding: readonly number[] | null;
+}
+
+/** True when the landmarks sit where a face's do: eyes apart, the nose below them and the mouth below the nose. */
+export function landmarksInPlace(l: FaceEvidenceLike['landmarks']): boolean {
+  if (!l) return false;
+  const ex = l.leftEye[0] - l.rightEye[0];
+  const ey = l.leftEye[1] - l.rightEye[1];
+  const span = Math.hypot(ex, ey);
+  if (!(span >= PHOTO_CHECK.eyeSpan.min && span <= PHOTO_CHECK.eyeSpan.max)) return false;
+  const mid = [(l.leftEye[0] + l.rightEye[0]) / 2, (l.leftEye[1] + l.rightEye[1]) / 2] as const;
+  // The face's downward axis: the eye line turned a quarter clockwise (image y grows downwards).
+  const down = [-ey / span, ex / span] as const;
+  const depth = (p: Point) => ((p[0] - mid[0]) * down[0] + (p[1] - mid[1]) * down[1]) / span;
+  const nose = depth(l.nose);
+  const mouth = depth(l.mouth);
+  return (
+    nose >= PHOTO_CHECK.noseDepth.min &&
+    nose <= PHOTO_CHECK.noseDepth.max &&
+    mouth >= PHOTO_CHECK.mouthDepth.min &&
+    mouth <= PHOTO_CHECK.mouthDepth.max &&
+    mouth > nose
+  );
+}
+
+/**
+ * A detection is a face only when its evidence holds together: the detector's score, a usable embedding, and
+ * where the face mesh fitted with confidence, landmarks where eyes, nose and mouth belong (product §5;
+ * decision 016). Provisional: a mesh that could not be fitted does not yet count against a face (blurred and
+ * over-exposed real faces lose it), until the evaluation set says what separates them from false faces.
+ */
+export function faceEvidenceHolds(f: FaceEvidenceLike): boolean {
+  if (f.score < PHOTO_CHECK.minFaceScore || !f.embedding?.length) return false;
+  return f.meshScore < PHOTO_CHECK.minMeshScore || landmarksInPlace(f.landmarks);
+}
+
+/** The detections that count as faces (faceEvidenceHolds), in the detector's order (tallest first). */
+export function countedFaces<F extends FaceEvidenceLike>(faces: readonly F[]): F[] {
+  return faces.filter(faceEvidenceHolds);
+}
+
+/**
+ * The faces that count as people: the main (tallest) face and every other counted face at least
+ * PHOTO_CHECK.otherPersonMinShare of its height. Empty when no face counts.
+ */
+export function countedPeople<F extends FaceEvidenceLike>(faces: readonly F[]): F[] {
+  const counted = countedFaces(faces);
+  const main = counted[0];
+  if (!main) return [];
+  return [main, ...counted.slice(1).filter((f) => f.box[3] >= PHOTO_CHECK.otherPersonMinShare * main.box[3])];
 }
 
 /** The copy of a photo the page sends for checking is at most this long on its long side (upload cost on a phone). */

@@ -3,6 +3,7 @@
  * both sides share: the catalogue's shape, prompt templating, the cost, the views and the progress words.
  */
 import { z } from 'zod';
+import type { LikenessVerdict } from './likeness.ts';
 import { CREDIT_COSTS } from './product.ts';
 import { storableText, TEXT_LIMITS } from './text.ts';
 
@@ -166,6 +167,9 @@ export interface ShootPhotoView {
   finished_at: string | null;
   /** Queued photos only: photos (of every shoot) that will start before this one. */
   ahead: number | null;
+  /** The kept photo's likeness to the character (common/likeness.ts); null until it landed and was checked. */
+  likeness: number | null;
+  likeness_verdict: LikenessVerdict | null;
 }
 
 export interface ShootView {
@@ -180,6 +184,8 @@ export interface ShootView {
   created_at: string;
   finished_at: string | null;
   photos: ShootPhotoView[];
+  /** Photos taken again for likeness (at most ⌈N/4⌉). */
+  retaken: number;
   /** Mean time of recent photos on this server (ms), for an estimate before this shoot's first photo lands. */
   recent_photo_ms?: number | null;
 }
@@ -213,8 +219,9 @@ export interface ShootProgress {
 }
 
 /**
- * 'k of N ready', 'm failed, refunded' and 'about M min left': the estimate is the mean measured time of
- * this shoot's finished photos (or `fallbackMs`, e.g. a recent average) × photos left ÷ photos running.
+ * 'k of N ready', 'm failed, refunded' and 'about M min left': a photo is ready once its kept version is final
+ * (after any re-take for likeness), and the estimate is the mean measured time of this shoot's finished
+ * photos, each measured from its first take to its kept version, so re-takes are in it (or `fallbackMs`, e.g. a recent average) × photos left ÷ photos running.
  */
 export function shootProgress(photos: Pick<ShootPhotoView, 'status' | 'started_at' | 'finished_at'>[], fallbackMs?: number): ShootProgress {
   const count = (s: ShootPhotoStatus) => photos.filter((p) => p.status === s).length;

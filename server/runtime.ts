@@ -57,6 +57,11 @@ import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { createFairSemaphore } from './services/concurrency.ts';
 import { createShootsService, type ShootEndedHook, type ShootsService } from './services/shoots.service.ts';
 import { createShootRunner, type ShootRunner } from './jobs/shoot-runner.ts';
+import { createLikenessChecker, type LikenessChecker } from './jobs/likeness-checker.ts';
+import { createLikenessService, type LikenessService } from './services/likeness.service.ts';
+
+/** How often the likeness checker looks for unscored images besides being woken when one lands. */
+const LIKENESS_POLL_MS = 2000;
 import { renderCovers, seedCatalogue } from './services/packs.service.ts';
 import type { MailTransport } from './providers/mail/index.ts';
 import { createSmtpTransport } from './providers/mail/smtp.ts';
@@ -144,6 +149,10 @@ export interface Runtime {
   shoots: ShootsService;
   /** Runs shoot photos, taking over those of dead instances (server/jobs/shoot-runner.ts). */
   shootRunner: ShootRunner;
+  /** Character reference faces and the scores of images made with them (docs/decisions/017-likeness-check.md). */
+  likeness: LikenessService;
+  /** Scores images made with a character in the background, within seconds of landing. */
+  likenessChecker: LikenessChecker;
   /** Renders the photo packs' missing sample covers with the built-in engine (background at start). */
   renderPackCovers(): Promise<string[]>;
   /** Outgoing mail (docs/decisions/015-mail-outbox.md). */
@@ -260,13 +269,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
         allowedOrigins: (request) => allowedOrigins(config.PUBLIC_URL, request),
         signInGuard,
         sessions,
-        accountMail: async (kind, to, token) => {
-          if (!(await signInGuard.mayMail(to))) {
-            logger.warn({ kind }, 'account mail not sent: too many for this address in this window');
-            return;
-          }
-          await db.transaction((tx) => enqueueAccountMail(tx, kind, to, { token }));
-        },
+        accountMail: (tx, kind, to, token) => enqueueAccountMail(tx, kind, to, { token }),
         logger,
       });
   const users = createUsersService({ db });
@@ -289,6 +292,15 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
       : createBuiltinFinisher({ generator: options.generator ?? generator }));
   // One set of provider slots per instance, taken in turn per user by single generations and shoot photos.
   const inferenceSlots = createFairSemaphore(config.INFERENCE_CONCURRENCY);
+  const vision = options.vision ?? createVisionAnalyser({ timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 });
+  const likeness = createLikenessService({
+    db,
+    storage,
+    events,
+    logger,
+    faceEmbedding: (image) => vision.faceEmbedding(image, { timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 }),
+  });
+  const likenessChecker = createLikenessChecker({ db, likeness, logger, pollIntervalMs: LIKENESS_POLL_MS });
   const generations = createGenerationsService({
     db,
     credits,
@@ -302,6 +314,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     isInstanceAlive: database.isInstanceAlive,
     concurrency: config.INFERENCE_CONCURRENCY,
     slots: inferenceSlots,
+    likenessDue: () => likenessChecker.wake(),
   });
   // The catalogue file's packs are in the database before the first request (idempotent, serialised).
   await seedCatalogue(db);
@@ -321,10 +334,11 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     logger,
     concurrency: config.INFERENCE_CONCURRENCY,
     pollIntervalMs: Math.max(250, Math.min(2000, leases.leaseMs / 4)),
+    likeness,
   });
   shootRunner.start();
+  likenessChecker.start();
   const media = createMediaService({ db, storage, logger });
-  const vision = options.vision ?? createVisionAnalyser({ timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 });
   const photoChecks = createPhotoCheckService({ vision, logger, timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 });
   const captioner =
     options.captioner ?? (config.FAL_KEY ? createFalCaptioner({ credentials: config.FAL_KEY }) : createBuiltinCaptioner(vision));
@@ -356,7 +370,11 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     photoChecks,
     logger,
     provider: falTrainer ? 'fal' : 'builtin',
-    wake: () => trainingRunner.wake(),
+    wake: () => {
+      trainingRunner.wake();
+      // The new character's reference face is worked out from its photos right away.
+      likenessChecker.wake();
+    },
     falWebhook: falTrainer ? { jwksUrl: config.FAL_WEBHOOK_JWKS_URL, fetch: options.falFetch } : undefined,
     onFalResult: falTrainer ? (row, end) => trainingRunner.applyFalResult(row, end) : undefined,
   });
@@ -511,6 +529,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     trainingRunner,
     shoots,
     shootRunner,
+    likeness,
+    likenessChecker,
     renderPackCovers,
     mail: { transport: mailTransport, outbox, sender: mailSender, links: mailLinks, baseUrl: mailBaseUrl },
     retention: { ...retentionJob, lastReport: () => lastRetentionReport },
@@ -526,6 +546,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
       await providerCheck.close();
       await trainingRunner.close();
       await shootRunner.close();
+      await likenessChecker.close();
       await leases.releaseAll();
       seedAbort.abort();
       await seeding?.catch(() => undefined);

@@ -9,6 +9,13 @@ import { buildApp } from '../../server/app.ts';
 import { startRuntime } from '../../server/runtime.ts';
 import { insertGenerations } from './gallery-fixtures.ts';
 import { startTestSmtp } from '../../tests/helpers/smtp.ts';
+import { startFakeFal } from '../../tests/fakes/fal-server.ts';
+import { createBuiltinGenerator } from '../../server/providers/inference/builtin-generator.ts';
+import { createFalGenerator } from '../../server/providers/inference/fal-generator.ts';
+import type { ImageGenerator } from '../../server/providers/inference/index.ts';
+import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
+import type { Runtime } from '../../server/runtime.ts';
+import { onePersonPhotos, strangerPhotos } from './training-photos.ts';
 
 /**
  * The real server and SPA on a fresh data folder, plus a loopback-only control port (E2E_PORT + 100, clear of neighbouring servers) through
@@ -23,12 +30,44 @@ const config = loadConfig({ ...process.env, NODE_ENV: 'test', PORT: String(port)
   ...(smtp ? { SMTP_URL: smtp.url, PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`, MAIL_RETRY_SECONDS: '1' } : {}),
   // Trainings take a few seconds, long enough to see them running and short enough to watch them finish.
   TRAINING_DURATION_SECONDS: process.env.TRAINING_DURATION_SECONDS ?? '4', TRAINING_POLL_SECONDS: process.env.TRAINING_POLL_SECONDS ?? '0.5' });
-const rt = await startRuntime(config, { sseHeartbeatMs: 5000 });
+// The likeness e2e: the shoot photos of a person it names come from the fal fake (real photos of the trained
+// person, or of a stranger when told); every other image from the built-in engine, as in local mode.
+const fal = await startFakeFal({ latencyMs: 50 });
+const falGenerator = createFalGenerator({ credentials: fal.key, fetch: fal.fetch, pollIntervalMs: 20, timeoutMs: 60_000 });
+const falUsers = new Set<string>();
+let storage: Runtime['storage'] | undefined;
+const builtin = createBuiltinGenerator({
+  loadLora: async (path) => {
+    const key = keyFromMediaUrl(path);
+    return key && storage ? storage.read(key) : null;
+  },
+});
+const ownerOfLora = (path: string | undefined) => /\/loras\/([0-9a-f-]{36})\//.exec(path ?? '')?.[1];
+const generator: ImageGenerator = {
+  name: 'builtin',
+  generate: (input, opts) => {
+    const owner = ownerOfLora(input.loras[0]?.path);
+    return (owner && falUsers.has(owner) ? falGenerator : builtin).generate(input, opts);
+  },
+};
+const rt = await startRuntime(config, { sseHeartbeatMs: 5000, generator });
+storage = rt.storage;
 const app = buildApp(rt, { staticDir: fileURLToPath(new URL(`../../${process.env.DIST_DIR ?? 'dist'}`, import.meta.url)) });
 serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
 
 /** What fixtures may do through the control port, by path; each answers JSON. */
 const controls: Record<string, (body: { email: string; count: number; amount: number }) => Promise<unknown>> = {
+  // From now on the person's character is photographed by the fal fake: real photos of the person it was
+  // trained on, the next `count` of them of a stranger instead.
+  '/likeness/strangers': async (body) => {
+    const user = await rt.users.findByEmail(body.email);
+    if (!user) throw new Error(`no user ${body.email}`);
+    const [character] = await rt.generations.listCharacters(user.id);
+    if (!character?.lora_file_url) throw new Error(`${body.email} has no trained character`);
+    falUsers.add(user.id);
+    fal.control.photos({ lora: character.lora_file_url, person: await onePersonPhotos(), stranger: await strangerPhotos(), strangerNext: body.count });
+    return { lora: character.lora_file_url };
+  },
   // Messages the loopback SMTP server received for an address, oldest first.
   '/mail': async (body) =>
     (smtp?.to(body.email) ?? []).map((m) => ({ subject: m.mail.subject, text: m.mail.text, html: typeof m.mail.html === 'string' ? m.mail.html : '' })),

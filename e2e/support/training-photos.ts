@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { photosOf } from '../../tests/helpers/likeness-photos';
 import { portraitPhoto, PORTRAITS } from '../../tests/helpers/photos';
 
 /** Real portraits (the sample photos inside @vladmandic/human), one person each; mirrored after the fifth. */
@@ -10,4 +11,13 @@ export async function trainingPhotos(n: number): Promise<{ name: string; mimeTyp
     out.push({ name: `photo-${i + 1}.jpg`, mimeType: 'image/jpeg', buffer });
   }
   return out;
+}
+
+/**
+ * Photos of one person (the likeness check needs a character whose photos agree), as the fal fake returns them
+ * for that person; and someone else, whom it sends when told to miss.
+ */
+export const onePersonPhotos = () => photosOf('smilingWoman');
+export async function strangerPhotos(): Promise<Buffer[]> {
+  return [await portraitPhoto('man'), await portraitPhoto('auburnWoman')];
 }

@@ -1,10 +1,12 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { APIError, createAuthMiddleware, isAPIError } from 'better-auth/api';
+import { APIError, createAuthMiddleware, createEmailVerificationToken, isAPIError } from 'better-auth/api';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, ne } from 'drizzle-orm';
 import { CHANGE_PASSWORD_MESSAGES, changePasswordFieldsSchema, mailRequestSchema, resetPasswordSchema, signInFieldsSchema, signUpFieldsSchema } from '@common/auth.ts';
 import { TEXT_LIMITS } from '@common/text.ts';
-import type { Db } from '../db/index.ts';
+import type { Db, Executor } from '../db/index.ts';
 import { authAccounts, authSessions, authUsers, authVerifications, users } from '../db/schema.ts';
 import { AppError, badRequest, notFound, RateLimitedError, unauthorized } from '../domain/errors.ts';
 import { parseOrThrow } from '../domain/validate.ts';
@@ -50,18 +52,29 @@ export interface LocalIdentityOptions {
   signInGuard: SignInGuard;
   sessions: SessionsService;
   /**
-   * Writes a reset or verification message to the mail outbox (server/services/mail.service.ts); the sender
-   * delivers it. Never talks to a mail server, so the request is as fast whether or not SMTP is up.
+   * Writes a reset or verification message to the mail outbox (server/services/mail.service.ts) in the
+   * transaction `tx`; the sender delivers it. Never talks to a mail server, so the request is as fast whether
+   * or not SMTP is up.
    */
-  accountMail: (kind: 'password-reset' | 'verify-email', to: string, token: string) => Promise<void>;
+  accountMail: (tx: Executor, kind: AccountMailKind, to: string, token: string) => Promise<void>;
   logger: Logger;
 }
+
+export type AccountMailKind = 'password-reset' | 'verify-email';
 
 /** Requests that send account mail: counted per e-mail and address like sign-ins (docs/decisions/007). */
 const MAIL_REQUESTS = new Set(['/request-password-reset', '/send-verification-email']);
 /** The reset link works for one hour; the verification link for a day (people open it later). */
 export const RESET_TOKEN_SECONDS = 60 * 60;
 export const VERIFY_TOKEN_SECONDS = 24 * 60 * 60;
+
+/**
+ * How a verification identifier is stored (SHA-256, base64url): the library's own 'hashed' scheme, named here
+ * because the reset token's row is written by this file (see sendResetPassword), so both must agree.
+ */
+const hashVerificationIdentifier = async (identifier: string) => createHash('sha256').update(identifier).digest('base64url');
+/** The library names a reset token's row `reset-password:<token>` (its request-password-reset route). */
+const resetIdentifier = (token: string) => `reset-password:${token}`;
 
 /** The guard's and the parser's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
 async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
@@ -79,13 +92,59 @@ async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
 /** Built-in email and password accounts (better-auth); sessions are HttpOnly, SameSite=Lax cookies. */
 export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvider {
   const guard = opts.signInGuard;
+
+  /**
+   * Account mail is an outbox row, committed together with the token it carries (docs/decisions/015): a reset
+   * token's row is written here, in the outbox row's transaction, never by the library on its own (the
+   * verification hook below holds its insert back), so no token exists without its mail, nor a mail without
+   * its token. Past the per-address limit neither is written.
+   */
+  async function accountMail(kind: AccountMailKind, to: string, token: string, tokenRow?: typeof authVerifications.$inferInsert): Promise<void> {
+    if (!(await guard.mayMail(to))) {
+      opts.logger.warn({ kind }, 'account mail not sent: too many for this address in this window');
+      return;
+    }
+    await opts.db.transaction(async (tx) => {
+      if (tokenRow) await tx.insert(authVerifications).values(tokenRow);
+      await opts.accountMail(tx, kind, to, token);
+    });
+  }
+
+  /**
+   * The library's writes run in real transactions (`transaction: true` below), each on the handle recorded here,
+   * so a hook of ours can write in the same one: a sign-up's user row and its confirmation mail commit together.
+   */
+  const libraryTransaction = new AsyncLocalStorage<Executor>();
+  const libraryDb = Object.create(opts.db, {
+    transaction: {
+      value: ((run, config) => opts.db.transaction((tx) => libraryTransaction.run(tx, () => run(tx)), config)) as Db['transaction'],
+    },
+  }) as Db;
+
+  /**
+   * The confirmation mail of a new account, written in the sign-up's transaction before its user row (whose id
+   * is chosen here so the signed token can name it, as the library's own token does): either both commit or
+   * neither. Past the per-address limit the account is made without a mail, as before.
+   */
+  async function verificationMailAtSignUp(user: { email: string }, id: string): Promise<void> {
+    const tx = libraryTransaction.getStore();
+    if (!tx) throw new Error('a sign-up ran outside a transaction: its account could commit without its confirmation mail');
+    if (!(await guard.mayMail(user.email, tx))) {
+      opts.logger.warn({ kind: 'verify-email' }, 'account mail not sent: too many for this address in this window');
+      return;
+    }
+    const token = await createEmailVerificationToken(opts.secret, user.email, undefined, VERIFY_TOKEN_SECONDS, { userId: id });
+    await opts.accountMail(tx, 'verify-email', user.email, token);
+  }
+
   const auth = betterAuth({
     appName: 'Likeness',
     secret: opts.secret,
     baseURL: opts.publicUrl,
     basePath: '/api/auth',
-    database: drizzleAdapter(opts.db, {
+    database: drizzleAdapter(libraryDb, {
       provider: 'pg',
+      transaction: true,
       schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications },
     }),
     emailAndPassword: {
@@ -102,18 +161,49 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
         await opts.sessions.sessionsEndedForAccount(user.id);
       },
       sendResetPassword: async ({ user, token }) => {
-        await opts.accountMail('password-reset', user.email, token);
+        const now = new Date();
+        await accountMail('password-reset', user.email, token, {
+          id: randomBytes(24).toString('base64url'),
+          identifier: await hashVerificationIdentifier(resetIdentifier(token)),
+          value: user.id,
+          expiresAt: new Date(now.getTime() + RESET_TOKEN_SECONDS * 1000),
+          createdAt: now,
+          updatedAt: now,
+        });
       },
     },
     emailVerification: {
-      sendOnSignUp: true,
+      // At sign-up the mail is written in the account's own transaction (the user hook below); the library's
+      // sending comes after its commit, too late for that.
+      sendOnSignUp: false,
       expiresIn: VERIFY_TOKEN_SECONDS,
+      // 'Send again'. The token is a signed, expiring JWT the library stores nowhere: it exists only in the
+      // outbox row, so the row alone is the whole of it (no token without its mail, nor the reverse).
       sendVerificationEmail: async ({ user, token }) => {
-        await opts.accountMail('verify-email', user.email, token);
+        await accountMail('verify-email', user.email, token);
       },
     },
     // Reset tokens are kept as hashes: a copy of the database holds no working link.
-    verification: { storeIdentifier: 'hashed' },
+    verification: { storeIdentifier: { hash: hashVerificationIdentifier } },
+    databaseHooks: {
+      user: {
+        create: {
+          // Accounts are made only by sign-up; this runs in its transaction (verificationMailAtSignUp above).
+          before: async (user, ctx) => {
+            const id = ctx?.context.generateId({ model: 'user' }) || randomBytes(24).toString('base64url');
+            await verificationMailAtSignUp(user, id);
+            return { data: { ...user, id } };
+          },
+        },
+      },
+      verification: {
+        create: {
+          // The reset token's row is written with its mail, in one transaction (accountMail above): the
+          // library's own insert, just before it calls sendResetPassword, is held back.
+          before: async (_row, ctx) => (ctx?.path === '/request-password-reset' ? false : undefined),
+        },
+      },
+    },
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
     // Sign-in attempts are limited by the sign-in guard (hooks below), shared by every instance through
     // the database and counted after better-auth has parsed the body, whatever its encoding.

@@ -143,10 +143,11 @@ export function createSignInGuard(opts: SignInGuardOptions) {
     /**
      * Whether one more account mail may go to `email` in this window (`limit` from all addresses together). Past
      * it the request is answered as usual but sends nothing: the links already sent still work, and nobody can
-     * bury an inbox under mail from many addresses.
+     * bury an inbox under mail from many addresses. Counted in `executor`, the mail's own transaction when it
+     * has one (a sign-up that rolls back counts nothing).
      */
-    async mayMail(email: string): Promise<boolean> {
-      return (await hitRateLimit(db, `mail:email:${email.trim().toLowerCase()}`, windowSeconds)) <= limit;
+    async mayMail(email: string, executor: Executor = db): Promise<boolean> {
+      return (await hitRateLimit(executor, `mail:email:${email.trim().toLowerCase()}`, windowSeconds)) <= limit;
     },
 
     /**

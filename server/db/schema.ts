@@ -10,6 +10,7 @@ import {
   pgView,
   primaryKey,
   real,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -127,6 +128,13 @@ export const loraTrainings = pgTable(
     deletedFiles: jsonb('deleted_files').$type<DeletedCharacterFiles>(),
     /** When the purge removed a deleted character's files: Undo is refused from then on. */
     filesRemovedAt: timestamp('files_removed_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * The character's reference face (docs/decisions/017-likeness-check.md): the normalised mean of the face
+     * embeddings of its agreeing one-face training photos, numbers only, never a photo. Null: no agreeing face.
+     */
+    referenceFace: real('reference_face').array(),
+    /** When the reference was worked out (at submit, or from the kept training photos for older characters). */
+    referenceCheckedAt: timestamp('reference_checked_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     index('lora_trainings_user_created_idx').on(t.userId, t.createdAt.desc()),
@@ -173,8 +181,20 @@ export const generations = pgTable(
     filesRemovedAt: timestamp('files_removed_at', { withTimezone: true, mode: 'date' }),
     /** The photo shoot it was made in, if any (issue 20). */
     shootId: uuid('shoot_id').references((): AnyPgColumn => photoShoots.id, { onDelete: 'set null' }),
+    /** Likeness to its character's reference face, 0–100 (common/likeness.ts); null until checked or unscorable. */
+    likeness: smallint('likeness'),
+    likenessVerdict: text('likeness_verdict', { enum: ['strong', 'weak', 'no_face'] }),
+    /** Checks tried (a vision worker that crashes mid-check leaves the row to be tried again, up to 3 times). */
+    likenessChecks: smallint('likeness_checks').notNull().default(0),
+    /** A check under way holds its row until then (another instance takes it over after that). */
+    likenessDueAt: timestamp('likeness_due_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
+    check('generations_likeness_range', sql`${t.likeness} between 0 and 100`),
+    check('generations_likeness_verdict_values', sql`${t.likenessVerdict} in ('strong', 'weak', 'no_face')`),
+    index('generations_likeness_due_idx')
+      .on(t.createdAt)
+      .where(sql`${t.likenessVerdict} is null and ${t.loraId} is not null and ${t.status} = 'ACTIVE' and ${t.likenessChecks} < 3`),
     // NULLS FIRST is what a plain `ORDER BY … DESC` means; an index built DESC NULLS LAST cannot serve it.
     index('generations_user_active_created_idx')
       .on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
@@ -282,6 +302,8 @@ export const photoShoots = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    /** Photos taken again for likeness (at most ⌈N/4⌉, common/likeness.ts retakeCap). */
+    retaken: integer('retaken').notNull().default(0),
   },
   (t) => [
     index('photo_shoots_user_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
@@ -318,6 +340,8 @@ export const shootPhotos = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     ...jobLease(),
+    /** This photo holds one of its shoot's re-takes for likeness (taken once, whatever instance runs it). */
+    retaken: boolean('retaken').notNull().default(false),
   },
   (t) => [
     uniqueIndex('shoot_photos_shoot_position_key').on(t.shootId, t.position),

@@ -1,10 +1,13 @@
-import { GENERATION_DEFAULTS } from '@common/generation.ts';
+import { GENERATION_DEFAULTS, SEED_LIMIT } from '@common/generation.ts';
+import { keepRetake, needsRetake, retakeCap, type LikenessScore } from '@common/likeness.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import { AppError } from '../domain/errors.ts';
 import { ProviderError } from '../providers/inference/index.ts';
 import { shootsRepository as repo, type ShootPhotoRow } from '../repositories/shoots.repository.ts';
-import { isShutdownInterruption, type GenerationsService } from '../services/generations.service.ts';
+import { likenessRepository as likenessRepo } from '../repositories/likeness.repository.ts';
+import { isShutdownInterruption, type GenerationsService, type TakenPhoto } from '../services/generations.service.ts';
+import type { LikenessService } from '../services/likeness.service.ts';
 import type { ShootsService } from '../services/shoots.service.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
 
@@ -25,7 +28,12 @@ export interface ShootRunnerDeps {
   concurrency: number;
   /** How often the runner looks for queued photos (it is also woken by a new shoot and by each photo's end). */
   pollIntervalMs: number;
+  /** Scores each photo against its character's face and decides its re-take; absent: photos are kept unscored. */
+  likeness?: Pick<LikenessService, 'referenceOf' | 'score'>;
 }
+
+/** A re-take's seed: another one, derived from the photo's so a retried re-take renders the same image. */
+const retakeSeed = (seed: number) => (seed + 7_919) % SEED_LIMIT;
 
 export interface ShootRunner {
   start(): void;
@@ -61,6 +69,54 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
     await shoots.photoFailed(photo, reason);
   }
 
+  /** The likeness of an image, or null when the check could not run (the checker scores it later). */
+  async function scoreOf(image: TakenPhoto, reference: number[], photo: ShootPhotoRow): Promise<LikenessScore | null> {
+    try {
+      return await deps.likeness!.score(image.data, reference);
+    } catch (err) {
+      logger.warn({ err, photoId: photo.id }, 'likeness check of a shoot photo failed; it is scored later');
+      return null;
+    }
+  }
+
+  /**
+   * The likeness check of a landed photo, and its one re-take (product: a shoot re-takes the misses): a photo
+   * judged weak or faceless is taken again with a new seed, at no charge, while the shoot has re-takes left
+   * (⌈N/4⌉); the better of the two by score is kept and the other's file deleted. A re-take that fails or is
+   * refused keeps the first photo. Without a reference (or a likeness service) the photo is kept unscored.
+   */
+  async function review(
+    photo: ShootPhotoRow,
+    photoCount: number,
+    characterId: string,
+    first: TakenPhoto,
+    hooks: { signal: AbortSignal; started(): Promise<void> },
+  ): Promise<{ kept: TakenPhoto; score: LikenessScore | null; discarded: string[] }> {
+    const reference = deps.likeness ? await deps.likeness.referenceOf(characterId).catch(() => null) : null;
+    if (!reference) return { kept: first, score: null, discarded: [] };
+    const score = await scoreOf(first, reference, photo);
+    if (!needsRetake(score)) return { kept: first, score, discarded: [] };
+    const granted = await db.transaction((tx) => likenessRepo.claimRetake(tx, photo.id, photo.shootId, retakeCap(photoCount)));
+    if (!granted) return { kept: first, score, discarded: [] };
+    let again: TakenPhoto;
+    try {
+      again = await generations.takePhoto(
+        { userId: photo.userId, name: `${photo.id}-retake`, input: { ...first.input, seed: retakeSeed(photo.seed) } },
+        { ...hooks, started: async () => undefined },
+      );
+    } catch (err) {
+      if (isShutdownInterruption(err) || stop.signal.aborted) throw err;
+      logger.info({ err, photoId: photo.id }, 'a likeness re-take failed; the first photo is kept');
+      await likenessRepo.releaseRetake(db, photo.id, photo.shootId);
+      return { kept: first, score, discarded: [] };
+    }
+    const second = await scoreOf(again, reference, photo);
+    logger.info({ photoId: photo.id, first: score, retake: second }, 'shoot photo re-taken for likeness');
+    return keepRetake(score, second)
+      ? { kept: again, score: second, discarded: first.key === again.key ? [] : [first.key] }
+      : { kept: first, score, discarded: first.key === again.key ? [] : [again.key] };
+  }
+
   async function run(photo: ShootPhotoRow): Promise<void> {
     try {
       if (photo.attempts > MAX_PHOTO_ATTEMPTS) return await fail(photo, 'This photo was interrupted too many times; refunded.');
@@ -69,29 +125,27 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
       if (!shoot || !character || character.status !== 'COMPLETED' || !character.loraFileUrl) {
         return await fail(photo, 'The character is no longer available; refunded.');
       }
-      await generations.renderPhoto(
-        {
-          userId: photo.userId,
-          generationId: photo.id,
-          shootId: photo.shootId,
-          loraId: character.id,
-          loraScale: GENERATION_DEFAULTS.loraScale,
-          input: {
-            prompt: photo.prompt,
-            imageSize: { width: photo.width, height: photo.height },
-            loras: [{ path: character.loraFileUrl, scale: GENERATION_DEFAULTS.loraScale }],
-            seed: photo.seed,
-            numInferenceSteps: GENERATION_DEFAULTS.numInferenceSteps,
-            guidanceScale: GENERATION_DEFAULTS.guidanceScale,
-            outputFormat: 'jpeg',
-          },
-        },
-        {
-          signal: stop.signal,
-          started: () => repo.markStarted(db, photo.id),
-          finish: (tx, imageUrl) => shoots.photoSucceeded(tx, photo, imageUrl),
-        },
+      const input = {
+        prompt: photo.prompt,
+        imageSize: { width: photo.width, height: photo.height },
+        loras: [{ path: character.loraFileUrl, scale: GENERATION_DEFAULTS.loraScale }],
+        seed: photo.seed,
+        numInferenceSteps: GENERATION_DEFAULTS.numInferenceSteps,
+        guidanceScale: GENERATION_DEFAULTS.guidanceScale,
+        outputFormat: 'jpeg' as const,
+      };
+      const hooks = { signal: stop.signal, started: () => repo.markStarted(db, photo.id) };
+      const first = await generations.takePhoto({ userId: photo.userId, name: photo.id, input }, hooks);
+      const { kept, score, discarded } = await review(photo, shoot.photoCount, character.id, first, hooks);
+      const saved = await generations.savePhoto(
+        { userId: photo.userId, generationId: photo.id, shootId: photo.shootId, loraId: character.id, loraScale: GENERATION_DEFAULTS.loraScale },
+        kept,
+        score,
+        (tx, imageUrl) => shoots.photoSucceeded(tx, photo, imageUrl),
       );
+      // The loser of a re-take is never shown; a photo whose shoot was deleted meanwhile keeps nothing.
+      const gone = !saved && !(await likenessRepo.photoExists(db, photo.id));
+      await generations.forget(gone ? [...discarded, kept.key] : discarded);
     } catch (err) {
       if (isShutdownInterruption(err) || stop.signal.aborted) {
         // Not the photo's fault: back to the queue for whichever instance claims it next.

@@ -11,8 +11,8 @@ import { listOrder, listWhere } from './list-query.ts';
  * the hosted adapter reads too). Matches the partial indexes generations_user_active_created_idx /
  * generations_user_favorite_created_idx exactly.
  */
-function listed(userId: string, favorites: boolean): SQL {
-  return and(eq(generations.userId, userId), listWhere(generationsList(favorites), generations))!;
+function listed(userId: string, favorites: boolean, weakLikeness = false): SQL {
+  return and(eq(generations.userId, userId), listWhere(generationsList(favorites, weakLikeness), generations))!;
 }
 
 /** A deleted generation that Undo may still bring back (see ownAmongForRestore). */
@@ -25,20 +25,20 @@ const restorable = and(
 /** Drizzle queries of My Generations and Favorites. */
 export const libraryRepository = {
   /** One page in the list's order (newest first, then id), with the character each used (spec §3: joined lora_trainings). */
-  async listPage(db: Executor, userId: string, favorites: boolean, page: number): Promise<GenerationWithCharacter[]> {
+  async listPage(db: Executor, userId: string, favorites: boolean, page: number, weakLikeness = false): Promise<GenerationWithCharacter[]> {
     const rows = await db
       .select({ generation: getTableColumns(generations), character: characterColumns })
       .from(generations)
       .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
-      .where(listed(userId, favorites))
-      .orderBy(...listOrder(generationsList(favorites), generations))
+      .where(listed(userId, favorites, weakLikeness))
+      .orderBy(...listOrder(generationsList(favorites, weakLikeness), generations))
       .limit(LIMITS.pageSize)
       .offset((page - 1) * LIMITS.pageSize);
     return rows.map(withCharacter);
   },
 
-  async count(db: Executor, userId: string, favorites: boolean): Promise<number> {
-    const [row] = await db.select({ n: count() }).from(generations).where(listed(userId, favorites));
+  async count(db: Executor, userId: string, favorites: boolean, weakLikeness = false): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(generations).where(listed(userId, favorites, weakLikeness));
     return row.n;
   },
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { ListDefinition } from '@common/library.ts';
 
@@ -18,7 +18,10 @@ function resolver(table: PgTable, fields: object) {
 
 export function listWhere(definition: ListDefinition, table: PgTable, fields: object = table): SQL | undefined {
   const column = resolver(table, fields);
-  const conditions = Object.entries(definition.where).map(([name, value]) => eq(column(name), value));
+  const conditions = [
+    ...Object.entries(definition.where).map(([name, value]) => eq(column(name), value)),
+    ...Object.entries(definition.whereIn ?? {}).map(([name, values]) => inArray(column(name), [...(values as readonly string[])])),
+  ];
   return conditions.length ? and(...conditions) : undefined;
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
-import type { Db } from '../db/index.ts';
+import type { Executor } from '../db/index.ts';
 import { rateLimits } from '../db/schema.ts';
 
 /**
@@ -7,12 +7,12 @@ import { rateLimits } from '../db/schema.ts';
  * returns the count within the current window of `windowSeconds`; the counting is one atomic statement, so
  * concurrent requests each see a different count.
  */
-export async function hitRateLimit(db: Db, key: string, windowSeconds: number): Promise<number> {
+export async function hitRateLimit(db: Executor, key: string, windowSeconds: number): Promise<number> {
   return (await hitRateLimitWindow(db, key, windowSeconds)).count;
 }
 
 /** `hitRateLimit`, also answering how many seconds are left of the current window (a 429's wait). */
-export async function hitRateLimitWindow(db: Db, key: string, windowSeconds: number): Promise<{ count: number; secondsLeft: number }> {
+export async function hitRateLimitWindow(db: Executor, key: string, windowSeconds: number): Promise<{ count: number; secondsLeft: number }> {
   const expired = sql`${rateLimits.windowStart} < now() - make_interval(secs => ${windowSeconds})`;
   const [row] = await db
     .insert(rateLimits)
@@ -32,7 +32,7 @@ export async function hitRateLimitWindow(db: Db, key: string, windowSeconds: num
 }
 
 /** Takes back one hit (a request that turned out not to count); never below zero. */
-export async function releaseRateLimit(db: Db, key: string): Promise<void> {
+export async function releaseRateLimit(db: Executor, key: string): Promise<void> {
   await db
     .update(rateLimits)
     .set({ count: sql`${rateLimits.count} - 1` })
@@ -40,6 +40,6 @@ export async function releaseRateLimit(db: Db, key: string): Promise<void> {
 }
 
 /** Forgets every hit of a key. */
-export async function resetRateLimit(db: Db, key: string): Promise<void> {
+export async function resetRateLimit(db: Executor, key: string): Promise<void> {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }

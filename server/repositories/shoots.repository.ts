@@ -117,8 +117,15 @@ export const shootsRepository = {
     return row;
   },
 
-  listPhotos(db: Executor, shootId: string): Promise<ShootPhotoRow[]> {
-    return db.select().from(shootPhotos).where(eq(shootPhotos.shootId, shootId)).orderBy(asc(shootPhotos.position));
+  /** A shoot's photos in catalogue order, with their kept generation's likeness. */
+  async listPhotos(db: Executor, shootId: string) {
+    const rows = await db
+      .select({ photo: shootPhotos, likeness: generations.likeness, likenessVerdict: generations.likenessVerdict })
+      .from(shootPhotos)
+      .leftJoin(generations, eq(generations.id, shootPhotos.generationId))
+      .where(eq(shootPhotos.shootId, shootId))
+      .orderBy(asc(shootPhotos.position));
+    return rows.map((r) => ({ ...r.photo, likeness: r.likeness, likenessVerdict: r.likenessVerdict }));
   },
 
   /** The user's shoots, newest first, with counts of photos ready and failed. */
@@ -126,8 +133,10 @@ export const shootsRepository = {
     return db
       .select({
         shoot: photoShoots,
-        ready: sql<number>`(select count(*)::int from ${shootPhotos} where ${shootPhotos.shootId} = ${photoShoots.id} and ${shootPhotos.status} = 'SUCCEEDED')`,
-        failed: sql<number>`(select count(*)::int from ${shootPhotos} where ${shootPhotos.shootId} = ${photoShoots.id} and ${shootPhotos.status} = 'FAILED')`,
+        // Spelled out: Drizzle leaves columns unqualified in a one-table select, and a bare "id" in the
+        // subquery would be the photo's own id (every count 0).
+        ready: sql<number>`(select count(*)::int from ${shootPhotos} sp where sp.shoot_id = ${photoShoots}.id and sp.status = 'SUCCEEDED')`,
+        failed: sql<number>`(select count(*)::int from ${shootPhotos} sp where sp.shoot_id = ${photoShoots}.id and sp.status = 'FAILED')`,
       })
       .from(photoShoots)
       .where(and(eq(photoShoots.userId, userId), opts.running ? eq(photoShoots.status, 'RUNNING') : undefined))

@@ -140,9 +140,12 @@ export const trainingsRepository = {
     return lock ? query.for('update', { skipLocked: true }) : query;
   },
 
-  /** After the purge removed a deleted training's files: Undo is refused from now on. */
+  /**
+   * After the purge removed a deleted training's files: Undo is refused from now on, and its reference face
+   * (kept through the Undo window, so a restored character keeps it) goes with them.
+   */
   async markFilesRemoved(db: Executor, id: string): Promise<void> {
-    await db.update(loraTrainings).set({ filesRemovedAt: sql`now()`, deletedFiles: null }).where(eq(loraTrainings.id, id));
+    await db.update(loraTrainings).set({ filesRemovedAt: sql`now()`, deletedFiles: null, referenceFace: null }).where(eq(loraTrainings.id, id));
   },
 
   async findByProviderRequestId(db: Executor, providerRequestId: string): Promise<TrainingRow | undefined> {

@@ -42,10 +42,13 @@ export const EXPORT_README = (email: string | null, at: Date, images: number) =>
     '                   automatically some days after the upload).',
     'generations.json   one entry per image: its prompt and every parameter it was made with (size, seed,',
     '                   inference steps, guidance scale, character and its strength, favourite), the time',
-    '                   it was made and the file name under images/.',
-    'characters.json    your characters (trainings): name, trigger word, gender, hair colour, status and',
-    '                   when each was trained. Deleted characters are not included; their models and',
-    '                   training photos were removed when you deleted them.',
+    '                   it was made, its likeness to its character (0-100 and strong, weak or no face)',
+    '                   and the file name under images/.',
+    'characters.json    your characters (trainings): name, trigger word, gender, hair colour, status,',
+    '                   when each was trained, and its reference face: the list of numbers the likeness',
+    '                   check compares each image with (the mean of the face measurements of your',
+    '                   training photos; not a photo). Deleted characters are not included; their',
+    '                   models, training photos and reference faces were removed when you deleted them.',
     'credits.csv        your credit history, one line per change: time, kind (grant, debit, refund,',
     '                   adjustment), amount, balance after it and the reason.',
     'README.txt         this file.',
@@ -141,6 +144,8 @@ export function createAccountDataService(deps: {
           guidance_scale: g.guidanceScale,
           character: g.loraId ? { id: g.loraId, name: characterName, strength: g.loraScale } : null,
           is_favorite: g.isFavorite,
+          likeness: g.likenessVerdict ? g.likeness : null,
+          likeness_verdict: g.likenessVerdict,
         };
         yield encoder.encode(`${first ? '\n' : ',\n'}  ${JSON.stringify(item)}`);
         first = false;
@@ -207,6 +212,7 @@ export function createAccountDataService(deps: {
           status: t.status,
           created_at: t.createdAt.toISOString(),
           error: t.error,
+          reference_face: t.referenceFace,
         }));
         yield { name: 'characters.json', compress: true, modified: now, content: `${JSON.stringify(characters, null, 2)}\n` };
         yield { name: 'credits.csv', compress: true, modified: now, content: async () => creditsCsv(userId) };

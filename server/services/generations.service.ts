@@ -8,6 +8,7 @@ import {
   type GenerationView,
 } from '@common/generation.ts';
 import { UPSCALE_COSTS, upscaledSize, upscaleTooLargeMessage, type EditRequest, type UpscaleRequest } from '@common/finishing.ts';
+import type { LikenessScore } from '@common/likeness.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Database, Db, Executor } from '../db/index.ts';
 import { AppError, conflict, notFound } from '../domain/errors.ts';
@@ -65,6 +66,8 @@ export interface GenerationsDeps {
    * turns (one per user in turn); made here when absent.
    */
   slots?: FairSemaphore;
+  /** Tells the likeness checker that an image made with a character landed (it also finds it by polling). */
+  likenessDue?(): void;
 }
 
 export type GenerationsService = ReturnType<typeof createGenerationsService>;
@@ -100,10 +103,26 @@ export function toGenerationView({ generation: g, character }: GenerationWithCha
     derivation: g.derivation,
     upscale_factor: g.upscaleFactor,
     edit_strength: g.editStrength,
+    likeness: g.likeness,
+    likeness_verdict: g.likenessVerdict,
+    shoot_id: g.shootId,
     lora_trainings: character
       ? { id: character.id, character_name: character.characterName, trigger_word: character.triggerWord, lora_file_url: character.loraFileUrl }
       : null,
   });
+}
+
+/** An image copied into our storage: its key, its bytes (for the likeness check) and what it answers as. */
+export interface KeptImage {
+  key: string;
+  data: Buffer;
+  image: GeneratedImage;
+}
+
+/** A shoot photo taken and stored, not yet a generation. */
+export interface TakenPhoto extends KeptImage {
+  input: GenerateInput;
+  seed: number;
 }
 
 /** Raised into a generation cut short because this instance is shutting down. */
@@ -251,7 +270,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
   }
 
   async function keepImages(userId: string, generationId: string, images: ProviderImage[], format: 'jpeg' | 'png') {
-    const kept: { key: string; image: GeneratedImage }[] = [];
+    const kept: KeptImage[] = [];
     try {
       for (const [i, image] of images.entries()) {
         const { data, contentType } = image.data
@@ -260,7 +279,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
         const name = i === 0 ? generationId : `${generationId}-${i}`;
         const key = `generations/${userId}/${name}.${extensionOf(contentType, format)}`;
         await storage.put(key, data, contentType);
-        kept.push({ key, image: { url: mediaUrl(key), width: image.width, height: image.height, content_type: contentType } });
+        kept.push({ key, data, image: { url: mediaUrl(key), width: image.width, height: image.height, content_type: contentType } });
       }
       return kept;
     } catch (err) {
@@ -352,6 +371,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
       // Recovery gave up on this job (and refunded it) while the provider was still working.
       if (!saved) throw timedOut(work);
       metrics.generationEnded('stored');
+      if (saved.loraId && saved.derivation !== 'upscale') deps.likenessDue?.();
       return {
         images: kept.map((k) => k.image),
         prompt: saved.prompt,
@@ -461,6 +481,9 @@ export function createGenerationsService(deps: GenerationsDeps) {
             sourceId,
             derivation: 'upscale',
             upscaleFactor: factor,
+            // An upscale shows the same face: it inherits its source's likeness (or gets it when the source is checked).
+            likeness: g.likeness,
+            likenessVerdict: g.likenessVerdict,
           }),
           character: source.character as Character | null,
         },
@@ -510,16 +533,14 @@ export function createGenerationsService(deps: GenerationsDeps) {
 
   /**
    * One photo of a photo shoot through the same provider path as create-image (the shared slots, the safety
-   * check, the stored copy): the generation, with id `generationId` and its shoot, is saved in one transaction
-   * with `finish` (which ends the photo's job); null when `finish` says the photo had ended already (another
-   * instance took it over and finished first; its image has this same key, so nothing is deleted).
-   * Provider failures and a flagged image throw (the caller refunds).
+   * check, the stored copy), stored under `generations/<user>/<name>`: the image, not yet a generation.
+   * Provider failures and a flagged image throw (the caller refunds, or keeps the first photo of a re-take).
    */
-  async function renderPhoto(
-    photo: { userId: string; generationId: string; shootId: string; input: GenerateInput; loraId: string | null; loraScale: number | null },
-    hooks: { started(): Promise<void>; finish(tx: Executor, imageUrl: string): Promise<boolean>; signal?: AbortSignal },
-  ) {
-    const { userId, generationId, input } = photo;
+  async function takePhoto(
+    photo: { userId: string; name: string; input: GenerateInput },
+    hooks: { started(): Promise<void>; signal?: AbortSignal },
+  ): Promise<TakenPhoto> {
+    const { userId, input } = photo;
     const output = await providerSlots.run(userId, async () => {
       if (shutdown.signal.aborted || hooks.signal?.aborted) throw new ShuttingDown('the server is shutting down');
       await hooks.started();
@@ -535,24 +556,43 @@ export function createGenerationsService(deps: GenerationsDeps) {
     });
     if (output.images.length === 0) throw new ProviderError('The provider returned no image', 'failed');
     if (output.images.some((image) => image.nsfw)) throw nsfwRejected(GENERATION_WORK);
-    const [kept] = await keepImages(userId, generationId, output.images.slice(0, 1), input.outputFormat);
+    const [kept] = await keepImages(userId, photo.name, output.images.slice(0, 1), input.outputFormat);
+    return { ...kept, input, seed: output.seed ?? input.seed };
+  }
+
+  /**
+   * Saves a taken photo as the shoot photo's generation (id `generationId`, with its likeness) in one
+   * transaction with `finish` (which ends the photo's job); null when `finish` says the photo had ended
+   * already (another instance took it over and finished first; its image has the same key, so nothing is
+   * deleted here).
+   */
+  async function savePhoto(
+    photo: { userId: string; generationId: string; shootId: string; loraId: string | null; loraScale: number | null },
+    taken: TakenPhoto,
+    likeness: LikenessScore | null,
+    finish: (tx: Executor, imageUrl: string) => Promise<boolean>,
+  ) {
+    const { userId, generationId } = photo;
+    const { input } = taken;
     const saved = await db.transaction(async (tx) => {
-      if (!(await hooks.finish(tx, kept.image.url))) return null;
+      if (!(await finish(tx, taken.image.url))) return null;
       const row = await repo.insertGeneration(tx, {
         id: generationId,
         userId,
         prompt: input.prompt,
-        width: kept.image.width,
-        height: kept.image.height,
-        outputFormat: extensionOf(kept.image.content_type, input.outputFormat),
-        imageUrl: kept.image.url,
+        width: taken.image.width,
+        height: taken.image.height,
+        outputFormat: extensionOf(taken.image.content_type, input.outputFormat),
+        imageUrl: taken.image.url,
         loraId: photo.loraId,
         loraScale: photo.loraScale,
-        seed: String(output.seed ?? input.seed),
+        seed: String(taken.seed),
         numInferenceSteps: input.numInferenceSteps,
         guidanceScale: input.guidanceScale,
         status: 'ACTIVE',
         shootId: photo.shootId,
+        likeness: likeness?.likeness ?? null,
+        likenessVerdict: likeness?.verdict ?? null,
       });
       await events.publish(tx, userId, { type: 'generation', action: 'created', id: generationId });
       return row;
@@ -561,8 +601,21 @@ export function createGenerationsService(deps: GenerationsDeps) {
     return saved;
   }
 
+  /** One photo of a photo shoot, taken and saved (takePhoto, then savePhoto without a likeness). */
+  async function renderPhoto(
+    photo: { userId: string; generationId: string; shootId: string; input: GenerateInput; loraId: string | null; loraScale: number | null },
+    hooks: { started(): Promise<void>; finish(tx: Executor, imageUrl: string): Promise<boolean>; signal?: AbortSignal },
+  ) {
+    const taken = await takePhoto({ userId: photo.userId, name: photo.generationId, input: photo.input }, hooks);
+    return savePhoto(photo, taken, null, hooks.finish);
+  }
+
   return {
     renderPhoto,
+    takePhoto,
+    savePhoto,
+    /** Deletes stored images that will never be shown (a re-take's loser, a photo of a deleted shoot). */
+    forget,
     /** The instance's provider slots (shared with the shoot runner). */
     slots: providerSlots,
     /** POST /api/image/generate-image for the caller. */

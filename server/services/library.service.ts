@@ -53,8 +53,10 @@ export function createLibraryService(deps: { db: Db; events: EventBus; storage: 
   }
 
   return {
-    async list(userId: string, { page, favorites }: LibraryQuery): Promise<LibraryPage> {
-      const [rows, total] = await Promise.all([repo.listPage(db, userId, favorites, page), repo.count(db, userId, favorites)]);
+    async list(userId: string, { page, favorites, likeness }: LibraryQuery): Promise<LibraryPage> {
+      // 'Weak likeness' filters My Generations only (favourites are kept on purpose).
+      const weak = likeness && !favorites;
+      const [rows, total] = await Promise.all([repo.listPage(db, userId, favorites, page, weak), repo.count(db, userId, favorites, weak)]);
       return { items: rows.map(toGenerationView), page, pageSize: LIMITS.pageSize, total, pageCount: pageCountOf(total) };
     },
 

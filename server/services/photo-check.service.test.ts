@@ -1,8 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { NsfwScores, PhotoMeasures } from '../vision/types.ts';
+import type { Box, FaceEvidence, NsfwScores, PhotoMeasures } from '../vision/types.ts';
 import { judgePhoto } from './photo-check.service.ts';
 
 const SAFE: NsfwScores = { drawing: 0.02, hentai: 0.01, neutral: 0.95, porn: 0.01, sexy: 0.01 };
+/** A detection whose evidence holds: a mesh fitted with confidence, landmarks where a face has them, an embedding. */
+function face(box: Box, score: number, over: Partial<FaceEvidence> = {}): FaceEvidence {
+  return {
+    box,
+    score,
+    meshScore: 0.95,
+    landmarks: { rightEye: [0.33, 0.38], leftEye: [0.67, 0.38], nose: [0.5, 0.58], mouth: [0.5, 0.75] },
+    embedding: [0.6, 0.8],
+    ...over,
+  };
+}
+
 const EXPLICIT: NsfwScores = { drawing: 0.01, hentai: 0.05, neutral: 0.04, porn: 0.85, sexy: 0.05 };
 
 function measures(over: Partial<NonNullable<PhotoMeasures['decoded']>> = {}, size = { width: 800, height: 1000 }): PhotoMeasures {
@@ -10,7 +22,7 @@ function measures(over: Partial<NonNullable<PhotoMeasures['decoded']>> = {}, siz
     format: 'jpeg',
     ...size,
     error: null,
-    decoded: { faces: [{ box: [0.35, 0.2, 0.3, 0.25], score: 0.9 }], face: { brightness: 0.4, blur: 0.4 }, hash: 'ffff0000ffff0000', nsfw: SAFE, nsfwFacesMasked: null, ...over },
+    decoded: { faces: [face([0.35, 0.2, 0.3, 0.25], 0.9)], face: { brightness: 0.4, blur: 0.4 }, hash: 'ffff0000ffff0000', nsfw: SAFE, nsfwFacesMasked: null, ...over },
   };
 }
 
@@ -25,10 +37,10 @@ describe('judging a photo from its measures', () => {
   });
 
   it('counts people by faces of a comparable size, and compares only photos of one person', () => {
-    const far = { box: [0.8, 0.1, 0.03, 0.04] as [number, number, number, number], score: 0.8 };
-    const near = { box: [0.05, 0.2, 0.25, 0.22] as [number, number, number, number], score: 0.8 };
-    const weak = { box: [0.05, 0.2, 0.25, 0.22] as [number, number, number, number], score: 0.4 };
-    const main = { box: [0.35, 0.2, 0.3, 0.25] as [number, number, number, number], score: 0.9 };
+    const far = face([0.8, 0.1, 0.03, 0.04], 0.8);
+    const near = face([0.05, 0.2, 0.25, 0.22], 0.8);
+    const weak = face([0.05, 0.2, 0.25, 0.22], 0.4);
+    const main = face([0.35, 0.2, 0.3, 0.25], 0.9);
     expect(judgePhoto(measures({ faces: [main, far] }))).toMatchObject({ problems: [], faces: 1, hash: 'ffff0000ffff0000' });
     expect(judgePhoto(measures({ faces: [main, weak] }))).toMatchObject({ problems: [], faces: 1 });
     expect(judgePhoto(measures({ faces: [main, near] }))).toMatchObject({ problems: ['several-people'], faces: 2, hash: null });

@@ -1,6 +1,6 @@
 import { IMAGE_FORMATS } from '@common/media.ts';
 import {
-  countedFaces,
+  countedPeople,
   explicitScore,
   orderProblems,
   PHOTO_CHECK,
@@ -62,12 +62,11 @@ export function judgePhoto(m: PhotoMeasures, stated?: ShownSize): PhotoCheck {
   }
   if (Math.min(size.width, size.height) < PHOTO_CHECK.minSidePx) problems.push('too-small');
 
-  const counted = countedFaces(decoded.faces);
+  const counted = countedPeople(decoded.faces);
   const main = counted[0];
-  let people = 0;
+  const people = counted.length;
   if (!main) problems.push('no-face');
   else {
-    people = 1 + counted.slice(1).filter((f) => f.box[3] >= PHOTO_CHECK.otherPersonMinShare * main.box[3]).length;
     if (people > 1) problems.push('several-people');
     // The box is a share of the photo's height; compare it with the short side.
     if ((main.box[3] * m.height) / Math.min(m.width, m.height) < PHOTO_CHECK.minFaceShare) problems.push('face-too-small');

@@ -11,6 +11,7 @@ import {
   type ShootView,
   type StartShootRequest,
 } from '@common/photo-shoots.ts';
+import type { LikenessVerdict } from '@common/likeness.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Db, Executor } from '../db/index.ts';
 import { photoShoots, users } from '../db/schema.ts';
@@ -83,9 +84,13 @@ export function toPackView(pack: PackWithPrompts): PackView {
 }
 
 function toPhotoView(
-  p: Pick<ShootPhotoRow, 'id' | 'position' | 'status' | 'prompt' | 'width' | 'height' | 'imageUrl' | 'generationId' | 'error' | 'startedAt' | 'finishedAt'>,
+  p: Pick<ShootPhotoRow, 'id' | 'position' | 'status' | 'prompt' | 'width' | 'height' | 'imageUrl' | 'generationId' | 'error' | 'startedAt' | 'finishedAt'> & {
+    likeness?: number | null;
+    likenessVerdict?: LikenessVerdict | null;
+  },
   ahead: Map<string, number>,
 ): ShootPhotoView {
+  const landed = p.status === 'SUCCEEDED' && !!p.likenessVerdict;
   return {
     id: p.id,
     position: p.position,
@@ -99,6 +104,8 @@ function toPhotoView(
     started_at: iso(p.startedAt),
     finished_at: iso(p.finishedAt),
     ahead: ahead.get(p.id) ?? null,
+    likeness: landed ? (p.likeness ?? null) : null,
+    likeness_verdict: landed ? (p.likenessVerdict ?? null) : null,
   };
 }
 
@@ -114,6 +121,7 @@ function toSummary(s: ShootRow, counts: { ready: number; failed: number }): Shoo
     cost: s.cost,
     created_at: s.createdAt.toISOString(),
     finished_at: iso(s.finishedAt),
+    retaken: s.retaken,
     ready: Number(counts.ready),
     failed: Number(counts.failed),
   };

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { FaceEmbedding } from './face-embedding.ts';
 import type { ImageAnalysis, PhotoMeasures } from './types.ts';
 import type { WorkerRequest, WorkerResponse } from './vision-worker.ts';
 
@@ -19,6 +20,11 @@ export interface VisionAnalyser {
   analyse(image: Buffer | Uint8Array, opts?: { timeoutMs?: number }): Promise<ImageAnalysis>;
   /** Measures a training photo (faces, light, blur, hash, NSFW scores); a bad file is reported, not thrown. */
   check(image: Buffer | Uint8Array, opts?: { timeoutMs?: number }): Promise<PhotoMeasures>;
+  /**
+   * The photo's face embedding (server/vision/face-embedding.ts): how many faces count as people, and the
+   * main face's embedding when exactly one does. A file that is not a readable image throws a 'bad-image'.
+   */
+  faceEmbedding(image: Buffer | Uint8Array, opts?: { timeoutMs?: number }): Promise<FaceEmbedding>;
   /** Images sent to the worker and not answered yet (queued or in analysis). */
   queueLength(): number;
   close(): Promise<void>;
@@ -94,7 +100,7 @@ export function createVisionAnalyser(opts: VisionAnalyserOptions = {}): VisionAn
     });
   }
 
-  async function send(kind: 'analyse' | 'check', image: Buffer | Uint8Array, timeoutMs = defaultTimeout) {
+  async function send(kind: 'analyse' | 'check' | 'embed', image: Buffer | Uint8Array, timeoutMs = defaultTimeout) {
     // Copy into a buffer of our own so it can be moved to the worker without touching the caller's.
     const copy = new Uint8Array(image.byteLength);
     copy.set(image);
@@ -117,6 +123,11 @@ export function createVisionAnalyser(opts: VisionAnalyserOptions = {}): VisionAn
       const res = await send('check', image, callOpts.timeoutMs);
       if (!res.measures) throw new VisionError('The image analyser answered without a result.', 'failed');
       return res.measures;
+    },
+    async faceEmbedding(image, callOpts = {}) {
+      const res = await send('embed', image, callOpts.timeoutMs);
+      if (!res.face) throw new VisionError('The image analyser answered without a result.', 'failed');
+      return res.face;
     },
     queueLength: () => current?.pending.size ?? 0,
     async close() {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RgbImage } from './colours.ts';
-import type { BodyFinding, Box, FaceFinding, ObjectFinding } from './types.ts';
+import type { BodyFinding, Box, FaceEvidence, FaceFinding, ObjectFinding } from './types.ts';
 
 /**
  * @vladmandic/human on the tfjs WASM backend. Meant to run inside the vision worker: loading takes a few
@@ -20,7 +20,11 @@ const wasmDir = dirname(require.resolve('@tensorflow/tfjs-backend-wasm'));
 interface HumanResult {
   face: {
     score: number;
+    boxScore?: number;
+    faceScore?: number;
     boxRaw: Box;
+    meshRaw?: [number, number, number?][];
+    embedding?: number[];
     age?: number;
     gender?: string;
     genderScore?: number;
@@ -110,8 +114,18 @@ const CAPTION_MODELS = {
   body: { enabled: true },
   object: { enabled: true },
 };
-const FACE_ONLY = {
-  face: { enabled: true, mesh: { enabled: false }, description: { enabled: false }, emotion: { enabled: false } },
+/**
+ * The photo check's evidence of a face: the detector, the face mesh (its own confidence and landmarks) and
+ * the description model (the face's embedding). Faces the mesh cannot fit are kept (keepInvalid) so that the
+ * judge sees their weak mesh score rather than nothing.
+ */
+const FACE_EVIDENCE = {
+  face: {
+    enabled: true,
+    mesh: { enabled: true, keepInvalid: true },
+    description: { enabled: true },
+    emotion: { enabled: false },
+  },
   body: { enabled: false },
   object: { enabled: false },
 };
@@ -143,13 +157,52 @@ export interface Detections {
   objects: ObjectFinding[];
 }
 
-/** Faces only (the photo check): detector boxes and scores, largest first. */
-export async function detectFaces(img: RgbImage): Promise<{ box: Box; score: number }[]> {
+/** Indices of the face mesh (MediaPipe's 468 points) the landmark check reads. */
+const MESH = { rightEye: [33, 133], leftEye: [263, 362], nose: [1], mouth: [13, 14, 61, 291] } as const;
+
+function meshLandmarks(mesh: [number, number, number?][] | undefined, box: Box): FaceEvidence['landmarks'] {
+  if (!mesh || mesh.length < 468) return null;
+  // As fractions of the face's box: comparable whatever the face's size in the photo.
+  const at = (indices: readonly number[]): [number, number] => {
+    let x = 0;
+    let y = 0;
+    for (const i of indices) {
+      x += mesh[i]![0];
+      y += mesh[i]![1];
+    }
+    return [(x / indices.length - box[0]) / box[2], (y / indices.length - box[1]) / box[3]];
+  };
+  return { rightEye: at(MESH.rightEye), leftEye: at(MESH.leftEye), nose: at(MESH.nose), mouth: at(MESH.mouth) };
+}
+
+/** The embedding scaled to length 1, or null when the model gave none (or a degenerate one). */
+function normalised(embedding: number[] | undefined): number[] | null {
+  if (!embedding?.length) return null;
+  let sum = 0;
+  for (const v of embedding) sum += v * v;
+  const norm = Math.sqrt(sum);
+  if (!Number.isFinite(norm) || norm === 0) return null;
+  return embedding.map((v) => v / norm);
+}
+
+/** Faces with the evidence the photo check judges (detector score, mesh, landmarks, embedding), tallest first. */
+export async function detectFaces(img: RgbImage): Promise<FaceEvidence[]> {
   const human = await loadHuman();
   const tensor = human.tf.tensor(img.data, [1, img.height, img.width, 3], 'int32');
   try {
-    const result = await human.detect(tensor, FACE_ONLY);
-    return result.face.map((f) => ({ box: f.boxRaw, score: f.score })).sort((a, b) => b.box[3] - a.box[3]);
+    const result = await human.detect(tensor, FACE_EVIDENCE);
+    return result.face
+      .map((f) => {
+        const box = f.boxRaw;
+        return {
+          box,
+          score: f.boxScore ?? f.score,
+          meshScore: f.faceScore ?? 0,
+          landmarks: meshLandmarks(f.meshRaw, box),
+          embedding: normalised(f.embedding),
+        };
+      })
+      .sort((a, b) => b.box[3] - a.box[3]);
   } finally {
     tensor.dispose();
   }

@@ -65,6 +65,23 @@ export interface ImageAnalysis {
   timings: { decodeMs: number; detectMs: number; totalMs: number };
 }
 
+/** A point as fractions of a face's box: x from its left edge, y from its top (0..1 inside the box). */
+export type BoxPoint = [number, number];
+
+/** One detection with the evidence the photo check judges whether it is a face by (common/photo-check.ts). */
+export interface FaceEvidence {
+  /** The face's box: the mesh's when it was fitted, else the detector's. */
+  box: Box;
+  /** The face detector's score. */
+  score: number;
+  /** The face mesh's own confidence (0..1); 0 when the mesh could not be fitted. */
+  meshScore: number;
+  /** Centres of the eyes, the nose tip and the mouth from the mesh; null without a mesh. */
+  landmarks: { rightEye: BoxPoint; leftEye: BoxPoint; nose: BoxPoint; mouth: BoxPoint } | null;
+  /** The description model's face embedding scaled to length 1; null when it gave none. */
+  embedding: number[] | null;
+}
+
 /** nsfwjs's class probabilities for one image (they sum to 1). */
 export interface NsfwScores {
   drawing: number;
@@ -85,8 +102,8 @@ export interface PhotoMeasures {
   error: string | null;
   /** Null when the photo was not decoded (unreadable, unsupported or over the pixel budget). */
   decoded: {
-    /** Detector findings, tallest first. */
-    faces: { box: Box; score: number }[];
+    /** Detector findings with their evidence, tallest first. */
+    faces: FaceEvidence[];
     /** Light and blur of the tallest face (see photo-measures.ts); null without a face. */
     face: { brightness: number; blur: number } | null;
     /** 64-bit difference hash as 16 hex digits. */

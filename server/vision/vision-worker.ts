@@ -1,5 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { analyseImage } from './analyse-image.ts';
+import { faceEmbeddingOf } from './face-embedding.ts';
 import { loadHuman } from './human-model.ts';
 import { measurePhoto } from './measure-photo.ts';
 import { loadNsfwModel } from './nsfw-model.ts';
@@ -12,9 +13,16 @@ import { loadNsfwModel } from './nsfw-model.ts';
 export type WorkerRequest =
   | { id: number; kind: 'analyse'; image: Uint8Array }
   | { id: number; kind: 'check'; image: Uint8Array }
+  | { id: number; kind: 'embed'; image: Uint8Array }
   | { id: number; kind: 'load' };
 export type WorkerResponse =
-  | { id: number; ok: true; analysis?: Awaited<ReturnType<typeof analyseImage>>; measures?: Awaited<ReturnType<typeof measurePhoto>> }
+  | {
+      id: number;
+      ok: true;
+      analysis?: Awaited<ReturnType<typeof analyseImage>>;
+      measures?: Awaited<ReturnType<typeof measurePhoto>>;
+      face?: Awaited<ReturnType<typeof faceEmbeddingOf>>;
+    }
   | { id: number; ok: false; error: string; badImage: boolean };
 
 if (!parentPort) throw new Error('vision-worker.ts must run in a worker thread');
@@ -32,6 +40,9 @@ port.on('message', (req: WorkerRequest) => {
       } else if (req.kind === 'check') {
         const measures = await measurePhoto(req.image);
         port.postMessage({ id: req.id, ok: true, measures } satisfies WorkerResponse);
+      } else if (req.kind === 'embed') {
+        const face = await faceEmbeddingOf(req.image);
+        port.postMessage({ id: req.id, ok: true, face } satisfies WorkerResponse);
       } else {
         const analysis = await analyseImage(req.image);
         port.postMessage({ id: req.id, ok: true, analysis } satisfies WorkerResponse);

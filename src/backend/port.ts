@@ -76,7 +76,8 @@ export interface DataPort {
   /** User sync (spec §4): create the users row or refresh its email and name; answers the record. */
   syncUser(user: SessionUser): Promise<Me>;
   /** My Generations / Favorites: one page of ACTIVE generations, newest first, with the exact total. */
-  generationsPage(query: { page: number; favorites: boolean }, signal?: AbortSignal): Promise<LibraryPage>;
+  /** `weakLikeness`: My Generations' 'Weak likeness' filter (weak or faceless images of a character). */
+  generationsPage(query: { page: number; favorites: boolean; weakLikeness?: boolean }, signal?: AbortSignal): Promise<LibraryPage>;
   /** The newest ACTIVE generations ('Recent Generations'). */
   recentGenerations(limit: number, signal?: AbortSignal): Promise<GenerationView[]>;
   /** One ACTIVE generation of the user (the source an upscale or edit links to); an error when there is none. */

@@ -37,6 +37,9 @@ function generationOf(request: GenerationRequestInput, n: number): GenerationVie
     source: null,
     isFavorited: false,
     lora_trainings: null,
+    likeness: null,
+    likeness_verdict: null,
+    shoot_id: null,
   };
 }
 

@@ -36,6 +36,9 @@ function generation(id: string, size: number, source: GenerationSource | null = 
     isFavorited: false,
     lora_trainings: null,
     source,
+    likeness: null,
+    likeness_verdict: null,
+    shoot_id: null,
   };
 }
 

@@ -137,6 +137,8 @@ describe('the shoot page', () => {
     started_at: status === 'SUCCEEDED' || status === 'FAILED' || status === 'RUNNING' ? '2026-01-01T00:00:00.000Z' : null,
     finished_at: status === 'SUCCEEDED' || status === 'FAILED' ? '2026-01-01T00:01:00.000Z' : null,
     ahead: null,
+    likeness: null,
+    likeness_verdict: null,
     ...extra,
   });
   const shoot = (photos: ShootPhotoView[], status: ShootView['status'] = 'RUNNING'): ShootView => ({
@@ -150,6 +152,7 @@ describe('the shoot page', () => {
     cost: photos.length * 10,
     created_at: '2026-01-01T00:00:00.000Z',
     finished_at: null,
+    retaken: 0,
     photos,
   });
 
@@ -171,6 +174,19 @@ describe('the shoot page', () => {
     expect(screen.getByText(/Shoot complete/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Cancel shoot' })).toBeNull();
     expect(screen.getAllByTestId('shoot-tile').filter((t) => t.dataset.status === 'ready')).toHaveLength(4);
+  });
+
+  it("says '2 re-taken for likeness' and badges each kept photo with its likeness", async () => {
+    const strong = { likeness: 71, likeness_verdict: 'strong' as const };
+    const current = {
+      ...shoot([photo(0, 'SUCCEEDED', strong), photo(1, 'SUCCEEDED', strong), photo(2, 'SUCCEEDED', { likeness: 52, likeness_verdict: 'weak' }), photo(3, 'SUCCEEDED')], 'COMPLETED'),
+      retaken: 2,
+    };
+    renderAt('/app/photo-shoots/shoot-1', { routes: { '/api/shoots/shoot-1': () => current } });
+    await waitFor(() => expect(screen.getByTestId('shoot-progress').textContent).toBe('4 of 4 ready · 2 re-taken for likeness'));
+    const tiles = screen.getAllByTestId('shoot-tile');
+    expect(tiles.map((t) => within(t).queryByTestId('likeness-badge')?.textContent ?? null)).toEqual(['Strong likeness', 'Strong likeness', 'Weak likeness', null]);
+    expect(within(tiles[0]).getByTestId('likeness-badge').getAttribute('title')).toBe('Likeness 71 of 100');
   });
 
   it("says so for a shoot that is not the user's", async () => {

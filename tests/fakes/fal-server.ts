@@ -40,6 +40,8 @@ export interface RunContext {
   fetch: typeof fetch;
   /** The safety checker flags this request (control.nsfwNext). */
   nsfw: boolean;
+  /** flux-lora answers this real photo (control.photos), fitted to the asked size, instead of a plain colour. */
+  photo?: Buffer | null;
 }
 
 export interface EndpointHandler {
@@ -63,6 +65,8 @@ export interface QueueRequest {
   cancelled: boolean;
   stalled: boolean;
   nsfw: boolean;
+  /** The real photo flux-lora answers (control.photos). */
+  photo?: Buffer | null;
 }
 
 export interface ReceivedRequest {
@@ -101,8 +105,20 @@ export interface FakeFalControl {
   stallNext(opts?: { endpoint?: string; times?: number }): void;
   /** Finishes a stalled request now. */
   release(requestId: string): Promise<void>;
-  /** The next `times` generations are flagged by the safety checker (black image, has_nsfw_concepts true). */
-  nsfwNext(opts?: { times?: number }): void;
+  /**
+   * The next `times` generations (after `after` unflagged ones) are flagged by the safety checker (black
+   * image, has_nsfw_concepts true).
+   */
+  nsfwNext(opts?: { times?: number; after?: number }): void;
+  /**
+   * flux-lora answers real photos: of `person` (the trained person, in turn), or of `stranger` for the next
+   * `strangerNext` requests (control.strangerNext adds more); `sequence` first says who each of the next requests
+   * shows, in order. With `lora`, only for requests with that LoRA
+   * path (several people's shoots at once); without, for any request. Null: plain colour images again.
+   */
+  photos(set: { person: Buffer[]; stranger: Buffer[]; strangerNext?: number; sequence?: ('person' | 'stranger')[]; lora?: string } | null): void;
+  /** The next `times` flux-lora requests (with that LoRA, or any) answer a photo of the stranger. */
+  strangerNext(times?: number, lora?: string): void;
   /** The next `times` calls of `op` answer `status` (429, 503…) before doing anything. */
   httpErrorNext(op: QueueOp, status: number, times?: number): void;
   /** The next `times` webhooks are not delivered (the result can still be polled). */
@@ -178,12 +194,42 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     fail: [] as { endpoint?: string; status: number; message: string }[],
     stall: [] as { endpoint?: string }[],
     nsfw: 0,
+    /** Requests left to pass unflagged before the nsfwNext ones (nsfwNext's `after`). */
+    nsfwAfter: 0,
+    /** Real photos flux-lora answers, by LoRA path ('*': any request). */
+    photos: new Map<string, { person: Buffer[]; stranger: Buffer[]; strangerLeft: number; sequence: ('person' | 'stranger')[]; turn: number }>(),
     http: new Map<QueueOp, { status: number; left: number }>(),
     dropWebhooks: 0,
   };
   const take = <T extends { endpoint?: string }>(list: T[], endpointId: string): T | undefined => {
     const i = list.findIndex((f) => !f.endpoint || f.endpoint === endpointId);
     return i < 0 ? undefined : list.splice(i, 1)[0];
+  };
+
+  const flagNext = () => {
+    if (faults.nsfw <= 0) return false;
+    if (faults.nsfwAfter > 0) {
+      faults.nsfwAfter--;
+      return false;
+    }
+    faults.nsfw--;
+    return true;
+  };
+
+  /** The photo a flux-lora request answers (control.photos), chosen when the request arrives. */
+  const photoFor = (endpointId: string, input: Record<string, unknown>): Buffer | null => {
+    if (endpointId !== 'fal-ai/flux-lora') return null;
+    const lora = Array.isArray(input.loras) ? (input.loras[0] as { path?: unknown } | undefined)?.path : undefined;
+    const set = (typeof lora === 'string' ? faults.photos.get(lora) : undefined) ?? faults.photos.get('*');
+    if (!set) return null;
+    const turn = set.turn++;
+    const next = set.sequence.shift();
+    if (next) return (next === 'stranger' ? set.stranger : set.person)[turn % (next === 'stranger' ? set.stranger : set.person).length] ?? null;
+    if (set.strangerLeft > 0) {
+      set.strangerLeft--;
+      return set.stranger[turn % set.stranger.length] ?? null;
+    }
+    return set.person[turn % set.person.length] ?? null;
   };
 
   let base = '';
@@ -269,7 +315,7 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     const started = Date.now();
     try {
       if (failure) throw new FakeModelError(failure.status, failure.message);
-      request.output = await handler.run(request.input, { requestId: request.id, host, fetch: fakeFetch, nsfw: request.nsfw });
+      request.output = await handler.run(request.input, { requestId: request.id, host, fetch: fakeFetch, nsfw: request.nsfw, photo: request.photo });
     } catch (err) {
       request.error = err instanceof FakeModelError ? err : new FakeModelError(500, (err as Error).message, 'internal_error');
     }
@@ -378,7 +424,13 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
       const { handler, input } = call;
       const requestId = randomUUID();
       try {
-        const output = await handler.run(input, { requestId, host, fetch: fakeFetch, nsfw: faults.nsfw > 0 && faults.nsfw-- > 0 });
+        const output = await handler.run(input, {
+          requestId,
+          host,
+          fetch: fakeFetch,
+          nsfw: flagNext(),
+          photo: photoFor(path.slice('/run/'.length), input),
+        });
         return json(output, 200, { 'x-fal-request-id': requestId });
       } catch (err) {
         const e = err instanceof FakeModelError ? err : new FakeModelError(500, (err as Error).message);
@@ -444,7 +496,8 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
       webhookUrl,
       cancelled: false,
       stalled: !!take(faults.stall, endpointId),
-      nsfw: faults.nsfw > 0 && faults.nsfw-- > 0,
+      nsfw: flagNext(),
+      photo: photoFor(endpointId, input),
     };
     requests.set(request.id, request);
     settle(request.id);
@@ -486,7 +539,19 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
         request.stalled = false;
         await finish(request, endpoints.get(request.endpointId)!);
       },
-      nsfwNext: (o = {}) => void (faults.nsfw += o.times ?? 1),
+      nsfwNext: (o = {}) => {
+        faults.nsfw += o.times ?? 1;
+        faults.nsfwAfter = o.after ?? 0;
+      },
+      photos: (set) => {
+        if (!set) return void faults.photos.clear();
+        faults.photos.set(set.lora ?? '*', { person: set.person, stranger: set.stranger, strangerLeft: set.strangerNext ?? 0, sequence: [...(set.sequence ?? [])], turn: 0 });
+      },
+      strangerNext: (times = 1, lora = '*') => {
+        const set = faults.photos.get(lora);
+        if (!set) throw new Error('control.photos first: the fake has no stranger to send');
+        set.strangerLeft += times;
+      },
       httpErrorNext: (op, status, times = 1) => void faults.http.set(op, { status, left: times }),
       dropWebhooks: (times = 1) => void (faults.dropWebhooks += times),
       sendWebhook: (id, o = {}) => {
@@ -642,7 +707,10 @@ export const fluxLora: EndpointHandler = {
     for (let i = 0; i < count; i++) {
       // A flagged image comes back black, as fal's safety checker returns it.
       const background = ctx.nsfw ? { r: 0, g: 0, b: 0 } : { r: digest[i * 3]!, g: digest[i * 3 + 1]!, b: digest[i * 3 + 2]! };
-      const img = sharp({ create: { width, height, channels: 3, background } });
+      const img =
+        ctx.photo && !ctx.nsfw
+          ? sharp(ctx.photo).resize({ width, height, fit: 'contain', background: { r: 120, g: 120, b: 124 } })
+          : sharp({ create: { width, height, channels: 3, background } });
       const bytes = await (format === 'png' ? img.png() : img.jpeg()).toBuffer();
       const contentType = `image/${format}`;
       images.push({ url: ctx.host(bytes, contentType, `${ctx.requestId}-${i}.${format === 'png' ? 'png' : 'jpg'}`), width, height, content_type: contentType });

@@ -12,9 +12,13 @@
  * schema cache, never from the request).
  *
  * What it understands (the encoding of the installed @supabase/postgrest-js, read in its dist/index.mjs):
- *   tables   users, generations, lora_trainings, explore_gallery, user_public_meta; the view explore_filter_options
+ *   tables   users, generations, lora_trainings, explore_gallery, user_public_meta, photo_packs, photo_pack_prompts,
+ *            photo_shoots, shoot_photos; the view explore_filter_options
  *   methods  GET, HEAD (select), POST (insert, object or array body), PATCH (update); OPTIONS (CORS)
- *   select   `*`, columns, `alias:column`, one level of many-to-one embedding `table(cols)` / `alias:table(cols)`
+ *   select   `*`, columns, `alias:column`, one level of embedding `table(cols)` / `alias:table(cols)` along a
+ *            single-column foreign key: many-to-one → one object or null, one-to-many → an array ([] for none),
+ *            in no promised order (PostgREST orders embedded rows only when asked, `<table>.order`, which is
+ *            not supported); no relationship → 400 PGRST200, more than one → 300 PGRST201, as PostgREST
  *   filters  eq, neq, is (null|true|false), in.(…), each optionally under not. (`not.is.null`)
  *   modifiers order=col[.asc|.desc][.nullsfirst|.nullslast],… · limit · offset (what .range(a,b) sends)
  *   Prefer   return=representation|minimal, count=exact (→ Content-Range a-b/total, 206 for a part)
@@ -70,7 +74,18 @@ export interface PostgrestFakeOptions {
 export const SUPABASE_MAX_ROWS = 1000;
 
 /** The tables (and views) the SPA reads and writes through Supabase (spec §7). */
-export const SERVED_TABLES = ['users', 'generations', 'lora_trainings', 'explore_gallery', 'user_public_meta', 'explore_filter_options'] as const;
+export const SERVED_TABLES = [
+  'users',
+  'generations',
+  'lora_trainings',
+  'explore_gallery',
+  'user_public_meta',
+  'explore_filter_options',
+  'photo_packs',
+  'photo_pack_prompts',
+  'photo_shoots',
+  'shoot_photos',
+] as const;
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
 const OBJECT_MEDIA = 'application/vnd.pgrst.object+json';
@@ -99,10 +114,19 @@ function unsupported(what: string): RestError {
   return new RestError(501, 'FAKE_UNSUPPORTED', `The PostgREST test fake does not support ${what}`, null, 'tests/fakes/postgrest-server.ts answers only the requests the SPA makes; extend it deliberately if a query changed.');
 }
 
+/** A foreign key seen from one of its tables: the embedded table's rows are one (many-to-one) or many. */
+interface Relation {
+  cardinality: 'many-to-one' | 'one-to-many';
+  /** The column of this table and the column of the embedded table that the key joins. */
+  local: string;
+  remote: string;
+  constraint: string;
+}
+
 interface TableInfo {
   columns: Map<string, string>;
-  /** Many-to-one relations: embedded table → [local column, its referenced column]. */
-  parents: Map<string, [string, string]>;
+  /** Every single-column foreign key between this table and another served one, by the other table. */
+  relations: Map<string, Relation[]>;
 }
 type SchemaCache = Map<string, TableInfo>;
 
@@ -115,8 +139,8 @@ async function loadSchemaCache(pool: pg.Pool): Promise<SchemaCache> {
       order by c.relname, a.attnum`,
     [tables],
   );
-  const { rows: fks } = await pool.query<{ from_table: string; from_column: string; to_table: string; to_column: string }>(
-    `select src.relname as from_table, sa.attname as from_column, dst.relname as to_table, da.attname as to_column
+  const { rows: fks } = await pool.query<{ name: string; from_table: string; from_column: string; to_table: string; to_column: string }>(
+    `select k.conname as name, src.relname as from_table, sa.attname as from_column, dst.relname as to_table, da.attname as to_column
        from pg_constraint k
        join pg_class src on src.oid = k.conrelid join pg_namespace n on n.oid = src.relnamespace
        join pg_class dst on dst.oid = k.confrelid
@@ -125,11 +149,16 @@ async function loadSchemaCache(pool: pg.Pool): Promise<SchemaCache> {
       where k.contype = 'f' and n.nspname = 'public' and cardinality(k.conkey) = 1`,
   );
   const cache: SchemaCache = new Map();
-  for (const t of tables) cache.set(t, { columns: new Map(), parents: new Map() });
+  for (const t of tables) cache.set(t, { columns: new Map(), relations: new Map() });
   for (const c of cols) cache.get(c.table)!.columns.set(c.column, c.type);
+  const relate = (table: string, other: string, relation: Relation) => {
+    const relations = cache.get(table)!.relations;
+    relations.set(other, [...(relations.get(other) ?? []), relation]);
+  };
   for (const fk of fks) {
-    if (!cache.has(fk.from_table) || !cache.has(fk.to_table)) continue;
-    cache.get(fk.from_table)!.parents.set(fk.to_table, [fk.from_column, fk.to_column]);
+    if (!cache.has(fk.from_table) || !cache.has(fk.to_table) || fk.from_table === fk.to_table) continue;
+    relate(fk.from_table, fk.to_table, { cardinality: 'many-to-one', local: fk.from_column, remote: fk.to_column, constraint: fk.name });
+    relate(fk.to_table, fk.from_table, { cardinality: 'one-to-many', local: fk.to_column, remote: fk.from_column, constraint: fk.name });
   }
   return cache;
 }
@@ -301,14 +330,27 @@ function selectList(cache: SchemaCache, table: string, items: SelectItem[]): str
         requireColumn(cache, table, item.name);
         return `${q(table)}.${q(item.name)} as ${q(item.alias)}`;
       }
-      const relation = cache.get(table)!.parents.get(item.table);
-      if (!relation) {
-        if (!cache.has(item.table)) throw unsupported(`embedding the table "${item.table}"`);
+      if (!cache.has(item.table)) throw unsupported(`embedding the table "${item.table}"`);
+      const relations = cache.get(table)!.relations.get(item.table) ?? [];
+      if (relations.length === 0) {
         throw new RestError(400, 'PGRST200', `Could not find a relationship between '${table}' and '${item.table}' in the schema cache`);
       }
-      const [local, remote] = relation;
-      // A many-to-one embed is one object (or null), read under the embedded table's own policies.
-      return `(select row_to_json(pgrst_embed) from (select ${selectList(cache, item.table, item.items)} from public.${q(item.table)} as ${q(item.table)} where ${q(item.table)}.${q(remote)} = ${q(table)}.${q(local)}) pgrst_embed) as ${q(item.alias)}`;
+      if (relations.length > 1) {
+        throw new RestError(
+          300,
+          'PGRST201',
+          `Could not embed because more than one relationship was found for '${table}' and '${item.table}'`,
+          relations.map((r) => `${r.cardinality} via ${r.constraint}`).join('; '),
+          `Try changing '${item.table}' to one of the following: ${relations.map((r) => `'${item.table}!${r.constraint}'`).join(', ')}.`,
+        );
+      }
+      const [{ cardinality, local, remote }] = relations;
+      // Embedded rows are read under the embedded table's own policies (the statement runs as the request's role).
+      const rows = `select ${selectList(cache, item.table, item.items)} from public.${q(item.table)} as ${q(item.table)} where ${q(item.table)}.${q(remote)} = ${q(table)}.${q(local)}`;
+      // Many-to-one: one object, or null. One-to-many: an array of objects, [] when there is none.
+      return cardinality === 'many-to-one'
+        ? `(select row_to_json(pgrst_embed) from (${rows}) pgrst_embed) as ${q(item.alias)}`
+        : `coalesce((select json_agg(pgrst_embed) from (${rows}) pgrst_embed), '[]'::json) as ${q(item.alias)}`;
     })
     .join(', ');
 }

@@ -62,6 +62,9 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
     const clerkId = `user_${name}_${randomUUID().slice(0, 8)}`;
     const session = open(clerkId);
     const me = await session.data.syncUser(sessionUserFor(clerkId, { fullName: name, primaryEmailAddress: { emailAddress: `${name}@example.com` } }));
+    // The new user's own changes are delivered before a test subscribes, or under load one could reach its
+    // channel after SUBSCRIBED and be counted as the change under test.
+    await fakes.realtime.settled();
     return { clerkId, me, session };
   }
 
@@ -387,6 +390,7 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       const { me, session } = await person('traingone');
       const kept = await addTraining(me.id, 'COMPLETED', 20, '/media/loras/kept.safetensors');
       const gone = await addTraining(me.id, 'COMPLETED', 10, '/media/loras/gone.safetensors');
+      await fakes.realtime.settled(); // as in person(): these inserts are not the change under test
       const changed = vi.fn();
       const stop = session.live.watchChanges('trainings', changed);
       await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(1), REALTIME); // SUBSCRIBED

@@ -146,21 +146,27 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
       const { me, session } = await signedIn();
       // 95 generations in 10 timestamps (so every page boundary falls inside a group), inserted in random
       // order so that neither insertion nor physical order matches the id order.
-      const rows = Array.from({ length: 95 }, (_, i) => ({ id: randomUUID(), group: i % 10, favorite: i % 3 === 0 }));
+      const verdicts = ['strong', 'weak', 'no_face', null] as const;
+      const rows = Array.from({ length: 95 }, (_, i) => ({ id: randomUUID(), group: i % 10, favorite: i % 3 === 0, verdict: verdicts[i % 4] }));
       rows.sort(() => Math.random() - 0.5);
       for (const r of rows) {
         await db.owner.query(
-          `insert into generations (id, user_id, prompt, width, height, image_url, is_favorite, created_at) values ($1, $2, 'p', 512, 512, $3, $4, timestamptz '2026-11-01T00:00:00Z' - make_interval(mins => $5))`,
-          [r.id, me.id, `/media/generations/${me.id}/${r.id}.jpeg`, r.favorite, r.group],
+          `insert into generations (id, user_id, prompt, width, height, image_url, is_favorite, likeness_verdict, likeness, created_at) values ($1, $2, 'p', 512, 512, $3, $4, $6, $7, timestamptz '2026-11-01T00:00:00Z' - make_interval(mins => $5))`,
+          [r.id, me.id, `/media/generations/${me.id}/${r.id}.jpeg`, r.favorite, r.group, r.verdict, r.verdict ? 50 : null],
         );
       }
-      for (const favorites of [false, true]) {
-        const { rows: stored } = await db.owner.query(`select id, created_at from generations where user_id = $1 and status = 'ACTIVE' ${favorites ? 'and is_favorite' : ''}`, [me.id]);
+      // My Generations, Favorites, and My Generations' 'Weak likeness' filter (weak or no face).
+      for (const [favorites, weak] of [[false, false], [true, false], [false, true]] as const) {
+        const { rows: stored } = await db.owner.query(
+          `select id, created_at from generations where user_id = $1 and status = 'ACTIVE' ${favorites ? 'and is_favorite' : ''} ${weak ? `and likeness_verdict in ('weak', 'no_face')` : ''}`,
+          [me.id],
+        );
         const expected = chunks(inListOrder(stored, (favorites ? LISTS.favorites : LISTS.myGenerations).order).map((r) => r.id as string));
-        const hosted = await pages(stored.length, async (page) => (await session.data.generationsPage({ page, favorites })).items);
-        const onServer = await pages(stored.length, async (page) => (await libraryRepository.listPage(server.db, me.id, favorites, page)).map((r) => r.generation));
-        expect(hosted, favorites ? 'favorites (hosted)' : 'my generations (hosted)').toEqual(expected);
-        expect(onServer, favorites ? 'favorites (server)' : 'my generations (server)').toEqual(expected);
+        const hosted = await pages(stored.length, async (page) => (await session.data.generationsPage({ page, favorites, weakLikeness: weak })).items);
+        const onServer = await pages(stored.length, async (page) => (await libraryRepository.listPage(server.db, me.id, favorites, page, weak)).map((r) => r.generation));
+        const what = favorites ? 'favorites' : weak ? 'weak likeness' : 'my generations';
+        expect(hosted, `${what} (hosted)`).toEqual(expected);
+        expect(onServer, `${what} (server)`).toEqual(expected);
         expect(new Set(hosted.flat()).size).toBe(stored.length);
         // What the adapter asks PostgREST for is the common definition, term by term.
         const asked = fakes.rest.requests.filter((r) => r.path.startsWith('/generations?')).at(-1)!;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eq, or } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
-import { authVerifications, loraTrainings, mailOutbox, users } from '../../server/db/schema.ts';
+import { authUsers, authVerifications, loraTrainings, mailOutbox, users } from '../../server/db/schema.ts';
 import { finishTraining } from '../../server/services/trainings.service.ts';
 import { enqueueShootReady, recipientAddress } from '../../server/services/mail.service.ts';
 import { parseMetrics } from '../helpers/metrics-text.ts';
@@ -160,6 +160,111 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     await client.post('/api/auth/send-verification-email', { email });
     await new Promise((r) => setTimeout(r, 300));
     expect(smtp.to(email).length).toBe(before);
+  });
+
+  /** The reset tokens stored for an account, and the account mail of `kind` written for an address. */
+  const storedTokens = async (userId: string) => {
+    const [{ clerkId }] = await ts.rt.db.select({ clerkId: users.clerkId }).from(users).where(eq(users.id, userId));
+    return ts.rt.db.select().from(authVerifications).where(eq(authVerifications.value, clerkId!));
+  };
+  const outboxRows = (email: string, kind: 'password-reset' | 'verify-email') =>
+    ts.rt.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, kind)));
+  /** Runs `work` while the database refuses rows with a real CHECK constraint on `table`. */
+  async function whileRefused(table: 'mail_outbox' | 'auth_verifications', check: string, work: () => Promise<void>) {
+    await ts.rt.db.execute(sql.raw(`alter table ${table} add constraint test_refuses check (${check}) not valid`));
+    try {
+      await work();
+    } finally {
+      await ts.rt.db.execute(sql.raw(`alter table ${table} drop constraint test_refuses`));
+    }
+  }
+  const failedRequestLogged = () => logLines.some((l) => l.level >= 50 && JSON.stringify(l).includes('test_refuses'));
+
+  it('a reset token and its mail commit together: when either cannot be written, neither is kept', async () => {
+    const { email, userId } = await ts.signUp();
+    await smtp.waitFor(email); // the verification mail
+    const [{ clerkId }] = await ts.rt.db.select({ clerkId: users.clerkId }).from(users).where(eq(users.id, userId));
+
+    // The outbox refuses the message: no token is left that nobody was sent.
+    logLines.length = 0;
+    await whileRefused('mail_outbox', "kind <> 'password-reset'", async () => {
+      expect((await ts.client().post('/api/auth/request-password-reset', { email })).status).toBe(200);
+    });
+    expect(failedRequestLogged()).toBe(true);
+    expect(await storedTokens(userId)).toEqual([]);
+    expect(await outboxRows(email, 'password-reset')).toEqual([]);
+
+    // The token cannot be stored: no mail carries a link that would not work.
+    logLines.length = 0;
+    await whileRefused('auth_verifications', `value <> '${clerkId}'`, async () => {
+      expect((await ts.client().post('/api/auth/request-password-reset', { email })).status).toBe(200);
+    });
+    expect(failedRequestLogged()).toBe(true);
+    expect(await storedTokens(userId)).toEqual([]);
+    expect(await outboxRows(email, 'password-reset')).toEqual([]);
+
+    // With both writable again: one token, one mail, and the mailed link opens the 'Set a new password' page.
+    expect((await ts.client().post('/api/auth/request-password-reset', { email })).status).toBe(200);
+    expect(await storedTokens(userId)).toHaveLength(1);
+    expect(await outboxRows(email, 'password-reset')).toHaveLength(1);
+    const mails = (await smtp.waitFor(email, 2)).filter((m) => /Reset/.test(m.mail.subject ?? ''));
+    expect(mails).toHaveLength(1);
+    const opened = await ts.client().get(onServer(linkIn(mails[0], '/api/auth/reset-password/')));
+    expect(new URL(opened.headers.get('location')!, ts.url).pathname).toBe('/reset-password');
+  });
+
+  it('a verification token exists only in its mail: nothing is stored for it, and a refused outbox row leaves no link anywhere', async () => {
+    const { client, email, userId } = await ts.signUp();
+    const [first] = await smtp.waitFor(email);
+    // The link is a signed, expiring token the server keeps nowhere but in the outbox row.
+    const token = new URL(linkIn(first, '/api/auth/verify-email')).searchParams.get('token')!;
+    expect(await storedTokens(userId)).toEqual([]);
+    expect((await ts.rt.db.select().from(authVerifications)).some((v) => v.identifier.includes(token) || v.value.includes(token))).toBe(false);
+
+    logLines.length = 0;
+    await whileRefused('mail_outbox', "kind <> 'verify-email'", async () => {
+      expect((await client.post('/api/auth/send-verification-email', { email })).status).toBe(500);
+    });
+    expect(failedRequestLogged()).toBe(true);
+    expect(await outboxRows(email, 'verify-email')).toHaveLength(1); // the sign-up's only
+    expect(await storedTokens(userId)).toEqual([]);
+
+    // 'Send again' works again, and its link confirms the address.
+    expect((await client.post('/api/auth/send-verification-email', { email })).status).toBe(200);
+    const [, again] = await smtp.waitFor(email, 2);
+    expect((await client.get(onServer(linkIn(again, '/api/auth/verify-email')))).status).toBe(302);
+    expect((await (await client.get('/api/auth/get-session')).json()).user.emailVerified).toBe(true);
+  });
+
+  it('a new account and its confirmation mail commit together: when the mail cannot be written, no account is made', async () => {
+    const email = `new-${randomUUID().slice(0, 8)}@example.com`;
+    const accounts = () => ts.rt.db.select().from(authUsers).where(eq(authUsers.email, email));
+    const signUp = () => ts.client().post('/api/auth/sign-up/email', { email, password: STRONG, name: 'New Person' });
+
+    logLines.length = 0;
+    await whileRefused('mail_outbox', "kind <> 'verify-email'", async () => {
+      const refused = await signUp();
+      expect(refused.status).toBe(422);
+      expect((await refused.json()).code).toBe('FAILED_TO_CREATE_USER');
+    });
+    expect(failedRequestLogged()).toBe(true);
+    expect(await accounts()).toEqual([]);
+    expect(await outboxRows(email, 'verify-email')).toEqual([]);
+
+    // With the outbox writable: one account, one mail, whose link confirms the address.
+    const made = await signUp();
+    expect(made.status, await made.clone().text()).toBe(200);
+    const [account] = await accounts();
+    expect(account).toBeTruthy();
+    expect(await outboxRows(email, 'verify-email')).toHaveLength(1);
+    const [mail] = await smtp.waitFor(email);
+    const link = linkIn(mail, '/api/auth/verify-email');
+    const opened = await ts.client().get(onServer(link));
+    expect(new URL(opened.headers.get('location')!, ts.url).pathname).toBe('/verify-email');
+    const [confirmed] = await accounts();
+    expect(confirmed).toMatchObject({ id: account.id, emailVerified: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(smtp.to(email)).toHaveLength(1);
   });
 
   it('character ready and training failed: once each, with a one-click unsubscribe; names cannot inject headers and are escaped', async () => {

@@ -6,7 +6,7 @@ import { and, eq, like } from 'drizzle-orm';
 import sharp from 'sharp';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { PackView, ShootView } from '@common/photo-shoots.ts';
+import type { PackView, ShootSummary, ShootView } from '@common/photo-shoots.ts';
 import { creditLedger, generations, loraTrainings, mailOutbox, photoShoots, shootPhotos } from '../../server/db/schema.ts';
 import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from '../../server/providers/inference/index.ts';
 import { readCatalogue, seedCatalogue } from '../../server/services/packs.service.ts';
@@ -119,6 +119,9 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
     const done = await ended(client, started.id);
     expect(done.status).toBe('COMPLETED');
     expect(done.photos.every((p) => p.status === 'SUCCEEDED' && p.image_url)).toBe(true);
+    // The list (the sidebar's progress) counts what landed.
+    const { items } = (await (await client.get('/api/shoots')).json()) as { items: ShootSummary[] };
+    expect(items.find((s) => s.id === started.id)).toMatchObject({ status: 'COMPLETED', ready: N, failed: 0 });
     // One 'shoot ready' mail, written in the transaction that ended the shoot.
     const mail = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.userId, userId));
     expect(mail.filter((m) => m.kind === 'shoot-ready').map((m) => m.dedupeKey)).toEqual([`shoot-ready:${started.id}`]);

@@ -28,20 +28,20 @@ import type { Character, DataPort, Me, SessionUser } from '../port';
 
 const USER_COLUMNS = 'id, clerk_id, email, full_name, credits, updated_at, subscription_status, subscription_plan, creem_customer_id';
 const GENERATION_COLUMNS =
-  'id, prompt, style, width, height, output_format, image_url, lora_id, lora_scale, seed, num_inference_steps, guidance_scale, status, is_favorite, created_at, source_id, derivation, upscale_factor, edit_strength, lora_trainings(id, character_name, trigger_word, lora_file_url)';
+  'id, prompt, style, width, height, output_format, image_url, lora_id, lora_scale, seed, num_inference_steps, guidance_scale, status, is_favorite, created_at, source_id, derivation, upscale_factor, edit_strength, likeness, likeness_verdict, shoot_id, lora_trainings(id, character_name, trigger_word, lora_file_url)';
 const TRAINING_COLUMNS = 'id, character_name, trigger_word, gender, hair_color, status, created_at, lora_file_url, request_id, result, error';
 const CHARACTER_COLUMNS = 'id, character_name, trigger_word, lora_file_url';
 const EXPLORE_COLUMNS =
   'id, image_url, prompt, width, height, style, seed, num_inference_steps, guidance_scale, gender, ethnicity, hair_color, is_featured, created_at';
 
 const PACK_COLUMNS = 'id, name, description, category, aspect_ratio, width, height, cover_url, sample_urls, position, photo_pack_prompts(position, template)';
-const SHOOT_COLUMNS = 'id, pack_id, pack_name, lora_id, character_name, status, photo_count, cost, created_at, finished_at';
+const SHOOT_COLUMNS = 'id, pack_id, pack_name, lora_id, character_name, status, photo_count, cost, created_at, finished_at, retaken';
 const PHOTO_COLUMNS = 'id, position, status, prompt, width, height, image_url, generation_id, error, started_at, finished_at';
 
 type UserRow = Omit<Me, 'image_url' | 'joined_at'>;
 type PackRow = Omit<PackView, 'photo_count' | 'cost' | 'prompts'> & { photo_pack_prompts: { position: number; template: string }[] };
 type ShootRow = Omit<ShootView, 'photos'>;
-type PhotoRow = Omit<ShootPhotoView, 'ahead'>;
+type PhotoRow = Omit<ShootPhotoView, 'ahead' | 'likeness' | 'likeness_verdict'>;
 
 /** PostgREST's "no row" for .single() (spec §8: the only lookup error the user sync tolerates). */
 const NO_ROW = 'PGRST116';
@@ -81,6 +81,7 @@ const rangeOf = (page: number): [number, number] => [(page - 1) * LIMITS.pageSiz
 /** The part of supabase-js's filter builder a list definition needs. */
 interface ListQuery<Q> {
   eq(column: string, value: unknown): Q;
+  in(column: string, values: readonly unknown[]): Q;
   order(column: string, options: { ascending: boolean }): Q;
 }
 
@@ -88,6 +89,7 @@ interface ListQuery<Q> {
 function asListed<Q extends ListQuery<Q>>(query: Q, list: ListDefinition): Q {
   let q = query;
   for (const [column, value] of Object.entries(list.where)) q = q.eq(column, value);
+  for (const [column, values] of Object.entries(list.whereIn ?? {})) q = q.in(column, [...(values as readonly string[])]);
   for (const term of list.order) q = q.order(term.column, { ascending: term.ascending });
   return q;
 }
@@ -136,10 +138,10 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
       return { ...row, updated_at: iso(row.updated_at), image_url: user.imageUrl, joined_at: user.createdAt };
     },
 
-    async generationsPage({ page, favorites }, signal) {
+    async generationsPage({ page, favorites, weakLikeness }, signal) {
       const query = supabase.from('generations').select(GENERATION_COLUMNS, { count: 'exact' }).eq('user_id', ownId());
       const [from, to] = rangeOf(page);
-      const result = await asListed(query, generationsList(favorites)).range(from, to).abortSignal(abortable(signal));
+      const result = await asListed(query, generationsList(favorites, weakLikeness)).range(from, to).abortSignal(abortable(signal));
       return pageOf(result as Result<GenerationRecord[]>, page, toView);
     },
 
@@ -273,6 +275,9 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
             finished_at: at(p.finished_at),
             // Other people's queued photos are not visible here; the queue position is the local server's.
             ahead: null,
+            // A photo's likeness is on its generation (the viewer shows it); the shoot's rows do not join it.
+            likeness: null,
+            likeness_verdict: null,
           })),
       };
     },

@@ -10,8 +10,8 @@ export function createLocalData(api: ApiPort): DataPort {
     // The server knows the caller from the session cookie and takes the profile from its own accounts.
     syncUser: () => api.request<Me>('/api/me/sync', { method: 'POST' }),
 
-    generationsPage: ({ page, favorites }, signal) =>
-      api.request<LibraryPage>(`/api/library/generations?page=${page}${favorites ? '&favorites=true' : ''}`, { signal }),
+    generationsPage: ({ page, favorites, weakLikeness }, signal) =>
+      api.request<LibraryPage>(`/api/library/generations?page=${page}${favorites ? '&favorites=true' : ''}${weakLikeness ? '&likeness=weak' : ''}`, { signal }),
 
     recentGenerations: async (limit, signal) =>
       (await api.request<{ items: GenerationView[] }>(`/api/generations?limit=${limit}`, { signal })).items,

@@ -11,18 +11,18 @@ import type { GalleryItem } from './gallery-item';
 export type LibraryKind = 'generations' | 'favorites';
 
 export const libraryKey = ['library'] as const;
-const libraryPageKey = (kind: LibraryKind, page: number) => [...libraryKey, kind, page] as const;
+const libraryPageKey = (kind: LibraryKind, page: number, weakLikeness: boolean) => [...libraryKey, kind, page, weakLikeness ? 'weak' : 'all'] as const;
 export const exploreKey = ['explore'] as const;
 
 /** My Generations or Favorites, one page (spec §4: 40 a page, newest first, exact total). */
-export function useLibraryPage(kind: LibraryKind, page: number) {
+export function useLibraryPage(kind: LibraryKind, page: number, weakLikeness = false) {
   const { data } = useBackend();
   const qc = useQueryClient();
   // Changes made elsewhere (another tab, the create page) refresh the gallery.
   useChanges('generations', () => void qc.invalidateQueries({ queryKey: libraryKey }));
   return useQuery({
-    queryKey: libraryPageKey(kind, page),
-    queryFn: ({ signal }) => data.generationsPage({ page, favorites: kind === 'favorites' }, signal),
+    queryKey: libraryPageKey(kind, page, weakLikeness),
+    queryFn: ({ signal }) => data.generationsPage({ page, favorites: kind === 'favorites', weakLikeness }, signal),
     placeholderData: keepPreviousData,
   });
 }

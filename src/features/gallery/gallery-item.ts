@@ -1,6 +1,7 @@
 import { remixSettingsOf, type RemixSettings } from '@common/create-image-state';
 import type { GenerationSource, GenerationView } from '@common/generation';
 import type { ExploreItem } from '@common/library';
+import type { LikenessVerdict } from '@common/likeness';
 
 /**
  * What a card and the viewer show, whichever gallery it comes from: a saved generation (My Generations,
@@ -23,7 +24,16 @@ export interface GalleryItem {
   remix: RemixSettings;
   /** The generation this one was upscaled or edited from (issue 23); null otherwise. */
   origin: GenerationSource | null;
+  /** Likeness to its character (common/likeness.ts); null when not scored. */
+  likeness: number | null;
+  likenessVerdict: LikenessVerdict | null;
+  /** Made in a photo shoot (which re-takes its misses itself) rather than as a single generation. */
+  fromShoot: boolean;
 }
+
+/** A single generation that misses its character: the viewer suggests another seed. */
+export const missesLikeness = (item: Pick<GalleryItem, 'likenessVerdict' | 'fromShoot'>) =>
+  !item.fromShoot && (item.likenessVerdict === 'weak' || item.likenessVerdict === 'no_face');
 
 /** Upscaled images carry the 'HD' badge. */
 export const isHd = (item: Pick<GalleryItem, 'origin'>) => item.origin?.kind === 'upscale';
@@ -45,6 +55,9 @@ export function fromGeneration(g: GenerationView): GalleryItem {
     isFeatured: false,
     remix: remixSettingsOf(g),
     origin: g.source ?? null,
+    likeness: g.likeness ?? null,
+    likenessVerdict: g.likeness_verdict ?? null,
+    fromShoot: !!g.shoot_id,
   };
 }
 
@@ -66,6 +79,9 @@ export function fromExplore(e: ExploreItem): GalleryItem {
     // The seed is never carried: a remix should make a new image (spec §2).
     remix: { prompt: e.prompt, width: e.width, height: e.height, steps: e.num_inference_steps, guidance: e.guidance_scale, lora: null },
     origin: null,
+    likeness: null,
+    likenessVerdict: null,
+    fromShoot: false,
   };
 }
 

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'rea
 import { ArrowLeft, Check, Copy, Download, Heart, MoreVertical, RefreshCw, Share2, Trash2, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { TIMINGS } from '@common/product';
+import { LikenessBadge } from '@/components/likeness-badge';
 import { Button } from '@/components/ui/button';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
@@ -9,6 +10,7 @@ import { relativeTime, shortDateTime } from '../format';
 import { absoluteImageUrl, isHd, type GalleryItem } from '../gallery-item';
 import type { GalleryActions } from '../use-gallery-actions';
 import { FinishActions, RegenerateControl, SourceLink } from './finish-actions';
+import { LikenessHint } from './likeness';
 import type { GalleryPermissions } from './generation-card';
 
 export interface GenerationViewerProps {
@@ -86,6 +88,11 @@ function DesktopModal({ item, permissions, actions, onOpenGeneration }: PartProp
         {own && <FinishActions item={item} actions={actions} onOpenGeneration={onOpenGeneration} className="mt-6" />}
         <div className="mt-auto grid grid-cols-2 gap-2 pt-6">
           <DownloadButton item={item} actions={actions} className="col-span-2" />
+          {own && (
+            <div className="col-span-2">
+              <LikenessHint item={item} />
+            </div>
+          )}
           {own ? (
             <RegenerateControl item={item} actions={actions} />
           ) : (
@@ -152,6 +159,7 @@ function PhoneSheet({ item, permissions, actions, onClose, onOpenGeneration }: P
         {item.source === 'generation' && (
           <>
             <FinishActions item={item} actions={actions} onOpenGeneration={onOpenGeneration} />
+            <LikenessHint item={item} />
             <RegenerateControl item={item} actions={actions} />
           </>
         )}
@@ -164,7 +172,17 @@ function Details({ item, onOpenGeneration }: { item: GalleryItem; onOpenGenerati
   const rows: [string, ReactNode][] = [
     ['Created', <time dateTime={item.createdAt} title={shortDateTime(item.createdAt)}>{relativeTime(item.createdAt)}</time>],
     ['Dimensions', isHd(item) ? `${item.width} × ${item.height} (HD)` : `${item.width} × ${item.height}`],
-    ['Character', item.characterName ?? 'None'],
+    [
+      'Character',
+      item.characterName ? (
+        <span className="flex min-w-0 flex-wrap items-center gap-1.5">
+          <span className="truncate">{item.characterName}</span>
+          <LikenessBadge likeness={item.likeness} verdict={item.likenessVerdict} />
+        </span>
+      ) : (
+        'None'
+      ),
+    ],
     ['Seed', item.seed ?? '—'],
     ['Steps', item.steps ?? '—'],
     ['Guidance', item.guidance ?? '—'],
@@ -181,7 +199,7 @@ function Details({ item, onOpenGeneration }: { item: GalleryItem; onOpenGenerati
       </section>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
         {rows.map(([label, value]) => (
-          <div key={label} className="min-w-0">
+          <div key={label} className={cn('min-w-0', label === 'Character' && item.likenessVerdict && 'col-span-2')}>
             <dt className="text-xs text-fg-subtle">{label}</dt>
             <dd className="truncate font-medium tabular-nums text-fg">{value}</dd>
           </div>

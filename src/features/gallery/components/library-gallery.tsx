@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
-import { CheckSquare, Download, Heart, ImageIcon } from 'lucide-react';
+import { CheckSquare, Download, Heart, ImageIcon, ScanFace } from 'lucide-react';
 import { MAX_SELECTION, SELECTION_TOO_LARGE } from '@common/library';
+import { LIKENESS_TEXTS } from '@common/likeness';
 import { Link } from 'react-router';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { EmptyState, ErrorState } from '@/components/ui/states';
@@ -26,8 +27,18 @@ const TEXTS: Record<LibraryKind, { title: string; empty: string; emptyHint: stri
 export function LibraryGallery({ kind }: { kind: LibraryKind }) {
   const texts = TEXTS[kind];
   const phone = useIsPhone();
-  const { page, setPage } = useUrlPage();
-  const query = useLibraryPage(kind, page);
+  const { page, setPage, params, setParams } = useUrlPage();
+  // 'Weak likeness' (My Generations): the images that miss their character, to clean up; kept in the URL.
+  const weakOnly = kind === 'generations' && params.get('likeness') === 'weak';
+  const query = useLibraryPage(kind, page, weakOnly);
+  const toggleWeak = () =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.delete('page');
+      if (weakOnly) next.delete('likeness');
+      else next.set('likeness', 'weak');
+      return next;
+    });
   const data = query.data;
   // Select mode (issue 24): My Generations only, where images may be deleted.
   const selectable = kind === 'generations';
@@ -57,11 +68,19 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
             </p>
           )}
         </div>
-        {selectable && !!data?.total && !selection.active && (
-          <Button variant="outline" size="sm" onClick={selection.start}>
-            <CheckSquare className="size-4" aria-hidden />
-            Select
-          </Button>
+        {selectable && !selection.active && (
+          <div className="flex items-center gap-2">
+            <Button variant={weakOnly ? 'primary' : 'outline'} size="sm" aria-pressed={weakOnly} onClick={toggleWeak}>
+              <ScanFace className="size-4" aria-hidden />
+              {LIKENESS_TEXTS.filter}
+            </Button>
+            {!!data?.total && (
+              <Button variant="outline" size="sm" onClick={selection.start}>
+                <CheckSquare className="size-4" aria-hidden />
+                Select
+              </Button>
+            )}
+          </div>
         )}
         {kind === 'favorites' && data && data.total > 0 && (
           <DownloadAllButton path={FAVORITES_ARCHIVE_PATH} fallbackName="likeness-favorites.zip" icon={<Download className="size-4" aria-hidden />} />
@@ -72,6 +91,17 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
         <GallerySkeleton />
       ) : query.isError ? (
         <ErrorState title={texts.error} onRetry={() => void query.refetch()} />
+      ) : data!.total === 0 && weakOnly ? (
+        <EmptyState
+          icon={<ScanFace className="size-10" aria-hidden />}
+          title="No weak likenesses"
+          description="Every checked image looks like its character."
+          action={
+            <Button variant="outline" onClick={toggleWeak} className="mt-2">
+              Show all generations
+            </Button>
+          }
+        />
       ) : data!.total === 0 ? (
         <EmptyState
           icon={kind === 'favorites' ? <Heart className="size-10" aria-hidden /> : <ImageIcon className="size-10" aria-hidden />}

@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { AlertCircle, ArrowLeft, Download, Loader2 } from 'lucide-react';
+import { LIKENESS_TEXTS } from '@common/likeness';
 import { shootArchiveName, shootProgress, SHOOT_TEXTS, type ShootPhotoView, type ShootView } from '@common/photo-shoots';
 import { thumbUrl } from '@common/media';
 import { ApiError, errorMessage } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
+import { LikenessBadge } from '@/components/likeness-badge';
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
 import { PageSpinner } from '@/components/ui/spinner';
@@ -23,6 +25,7 @@ export function progressWords(shoot: ShootView): string[] {
   const p = shootProgress(shoot.photos, shoot.recent_photo_ms ?? undefined);
   const words = [SHOOT_TEXTS.ready(p.ready, p.total)];
   if (p.failed) words.push(SHOOT_TEXTS.failed(p.failed));
+  if (shoot.retaken > 0) words.push(LIKENESS_TEXTS.retaken(shoot.retaken));
   if (shoot.status === 'RUNNING' && p.minutesLeft !== null) words.push(SHOOT_TEXTS.minutesLeft(p.minutesLeft));
   return words;
 }
@@ -31,8 +34,9 @@ export function PhotoTile({ photo, media }: { photo: ShootPhotoView; media: (pat
   const ratio = { aspectRatio: `${photo.width} / ${photo.height}` };
   if (photo.status === 'SUCCEEDED' && photo.image_url) {
     return (
-      <a href={media(photo.image_url)} target="_blank" rel="noreferrer" className="block overflow-hidden rounded-md bg-bg-muted" style={ratio} data-testid="shoot-tile" data-status="ready">
+      <a href={media(photo.image_url)} target="_blank" rel="noreferrer" className="relative block overflow-hidden rounded-md bg-bg-muted" style={ratio} data-testid="shoot-tile" data-status="ready">
         <img src={media(thumbUrl(photo.image_url, 384))} alt={photo.prompt} className="h-full w-full object-cover" />
+        <LikenessBadge likeness={photo.likeness} verdict={photo.likeness_verdict} className="absolute bottom-1.5 left-1.5 shadow-sm" />
       </a>
     );
   }

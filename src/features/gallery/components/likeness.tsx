@@ -1,0 +1,12 @@
+import { LIKENESS_TEXTS } from '@common/likeness';
+import { missesLikeness, type GalleryItem } from '../gallery-item';
+
+/** Under a single generation that misses its character: try another seed (charged as usual). */
+export function LikenessHint({ item }: { item: Pick<GalleryItem, 'likenessVerdict' | 'fromShoot' | 'characterName'> }) {
+  if (!item.characterName || !missesLikeness(item)) return null;
+  return (
+    <p role="note" data-testid="likeness-hint" className="rounded-md border border-warning-border bg-warning-soft px-3 py-2 text-sm text-warning">
+      {LIKENESS_TEXTS.hint(item.characterName)}
+    </p>
+  );
+}

@@ -1,0 +1,24 @@
+import sharp from 'sharp';
+import { portraitPhoto, PORTRAITS } from './photos.ts';
+
+/**
+ * People for the likeness bench and tests: each sample portrait of tests/helpers/photos.ts seen four ways
+ * (as shot, mirrored, cropped closer, toned). Stand-in until the photo checks' evaluation set (real photos
+ * of several people, split into a tuning and a held-out half) is in the repository: then its held-out half.
+ */
+export async function heldOutPeople(): Promise<{ name: string; photos: Buffer[] }[]> {
+  const people = [];
+  for (const name of PORTRAITS) people.push({ name, photos: await photosOf(name) });
+  return people;
+}
+
+/** One person's photos: a sample portrait as shot, mirrored, cropped closer and toned. */
+export async function photosOf(name: (typeof PORTRAITS)[number]): Promise<Buffer[]> {
+  const base = await portraitPhoto(name);
+  return [
+    base,
+    await sharp(base).flop().jpeg({ quality: 90 }).toBuffer(),
+    await sharp(base).extract({ left: 40, top: 40, width: 560, height: 700 }).resize(640, 800).jpeg({ quality: 90 }).toBuffer(),
+    await sharp(base).modulate({ brightness: 1.08, saturation: 0.9 }).jpeg({ quality: 88 }).toBuffer(),
+  ];
+}

@@ -1,0 +1,181 @@
+/**
+ * Photo shoots in hosted mode: the SPA's own reads of the catalogue and of a person's shoots (supabase-js →
+ * PostgREST) on real Postgres with supabase/migrations and their row-level security, through the PostgREST
+ * fake. The catalogue is seeded by the server's own code (as a hosted server does at start); shoots are
+ * written by the server (as the tables' owner), as in production. A person sees the visible catalogue as the
+ * server lists it, their own shoots with their photos, and never anyone else's.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSupabaseSession } from '@/backend/hosted/supabase-session';
+import { shootCost } from '@common/photo-shoots';
+import { openDatabase, type Database } from '../../server/db/index.ts';
+import { createLogger } from '../../server/logger.ts';
+import { shootsRepository } from '../../server/repositories/shoots.repository.ts';
+import { readCatalogue, seedCatalogue } from '../../server/services/packs.service.ts';
+import { toPackView } from '../../server/services/shoots.service.ts';
+import { startSupabaseFakes, type SupabaseFakes } from '../fakes/supabase-stack.ts';
+import { createClerkTestKeys, type ClerkTestKeys } from '../helpers/clerk.ts';
+import { ANON, createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
+import { sessionUser } from '../support/fake-backend.ts';
+
+describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS, PostgREST fake)', () => {
+  let db: SupabaseTestDatabase;
+  let clerk: ClerkTestKeys;
+  let fakes: SupabaseFakes;
+  let server: Database;
+  const sessions: { close(): void }[] = [];
+  const catalogue = readCatalogue();
+  const hiddenPack = catalogue.packs[1].id;
+
+  beforeAll(async () => {
+    db = await createSupabaseDatabase();
+    clerk = createClerkTestKeys();
+    fakes = await startSupabaseFakes({ databaseUrl: db.url, jwtKey: clerk.publicKeyPem });
+    // The server's own connection to the same database (as the tables' owner), as in production.
+    server = await openDatabase({ databaseUrl: db.url, dataDir: '/nonexistent', logger: createLogger('silent') });
+    await seedCatalogue(server.db, catalogue);
+    await shootsRepository.setHidden(server.db, hiddenPack, true);
+  }, 60_000);
+  afterAll(async () => {
+    for (const s of sessions) s.close();
+    await server?.close();
+    await fakes?.stop();
+    await db?.drop();
+  });
+
+  /** A signed-in person (their users row made by the SPA's own sync) with a completed character. */
+  async function person(name: string) {
+    const clerkId = `user_shoots_${name}_${randomUUID().slice(0, 8)}`;
+    const session = openSupabaseSession(
+      { publishableKey: 'pk_test_x', supabaseUrl: fakes.url, supabaseAnonKey: fakes.anonKey, apiUrl: '' },
+      () => clerk.mint({ sub: clerkId }),
+    );
+    sessions.push(session);
+    const me = await session.data.syncUser(sessionUser({ id: clerkId, fullName: name, primaryEmailAddress: { emailAddress: `${clerkId}@example.com` } }));
+    const {
+      rows: [character],
+    } = await db.owner.query<{ id: string }>(
+      `insert into lora_trainings (user_id, character_name, trigger_word, status, lora_file_url, request_id)
+       values ($1, $2, 'ohwx', 'COMPLETED', $3, $4) returning id`,
+      [me.id, `${name}'s character`, `/media/loras/${me.id}/lora.safetensors`, randomUUID()],
+    );
+    return { me, session, characterId: character.id, characterName: `${name}'s character` };
+  }
+
+  /**
+   * A shoot of `packIndex`'s pack as the server writes it (shootsRepository.insertShoot), `minutesAgo` old,
+   * with its first photo landed and its second failed when `progress` says so.
+   */
+  async function shoot(owner: Awaited<ReturnType<typeof person>>, packIndex: number, minutesAgo: number, progress: 'queued' | 'partly' | 'done') {
+    const pack = catalogue.packs[packIndex];
+    const id = randomUUID();
+    await shootsRepository.insertShoot(
+      server.db,
+      {
+        id,
+        userId: owner.me.id,
+        packId: pack.id,
+        loraId: owner.characterId,
+        packName: pack.name,
+        characterName: owner.characterName,
+        photoCount: pack.prompts.length,
+        cost: shootCost(pack.prompts.length),
+        createdAt: new Date(Date.now() - minutesAgo * 60_000),
+      },
+      pack.prompts.map((prompt, position) => ({ shootId: id, userId: owner.me.id, position, prompt, width: 832, height: 1216, seed: 1000 + position })),
+    );
+    const photos = await shootsRepository.listPhotos(server.db, id);
+    if (progress !== 'queued') {
+      await shootsRepository.finishPhoto(server.db, photos[0].id, { status: 'SUCCEEDED', generationId: randomUUID(), imageUrl: `/media/generations/${owner.me.id}/${id}-0.jpeg` });
+      await shootsRepository.finishPhoto(server.db, photos[1].id, { status: 'FAILED', error: 'refused by the safety checker' });
+    }
+    if (progress === 'done') {
+      for (const p of photos.slice(2)) await shootsRepository.finishPhoto(server.db, p.id, { status: 'SUCCEEDED', generationId: randomUUID(), imageUrl: `/media/generations/${owner.me.id}/${p.id}.jpeg` });
+      await shootsRepository.endShoot(server.db, id, 'COMPLETED');
+    }
+    return { id, pack, photos: pack.prompts.length };
+  }
+
+  it('the catalogue: every visible pack with its prompts in order, exactly as the server lists it; hidden packs never', async () => {
+    const { session } = await person('ann');
+    const before = fakes.rest.requests.length;
+    const packs = await session.data.photoPacks();
+    expect(fakes.rest.requests.slice(before).map((r) => `${r.method} ${decodeURIComponent(r.path)} ${r.status} ${r.role}`)).toEqual([
+      'GET /photo_packs?select=id,name,description,category,aspect_ratio,width,height,cover_url,sample_urls,position,photo_pack_prompts(position,template)&order=position.asc,id.asc 200 authenticated',
+    ]);
+    const listed = (await shootsRepository.listPacks(server.db, { includeHidden: false })).map(toPackView);
+    expect(packs).toEqual(listed);
+    expect(packs.map((p) => p.id)).toEqual(catalogue.packs.map((p) => p.id).filter((id) => id !== hiddenPack));
+    expect(packs.every((p) => p.prompts.length === p.photo_count && p.photo_count >= 8)).toBe(true);
+    // The hidden pack's prompts are not readable either, through the embed or on their own.
+    const token = await clerk.mint({ sub: 'user_reader' });
+    const res = await fetch(`${fakes.url}/rest/v1/photo_pack_prompts?select=pack_id&pack_id=eq.${hiddenPack}`, { headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([]);
+    // Visitors (anon) read the same visible catalogue; nobody but the server writes it.
+    expect((await db.asClaims(ANON, 'select id from photo_packs order by position, id')).rows.map((r) => r.id)).toEqual(packs.map((p) => p.id));
+    const write = await fetch(`${fakes.url}/rest/v1/photo_packs?id=eq.${packs[0].id}`, {
+      method: 'PATCH',
+      headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ hidden: true }),
+    });
+    expect(write.status).toBe(403);
+    expect((await write.json()).code).toBe('42501');
+  });
+
+  it("a person's shoots, newest first with their progress, and each with its photos; never another person's", async () => {
+    const ann = await person('ann');
+    const bob = await person('bob');
+    const annOld = await shoot(ann, 0, 30, 'done');
+    const annRunning = await shoot(ann, 2, 5, 'partly');
+    const bobs = await shoot(bob, 0, 1, 'partly');
+
+    const list = await ann.session.data.shoots({ running: false });
+    expect(list.map((s) => s.id)).toEqual([annRunning.id, annOld.id]);
+    expect(list[0]).toMatchObject({ pack_id: annRunning.pack.id, pack_name: annRunning.pack.name, lora_id: ann.characterId, character_name: ann.characterName, status: 'RUNNING', photo_count: annRunning.photos, cost: shootCost(annRunning.photos), ready: 1, failed: 1, finished_at: null });
+    expect(list[1]).toMatchObject({ status: 'COMPLETED', ready: annOld.photos - 1, failed: 1 });
+    expect(list[1].finished_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // The same summaries the server's repository gives (counts and order), read under RLS by the SPA.
+    const serverList = await shootsRepository.listShoots(server.db, ann.me.id, { limit: 50 });
+    expect(list.map((s) => [s.id, s.ready, s.failed, s.created_at])).toEqual(serverList.map((r) => [r.shoot.id, r.ready, r.failed, r.shoot.createdAt.toISOString()]));
+    expect((await ann.session.data.shoots({ running: true })).map((s) => s.id)).toEqual([annRunning.id]);
+
+    const full = await ann.session.data.shoot(annRunning.id);
+    expect(full.photos.map((p) => p.position)).toEqual([...Array(annRunning.photos).keys()]);
+    expect(full.photos.map((p) => p.prompt)).toEqual(annRunning.pack.prompts);
+    expect(full.photos[0]).toMatchObject({ status: 'SUCCEEDED', image_url: `/media/generations/${ann.me.id}/${annRunning.id}-0.jpeg`, ahead: null });
+    expect(full.photos[0].finished_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(full.photos[1]).toMatchObject({ status: 'FAILED', image_url: null, error: 'refused by the safety checker' });
+    expect(full.photos.slice(2).every((p) => p.status === 'QUEUED' && p.image_url === null)).toBe(true);
+
+    // Bob's shoot: not in Ann's lists, and asked for by id it is no row (PostgREST's 406 PGRST116), photos and all.
+    expect(list.some((s) => s.id === bobs.id)).toBe(false);
+    await expect(ann.session.data.shoot(bobs.id)).rejects.toMatchObject({ status: 406, code: 'PGRST116' });
+    const token = await clerk.mint({ sub: ann.me.clerk_id });
+    const photos = await fetch(`${fakes.url}/rest/v1/shoot_photos?select=id&shoot_id=eq.${bobs.id}`, { headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` } });
+    expect(await photos.json()).toEqual([]);
+    // Even a filter that names Bob finds nothing for Ann; Bob sees his own.
+    const byUser = await fetch(`${fakes.url}/rest/v1/photo_shoots?select=id&user_id=eq.${bob.me.id}`, { headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` } });
+    expect(await byUser.json()).toEqual([]);
+    expect((await bob.session.data.shoots({ running: false })).map((s) => s.id)).toEqual([bobs.id]);
+    expect((await bob.session.data.shoot(bobs.id)).photos).toHaveLength(bobs.photos);
+    // Visitors read no shoots at all.
+    const anon = await fetch(`${fakes.url}/rest/v1/photo_shoots?select=id`, { headers: { apikey: fakes.anonKey } });
+    expect(anon.status).toBe(401);
+  });
+
+  it('a shoot without photos embeds an empty list, as PostgREST answers a one-to-many embed with no rows', async () => {
+    const ann = await person('ann');
+    const id = randomUUID();
+    await db.owner.query(
+      `insert into photo_shoots (id, user_id, pack_id, lora_id, pack_name, character_name, status, photo_count, cost) values ($1, $2, $3, null, 'Empty', 'gone', 'CANCELLED', 0, 0)`,
+      [id, ann.me.id, catalogue.packs[0].id],
+    );
+    const token = await clerk.mint({ sub: ann.me.clerk_id });
+    const res = await fetch(`${fakes.url}/rest/v1/photo_shoots?select=id,lora_trainings(id),shoot_photos(id)&id=eq.${id}`, { headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual([{ id, lora_trainings: null, shoot_photos: [] }]);
+    expect((await ann.session.data.shoot(id)).photos).toEqual([]);
+  });
+});
