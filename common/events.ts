@@ -6,7 +6,7 @@ export type RealtimeEvent =
   | { type: 'credits'; credits: number }
   | { type: 'subscription'; status: string | null; plan: string | null }
   | { type: 'generation'; action: 'created' | 'updated' | 'deleted' | 'restored'; id: string }
-  | { type: 'training'; action: 'created' | 'updated' | 'deleted'; id: string; status: string }
+  | { type: 'training'; action: 'created' | 'updated' | 'deleted' | 'restored'; id: string; status: string }
   /** A photo shoot or one of its photos changed. */
   | { type: 'shoot'; id: string; status: string }
   /** The server may have missed events for a moment (its database connection dropped): refetch what is shown. */

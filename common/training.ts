@@ -58,6 +58,20 @@ export type CharacterRename = z.input<typeof characterRenameSchema>;
 export const deleteCharacterQuestion = (name: string) =>
   `Delete ${name}? Its model and training photos are removed for good. Images you made with it stay in your gallery.`;
 
+/**
+ * How long after 'Delete' a character can be brought back with Undo (its files are kept until then, then
+ * purged). The toast offers Undo for UNDO_TOAST_MS (common/library.ts), well inside this.
+ */
+export const CHARACTER_UNDO_SECONDS = 10;
+/** The toast after a character's delete (with 'Undo', unless it was still training: product §4). */
+export const CHARACTER_DELETED = 'Character deleted';
+/** Undo came too late: the window has passed or the character's files are already gone. */
+export const CHARACTER_RESTORE_REFUSED = 'The character could not be restored: Undo works only for a few seconds after deleting.';
+/** A training cancelled (and refunded) by its delete cannot come back. */
+export const CHARACTER_CANCELLED_NOT_RESTORABLE = 'The character could not be restored: its training was cancelled and refunded when it was deleted.';
+/** The Undo failed for any other reason (no answer from the server). */
+export const CHARACTER_RESTORE_FAILED = 'The character could not be restored.';
+
 export interface TrainingSubmitResponse {
   request_id: string;
 }

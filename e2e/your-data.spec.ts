@@ -67,6 +67,24 @@ test('a person deletes a character from Previous Trainings', async ({ page }) =>
   await expect(page.getByText('No trainings yet')).toBeVisible();
   // Nothing can use it any more: the character picker's list is empty.
   expect((await (await page.request.get('/api/characters')).json()).items).toEqual([]);
+
+  // The toast offers Undo for a few seconds; Undo brings Robin back, usable as before.
+  const toast = page.getByRole('status').filter({ hasText: 'Character deleted' });
+  const undo = toast.getByRole('button', { name: 'Undo' });
+  await expect(undo).toBeVisible();
+  const box = (await undo.boundingBox())!;
+  expect(box.height).toBeGreaterThanOrEqual(isPhone(page) ? 44 : 28);
+  await shot(page, 'character-deleted-undo');
+  await undo.click();
+  await expect(row.getByText('Completed', { exact: true })).toBeVisible();
+  await expect(page.getByText('No trainings yet')).toHaveCount(0);
+  await shot(page, 'character-restored');
+  await row.getByRole('button', { name: 'Generate with this character' }).click();
+  await expect(page).toHaveURL(/\/app\/create-image$/);
+  await expect(page.getByLabel('Character', { exact: true })).toHaveValue(/.+/);
+  await page.getByLabel('Prompt').fill('robin as a portrait in a sunny park');
+  await page.getByRole('button', { name: 'Generate', exact: true }).click();
+  await expect(page.getByRole('img', { name: 'robin as a portrait in a sunny park' })).toBeVisible({ timeout: 30_000 });
 });
 
 test('a person selects three images in My Generations and downloads them', async ({ page }) => {

@@ -37,6 +37,7 @@ import { createLibraryService, type LibraryService } from './services/library.se
 import { createExploreService, type ExploreService } from './services/explore.service.ts';
 import { createAccountErasureService, type AccountErasureService } from './services/account-erasure.service.ts';
 import { createSessionsService, type SessionsService } from './services/sessions.service.ts';
+import { createDeletedCharactersPurge, DELETED_CHARACTERS_POLL_MS } from './jobs/deleted-characters.ts';
 import { createDeletedGenerationsPurge, DELETED_GENERATIONS_POLL_MS } from './jobs/deleted-generations.ts';
 import { createClerkWebhooksService, type ClerkWebhooksService } from './services/clerk-webhooks.service.ts';
 import { seedExploreGallery } from './services/explore-seed.ts';
@@ -168,6 +169,8 @@ export interface Runtime {
   retention: ScheduledJob & { lastReport(): RetentionReport | undefined };
   /** Removes a deleted generation's image and thumbnails from storage once its Undo has lapsed (jobs/deleted-generations.ts). */
   deletedGenerationsPurge: ScheduledJob;
+  /** Removes a deleted character's files once its Undo has lapsed (jobs/deleted-characters.ts). */
+  deletedCharactersPurge: ScheduledJob;
   /** Renders the starter explore gallery if it is not there yet (runs in the background at start when enabled). */
   seedExplore(): Promise<number>;
   close(): Promise<void>;
@@ -411,6 +414,18 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   });
   if (database.kind === 'pglite') await deletedGenerationsPurge.release();
   deletedGenerationsPurge.start();
+  const purgeDeletedCharacters = createDeletedCharactersPurge({ characters, logger });
+  const deletedCharactersPurge = createScheduledJob({
+    db,
+    logger,
+    leases,
+    name: 'deleted-characters',
+    everyMs: DELETED_CHARACTERS_POLL_MS,
+    pollMs: DELETED_CHARACTERS_POLL_MS,
+    run: (stillHeld) => purgeDeletedCharacters(stillHeld).then(() => undefined),
+  });
+  if (database.kind === 'pglite') await deletedCharactersPurge.release();
+  deletedCharactersPurge.start();
   const mailSender = createMailSender({
     db,
     transport: mailTransport,
@@ -520,11 +535,13 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     mail: { transport: mailTransport, outbox, sender: mailSender, links: mailLinks, baseUrl: mailBaseUrl },
     retention: { ...retentionJob, lastReport: () => lastRetentionReport },
     deletedGenerationsPurge,
+    deletedCharactersPurge,
     seedExplore,
     async close() {
       clearInterval(paidJobSweep);
       await retentionJob.close();
       await deletedGenerationsPurge.close();
+      await deletedCharactersPurge.close();
       await mailSender.close();
       await providerCheck.close();
       await trainingRunner.close();

@@ -81,6 +81,15 @@ export const userPublicMeta = pgTable(
   (t) => [check('user_public_meta_credits_non_negative', sql`${t.credits} >= 0`)],
 );
 
+/** What a character's delete moved off its row (see lora_trainings.deleted_files). */
+export interface DeletedCharacterFiles {
+  loraFileUrl: string | null;
+  result: unknown;
+  uploadUrl: string | null;
+  /** It was still training: the delete cancelled and refunded it, so Undo cannot bring it back. */
+  cancelled: boolean;
+}
+
 export const loraTrainings = pgTable(
   'lora_trainings',
   {
@@ -108,10 +117,17 @@ export const loraTrainings = pgTable(
     nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
     ...jobLease(),
     /**
-     * Set when its owner deleted the character: its files are gone and nothing may use it (the usable-character
-     * rule in server/services/characters.service.ts); the row stays so generations keep their character's name.
+     * Set when its owner deleted the character: nothing may use it (the usable-character rule in
+     * server/services/characters.service.ts); the row stays so generations keep their character's name.
      */
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Where a deleted character's files were (its LoRA, stored copy and photo archive), kept off the row's own
+     * columns so nothing serves them: Undo puts them back, the purge removes the files (product §4).
+     */
+    deletedFiles: jsonb('deleted_files').$type<DeletedCharacterFiles>(),
+    /** When the purge removed a deleted character's files: Undo is refused from then on. */
+    filesRemovedAt: timestamp('files_removed_at', { withTimezone: true, mode: 'date' }),
     /**
      * The character's reference face (docs/decisions/017-likeness-check.md): the normalised mean of the face
      * embeddings of its agreeing one-face training photos, numbers only, never a photo. Null: no agreeing face.
@@ -126,6 +142,7 @@ export const loraTrainings = pgTable(
     index('lora_trainings_lora_file_url_idx').on(t.loraFileUrl),
     index('lora_trainings_in_progress_idx').on(t.nextRunAt).where(sql`${t.status} = 'IN_PROGRESS'`),
     uniqueIndex('lora_trainings_provider_request_id_key').on(t.providerRequestId),
+    index('lora_trainings_files_to_remove_idx').on(t.deletedAt).where(sql`${t.deletedAt} is not null and ${t.filesRemovedAt} is null`),
   ],
 );
 

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { loraTrainings } from '../db/schema.ts';
+import { loraTrainings, type DeletedCharacterFiles } from '../db/schema.ts';
 import { claimDue, leaseIsFree, type LeaseClaim } from './job-leases.ts';
 
 export type TrainingRow = typeof loraTrainings.$inferSelect;
@@ -56,27 +56,96 @@ export const trainingsRepository = {
     return row;
   },
 
-  /** Whether a training of the user that is not deleted still names this archive (one archive may train twice). */
-  async archiveInUse(db: Executor, userId: string, uploadUrl: string): Promise<boolean> {
+  /**
+   * Whether another training of the user still names this archive (one archive may train twice): one not
+   * deleted, or one deleted whose Undo may still bring it back (its files not yet purged).
+   */
+  async archiveInUse(db: Executor, userId: string, uploadUrl: string, exceptId: string): Promise<boolean> {
     const [row] = await db
       .select({ id: loraTrainings.id })
       .from(loraTrainings)
-      .where(and(eq(loraTrainings.userId, userId), eq(loraTrainings.uploadUrl, uploadUrl), isNull(loraTrainings.deletedAt)))
+      .where(
+        and(
+          eq(loraTrainings.userId, userId),
+          ne(loraTrainings.id, exceptId),
+          or(
+            and(eq(loraTrainings.uploadUrl, uploadUrl), isNull(loraTrainings.deletedAt)),
+            and(sql`${loraTrainings.deletedFiles}->>'uploadUrl' = ${uploadUrl}`, isNull(loraTrainings.filesRemovedAt)),
+          ),
+        ),
+      )
       .limit(1);
     return row !== undefined;
   },
 
   /**
-   * Marks a training deleted and forgets where its files were (they are removed next); the name stays for
-   * the generations made with it. Undefined when it was already deleted.
+   * Marks a training deleted and moves where its files are off the row into deleted_files (Undo puts them back,
+   * the purge removes them); the name stays for the generations made with it. Undefined when it was already
+   * deleted.
    */
-  async markDeleted(db: Executor, id: string): Promise<TrainingRow | undefined> {
+  async markDeleted(db: Executor, found: TrainingRow, cancelled: boolean): Promise<TrainingRow | undefined> {
+    const files: DeletedCharacterFiles = { loraFileUrl: found.loraFileUrl, result: found.result, uploadUrl: found.uploadUrl, cancelled };
     const [row] = await db
       .update(loraTrainings)
-      .set({ deletedAt: sql`now()`, loraFileUrl: null, result: null, uploadUrl: null, referenceFace: null, updatedAt: sql`now()` })
-      .where(and(eq(loraTrainings.id, id), isNull(loraTrainings.deletedAt)))
+      .set({ deletedAt: sql`now()`, deletedFiles: files, loraFileUrl: null, result: null, uploadUrl: null, updatedAt: sql`now()` })
+      .where(and(eq(loraTrainings.id, found.id), isNull(loraTrainings.deletedAt)))
       .returning();
     return row;
+  },
+
+  /**
+   * Undo of a delete: the files go back on the row, when it is the user's, deleted less than `undoSeconds`
+   * ago, not a cancelled training, and its files not purged. Undefined otherwise.
+   */
+  async restore(db: Executor, userId: string, id: string, undoSeconds: number): Promise<TrainingRow | undefined> {
+    const files = sql`${loraTrainings.deletedFiles}`;
+    const [row] = await db
+      .update(loraTrainings)
+      .set({
+        deletedAt: null,
+        deletedFiles: null,
+        loraFileUrl: sql`${files}->>'loraFileUrl'`,
+        result: sql`${files}->'result'`,
+        uploadUrl: sql`${files}->>'uploadUrl'`,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(loraTrainings.id, id),
+          eq(loraTrainings.userId, userId),
+          gt(loraTrainings.deletedAt, sql`now() - make_interval(secs => ${undoSeconds})`),
+          isNull(loraTrainings.filesRemovedAt),
+          isNotNull(loraTrainings.deletedFiles),
+          sql`(${files}->>'cancelled')::boolean is not true`,
+        ),
+      )
+      .returning();
+    return row;
+  },
+
+  /** Deleted trainings whose Undo window has lapsed and whose files are still there (the purge's work). */
+  async lapsedDeletes(db: Executor, undoSeconds: number, limit: number, lock = false): Promise<TrainingRow[]> {
+    const query = db
+      .select()
+      .from(loraTrainings)
+      .where(
+        and(
+          isNotNull(loraTrainings.deletedAt),
+          isNull(loraTrainings.filesRemovedAt),
+          lt(loraTrainings.deletedAt, sql`now() - make_interval(secs => ${undoSeconds})`),
+        ),
+      )
+      .orderBy(loraTrainings.deletedAt)
+      .limit(limit);
+    return lock ? query.for('update', { skipLocked: true }) : query;
+  },
+
+  /**
+   * After the purge removed a deleted training's files: Undo is refused from now on, and its reference face
+   * (kept through the Undo window, so a restored character keeps it) goes with them.
+   */
+  async markFilesRemoved(db: Executor, id: string): Promise<void> {
+    await db.update(loraTrainings).set({ filesRemovedAt: sql`now()`, deletedFiles: null, referenceFace: null }).where(eq(loraTrainings.id, id));
   },
 
   async findByProviderRequestId(db: Executor, providerRequestId: string): Promise<TrainingRow | undefined> {

@@ -86,6 +86,9 @@ export function trainingsRoutes(deps: {
     return c.body(null, 204);
   });
 
+  // The toast's Undo after 'Delete': the character back within CHARACTER_UNDO_SECONDS (410 after that).
+  app.post('/trainings/:id/restore', auth, async (c) => c.json(await deps.characters.restore(c.var.user.id, c.req.param('id'))));
+
   return app;
 }
 

@@ -1,6 +1,7 @@
 import { CREDIT_COSTS } from '@common/product.ts';
-import type { TrainingView } from '@common/training.ts';
+import { CHARACTER_CANCELLED_NOT_RESTORABLE, CHARACTER_RESTORE_REFUSED, CHARACTER_UNDO_SECONDS, type TrainingView } from '@common/training.ts';
 import type { Db, Executor } from '../db/index.ts';
+import type { DeletedCharacterFiles } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../domain/errors.ts';
 import { isUuid } from '../domain/validate.ts';
 import type { Logger } from '../logger.ts';
@@ -8,7 +9,7 @@ import type { Metrics } from '../ops/metrics.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { generationsRepository, type CharacterRow } from '../repositories/generations.repository.ts';
-import { trainingsRepository as repo, type TrainingRow } from '../repositories/trainings.repository.ts';
+import { trainingsRepository as repo } from '../repositories/trainings.repository.ts';
 import type { CreditsService } from './credits.service.ts';
 import { finishTrainingIn, toTrainingView } from './trainings.service.ts';
 import type { UploadsService } from './uploads.service.ts';
@@ -60,13 +61,14 @@ export function createCharactersService(deps: {
   const { db, events, storage, logger } = deps;
 
   /**
-   * Every file a training may have left: its LoRA (ours under a fixed key per trainer, whatever the row still
-   * says), our copy of a fal LoRA, and the photo archive unless another live training of the person uses it.
+   * Every file a deleted training may have left: its LoRA (ours under a fixed key per trainer, whatever the
+   * row said), our copy of a fal LoRA, and the photo archive unless another training of the person uses it.
+   * `tx` holds the training's row lock (the purge's), so an Undo cannot bring it back meanwhile.
    */
-  async function removeFiles(userId: string, row: TrainingRow): Promise<number> {
-    const keys = new Set([`loras/${userId}/${row.id}.json`, `loras/${userId}/${row.id}.safetensors`]);
-    const stored = (row.result as { stored_copy?: unknown } | null)?.stored_copy;
-    for (const url of [row.loraFileUrl, typeof stored === 'string' ? stored : null]) {
+  async function removeFiles(tx: Executor, userId: string, id: string, files: DeletedCharacterFiles | null): Promise<number> {
+    const keys = new Set([`loras/${userId}/${id}.json`, `loras/${userId}/${id}.safetensors`]);
+    const stored = (files?.result as { stored_copy?: unknown } | null | undefined)?.stored_copy;
+    for (const url of [files?.loraFileUrl, typeof stored === 'string' ? stored : null]) {
       const key = url ? keyFromMediaUrl(url) : null;
       if (key?.startsWith(`loras/${userId}/`)) keys.add(key);
     }
@@ -75,10 +77,11 @@ export function createCharactersService(deps: {
       if (await storage.exists(key)) removed++;
       await storage.delete(key);
     }
-    const archive = row.uploadUrl ? keyFromMediaUrl(row.uploadUrl) : null;
-    if (archive?.startsWith(`uploads/${userId}/`) && !(await repo.archiveInUse(db, userId, row.uploadUrl!))) {
+    const uploadUrl = files?.uploadUrl;
+    const archive = uploadUrl ? keyFromMediaUrl(uploadUrl) : null;
+    if (archive?.startsWith(`uploads/${userId}/`) && !(await repo.archiveInUse(tx, userId, uploadUrl!, id))) {
       if (await storage.exists(archive)) removed++;
-      await deps.uploads.discardKey(userId, archive);
+      await deps.uploads.discardKey(userId, archive, tx);
     }
     return removed;
   }
@@ -97,23 +100,64 @@ export function createCharactersService(deps: {
 
     /**
      * Deletes a character: a training still running is cancelled and refunded first, the row is marked deleted
-     * (so nothing can use it) in the same transaction, then its files go. Deleting it again (a double click, or
-     * a retry after a storage failure) removes whatever file is still there and succeeds.
+     * (so nothing can use it) in the same transaction. Its files stay for CHARACTER_UNDO_SECONDS, so Undo can
+     * bring it back (product §4); then purgeLapsed removes them. Deleting it again (a double click) succeeds.
      */
-    async delete(userId: string, id: string): Promise<{ files: number }> {
+    async delete(userId: string, id: string): Promise<{ cancelled: boolean }> {
       if (!isUuid(id)) throw noSuchCharacter();
-      const row = await db.transaction(async (tx) => {
+      const outcome = await db.transaction(async (tx) => {
         const found = await repo.findOwned(tx, userId, id, true);
-        if (!found || found.deletedAt) return found;
-        if (found.status === 'IN_PROGRESS') await finishTrainingIn(tx, deps, id, { status: 'FAILED', error: CANCELLED_BY_DELETE }, { cancelledByOwner: true });
-        const marked = await repo.markDeleted(tx, id);
+        if (!found || found.deletedAt) return found && { cancelled: false };
+        const cancelled = found.status === 'IN_PROGRESS';
+        if (cancelled) await finishTrainingIn(tx, deps, id, { status: 'FAILED', error: CANCELLED_BY_DELETE }, { cancelledByOwner: true });
+        const marked = await repo.markDeleted(tx, found, cancelled);
         if (marked) await events.publish(tx, userId, { type: 'training', action: 'deleted', id, status: marked.status });
-        return found;
+        return { cancelled };
       });
-      if (!row) throw noSuchCharacter();
-      const files = await removeFiles(userId, row);
-      logger.info({ userId, trainingId: id, files, cancelled: row.status === 'IN_PROGRESS' && !row.deletedAt }, 'deleted a character');
-      return { files };
+      if (!outcome) throw noSuchCharacter();
+      logger.info({ userId, trainingId: id, cancelled: outcome.cancelled }, 'deleted a character');
+      return outcome;
+    },
+
+    /**
+     * Undo of a delete (the toast's Undo): the character as it was, back in Previous Trainings and the pickers.
+     * Only the owner's (404 otherwise, as for one that never existed), only within CHARACTER_UNDO_SECONDS and
+     * while its files are there (410), never a training the delete cancelled and refunded (410). One not
+     * deleted (a repeated Undo whose first answer was lost) is answered as it is. The row lock is the one the
+     * purge takes, so an Undo and a purge never both win.
+     */
+    async restore(userId: string, id: string): Promise<TrainingView> {
+      if (!isUuid(id)) throw noSuchCharacter();
+      const outcome = await db.transaction(async (tx) => {
+        const found = await repo.findOwned(tx, userId, id, true);
+        if (!found) return { refused: noSuchCharacter() };
+        if (!found.deletedAt) return { row: found };
+        if (found.deletedFiles?.cancelled) return { refused: new AppError(410, 'restore_refused', CHARACTER_CANCELLED_NOT_RESTORABLE) };
+        const row = await repo.restore(tx, userId, id, CHARACTER_UNDO_SECONDS);
+        if (!row) return { refused: new AppError(410, 'restore_refused', CHARACTER_RESTORE_REFUSED) };
+        await events.publish(tx, userId, { type: 'training', action: 'restored', id, status: row.status });
+        return { row };
+      });
+      if ('refused' in outcome) throw outcome.refused;
+      logger.info({ userId, trainingId: id }, 'restored a deleted character');
+      return toTrainingView(outcome.row);
+    },
+
+    /**
+     * The purge (server/jobs/deleted-characters.ts): removes the files of characters deleted more than
+     * `undoSeconds` ago, each under its row lock, then marks them removed. Rows an Undo holds are skipped (the
+     * Undo either brings them back or leaves them for the next pass). Answers how many characters it purged.
+     */
+    async purgeLapsed(undoSeconds: number, batch: number): Promise<{ characters: number; files: number; more: boolean }> {
+      return db.transaction(async (tx) => {
+        const rows = await repo.lapsedDeletes(tx, undoSeconds, batch, true);
+        let files = 0;
+        for (const row of rows) {
+          files += await removeFiles(tx, row.userId, row.id, row.deletedFiles);
+          await repo.markFilesRemoved(tx, row.id);
+        }
+        return { characters: rows.length, files, more: rows.length === batch };
+      });
     },
   };
 }

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import { THUMB_WIDTHS, type ThumbWidth } from '@common/media.ts';
 import { PRODUCT_NAME } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
-import { exploreGallery, generations } from '../db/schema.ts';
+import { exploreGallery, generations, loraTrainings } from '../db/schema.ts';
 import { notFound } from '../domain/errors.ts';
 import { isUuid } from '../domain/validate.ts';
 import type { Logger } from '../logger.ts';
@@ -33,6 +33,9 @@ export function canRead(key: string, viewerId: string | null): boolean {
 }
 
 /** Generation image keys are generations/<userId>/<generationId>[-n].<ext>. */
+/** A LoRA file our trainers write: loras/<userId>/<trainingId>.<ext>. */
+const LORA_KEY = /^loras\/[^/]+\/([0-9a-f-]{36})\.[a-z]+$/;
+
 export const GENERATION_KEY = /^generations\/[^/]+\/([0-9a-f-]{36})(?:-\d+)?\.[a-z]+$/;
 
 export function isThumbWidth(width: number): width is ThumbWidth {
@@ -82,9 +85,19 @@ export function createMediaService(deps: { db: Db; storage: StorageProvider; log
      * Whether the image at `key` (or a thumbnail of it) may be served at all. A generation's image is served
      * while the generation is ACTIVE, and no longer from the moment it is deleted, for everyone, its owner
      * included; an explore item that still names it (published before explore kept copies) keeps it served.
-     * Every other key: yes (canRead decides who).
+     * A character's LoRA is not served while the character is deleted (its Undo window). Every other key: yes
+     * (canRead decides who).
      */
     async isServed(key: string): Promise<boolean> {
+      // A deleted character's LoRA is kept only for its Undo (product §4): not served meanwhile.
+      const lora = LORA_KEY.exec(key)?.[1];
+      if (lora && isUuid(lora)) {
+        const [deleted] = await db
+          .select({ id: loraTrainings.id })
+          .from(loraTrainings)
+          .where(and(eq(loraTrainings.id, lora), isNotNull(loraTrainings.deletedAt)));
+        return !deleted;
+      }
       if (!key.startsWith('generations/')) return true;
       const id = GENERATION_KEY.exec(key)?.[1];
       if (id && isUuid(id)) {

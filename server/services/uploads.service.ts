@@ -3,7 +3,7 @@ import { pipeline, Transform } from 'node:stream';
 import { UPLOAD_MESSAGES } from '@common/captions.ts';
 import { IMAGE_CONTENT_TYPES, sniffImageType } from '@common/media.ts';
 import { LIMITS } from '@common/product.ts';
-import type { Db } from '../db/index.ts';
+import type { Db, Executor } from '../db/index.ts';
 import { payloadTooLarge, tooManyRequests } from '../domain/errors.ts';
 import { maxFormBytes, openMultipartFile, type FileTypeRule } from './multipart-file.ts';
 import { mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
@@ -150,10 +150,10 @@ export function createUploadsService(deps: UploadsDeps) {
       return repo.findLiveByKey(deps.db, userId, key);
     },
 
-    /** Deletes the user's upload stored under `key` now, whether or not its retention had run out (file, then row). */
-    async discardKey(userId: string, key: string): Promise<void> {
+    /** Deletes the user's upload stored under `key` now, whether or not its retention had run out (file, then row; `db` may be a transaction). */
+    async discardKey(userId: string, key: string, db: Executor = deps.db): Promise<void> {
       await deps.storage.delete(key);
-      await repo.deleteByKey(deps.db, userId, key);
+      await repo.deleteByKey(db, userId, key);
     },
 
     /** Deletes an upload now (its file, then its row), instead of at the end of its retention. */

@@ -6,7 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { ACCOUNT_TEXTS } from '@common/account';
 import { toGenerationView, type GenerationRecord } from '@common/generation';
 import { MAX_SELECTION, pageCountOf, SELECTION_TOO_LARGE } from '@common/library';
-import type { TrainingView } from '@common/training';
+import { CHARACTER_CANCELLED_NOT_RESTORABLE, CHARACTER_DELETED, type TrainingView } from '@common/training';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
 import type { Backend, Me } from '@/backend/port';
@@ -34,15 +34,25 @@ afterEach(() => {
 });
 
 describe('Previous Trainings: a character’s menu', () => {
-  function renderTrainings(handlers: { del?: () => unknown; patch?: (body: unknown) => unknown } = {}) {
-    let trainings: TrainingView[] = [record({ id: 't1', character_name: 'Dana', status: 'COMPLETED', lora_file_url: '/media/loras/u/t1.json' })];
+  function renderTrainings(
+    handlers: { del?: () => unknown; patch?: (body: unknown) => unknown; restore?: () => unknown } = {},
+    dana: Partial<TrainingView> = { status: 'COMPLETED', lora_file_url: '/media/loras/u/t1.json' },
+  ) {
+    const older = record({ id: 't0', character_name: 'Ola', status: 'COMPLETED', lora_file_url: '/media/loras/u/t0.json' });
+    const original = record({ id: 't1', character_name: 'Dana', ...dana });
+    let trainings: TrainingView[] = [original];
     const fake = fakeBackend({
       routes: {
         '/api/trainings': () => ({ items: trainings }),
+        '/api/trainings/t1/restore': async () => {
+          await handlers.restore?.();
+          trainings = [original, older];
+          return original;
+        },
         '/api/trainings/t1': async (body, method) => {
           if (method === 'DELETE') {
             await handlers.del?.();
-            trainings = [];
+            trainings = handlers.restore ? [older] : [];
             return undefined;
           }
           const renamed = (await handlers.patch?.(body)) ?? { ...trainings[0], character_name: (body as { character_name: string }).character_name };
@@ -82,6 +92,45 @@ describe('Previous Trainings: a character’s menu', () => {
     await waitFor(() => expect(screen.queryByTestId('training-row')).not.toBeInTheDocument());
     expect(calls(fake, 'DELETE')).toHaveLength(1);
     expect(screen.getByText('No trainings yet')).toBeInTheDocument();
+  });
+
+  async function deleteDana(user: ReturnType<typeof userEvent.setup>) {
+    await user.click(await screen.findByRole('button', { name: 'Actions for Dana' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+  }
+  const rows = () => screen.queryAllByTestId('training-row').map((r) => within(r).getByText(/^(Dana|Ola)$/).textContent);
+
+  it("after Delete, the toast 'Character deleted' offers Undo, which brings the character back where it was", async () => {
+    const fake = renderTrainings({ restore: () => undefined });
+    const user = userEvent.setup();
+    await deleteDana(user);
+    await waitFor(() => expect(rows()).toEqual(['Ola']));
+    const undo = await screen.findByRole('button', { name: 'Undo', description: CHARACTER_DELETED });
+    await user.click(undo);
+    await waitFor(() => expect(rows()).toEqual(['Dana', 'Ola']));
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(fake.request.mock.calls.filter(([path]) => path === '/api/trainings/t1/restore')).toEqual([['/api/trainings/t1/restore', { method: 'POST' }]]);
+  });
+
+  it('a training that was still running was cancelled and refunded: its toast has no Undo', async () => {
+    renderTrainings({ restore: () => undefined }, { status: 'IN_PROGRESS' });
+    const user = userEvent.setup();
+    await deleteDana(user);
+    expect(await screen.findByText(CHARACTER_DELETED)).toBeInTheDocument();
+    await waitFor(() => expect(rows()).toEqual(['Ola']));
+    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+  });
+
+  it('an Undo the server refuses shows its reason and the character stays deleted', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    renderTrainings({ restore: () => Promise.reject(new ApiError(410, '{}', CHARACTER_CANCELLED_NOT_RESTORABLE)) });
+    const user = userEvent.setup();
+    await deleteDana(user);
+    await user.click(await screen.findByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText(CHARACTER_CANCELLED_NOT_RESTORABLE)).toBeInTheDocument();
+    expect(warn).toHaveBeenCalledWith('Undo of a character delete failed', expect.objectContaining({ status: 410 }));
+    expect(rows()).toEqual(['Ola']);
   });
 
   it('shows why a delete failed and keeps the character', async () => {
@@ -256,7 +305,7 @@ describe('My Generations: Select mode', () => {
     const dialog = await screen.findByRole('dialog');
     expect(dialog).toHaveTextContent('Delete 3 images? They are removed from My Generations and Favorites.');
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByText('3 images deleted.')).toBeInTheDocument();
+    expect(await screen.findByText('3 images deleted')).toBeInTheDocument();
     await waitFor(() => expect(screen.getAllByRole('checkbox', { name: /Select image/ })).toHaveLength(2));
     expect(screen.getByTestId('selection-count')).toHaveTextContent('0 selected');
     expect(screen.getByRole('button', { name: 'Download' })).toBeDisabled();

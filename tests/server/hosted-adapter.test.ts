@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GENERATION_UNDO_SECONDS, restoreRefused } from '@common/library';
 import { LIMITS } from '@common/product';
+import { CHARACTER_RESTORE_REFUSED, CHARACTER_UNDO_SECONDS } from '@common/training';
 import type { Me, SessionUser } from '@/backend/port';
 import { ApiError } from '@/backend/api-error';
 import { openSupabaseSession } from '@/backend/hosted/supabase-session';
@@ -248,6 +249,43 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       expect(late.status).toBe(410);
       expect((await late.json()).message).toBe(restoreRefused(1));
       expect((await session.data.generationsPage({ page: 1, favorites: false })).total).toBe(0);
+      stop();
+    });
+
+    it('deletes a character through our server and brings it back for its owner only, within the window; Realtime tells the SPA', async () => {
+      const { clerkId, me, session } = await person('undochar');
+      const other = await person('undocharother');
+      const older = await addTraining(me.id, 'COMPLETED', 20, '/media/loras/older.safetensors');
+      const id = await addTraining(me.id, 'COMPLETED', 10, `/media/loras/${me.id}/undo.safetensors`);
+      const call = async (who: string, path: string, method: string) => hostedFetch(server.url, await clerk.mint({ sub: who }), path, { method });
+      const changed = vi.fn();
+      const stop = session.live.watchChanges('trainings', changed);
+      await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(1), REALTIME); // SUBSCRIBED
+
+      expect((await call(clerkId, `/api/trainings/${id}`, 'DELETE')).status).toBe(204);
+      expect((await session.data.trainings()).map((t) => t.id)).toEqual([older]);
+      expect((await session.data.characters()).map((c) => c.id)).toEqual([older]);
+      const theirs = await call(other.clerkId, `/api/trainings/${id}/restore`, 'POST');
+      expect(theirs.status).toBe(404);
+
+      await fakes.realtime.settled();
+      const before = changed.mock.calls.length;
+      const res = await call(clerkId, `/api/trainings/${id}/restore`, 'POST');
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ id, lora_file_url: `/media/loras/${me.id}/undo.safetensors` });
+      await fakes.realtime.settled();
+      await vi.waitFor(() => expect(changed.mock.calls.length).toBeGreaterThan(before), REALTIME);
+      // Back where it was, in Previous Trainings and in the character pickers.
+      expect((await session.data.trainings()).map((t) => t.id)).toEqual([id, older]);
+      expect((await session.data.characters()).map((c) => c.id)).toEqual([id, older]);
+
+      // Deleted again and left past the window: refused, and it stays deleted.
+      expect((await call(clerkId, `/api/trainings/${id}`, 'DELETE')).status).toBe(204);
+      await q(`update lora_trainings set deleted_at = now() - make_interval(secs => $2) where id = $1`, [id, CHARACTER_UNDO_SECONDS + 1]);
+      const late = await call(clerkId, `/api/trainings/${id}/restore`, 'POST');
+      expect(late.status).toBe(410);
+      expect((await late.json()).message).toBe(CHARACTER_RESTORE_REFUSED);
+      expect((await session.data.characters()).map((c) => c.id)).toEqual([older]);
       stop();
     });
   });

@@ -21,6 +21,7 @@ const SPA_CALLS: [method: string, path: string][] = [
   ['POST', '/api/billing/portal'],
   ['GET', `/api/download/${randomUUID()}`],
   ['POST', `/api/library/generations/${randomUUID()}/restore`],
+  ['POST', `/api/trainings/${randomUUID()}/restore`],
   ['POST', '/api/library/selection'],
   ['GET', '/api/me'],
   ['GET', '/media/generations/x/y.jpeg'],

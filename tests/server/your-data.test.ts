@@ -1,13 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TEXTS, EXPORT_RATE_LIMITED } from '@common/account.ts';
 import { SELECTION_GONE, SELECTION_TOO_LARGE } from '@common/library.ts';
+import type { RealtimeEvent } from '@common/events.ts';
+import { CHARACTER_CANCELLED_NOT_RESTORABLE, CHARACTER_RESTORE_REFUSED, CHARACTER_UNDO_SECONDS } from '@common/training.ts';
 import { creditLedger, generations, loraTrainings, mailOutbox, subscriptions, uploads, users } from '../../server/db/schema.ts';
 import type { SandboxProvider } from '../../server/providers/payments/sandbox.ts';
+import { createDeletedCharactersPurge } from '../../server/jobs/deleted-characters.ts';
 import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
 import { CANCELLED_BY_DELETE, requireUsableCharacter } from '../../server/services/characters.service.ts';
 import { creemEnv, creemSubscription, signedWebhook, startFakeCreem, type FakeCreem } from '../fakes/creem-server.ts';
@@ -46,6 +49,18 @@ async function zipOf(res: Response): Promise<Record<string, Uint8Array>> {
 }
 
 const del = (client: TestClient, path: string) => client.fetch(path, { method: 'DELETE' });
+const restoreCharacter = (client: TestClient, id: string) => client.fetch(`/api/trainings/${id}/restore`, { method: 'POST' });
+/** Moves a character's delete back in time, past its Undo window. */
+const deleteLapsed = (server: TestServer, id: string) =>
+  server.rt.db
+    .update(loraTrainings)
+    .set({ deletedAt: sql`now() - make_interval(secs => ${CHARACTER_UNDO_SECONDS + 1})` })
+    .where(eq(loraTrainings.id, id));
+/** One pass of the deleted characters' purge, now. */
+async function purgeCharacters(server: TestServer) {
+  await server.rt.deletedCharactersPurge.release();
+  await server.rt.deletedCharactersPurge.runNow();
+}
 const patch = (client: TestClient, path: string, body: unknown) =>
   client.fetch(path, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -57,7 +72,7 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
   afterAll(() => ts?.stop());
 
   describe('characters', () => {
-    it('deletes a character: its LoRA, photo archive and upload go, the row is marked and no route can use it', async () => {
+    it('deletes a character: the row is marked and no route can use it; its LoRA, photo archive and upload go once the Undo window has lapsed', async () => {
       const owner = await ts.signUp({ credits: 1000 });
       const { archive, requestId } = await train(owner.client, 'Dana');
       const done = await trainingEnded(owner.client, requestId);
@@ -76,12 +91,18 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
 
       const res = await del(owner.client, `/api/trainings/${done.id}`);
       expect(res.status).toBe(204);
-      expect(existsSync(fileOf(ts, lora))).toBe(false);
-      expect(existsSync(fileOf(ts, archive))).toBe(false);
-      expect(await ts.rt.db.select().from(uploads).where(eq(uploads.url, archive))).toEqual([]);
       const [row] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, done.id));
       expect(row.deletedAt).toBeInstanceOf(Date);
-      expect(row).toMatchObject({ loraFileUrl: null, uploadUrl: null, result: null, characterName: 'Dana' });
+      // Where its files are moves off the row (nothing serves or uses them), kept for Undo until the purge.
+      expect(row).toMatchObject({ loraFileUrl: null, uploadUrl: null, result: null, characterName: 'Dana', filesRemovedAt: null });
+      expect(row.deletedFiles).toMatchObject({ loraFileUrl: lora, uploadUrl: archive, cancelled: false });
+      expect(existsSync(fileOf(ts, lora))).toBe(true);
+      expect(existsSync(fileOf(ts, archive))).toBe(true);
+      // Kept, but not served meanwhile, its owner included.
+      expect((await owner.client.get(lora)).status).toBe(404);
+      // A purge within the window leaves them.
+      await purgeCharacters(ts);
+      expect(existsSync(fileOf(ts, lora))).toBe(true);
 
       // Gone from Previous Trainings and the character picker; refused by create-image and by id (photo shoots).
       expect((await listTrainings(owner.client)).map((t) => t.id)).not.toContain(done.id);
@@ -103,7 +124,17 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
       // A double click: the second delete succeeds and removes nothing more.
       expect((await del(owner.client, `/api/trainings/${done.id}`)).status).toBe(204);
       expect(existsSync(fileOf(ts, made.images[0].url))).toBe(true);
-    });
+
+      // Once the window has lapsed the purge removes its files and the archive's upload; the image stays.
+      await deleteLapsed(ts, done.id);
+      await purgeCharacters(ts);
+      expect(existsSync(fileOf(ts, lora))).toBe(false);
+      expect(existsSync(fileOf(ts, archive))).toBe(false);
+      expect(await ts.rt.db.select().from(uploads).where(eq(uploads.url, archive))).toEqual([]);
+      const [purged] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, done.id));
+      expect(purged).toMatchObject({ filesRemovedAt: expect.any(Date), deletedFiles: null, characterName: 'Dana' });
+      expect(existsSync(fileOf(ts, made.images[0].url))).toBe(true);
+    }, 120_000);
 
     it('keeps a photo archive another live character of the person was trained from', async () => {
       const owner = await ts.signUp({ credits: 1000 });
@@ -114,9 +145,117 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
         ids.push((await trainingEnded(owner.client, (await res.json()).request_id)).id);
       }
       expect((await del(owner.client, `/api/trainings/${ids[0]}`)).status).toBe(204);
+      await deleteLapsed(ts, ids[0]);
+      await purgeCharacters(ts);
       expect(existsSync(fileOf(ts, archive))).toBe(true);
       expect((await del(owner.client, `/api/trainings/${ids[1]}`)).status).toBe(204);
+      await deleteLapsed(ts, ids[1]);
+      await purgeCharacters(ts);
       expect(existsSync(fileOf(ts, archive))).toBe(false);
+    });
+
+    describe('Undo of a delete', () => {
+      const rowOf = async (server: TestServer, id: string) => (await server.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, id)))[0];
+      async function trained(name: string) {
+        // Enough for a second training and an image.
+        const owner = await ts.signUp({ credits: 1200 });
+        const { archive, requestId } = await train(owner.client, name);
+        const done = await trainingEnded(owner.client, requestId);
+        expect(done.status).toBe('COMPLETED');
+        return { owner, archive, done, lora: done.lora_file_url! };
+      }
+
+      it('brings a character back within the window, in its place and usable again, and tells the other tabs; a second Undo changes nothing', async () => {
+        const { owner, done, lora, archive } = await trained('Undone');
+        const older = await trainingEnded(owner.client, (await train(owner.client, 'Older')).requestId);
+        const before = (await listTrainings(owner.client)).map((t) => t.id);
+        const events: RealtimeEvent[] = [];
+        const unsubscribe = ts.rt.events.subscribe(owner.userId, { onEvent: (e) => events.push(e as RealtimeEvent), onDisconnect() {} });
+        try {
+          expect((await del(owner.client, `/api/trainings/${done.id}`)).status).toBe(204);
+          expect((await listTrainings(owner.client)).map((t) => t.id)).toEqual(before.filter((id) => id !== done.id));
+          const res = await restoreCharacter(owner.client, done.id);
+          expect(res.status).toBe(200);
+          expect(await res.json()).toMatchObject({ id: done.id, character_name: 'Undone', status: 'COMPLETED', lora_file_url: lora });
+          expect(await rowOf(ts, done.id)).toMatchObject({ deletedAt: null, deletedFiles: null, filesRemovedAt: null, loraFileUrl: lora, uploadUrl: archive });
+          expect((await owner.client.get(lora)).status).toBe(200);
+          // Where it was in Previous Trainings, and in the character picker; generating with it works.
+          expect((await listTrainings(owner.client)).map((t) => t.id)).toEqual(before);
+          const picker = (await (await owner.client.get('/api/characters')).json()).items.map((c: { id: string }) => c.id);
+          expect(picker).toEqual(before);
+          await generate(owner.client, [{ path: lora, scale: 1 }]);
+          expect((await requireUsableCharacter(ts.rt.db, owner.userId, { id: done.id })).id).toBe(done.id);
+          // Twice (a retried request): still there, and no second event.
+          expect((await restoreCharacter(owner.client, done.id)).status).toBe(200);
+          // The purge after the window has nothing of it to remove.
+          await deleteLapsed(ts, older.id);
+          await purgeCharacters(ts);
+          expect(existsSync(fileOf(ts, lora))).toBe(true);
+          expect(existsSync(fileOf(ts, archive))).toBe(true);
+          await expect.poll(() => events.filter((e) => e.type === 'training' && e.id === done.id), { timeout: 10_000 }).toEqual([
+            { type: 'training', action: 'deleted', id: done.id, status: 'COMPLETED' },
+            { type: 'training', action: 'restored', id: done.id, status: 'COMPLETED' },
+          ]);
+        } finally {
+          unsubscribe();
+        }
+      });
+
+      it('refuses once the window has passed or the files are purged, and changes nothing', async () => {
+        const { owner, done, lora } = await trained('Late');
+        expect((await del(owner.client, `/api/trainings/${done.id}`)).status).toBe(204);
+        await deleteLapsed(ts, done.id);
+        const late = await restoreCharacter(owner.client, done.id);
+        expect(late.status).toBe(410);
+        expect(await late.json()).toEqual({ code: 'restore_refused', message: CHARACTER_RESTORE_REFUSED, requestId: expect.any(String) });
+        expect(await rowOf(ts, done.id)).toMatchObject({ deletedAt: expect.any(Date), loraFileUrl: null });
+        expect(existsSync(fileOf(ts, lora))).toBe(true);
+
+        // Back inside the window by its time, but purged: refused too.
+        await purgeCharacters(ts);
+        expect(existsSync(fileOf(ts, lora))).toBe(false);
+        await ts.rt.db.update(loraTrainings).set({ deletedAt: sql`now()` }).where(eq(loraTrainings.id, done.id));
+        const purged = await restoreCharacter(owner.client, done.id);
+        expect(purged.status).toBe(410);
+        expect((await purged.json()).message).toBe(CHARACTER_RESTORE_REFUSED);
+        expect((await listTrainings(owner.client)).map((t) => t.id)).not.toContain(done.id);
+        expect((await (await owner.client.get('/api/characters')).json()).items).toEqual([]);
+      });
+
+      it("never restores someone else's character, or one that does not exist (404 like a missing one)", async () => {
+        const { owner, done } = await trained('Theirs');
+        const intruder = await ts.signUp();
+        expect((await del(owner.client, `/api/trainings/${done.id}`)).status).toBe(204);
+        for (const target of [done.id, randomUUID(), 'not-a-uuid']) {
+          const res = await restoreCharacter(intruder.client, target);
+          expect(res.status, target).toBe(404);
+          expect(await res.json()).toEqual({ code: 'not_found', message: 'No such character.', requestId: expect.any(String) });
+        }
+        expect((await restoreCharacter(ts.client(), done.id)).status).toBe(401);
+        expect(await rowOf(ts, done.id)).toMatchObject({ deletedAt: expect.any(Date) });
+        // The owner still can; an owned character not deleted is no business of the intruder either.
+        expect((await restoreCharacter(owner.client, done.id)).status).toBe(200);
+        expect((await restoreCharacter(intruder.client, done.id)).status).toBe(404);
+      });
+
+      it('an Undo and the purge never both win: either the character is back with its files, or both are gone', async () => {
+        // A purge that treats every delete as lapsed, racing an Undo that is still in time.
+        const eager = createDeletedCharactersPurge({ characters: ts.rt.characters, logger: ts.rt.logger, undoSeconds: 0 });
+        for (let round = 0; round < 3; round++) {
+          const { owner, done, lora } = await trained(`Race ${round}`);
+          expect((await del(owner.client, `/api/trainings/${done.id}`)).status).toBe(204);
+          const [undo] = await Promise.all([restoreCharacter(owner.client, done.id), eager()]);
+          const row = await rowOf(ts, done.id);
+          if (undo.status === 200) {
+            expect(row).toMatchObject({ deletedAt: null, filesRemovedAt: null, loraFileUrl: lora });
+            expect(existsSync(fileOf(ts, lora))).toBe(true);
+          } else {
+            expect(undo.status).toBe(410);
+            expect(row).toMatchObject({ deletedAt: expect.any(Date), filesRemovedAt: expect.any(Date), loraFileUrl: null });
+            expect(existsSync(fileOf(ts, lora))).toBe(false);
+          }
+        }
+      }, 180_000);
     });
 
     it('renames a character, refusing an empty, a 200-character or a malformed name', async () => {
@@ -371,6 +510,16 @@ describe('delete account with Creem', () => {
       const [row] = await slow.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, running.id));
       expect(row).toMatchObject({ status: 'FAILED', error: CANCELLED_BY_DELETE });
       expect(row.deletedAt).toBeInstanceOf(Date);
+      expect(row.deletedFiles).toMatchObject({ uploadUrl: archive, cancelled: true });
+      // Cancelled and refunded: Undo cannot bring it back, and says why.
+      const refusedUndo = await restoreCharacter(owner.client, running.id);
+      expect(refusedUndo.status).toBe(410);
+      expect(await refusedUndo.json()).toMatchObject({ code: 'restore_refused', message: CHARACTER_CANCELLED_NOT_RESTORABLE });
+      expect((await listTrainings(owner.client)).map((t) => t.id)).not.toContain(running.id);
+      // Its archive goes with the purge after the window.
+      expect(existsSync(fileOf(slow, archive))).toBe(true);
+      await deleteLapsed(slow, running.id);
+      await purgeCharacters(slow);
       expect(existsSync(fileOf(slow, archive))).toBe(false);
       const refunds = await slow.rt.db
         .select()

@@ -72,8 +72,13 @@ export function deleteCharacter(api: ApiPort, id: string): Promise<void> {
   return api.request<void>(`/api/trainings/${encodeURIComponent(id)}`, { method: 'DELETE' });
 }
 
+/** The toast's Undo after 'Delete': POST /api/trainings/:id/restore, through our server in both builds. */
+export function restoreCharacter(api: ApiPort, id: string): Promise<TrainingView> {
+  return api.request<TrainingView>(`/api/trainings/${encodeURIComponent(id)}/restore`, { method: 'POST' });
+}
+
 /**
- * Rename and delete, each updating the list at once and then refetching it (and the character picker's
+ * Rename, delete and its Undo, each updating the list at once and then refetching it (and the character picker's
  * list, which a deleted or renamed character leaves or changes).
  */
 export function useCharacterActions() {
@@ -93,6 +98,10 @@ export function useCharacterActions() {
       await deleteCharacter(api, id);
       qc.setQueryData<TrainingView[]>(trainingsKey, (list) => list?.filter((t) => t.id !== id));
       settle();
+    },
+    async restore(id: string) {
+      await restoreCharacter(api, id);
+      await Promise.all([qc.invalidateQueries({ queryKey: trainingsKey }), qc.invalidateQueries({ queryKey: ['characters'] })]);
     },
   };
 }

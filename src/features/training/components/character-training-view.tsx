@@ -9,6 +9,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { useChanges } from '@/features/session/use-realtime';
 import { useIsPhone } from '@/lib/use-is-phone';
 import { trainingsKey, useCharacterActions, useTrainings } from '../api';
+import { useDeleteCharacter } from '../use-delete-character';
 import { usePhotoChecks } from '../hooks/use-photo-checks';
 import { useTrainingForm } from '../hooks/use-training-form';
 import { useTrainingSubmit } from '../hooks/use-training-submit';
@@ -27,6 +28,7 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
   const qc = useQueryClient();
   const trainings = useTrainings();
   const characterActions = useCharacterActions();
+  const deleteCharacter = useDeleteCharacter();
   const formApi = useTrainingForm(email);
   const checks = usePhotoChecks(formApi.form.photos);
   const flow = useTrainingSubmit({ formApi, credits, trainings: trainings.data, photoRefusal: checks.refusal });
@@ -96,7 +98,7 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
             onRefresh={() => void trainings.refetch()}
             onGenerate={generateWith}
             onRename={(t, name) => characterActions.rename(t.id, name)}
-            onDelete={(t) => characterActions.remove(t.id)}
+            onDelete={deleteCharacter}
           />
         </div>
       </div>
