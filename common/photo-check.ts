@@ -181,7 +181,7 @@ export const PHOTO_PROBLEM_HINTS: Record<PhotoProblem, string> = {
 export interface PhotoCheck {
   /** Problems found, in PHOTO_PROBLEMS order; empty when the photo is good. Never 'duplicate' (see duplicateOf). */
   problems: PhotoProblem[];
-  /** Faces that count as a person (see PHOTO_CHECK); training needs photos with exactly one. */
+  /** Faces that count as a person (see PHOTO_CHECK), read up to 2: training needs photos with exactly one. */
   faces: number;
   /** The photo's size as shown (EXIF rotation applied); 0 when it could not be read. */
   width: number;

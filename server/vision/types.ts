@@ -70,7 +70,7 @@ export type BoxPoint = [number, number];
 
 /** One detection with the evidence the photo check judges whether it is a face by (common/photo-check.ts). */
 export interface FaceEvidence {
-  /** The face's box: the mesh's when it was fitted, else the detector's. */
+  /** The face detector's box in the whole photo (fractions of its width and height). */
   box: Box;
   /** The face detector's score. */
   score: number;
