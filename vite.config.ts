@@ -38,7 +38,7 @@ export default defineConfig(({ mode }) => {
       ? { VITE_CLERK_PUBLISHABLE_KEY: env.VITE_CLERK_PUBLISHABLE_KEY.trim(), VITE_SUPABASE_URL: env.VITE_SUPABASE_URL.trim(), VITE_API_URL: env.VITE_API_URL?.trim() ?? '' }
       : undefined;
   // A key that is not a publishable key at all still builds: the SPA stops at start with the spec's message
-  // (spec §5, §8), so there is no Clerk to allow and no _headers to write. Any other bad value stops the build.
+  // (product §5, §8), so there is no Clerk to allow and no _headers to write. Any other bad value stops the build.
   const policy = hosted && isPublishableKey(hosted.VITE_CLERK_PUBLISHABLE_KEY) ? hostedPolicyOrStop(hosted) : undefined;
   return {
     plugins: [

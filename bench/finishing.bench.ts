@@ -5,7 +5,7 @@ import type { ImageFinisher, ImageGenerator } from '../server/providers/inferenc
 import { startTestServer, type TestClient, type TestDatabaseKind } from '../tests/helpers/server.ts';
 import { onBothDatabases, percentile, renderRequest } from './stats.ts';
 
-/** Issue 23 targets: built-in 2× upscale of a 1024² image p50 ≤ 400 ms; upscale/edit overhead within 10 % of a generation's. */
+/** Targets: built-in 2× upscale of a 1024² image p50 ≤ 400 ms; upscale/edit overhead within 10 % of a generation's. */
 const UPSCALE_TARGET_P50_MS = 400;
 const OVERHEAD_TARGET = 1.1;
 const UPSCALE_RUNS = 30;

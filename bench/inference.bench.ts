@@ -1,7 +1,7 @@
 import { renderImage } from '../server/providers/inference/builtin-generator.ts';
 import { ms, percentile, printTable, renderRequest } from './stats.ts';
 
-/** Target from issue 4: the built-in engine renders a 1024×1024 JPEG in ≤ 150 ms. */
+/** Target: the built-in engine renders a 1024×1024 JPEG in ≤ 150 ms. */
 const TARGET_MS = 150;
 const RUNS = 30;
 

@@ -9,7 +9,7 @@ import { TEST_PUBLISHABLE_KEY } from '../tests/helpers/clerk.ts';
 import { startTestServer } from '../tests/helpers/server.ts';
 import { percentile, printTable } from './stats.ts';
 
-/** Issue 5 targets: landing JS ≤ 120 KB gzipped; LCP ≤ 1.0 s on localhost; CLS ≤ 0.02. */
+/** Targets: landing JS ≤ 120 KB gzipped; LCP ≤ 1.0 s on localhost; CLS ≤ 0.02. */
 const TARGET_JS_KB = 120;
 const TARGET_LCP_MS = 1000;
 const TARGET_CLS = 0.02;
@@ -20,7 +20,7 @@ const VIEWPORTS = [
 ];
 
 /**
- * Both SPAs (issue 12): the local build, and the hosted one with a test configuration. The hosted landing
+ * Both SPAs: the local build, and the hosted one with a test configuration. The hosted landing
  * also fetches clerk-js from Clerk's CDN at run time, which this offline machine cannot reach: only the
  * product's own assets are counted, as for the local build.
  */

@@ -18,7 +18,7 @@ import { waitFor } from '../tests/helpers/wait.ts';
 import { percentile } from './stats.ts';
 
 /**
- * Issue 28 targets, on the evaluation set's held-out half: same-person pairs judged 'strong' ≥ 95 % and
+ * Targets, on the evaluation set's held-out half: same-person pairs judged 'strong' ≥ 95 % and
  * different-person pairs judged 'weak' ≥ 95 %; the check's time per 1024² image p50 ≤ 300 ms warm; a 20-photo
  * shoot with 5 forced re-takes ≤ 1.35 × the wall time of one without.
  */

@@ -5,7 +5,7 @@ import { megapixelPhoto, portraitPhoto, PORTRAITS } from '../tests/helpers/photo
 import { startTestServer, type TestClient } from '../tests/helpers/server.ts';
 import { percentile } from './stats.ts';
 
-/** Issue 13 targets: one photo check warm on 1 MP p50 ≤ 300 ms; 20 photos end to end ≤ 5 s wall on 2 cores. */
+/** Targets: one photo check warm on 1 MP p50 ≤ 300 ms; 20 photos end to end ≤ 5 s wall on 2 cores. */
 const TARGET_CHECK_MS = 300;
 const TARGET_TWENTY_MS = 5000;
 const RUNS = 20;

@@ -11,7 +11,7 @@ import { startTestServer, type TestDatabaseKind, type TestServer } from '../test
 import { onBothDatabases, percentile, printTable, renderRequest } from './stats.ts';
 
 /**
- * Issue 20 targets: starting a 20-photo shoot p99 ≤ 30 ms on Postgres (zero-latency provider); a 20-photo
+ * Targets: starting a 20-photo shoot p99 ≤ 30 ms on Postgres (zero-latency provider); a 20-photo
  * shoot with the built-in engine ≤ 1.2 × 20 single generations back to back; a 100-photo ZIP grows RSS ≤ 30 MB.
  */
 const START_P99_MS = 30;

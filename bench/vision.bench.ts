@@ -4,7 +4,7 @@ import { createBuiltinCaptioner } from '../server/providers/inference/builtin-ca
 import { megapixelPhoto } from '../tests/helpers/photos.ts';
 import { percentile } from './stats.ts';
 
-/** Targets from issue 8: builtin Fast ≤ 1.5 s and Detailed ≤ 4 s on a 1-megapixel photo, warm. */
+/** Targets: builtin Fast ≤ 1.5 s and Detailed ≤ 4 s on a 1-megapixel photo, warm. */
 const TARGET_MS = { fast: 1500, detailed: 4000 } as const;
 const RUNS = 5;
 

@@ -1,5 +1,5 @@
 /**
- * "Your data, your control" (issue 24): deleting one's account and downloading one's data. Texts and rules
+ * "Your data, your control": deleting one's account and downloading one's data. Texts and rules
  * the profile page and the server share.
  */
 import { z } from 'zod';

@@ -30,7 +30,7 @@ export interface SubscriptionInfo {
   cancel_at_period_end: boolean;
 }
 
-/** Shown when a checkout lacks an email or user id (spec §8). */
+/** Shown when a checkout lacks an email or user id (product §8). */
 export const CHECKOUT_EMAIL_MESSAGE = 'Unable to process subscription. Please ensure you have a valid email address.';
 
 /** REQUIRE_VERIFIED_EMAIL: a plan is bought with a confirmed address (built-in accounts). */

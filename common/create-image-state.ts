@@ -1,11 +1,11 @@
 /**
- * Router navigation state that opens /app/create-image prefilled (spec §2): `remixSettings` from a generation
+ * Router navigation state that opens /app/create-image prefilled (product §2): `remixSettings` from a generation
  * (Regenerate in the viewer, cards, explore) or `selectedCharacter` from a completed training. Several SPA
  * features send it and the create-image feature reads it, so the contract lives here.
  */
 import type { GenerationCharacter, GenerationView } from './generation.ts';
 
-/** The settings a remix carries; the seed is always cleared so the new image differs (spec §2). */
+/** The settings a remix carries; the seed is always cleared so the new image differs (product §2). */
 export interface RemixSettings {
   prompt: string;
   width?: number;
@@ -14,11 +14,11 @@ export interface RemixSettings {
   guidance?: number | null;
   /** The character LoRA the image used, if any. */
   lora?: { path: string; scale: number } | null;
-  /** Only with 'Keep the seed' (issue 23): the form starts with this seed, locked. */
+  /** Only with 'Keep the seed': the form starts with this seed, locked. */
   seed?: string | null;
 }
 
-/** 'Edit with a prompt' (issue 23): the image the edit starts from, shown beside the prompt. */
+/** 'Edit with a prompt': the image the edit starts from, shown beside the prompt. */
 export interface EditSource {
   id: string;
   imageUrl: string;

@@ -1,5 +1,5 @@
 /**
- * Finishing a result (issue 23): upscale a saved generation 2× or 4×, or edit it with a new prompt from the
+ * Finishing a result: upscale a saved generation 2× or 4×, or edit it with a new prompt from the
  * source image at a chosen strength. The request schemas, costs, limits and texts both sides share.
  */
 import { z } from 'zod';

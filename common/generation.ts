@@ -1,5 +1,5 @@
 /**
- * The generation request (spec §3) and its validation rules (spec §5), shared by the create-image form and
+ * The generation request (product §3) and its validation rules (product §5), shared by the create-image form and
  * the server's POST /api/image/generate-image. The server parses with `generationRequestSchema`; the SPA
  * uses the same bounds, defaults and helpers so both sides agree on every number.
  */
@@ -9,7 +9,7 @@ import { LIMITS } from './product.ts';
 import { storableText, TEXT_LIMITS } from './text.ts';
 
 export const DIMENSION = { min: 512, max: 2048, step: 8 } as const;
-/** Random seeds are integers below this (spec §5). */
+/** Random seeds are integers below this (product §5). */
 export const SEED_LIMIT = 2147483647;
 export const PROMPT_MAX_LENGTH = TEXT_LIMITS.prompt;
 
@@ -85,7 +85,7 @@ export type GenerationRequestInput = z.input<typeof generationRequestSchema>;
 /** What the server works with after parsing: defaults filled, num_images 1, safety checker on. */
 export type GenerationRequest = z.output<typeof generationRequestSchema>;
 
-/** One image of a generate-image answer (spec §3 response). */
+/** One image of a generate-image answer (product §3 response). */
 export interface GeneratedImage {
   url: string;
   width: number;
@@ -93,7 +93,7 @@ export interface GeneratedImage {
   content_type: string;
 }
 
-/** How a generation came from another one (issue 23: upscale or edit); null for a plain generation. */
+/** How a generation came from another one (upscale or edit); null for a plain generation. */
 export type Derivation = 'upscale' | 'edit';
 
 /** The source a generation was made from, as a card and the viewer show it. */
@@ -106,7 +106,7 @@ export interface GenerationSource {
   strength: number | null;
 }
 
-/** The character a generation used, joined from lora_trainings (spec §3). */
+/** The character a generation used, joined from lora_trainings (product §3). */
 export interface GenerationCharacter {
   id: string;
   character_name: string;
@@ -114,7 +114,7 @@ export interface GenerationCharacter {
   lora_file_url: string | null;
 }
 
-/** The client view of a saved generation (spec §3): id, result, params, timestamp, isFavorited. */
+/** The client view of a saved generation (product §3): id, result, params, timestamp, isFavorited. */
 export interface GenerationView {
   id: string;
   result: { images: GeneratedImage[]; prompt: string; timestamp: string; style: string | null };
@@ -130,16 +130,16 @@ export interface GenerationView {
   timestamp: string;
   isFavorited: boolean;
   lora_trainings: GenerationCharacter | null;
-  /** The generation this one was upscaled or edited from (issue 23); null for a plain generation. */
+  /** The generation this one was upscaled or edited from; null for a plain generation. */
   source: GenerationSource | null;
   /** Likeness to its character's face, 0–100; null: no character, no reference face, or not checked yet. */
   likeness: number | null;
   likeness_verdict: LikenessVerdict | null;
-  /** The photo shoot it was made in (issue 20), or null for a single generation. */
+  /** The photo shoot it was made in, or null for a single generation. */
   shoot_id: string | null;
 }
 
-/** A generations row as the data store holds it (spec §3), with its character joined from lora_trainings. */
+/** A generations row as the data store holds it (product §3), with its character joined from lora_trainings. */
 export interface GenerationRecord {
   id: string;
   prompt: string;
@@ -155,7 +155,7 @@ export interface GenerationRecord {
   is_favorite: boolean;
   created_at: string;
   lora_trainings: GenerationCharacter | null;
-  /** Finishing (issue 23): the source generation and how this one came from it. */
+  /** Finishing: the source generation and how this one came from it. */
   source_id?: string | null;
   derivation?: Derivation | null;
   upscale_factor?: number | null;
@@ -169,7 +169,7 @@ export interface GenerationRecord {
 const contentTypeOf = (format: string) => (format === 'png' ? 'image/png' : 'image/jpeg');
 
 /**
- * The client view of a saved generation (spec §3) from its row: the server builds it for our API, the
+ * The client view of a saved generation (product §3) from its row: the server builds it for our API, the
  * hosted adapter from what Supabase answers, so both modes show the same thing.
  */
 export function toGenerationView(row: GenerationRecord): GenerationView {
@@ -213,7 +213,7 @@ export interface GenerateImageResponse {
 }
 
 /**
- * Width/height field on blur (spec §5): clamp to 512–2048 and round down to a multiple of 8; empty or
+ * Width/height field on blur (product §5): clamp to 512–2048 and round down to a multiple of 8; empty or
  * non-numeric input gives back the previous value.
  */
 export function clampDimension(input: string | number, previous: number): number {
@@ -223,12 +223,12 @@ export function clampDimension(input: string | number, previous: number): number
   return value - (value % DIMENSION.step);
 }
 
-/** An integer in 0..SEED_LIMIT-1 (spec §5: below 2147483647). */
+/** An integer in 0..SEED_LIMIT-1 (product §5: below 2147483647). */
 export function randomSeed(random: () => number = Math.random): number {
   return Math.floor(random() * SEED_LIMIT) % SEED_LIMIT;
 }
 
-/** Seed field: digits only (spec §5). */
+/** Seed field: digits only (product §5). */
 export function seedDigits(input: string): string {
   return input.replace(/\D+/g, '');
 }

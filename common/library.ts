@@ -1,5 +1,5 @@
 /**
- * The galleries' API (spec §2 My Generations, Favorites, Explore; §4 favourite and pagination; §7 queries):
+ * The galleries' API (product §2 My Generations, Favorites, Explore; §4 favourite and pagination; §7 queries):
  * query schemas the server parses with and the answers the SPA reads.
  */
 import { z } from 'zod';
@@ -82,7 +82,7 @@ export type ExploreFilters = Partial<Omit<ExploreQuery, 'page'>>;
 /** PATCH /api/library/generations/:id */
 export const favoriteBodySchema = z.object({ is_favorite: z.boolean({ error: 'must be true or false' }) }, { error: 'must be {is_favorite}' });
 
-/** A page of a list with its exact total (spec §7: range and exact count). */
+/** A page of a list with its exact total (product §7: range and exact count). */
 export interface Page<T> {
   items: T[];
   page: number;
@@ -93,7 +93,7 @@ export interface Page<T> {
 
 export type LibraryPage = Page<GenerationView>;
 
-/** An explore_gallery row as the SPA sees it (spec §3). */
+/** An explore_gallery row as the SPA sees it (product §3). */
 export interface ExploreItem {
   id: string;
   image_url: string;
@@ -113,12 +113,12 @@ export interface ExploreItem {
 
 export type ExplorePage = Page<ExploreItem>;
 
-/** GET /api/explore/filters: the distinct values present, sorted (spec §7). */
+/** GET /api/explore/filters: the distinct values present, sorted (product §7). */
 export type ExploreFilterOptions = Record<ExploreFilterName, string[]>;
 
 export const pageCountOf = (total: number) => Math.max(1, Math.ceil(total / LIMITS.pageSize));
 
-// ───────────────────────── Selection in My Generations (issue 24) ─────────────────────────
+// ───────────────────────── Selection in My Generations ─────────────────────────
 
 /** At most this many images are deleted, favourited or downloaded at once. */
 export const MAX_SELECTION = 200;

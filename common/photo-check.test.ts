@@ -11,7 +11,7 @@ const face = (over: Partial<Parameters<typeof faceEvidenceHolds>[0]> = {}) => ({
   ...over,
 });
 
-describe('training photo verdicts (issue 13)', () => {
+describe('training photo verdicts', () => {
   it('badges the first problem in the fixed order, or Good', () => {
     expect(photoBadge({ problems: [] })).toBe('Good');
     expect(photoBadge({ problems: ['blurry'] })).toBe('Blurry');

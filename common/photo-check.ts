@@ -1,7 +1,7 @@
 import { LIMITS } from './product.ts';
 
 /**
- * Training photo checks (issue 13): the thresholds the server judges photos by, the words of each verdict,
+ * Training photo checks: the thresholds the server judges photos by, the words of each verdict,
  * and the submission policy. Shared so the badge the page shows and the rule the server enforces are one.
  *
  * How the thresholds were chosen: measured with the server's own analyser (server/vision) on real photos —
@@ -256,7 +256,7 @@ export function onePersonRefusal(checks: Pick<PhotoCheck, 'problems' | 'faces'>[
 }
 
 /**
- * The submission policy (issue 13): no photo classified NSFW, and at least `trainingMinImages` photos with
+ * The submission policy: no photo classified NSFW, and at least `trainingMinImages` photos with
  * exactly one face. Other problems only warn. Returns the message that refuses a submission (the NSFW one
  * first), or null.
  */

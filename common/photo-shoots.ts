@@ -1,5 +1,5 @@
 /**
- * Photo shoots (issue 20): a pack of photographer's-brief prompts run for one trained character. The rules
+ * Photo shoots: a pack of photographer's-brief prompts run for one trained character. The rules
  * both sides share: the catalogue's shape, prompt templating, the cost, the views and the progress words.
  */
 import { z } from 'zod';
@@ -36,7 +36,7 @@ export const PACK_PROMPTS = { min: 8, max: 20 } as const;
 /** Placeholders a template may use; anything else in braces is refused at import. */
 export const TEMPLATE_FIELDS = ['trigger', 'subject', 'person', 'pronoun', 'possessive', 'hair'] as const;
 
-/** N photos cost N × the generation cost (spec §9). */
+/** N photos cost N × the generation cost (product §9). */
 export const shootCost = (photoCount: number) => photoCount * CREDIT_COSTS.generation;
 
 const packId = z

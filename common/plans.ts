@@ -1,4 +1,4 @@
-/** The subscription plan table (spec §9), in display order Basic → Standard → Professional. */
+/** The subscription plan table (product §9), in display order Basic → Standard → Professional. */
 export const PLAN_IDS = ['BASIC', 'STANDARD', 'PROFESSIONAL'] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 
@@ -63,7 +63,7 @@ export function planById(id: PlanId): Plan {
   return plan;
 }
 
-/** Label of a plan's button relative to the user's current plan (spec §4). */
+/** Label of a plan's button relative to the user's current plan (product §4). */
 export function planButtonLabel(plan: PlanId, current: PlanId | null): string {
   if (!current) return 'Choose plan';
   const diff = PLAN_IDS.indexOf(plan) - PLAN_IDS.indexOf(current);
@@ -71,7 +71,7 @@ export function planButtonLabel(plan: PlanId, current: PlanId | null): string {
   return diff > 0 ? 'Upgrade' : 'Downgrade';
 }
 
-/** The plan in force: the plan code counts only while the status is 'active' (spec §4); otherwise none. */
+/** The plan in force: the plan code counts only while the status is 'active' (product §4); otherwise none. */
 export function activePlanId(status: string | null | undefined, plan: string | null | undefined): PlanId | null {
   return status === 'active' && isPlanId(plan) ? plan : null;
 }

@@ -1,4 +1,4 @@
-/** Product-wide constants shared by the SPA and the server (spec §9). */
+/** Product-wide constants shared by the SPA and the server (product §9). */
 export const PRODUCT_NAME = 'Likeness';
 
 export const CREDIT_COSTS = {

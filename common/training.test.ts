@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultTriggerWord, sanitizeTriggerWord, trainingSubmissionSchema } from './training.ts';
 
-describe('training form rules (spec §5)', () => {
+describe('training form rules (product §5)', () => {
   it('keeps only lowercase a–z in the trigger word', () => {
     expect(sanitizeTriggerWord('Dana 9P!é')).toBe('danap');
     expect(sanitizeTriggerWord('123')).toBe('');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from './product.ts';
 import { storableText, TEXT_LIMITS } from './text.ts';
 
-/** Character training: the form's options and rules (spec §3, §5) and the API's shapes, shared by SPA and server. */
+/** Character training: the form's options and rules (product §3, §5) and the API's shapes, shared by SPA and server. */
 
 export const GENDERS = ['male', 'female', 'other'] as const;
 export const HAIR_COLORS = ['black', 'brown', 'blonde', 'red', 'gray', 'white', 'other'] as const;
@@ -12,7 +12,7 @@ export type HairColor = (typeof HAIR_COLORS)[number];
 export const TRAINING_STATUSES = ['IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
 export type TrainingStatus = (typeof TRAINING_STATUSES)[number];
 
-/** The trigger-word input keeps only lowercase a–z (spec §5). */
+/** The trigger-word input keeps only lowercase a–z (product §5). */
 export function sanitizeTriggerWord(value: string): string {
   return value.toLowerCase().replace(/[^a-z]/g, '');
 }
@@ -54,7 +54,7 @@ export const characterRenameSchema = z.object(
 );
 export type CharacterRename = z.input<typeof characterRenameSchema>;
 
-/** What 'Delete' in Previous Trainings asks before it deletes a character (issue 24, word for word). */
+/** What 'Delete' in Previous Trainings asks before it deletes a character (word for word). */
 export const deleteCharacterQuestion = (name: string) =>
   `Delete ${name}? Its model and training photos are removed for good. Images you made with it stay in your gallery.`;
 
@@ -76,7 +76,7 @@ export interface TrainingSubmitResponse {
   request_id: string;
 }
 
-/** A row of GET /api/trainings (spec §7: the fields the training page reads). */
+/** A row of GET /api/trainings (product §7: the fields the training page reads). */
 export interface TrainingView {
   id: string;
   character_name: string;

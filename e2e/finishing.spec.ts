@@ -3,7 +3,7 @@ import { copyFileSync } from 'node:fs';
 import { expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
 
 /**
- * Finishing a result (issue 23) on the built-in engine, desktop and phone: generate, upscale 2× from the
+ * Finishing a result on the built-in engine, desktop and phone: generate, upscale 2× from the
  * viewer, edit the source with a new prompt, and find both in My Generations linked to their source.
  */
 

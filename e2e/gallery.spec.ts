@@ -12,7 +12,7 @@ const withGenerations = (user: TestUser, count: number) => control<{ ids: string
 
 async function signedInWith(page: Page, count: number): Promise<TestUser> {
   const user = await signUp(page, newUser());
-  // The first signed-in call creates the user's record (spec §4 user sync).
+  // The first signed-in call creates the user's record (product §4 user sync).
   expect((await page.request.get('/api/me')).ok()).toBeTruthy();
   if (count) await withGenerations(user, count);
   return user;
@@ -110,7 +110,7 @@ test('favourite on and off: My Generations flips in place, Favorites drops the c
 
   if (isPhone(page)) {
     const sheet = await openCard(page, 0);
-    // Favorites never offers Delete (spec §6).
+    // Favorites never offers Delete (product §6).
     await sheet.getByRole('button', { name: 'Image actions' }).click();
     await expect(page.getByRole('menuitem', { name: 'Delete' })).toHaveCount(0);
     await page.keyboard.press('Escape');

@@ -227,7 +227,7 @@ test('the landing and how-it-works pages keep their own numbers; its call to act
   await expect(page.getByRole('main')).toContainText('Coming soon');
 });
 
-test('the legal pages state what spec §1 states', async ({ page }) => {
+test('the legal pages state what product §1 states', async ({ page }) => {
   await page.goto('/terms-of-service');
   const terms = page.getByRole('main');
   for (const text of ['18 and over', 'including commercial use', 'NSFW content is prohibited', 'permanent closure of your account without refund', 'about 30 days', 'depends on your account', 'not', 'Greek law', "two weeks' notice", '2025-06-30', SUPPORT_EMAIL]) {

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { awkwardPhotos, derivedPhotos, portraitPhoto } from '../tests/helpers/photos';
 import { expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
 
-/** Issue 13: every photo is checked by the server as it is added, before any credit is taken. */
+/** Every photo is checked by the server as it is added, before any credit is taken. */
 
 const SUCCESS_DESKTOP =
   'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';

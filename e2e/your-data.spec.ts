@@ -16,7 +16,7 @@ async function withGenerations(user: TestUser, count: number): Promise<string[]>
 
 async function signedIn(page: Page, name = 'Robin Vale'): Promise<TestUser> {
   const user = await signUp(page, newUser(name));
-  // The first signed-in call creates the user's record (spec §4 user sync).
+  // The first signed-in call creates the user's record (product §4 user sync).
   expect((await page.request.get('/api/me')).ok()).toBeTruthy();
   return user;
 }

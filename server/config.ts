@@ -139,7 +139,7 @@ const envSchema = z.object({
   CLERK_API_URL: optionalUrl.transform((v) => v ?? 'https://api.clerk.com'),
   /** Origins of a hosted SPA served from elsewhere, allowed to call the API cross-origin (Clerk mode). */
   ALLOWED_ORIGINS: originList,
-  /** Days original uploads (training photos and archives, prompt-extraction images) are kept (spec §1). */
+  /** Days original uploads (training photos and archives, prompt-extraction images) are kept (product §1). */
   UPLOAD_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(LIMITS.originalsRetentionDays),
   /** Days generated images are kept; unset keeps them. The plans promise 30 days of storage history. */
   GENERATION_RETENTION_DAYS: z.preprocess(

@@ -120,7 +120,7 @@ export interface Runtime {
   storage: StorageProvider;
   /** Local image analyser (worker thread, models loaded on first use); captions and photo checks use it. */
   vision: VisionAnalyser;
-  /** Judges training photos and prompt-extraction images (issue 13). */
+  /** Judges training photos and prompt-extraction images. */
   photoChecks: PhotoCheckService;
   captioner: ImageCaptioner;
   uploads: UploadsService;
@@ -139,13 +139,13 @@ export interface Runtime {
   /** Clerk's user webhooks; present in Clerk mode. */
   clerkWebhooks?: ClerkWebhooksService;
   trainings: TrainingsService;
-  /** 'Rename' and 'Delete' of characters; owns the usable-character rule (issue 24). */
+  /** 'Rename' and 'Delete' of characters; owns the usable-character rule. */
   characters: CharactersService;
-  /** Deleting one's own account and downloading one's data (issue 24). */
+  /** Deleting one's own account and downloading one's data. */
   accountData: AccountDataService;
   /** Runs character trainings to their end (docs/decisions/004-training-jobs.md). */
   trainingRunner: TrainingRunner;
-  /** Photo packs and shoots (issue 20). */
+  /** Photo packs and shoots. */
   shoots: ShootsService;
   /** Runs shoot photos, taking over those of dead instances (server/jobs/shoot-runner.ts). */
   shootRunner: ShootRunner;
@@ -380,7 +380,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   });
   trainingRunner.start();
   const characters = createCharactersService({ db, credits, events, metrics, storage, uploads, logger });
-  // Originals are kept about 30 days (spec §1): one instance at a time sweeps, hourly.
+  // Originals are kept about 30 days (product §1): one instance at a time sweeps, hourly.
   const retentionSweep = createRetentionSweep({
     db,
     storage,

@@ -20,7 +20,7 @@ function start(startMode: () => StartedMode) {
   try {
     started = startMode();
   } catch (err) {
-    // A bad build configuration stops the app at start, with its message on the page (spec §5, §8).
+    // A bad build configuration stops the app at start, with its message on the page (product §5, §8).
     root.render(
       <p role="alert" className="p-6 text-danger">
         {err instanceof Error ? err.message : String(err)}

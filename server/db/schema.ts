@@ -29,7 +29,7 @@ const jobLease = () => ({
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
-// ───────────────────────── Spec entities (spec §3); names kept for the hosted adapter ─────────────────────────
+// ───────────────────────── Spec entities (product §3); names kept for the hosted adapter ─────────────────────────
 
 export const users = pgTable(
   'users',
@@ -54,7 +54,7 @@ export const users = pgTable(
     /**
      * Clerk mode: the person's primary e-mail as Clerk verified it (the session token's `email` claim, Clerk's
      * Backend API, or the user.created/user.updated webhook); null while unknown. Written only by the server:
-     * Supabase clients can write `email` (spec §7's display copy) but not this column
+     * Supabase clients can write `email` (product §7's display copy) but not this column
      * (docs/decisions/013-verified-email.md). Anything that reaches a person or an operator uses this, through
      * usersRepository.verifiedEmailOf (built-in accounts: their sign-in address).
      */
@@ -167,7 +167,7 @@ export const generations = pgTable(
     status: text('status', { enum: ['ACTIVE', 'DELETED'] }).notNull().default('ACTIVE'),
     isFavorite: boolean('is_favorite').notNull().default(false),
     createdAt: createdAt(),
-    /** Finishing (issue 23): the generation this one was upscaled or edited from, and how. */
+    /** Finishing: the generation this one was upscaled or edited from, and how. */
     sourceId: uuid('source_id').references((): AnyPgColumn => generations.id, { onDelete: 'set null' }),
     derivation: text('derivation', { enum: ['upscale', 'edit'] }),
     upscaleFactor: integer('upscale_factor'),
@@ -179,7 +179,7 @@ export const generations = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
     /** When its image and thumbnails were removed from storage (the row stays, DELETED, for the records). */
     filesRemovedAt: timestamp('files_removed_at', { withTimezone: true, mode: 'date' }),
-    /** The photo shoot it was made in, if any (issue 20). */
+    /** The photo shoot it was made in, if any. */
     shootId: uuid('shoot_id').references((): AnyPgColumn => photoShoots.id, { onDelete: 'set null' }),
     /** Likeness to its character's reference face, 0–100 (common/likeness.ts); null until checked or unscorable. */
     likeness: smallint('likeness'),
@@ -233,7 +233,7 @@ export const exploreGallery = pgTable(
     sourceGenerationId: uuid('source_generation_id'),
   },
   (t) => [
-    // Featured first, then newest (spec §7), in the order a plain `ORDER BY … DESC` reads (NULLS FIRST).
+    // Featured first, then newest (product §7), in the order a plain `ORDER BY … DESC` reads (NULLS FIRST).
     index('explore_gallery_order_idx').on(t.isFeatured.desc().nullsFirst(), t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // One per filter: any combination of filters counts exactly with a BitmapAnd of these, without the table.
     index('explore_gallery_gender_idx').on(t.gender),
@@ -247,7 +247,7 @@ export const exploreGallery = pgTable(
   ],
 );
 
-// ───────────────────────── Photo shoots (issue 20) ─────────────────────────
+// ───────────────────────── Photo shoots ─────────────────────────
 
 /**
  * A pack of prompts sold as one shoot ('LinkedIn profile'), seeded from server/catalogue/photo-packs.json at
@@ -357,7 +357,7 @@ export const shootPhotos = pgTable(
   ],
 );
 /**
- * The explore filters' options (spec §7): the distinct values of each filter column as four short sorted
+ * The explore filters' options (product §7): the distinct values of each filter column as four short sorted
  * lists in one row. A view (migration 0005) that walks each filter index one value at a time (a recursive
  * "loose index scan"), so it reads a few index entries per value whatever the gallery's size, and has no
  * write path. Supabase's anon and authenticated roles may read it (the grants migration), not the table.

@@ -5,7 +5,7 @@ import type { AppEnv } from './context.ts';
 import { accountDeleted, unauthorized } from '../domain/errors.ts';
 
 /**
- * User sync (spec §4) as the server does it: the row of the provider's id, created on first sight with the
+ * User sync (product §4) as the server does it: the row of the provider's id, created on first sight with the
  * profile the provider gives. An erased account's row is never revived.
  */
 export async function syncUser(identity: IdentityProvider, users: UsersService, who: Identity): Promise<UserRow> {

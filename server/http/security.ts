@@ -77,7 +77,7 @@ export function cors(opts: { origins: string[]; exemptPrefixes: string[] }): Mid
     c.res.headers.append('Vary', 'Origin');
     if (permitted) {
       c.res.headers.set('Access-Control-Allow-Origin', origin);
-      // Downloads are named by the server (spec §7); a user's report quotes the request id.
+      // Downloads are named by the server (product §7); a user's report quotes the request id.
       c.res.headers.set('Access-Control-Expose-Headers', 'Content-Disposition, X-Request-Id');
     }
   };

@@ -6,7 +6,7 @@ import { uploadsRepository } from '../repositories/uploads.repository.ts';
 import { GENERATION_KEY, withThumbnails } from '../services/media.service.ts';
 
 /**
- * The retention sweep (spec §1: originals are kept about 30 days). Runs as a scheduled job on one instance at
+ * The retention sweep (product §1: originals are kept about 30 days). Runs as a scheduled job on one instance at
  * a time (scheduled-job.ts), so nothing is deleted twice; every step deletes the files first and the rows
  * after, so a sweep cut off half-way is finished by the next one.
  *

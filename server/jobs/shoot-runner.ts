@@ -12,7 +12,7 @@ import type { ShootsService } from '../services/shoots.service.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
 
 /**
- * The photo-shoot runner (issue 20). Each photo of a shoot is a durable leased row of shoot_photos
+ * The photo-shoot runner. Each photo of a shoot is a durable leased row of shoot_photos
  * (docs/decisions/009-job-leases.md): every instance's runner claims queued photos (and running ones whose
  * lease ran out: their instance died) up to its free inference slots, renews their leases while it renders
  * them through the generations service's provider path (the same slots single generations use, handed out

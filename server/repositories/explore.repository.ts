@@ -22,7 +22,7 @@ function matching(filters: ExploreFilters): SQL | undefined {
   return conditions.length ? and(...conditions) : undefined;
 }
 
-/** Featured first, then newest (spec §7); the id breaks ties so pages never overlap (common/library.ts LISTS). */
+/** Featured first, then newest (product §7); the id breaks ties so pages never overlap (common/library.ts LISTS). */
 const galleryOrder = listOrder(LISTS.explore, exploreGallery);
 
 /** Drizzle queries of the explore gallery. */
@@ -61,7 +61,7 @@ export const exploreRepository = {
   },
 
   /**
-   * The distinct non-null values of each filter, sorted (spec §7 filter options), from the view the hosted
+   * The distinct non-null values of each filter, sorted (product §7 filter options), from the view the hosted
    * SPA reads as well (explore_filter_options: a few index probes per value, whatever the gallery's size).
    */
   async filterOptions(db: Executor): Promise<ExploreFilterOptions> {

@@ -34,7 +34,7 @@ export const withCharacter = (r: { generation: GenerationRow; character: Generat
 /** Drizzle queries of generations, paid jobs (generation_jobs) and the characters generations use. */
 export const generationsRepository = {
   /**
-   * The caller's usable character (usableCharacterOf) named by its id or by its LoRA file (spec §7: resolve
+   * The caller's usable character (usableCharacterOf) named by its id or by its LoRA file (product §7: resolve
    * lora_id by lora_file_url). Services reach it through characters.service.ts.
    */
   async findUsableCharacter(db: Executor, userId: string, ref: { id: string } | { loraFileUrl: string }): Promise<CharacterRow | undefined> {
@@ -46,7 +46,7 @@ export const generationsRepository = {
     return row;
   },
 
-  /** Usable characters, newest first (spec §7). */
+  /** Usable characters, newest first (product §7). */
   listCharacters(db: Executor, userId: string): Promise<CharacterRow[]> {
     return db
       .select({ ...characterColumns, gender: loraTrainings.gender, hairColor: loraTrainings.hairColor, createdAt: loraTrainings.createdAt })

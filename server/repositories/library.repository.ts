@@ -7,7 +7,7 @@ import { characterColumns, withCharacter, type GenerationRow, type GenerationWit
 import { listOrder, listWhere } from './list-query.ts';
 
 /**
- * The caller's listed generations: ACTIVE (spec §4), optionally only favourites (common/library.ts LISTS, which
+ * The caller's listed generations: ACTIVE (product §4), optionally only favourites (common/library.ts LISTS, which
  * the hosted adapter reads too). Matches the partial indexes generations_user_active_created_idx /
  * generations_user_favorite_created_idx exactly.
  */
@@ -24,7 +24,7 @@ const restorable = and(
 
 /** Drizzle queries of My Generations and Favorites. */
 export const libraryRepository = {
-  /** One page in the list's order (newest first, then id), with the character each used (spec §3: joined lora_trainings). */
+  /** One page in the list's order (newest first, then id), with the character each used (product §3: joined lora_trainings). */
   async listPage(db: Executor, userId: string, favorites: boolean, page: number, weakLikeness = false): Promise<GenerationWithCharacter[]> {
     const rows = await db
       .select({ generation: getTableColumns(generations), character: characterColumns })
@@ -87,7 +87,7 @@ export const libraryRepository = {
     return rows.map((r) => r.id);
   },
 
-  /** Soft delete (spec §4: ACTIVE → DELETED); false when there was no ACTIVE generation of the user. */
+  /** Soft delete (product §4: ACTIVE → DELETED); false when there was no ACTIVE generation of the user. */
   async softDelete(db: Executor, userId: string, id: string): Promise<GenerationRow | undefined> {
     const [row] = await db
       .update(generations)

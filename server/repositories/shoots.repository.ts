@@ -13,7 +13,7 @@ export type PackWithPrompts = PackRow & { prompts: string[] };
 
 const UNFINISHED = ['QUEUED', 'RUNNING'] as const;
 
-/** Drizzle queries of photo packs, shoots and their photos (issue 20). */
+/** Drizzle queries of photo packs, shoots and their photos. */
 export const shootsRepository = {
   // ── packs ──
   async listPacks(db: Executor, opts: { includeHidden: boolean }): Promise<PackWithPrompts[]> {

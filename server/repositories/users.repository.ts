@@ -21,7 +21,7 @@ const kind = sql<AccountKind>`case when ${authUsers.id} is null then 'clerk' els
 
 /**
  * Queries about whom a users row belongs to. `users.email` is never read here: in Clerk mode the hosted SPA
- * writes it (spec §7's user sync), so it is a display copy that anyone could set to anyone's address.
+ * writes it (product §7's user sync), so it is a display copy that anyone could set to anyone's address.
  */
 export const usersRepository = {
   /**

@@ -10,7 +10,7 @@ import { readJson } from '../http/validate.ts';
 import type { BillingService } from '../services/billing.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
-/** Checkout, customer portal and the caller's subscription (spec §3 checkout and portal requests). */
+/** Checkout, customer portal and the caller's subscription (product §3 checkout and portal requests). */
 export function billingRoutes(deps: {
   identity: IdentityProvider;
   users: UsersService;

@@ -7,7 +7,7 @@ import { parseOrThrow } from '../domain/validate.ts';
 import type { ExploreService } from '../services/explore.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
-/** Mounted at /api/explore: the community gallery, read-only for every signed-in user (spec §6). */
+/** Mounted at /api/explore: the community gallery, read-only for every signed-in user (product §6). */
 export function exploreRoutes(deps: { identity: IdentityProvider; users: UsersService; explore: ExploreService }) {
   const app = new Hono<AppEnv>();
   app.use('*', requireUser(deps.identity, deps.users));

@@ -25,7 +25,7 @@ export function generationsRoutes(deps: { identity: IdentityProvider; users: Use
     return c.json(await deps.generations.create(c.var.user.id, request));
   });
 
-  // Finishing a result (issue 23): a new generation from one of the caller's own.
+  // Finishing a result: a new generation from one of the caller's own.
   app.post('/image/upscale', auth, async (c) => {
     const request = parseOrThrow(upscaleRequestSchema, await readJson(c.req.raw));
     return c.json(await deps.generations.upscale(c.var.user.id, request));
@@ -36,7 +36,7 @@ export function generationsRoutes(deps: { identity: IdentityProvider; users: Use
     return c.json(await deps.generations.edit(c.var.user.id, request));
   });
 
-  // Recent generations (spec §2 'Recent Generations': ACTIVE, newest first).
+  // Recent generations (product §2 'Recent Generations': ACTIVE, newest first).
   app.get('/generations', auth, async (c) => {
     const { limit } = parseOrThrow(listQuery, c.req.query());
     c.header('Cache-Control', 'no-store');

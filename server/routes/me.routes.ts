@@ -13,7 +13,7 @@ import { readJson } from '../http/validate.ts';
 import type { AccountDataService } from '../services/account-data.service.ts';
 import type { UsersService, UserRow } from '../services/users.service.ts';
 
-/** The caller's own record as the SPA reads it (spec §3 users, plus the identity's profile fields). */
+/** The caller's own record as the SPA reads it (product §3 users, plus the identity's profile fields). */
 export function toMe(user: UserRow, identity: Identity) {
   return {
     id: user.id,
@@ -35,7 +35,7 @@ export function meRoutes(deps: { identity: IdentityProvider; users: UsersService
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);
 
-  // User sync (spec §4): create or refresh the caller's users row.
+  // User sync (product §4): create or refresh the caller's users row.
   app.post('/sync', async (c) => {
     const identity = await deps.identity.identify(c.req.raw.headers);
     if (!identity) throw unauthorized();
@@ -45,7 +45,7 @@ export function meRoutes(deps: { identity: IdentityProvider; users: UsersService
 
   app.get('/', auth, (c) => c.json(toMe(c.var.user, c.var.identity)));
 
-  // 'Delete account' (issue 24). In Clerk mode Clerk deletes the account and its user.deleted webhook erases.
+  // 'Delete account'. In Clerk mode Clerk deletes the account and its user.deleted webhook erases.
   app.post('/delete', auth, async (c) => {
     if (deps.identity.name === 'clerk') throw conflict(ACCOUNT_TEXTS.clerkMode, 'delete_with_identity_provider');
     const { email } = parseOrThrow(deleteAccountSchema, await readJson(c.req.raw));
@@ -54,7 +54,7 @@ export function meRoutes(deps: { identity: IdentityProvider; users: UsersService
     return c.body(null, 204);
   });
 
-  // 'Download my data' (issue 24): a streamed ZIP, at most one per account per EXPORT_INTERVAL_MINUTES.
+  // 'Download my data': a streamed ZIP, at most one per account per EXPORT_INTERVAL_MINUTES.
   app.get('/export', auth, async (c) => {
     if ((await hitRateLimit(deps.db, `export:${c.var.user.id}`, EXPORT_INTERVAL_MINUTES * 60)) > 1) throw tooManyRequests(EXPORT_RATE_LIMITED);
     const now = new Date();

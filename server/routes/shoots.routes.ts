@@ -24,7 +24,7 @@ const FAVORITES_PAGE = 200;
 const extensionOf = (format: string) => (format === 'png' ? 'png' : 'jpg');
 
 
-/** Mounted at /api: photo packs, photo shoots and their ZIPs, and the favourites' ZIP (issue 20). */
+/** Mounted at /api: photo packs, photo shoots and their ZIPs, and the favourites' ZIP. */
 export function shootsRoutes(deps: { identity: IdentityProvider; users: UsersService; shoots: ShootsService; db: Db; storage: StorageProvider; logger: Logger }) {
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);

@@ -42,7 +42,7 @@ function statedSize(query: (name: string) => string | undefined): ShownSize | un
   return ok(width) && ok(height) ? { width, height } : undefined;
 }
 
-/** Mounted at /api: the image API's training call (spec §7), the photo check and the caller's trainings. */
+/** Mounted at /api: the image API's training call (product §7), the photo check and the caller's trainings. */
 export function trainingsRoutes(deps: {
   identity: IdentityProvider;
   users: UsersService;
@@ -75,7 +75,7 @@ export function trainingsRoutes(deps: {
     return c.json({ items: await deps.trainings.list(c.var.user.id) });
   });
 
-  // 'Rename' and 'Delete' in Previous Trainings (issue 24).
+  // 'Rename' and 'Delete' in Previous Trainings.
   app.patch('/trainings/:id', auth, async (c) => {
     const { character_name } = parseOrThrow(characterRenameSchema, await readJson(c.req.raw));
     return c.json(await deps.characters.rename(c.var.user.id, c.req.param('id'), character_name));

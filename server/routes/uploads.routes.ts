@@ -7,7 +7,7 @@ import { requireUser } from '../http/require-user.ts';
 import type { UploadsService } from '../services/uploads.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
-/** Mounted at /api/upload: the uploader (spec §7), multipart with one field `file`. Sets its own body limit. */
+/** Mounted at /api/upload: the uploader (product §7), multipart with one field `file`. Sets its own body limit. */
 export function uploadsRoutes(deps: { identity: IdentityProvider; users: UsersService; uploads: UploadsService }) {
   const app = new Hono<AppEnv>();
 

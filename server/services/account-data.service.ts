@@ -60,7 +60,7 @@ export const EXPORT_README = (email: string | null, at: Date, images: number) =>
 export type AccountDataService = ReturnType<typeof createAccountDataService>;
 
 /**
- * A person's own control over their account (issue 24): deleting it (local and scale-out modes; in Clerk
+ * A person's own control over their account: deleting it (local and scale-out modes; in Clerk
  * mode Clerk deletes it and its user.deleted webhook erases) and downloading everything in it.
  */
 export function createAccountDataService(deps: {

@@ -276,7 +276,7 @@ export function createBillingService(deps: {
     async checkout(user: UserRow, body: CheckoutRequestBody, addresses: { successUrl: string; serverUrl: string }): Promise<{ checkout_url: string }> {
       if (body.userId !== user.id) throw forbidden('You can only start a checkout for your own account.');
       if (!isPlanId(body.plan)) throw badRequest('Unknown plan. Choose Basic, Standard or Professional.', 'unknown_plan');
-      // The address the browser sends (spec §3 checkout request); without one, the account's verified address
+      // The address the browser sends (product §3 checkout request); without one, the account's verified address
       // (built-in: sign-in address; Clerk: verified_email), never the browser-written users.email.
       const email = body.email?.trim() || (await usersRepository.verifiedEmailOf(db, user.id));
       if (!email || !EMAIL.test(email)) throw badRequest(CHECKOUT_EMAIL_MESSAGE, 'email_required');

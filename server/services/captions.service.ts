@@ -37,7 +37,7 @@ const unreadableImage = () => new AppError(422, 'unreadable_image', 'This image 
 const NOT_YOURS = 'You can only extract a prompt from an image you uploaded. Please upload the image again.';
 
 /**
- * Prompt extraction (spec §4, §7): the image must be one of the caller's own live uploads (the server never
+ * Prompt extraction (product §4, §7): the image must be one of the caller's own live uploads (the server never
  * fetches a URL it is given) and pass the NSFW classifier (a refused image is deleted at once, nothing is
  * charged); the credits are taken before the provider is called and given back exactly once if it fails — or,
  * if this instance dies meanwhile, by another one when the job's lease runs out.

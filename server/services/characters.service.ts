@@ -14,7 +14,7 @@ import type { CreditsService } from './credits.service.ts';
 import { finishTrainingIn, toTrainingView } from './trainings.service.ts';
 import type { UploadsService } from './uploads.service.ts';
 
-/** How a caller names a character: by its id (the API, photo shoots) or by its LoRA file (create-image, spec §7). */
+/** How a caller names a character: by its id (the API, photo shoots) or by its LoRA file (create-image, product §7). */
 export type CharacterRef = { id: string } | { loraFileUrl: string };
 
 /**
@@ -46,7 +46,7 @@ export const CANCELLED_BY_DELETE = `Cancelled: the character was deleted. Your $
 export type CharactersService = ReturnType<typeof createCharactersService>;
 
 /**
- * 'Rename' and 'Delete' in Previous Trainings (issue 24). Every call takes the caller's users id first and
+ * 'Rename' and 'Delete' in Previous Trainings. Every call takes the caller's users id first and
  * touches only that user's trainings.
  */
 export function createCharactersService(deps: {

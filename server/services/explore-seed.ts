@@ -8,7 +8,7 @@ import { exploreRepository as repo, type NewExploreRow } from '../repositories/e
 import { withThumbnails } from './media.service.ts';
 
 /**
- * The starter explore gallery a fresh install shows (spec §2 Explore): made by the product itself with its
+ * The starter explore gallery a fresh install shows (product §2 Explore): made by the product itself with its
  * image generator on first start, so nothing needs downloading and every install looks alike.
  *
  * Idempotent: items have fixed ids (a re-run after a crash inserts only what is missing) and a marker

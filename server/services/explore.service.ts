@@ -72,7 +72,7 @@ function checkAttributes(attributes: ExploreAttributes): void {
 
 export type ExploreService = ReturnType<typeof createExploreService>;
 
-/** The community gallery (spec §2 Explore, §6 read-only for users) and its curation by operators. */
+/** The community gallery (product §2 Explore, §6 read-only for users) and its curation by operators. */
 export function createExploreService(deps: { db: Db; storage: StorageProvider }) {
   const { db, storage } = deps;
 

@@ -51,7 +51,7 @@ export interface GenerationsDeps {
   events: EventBus;
   storage: StorageProvider;
   generator: ImageGenerator;
-  /** Upscales and edits (issue 23), on the same engine as the generator. */
+  /** Upscales and edits, on the same engine as the generator. */
   finisher: ImageFinisher;
   logger: Logger;
   metrics: Metrics;
@@ -83,7 +83,7 @@ const unavailableWhileStopping = () =>
 const extensionOf = (contentType: string, fallback: 'jpeg' | 'png') =>
   contentType === 'image/png' ? 'png' : contentType === 'image/jpeg' ? 'jpeg' : fallback;
 
-/** The client view of a saved generation (spec §3), built by the rule both modes share. */
+/** The client view of a saved generation (product §3), built by the rule both modes share. */
 export function toGenerationView({ generation: g, character }: GenerationWithCharacter): GenerationView {
   return generationViewOf({
     id: g.id,
@@ -623,7 +623,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
       return queued(userId, (started) => generate(userId, request, character, started));
     },
 
-    /** POST /api/image/upscale: a new generation, the source upscaled 2× or 4× (issue 23). */
+    /** POST /api/image/upscale: a new generation, the source upscaled 2× or 4×. */
     upscale(userId: string, request: UpscaleRequest): Promise<GenerateImageResponse> {
       const key = `${userId}:${request.generation_id}:${request.factor}`;
       let running = upscalesRunning.get(key);
@@ -634,7 +634,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
       return running;
     },
 
-    /** POST /api/image/edit: a new generation re-rendered from the source with a new prompt (issue 23). */
+    /** POST /api/image/edit: a new generation re-rendered from the source with a new prompt. */
     edit,
 
     async listRecent(userId: string, limit: number): Promise<GenerationView[]> {

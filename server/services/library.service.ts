@@ -24,7 +24,7 @@ const notRestorable = (count: number) => new AppError(410, 'restore_refused', re
 export type LibraryService = ReturnType<typeof createLibraryService>;
 
 /**
- * My Generations and Favorites (spec §2, §4, §6): every call takes the caller's users id first and touches
+ * My Generations and Favorites (product §2, §4, §6): every call takes the caller's users id first and touches
  * only that user's ACTIVE rows.
  */
 export function createLibraryService(deps: { db: Db; events: EventBus; storage: StorageProvider; logger: Logger }) {

@@ -132,7 +132,7 @@ export function createMediaService(deps: { db: Db; storage: StorageProvider; log
 
     /**
      * What GET /api/download/<id> sends: the caller's own generation, or an explore item when `source` is
-     * 'explore' (visible to every signed-in user, spec §6). Named `likeness-<timestamp>.<ext>` (spec §7).
+     * 'explore' (visible to every signed-in user, product §6). Named `likeness-<timestamp>.<ext>` (product §7).
      */
     async openDownload(userId: string, id: string, source: 'generation' | 'explore') {
       if (!isUuid(id)) throw notFound('No such image.');

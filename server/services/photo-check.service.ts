@@ -15,7 +15,7 @@ import type { VisionAnalyser } from '../vision/analyser.ts';
 import type { PhotoMeasures } from '../vision/types.ts';
 
 /**
- * The training photo check (issue 13): the vision worker measures, this service judges the measures
+ * The training photo check: the vision worker measures, this service judges the measures
  * against common/photo-check.ts. It answers the page's free per-photo check, re-checks a training archive
  * at submit (never trusting the page's verdicts), and refuses NSFW images for prompt extraction.
  */

@@ -128,7 +128,7 @@ function toSummary(s: ShootRow, counts: { ready: number; failed: number }): Shoo
 }
 
 /**
- * Photo shoots (issue 20): start (debit N × 10 with the shoot and its N queued photo jobs, one transaction),
+ * Photo shoots: start (debit N × 10 with the shoot and its N queued photo jobs, one transaction),
  * read, cancel (photos not started are refunded at once), and the photo outcomes the runner applies. Every
  * photo ends once (a conditional update), so each refund happens at most once; a shoot ends once, in
  * endShoot, the one place its end is recorded.

@@ -10,7 +10,7 @@ export type UsersService = ReturnType<typeof createUsersService>;
 export function createUsersService(deps: { db: Db }) {
   return {
     /**
-     * User sync (spec §4): find the users row by the provider's id; create it with email, full name and
+     * User sync (product §4): find the users row by the provider's id; create it with email, full name and
      * 0 credits, or refresh email, full_name and updated_at. One statement, so two tabs (or the server and
      * the hosted SPA's own sync) creating the row at once end with one row and no error. Profile fields the
      * identity does not know are left as they are. Undefined when the account was erased: its row is never

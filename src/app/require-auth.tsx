@@ -13,7 +13,7 @@ function Centered({ children }: { children: ReactNode }) {
 }
 
 /**
- * The /app session guard (spec §2): a spinner while auth loads; signed-out visitors go to /sign-in (history
+ * The /app session guard (product §2): a spinner while auth loads; signed-out visitors go to /sign-in (history
  * replaced, origin remembered); then 'Initializing session...' while the user record syncs.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {

@@ -28,7 +28,7 @@ const page = (load: PageModule) => {
 };
 const AppLayout = lazy(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));
 
-/** Old top-level paths that now live under /app (spec §2 redirects), keeping query and hash. */
+/** Old top-level paths that now live under /app (product §2 redirects), keeping query and hash. */
 const APP_REDIRECTS = ['create-image', 'ai-videos', 'my-generations', 'explore', 'favorites', 'character-training'];
 
 function RedirectTo({ to }: { to: string }) {

@@ -10,7 +10,7 @@ export function mediaUrlOn(baseUrl = ''): (path: string) => string {
 /**
  * Our server's API, in both builds. Locally it is the page's own origin and the session cookie
  * authenticates; the hosted build calls `baseUrl` (VITE_API_URL, another origin) with the identity
- * provider's session token as `Authorization: Bearer <token>` (spec §7) and no cookies.
+ * provider's session token as `Authorization: Bearer <token>` (product §7) and no cookies.
  */
 export function createHttpApi(opts: { baseUrl?: string; getToken?: () => Promise<string | null> } = {}): ApiPort {
   const baseUrl = (opts.baseUrl ?? '').replace(/\/+$/, '');

@@ -10,7 +10,7 @@ import type { PackView, ShootSummary, ShootView } from '@common/photo-shoots';
  * Paid actions stay HTTP calls to our server in both modes, through `api`.
  */
 
-/** The signed-in person as the identity provider describes them (spec §3 "Identity provider user"). */
+/** The signed-in person as the identity provider describes them (product §3 "Identity provider user"). */
 export interface SessionUser {
   id: string;
   fullName: string | null;
@@ -24,7 +24,7 @@ export interface SessionUser {
   emailVerified?: boolean;
 }
 
-/** The caller's users row (spec §3) plus the identity's picture and join date, as every /app page reads it. */
+/** The caller's users row (product §3) plus the identity's picture and join date, as every /app page reads it. */
 export interface Me {
   id: string;
   clerk_id: string;
@@ -71,9 +71,9 @@ export interface Character extends GenerationCharacter {
   lora_file_url: string;
 }
 
-/** The data-store reads and writes of spec §7, for the signed-in user. */
+/** The data-store reads and writes of product §7, for the signed-in user. */
 export interface DataPort {
-  /** User sync (spec §4): create the users row or refresh its email and name; answers the record. */
+  /** User sync (product §4): create the users row or refresh its email and name; answers the record. */
   syncUser(user: SessionUser): Promise<Me>;
   /** My Generations / Favorites: one page of ACTIVE generations, newest first, with the exact total. */
   /** `weakLikeness`: My Generations' 'Weak likeness' filter (weak or faceless images of a character). */

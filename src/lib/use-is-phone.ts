@@ -9,7 +9,7 @@ function subscribe(onChange: () => void) {
   return () => media?.removeEventListener('change', onChange);
 }
 
-/** True below the 768px breakpoint (spec §9), following window resizes. */
+/** True below the 768px breakpoint (product §9), following window resizes. */
 export function useIsPhone(): boolean {
   return useSyncExternalStore(subscribe, () => window.matchMedia?.(QUERY).matches ?? false, () => false);
 }

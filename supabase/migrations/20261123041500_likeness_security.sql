@@ -93,7 +93,7 @@ drop policy if exists lora_trainings_select_own on public.lora_trainings;
 create policy lora_trainings_select_own on public.lora_trainings for select to authenticated
   using (user_id = (select u.id from public.users u where u.clerk_id = (select auth.jwt() ->> 'sub')));
 
--- ── 6. explore_gallery: read-only for every signed-in person (spec §6) ───────────────────────────────────
+-- ── 6. explore_gallery: read-only for every signed-in person (product §6) ───────────────────────────────────
 grant select on public.explore_gallery to authenticated;
 
 drop policy if exists explore_gallery_select_signed_in on public.explore_gallery;

@@ -9,9 +9,9 @@ begin
   if exists (select 1 from drizzle.__drizzle_migrations where created_at >= 1795500007000) then
     return;
   end if;
-  execute $likeness_statement$-- A character its owner deleted (issue 24): the row stays, marked, so generations made with it keep their
+  execute $likeness_statement$-- A character its owner deleted: the row stays, marked, so generations made with it keep their
 -- character's name, and no listing, generation or photo shoot can use it any more. Its files are gone.
 ALTER TABLE "lora_trainings" ADD COLUMN "deleted_at" timestamp with time zone;$likeness_statement$;
-  insert into drizzle.__drizzle_migrations (hash, created_at) values ('24c267174c9c930c37e67c4c861106b12eec8343fea4880a620168e1a7dcb37d', 1795500007000);
+  insert into drizzle.__drizzle_migrations (hash, created_at) values ('9e8fbccba18d667aa1c4c0cf761155b551ae6f4eb2c4fce0210719ee0a532942', 1795500007000);
 end
 $likeness_migration$;

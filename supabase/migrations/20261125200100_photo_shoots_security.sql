@@ -1,4 +1,4 @@
--- Photo shoots on Supabase (issue 20): what the hosted SPA may read itself. Hand-written; applied after the
+-- Photo shoots on Supabase: what the hosted SPA may read itself. Hand-written; applied after the
 -- generated migration "photo_shoots" that creates the tables. Shoots are started and cancelled through the
 -- server (they cost credits); every write here is the server's, connected as the tables' owner.
 -- A person is their Clerk user id, the token's `sub` (see 20261123041500_likeness_security.sql).

@@ -13,7 +13,7 @@ import CreateImagePage from '@/pages/app/create-image-page';
 import MyGenerationsPage from '@/pages/app/my-generations-page';
 import { localBackendOver } from '../support/fake-backend';
 
-/** Finishing a result in the viewer (issue 23): upscale, edit with a prompt, keep the seed. */
+/** Finishing a result in the viewer: upscale, edit with a prompt, keep the seed. */
 
 const SOURCE_ID = '11111111-1111-4111-8111-111111111111';
 const UPSCALED_ID = '22222222-2222-4222-8222-222222222222';

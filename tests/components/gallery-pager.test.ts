@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pageWindow } from '@/features/gallery/page-window';
 import { cutPrompt, labelOf } from '@/features/gallery/format';
 
-describe('gallery pager window (spec §4)', () => {
+describe('gallery pager window (product §4)', () => {
   it('shows every page when there are 5 or fewer', () => {
     expect(pageWindow(1, 1)).toEqual([1]);
     expect(pageWindow(3, 5)).toEqual([1, 2, 3, 4, 5]);

@@ -143,7 +143,7 @@ describe('the fake Clerk object drives the real @clerk/react (contract)', () => 
   });
 });
 
-describe('hosted session guard and user sync (spec §2, §4, §8)', () => {
+describe('hosted session guard and user sync (product §2, §4, §8)', () => {
   it('sends a signed-out visitor to /sign-in', async () => {
     renderHosted(createFakeClerk({ keys, user: null }).clerk);
     expect(await screen.findByText('sign-in page')).toBeInTheDocument();

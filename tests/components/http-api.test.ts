@@ -1,6 +1,6 @@
 /**
  * The one client for our server's API (src/backend/http-api.ts): in the hosted build it calls VITE_API_URL
- * with the identity provider's session token as a bearer token (spec §7) and no cookies; locally it calls
+ * with the identity provider's session token as a bearer token (product §7) and no cookies; locally it calls
  * the page's own origin and the session cookie does the rest. Checked on the wire with MSW.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

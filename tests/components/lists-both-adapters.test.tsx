@@ -3,7 +3,7 @@
  * My Generations, Favorites, Explore and Create Image's lists, the same tests against both adapters: the local one (our HTTP
  * API) and the hosted one (supabase-js → PostgREST). Each adapter is the real one; MSW plays its backend
  * on the wire from one in-memory set of rows, answering in that backend's own format (our JSON pages, or
- * PostgREST rows with Content-Range). The failures of issue 12 — a network failure, a 401 after the token
+ * PostgREST rows with Content-Range). The failures that matter — a network failure, a 401 after the token
  * expired, a 5xx — must show the spec's list error with Try Again, never a blank screen.
  *
  * The hosted adapter's queries against a faithful PostgREST with real Postgres and RLS are tested in

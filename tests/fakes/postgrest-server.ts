@@ -1,6 +1,6 @@
 /**
  * A PostgREST subset for tests: the requests the hosted SPA's data store makes through
- * `@supabase/supabase-js` (spec §4 user sync, §7 data-store queries), answered against the real PostgreSQL
+ * `@supabase/supabase-js` (product §4 user sync, §7 data-store queries), answered against the real PostgreSQL
  * with supabase/migrations applied, the way PostgREST answers them. Only the URL → SQL mapping is ours;
  * grants, row-level security, defaults, triggers and constraints are the database's own.
  *
@@ -73,7 +73,7 @@ export interface PostgrestFakeOptions {
 /** Supabase projects' default db-max-rows ("Max rows" in the API settings). */
 export const SUPABASE_MAX_ROWS = 1000;
 
-/** The tables (and views) the SPA reads and writes through Supabase (spec §7). */
+/** The tables (and views) the SPA reads and writes through Supabase (product §7). */
 export const SERVED_TABLES = [
   'users',
   'generations',

@@ -14,7 +14,7 @@
  *   At the token's `exp` the channel gets a `system` error and phx_close, as the real server does.
  *
  * A join is refused unless it carries a valid signed-in token (`role` and `exp` required; the anon key or
- * no token is refused): a join sent before the client knew its token fails loudly (issue 12 item 5). The
+ * no token is refused): a join sent before the client knew its token fails loudly. The
  * real server would accept an anon join and then deliver nothing, since anon may read none of our tables.
  * `private` channels, broadcast and presence are not served: such a join is refused, naming it.
  *

@@ -7,7 +7,7 @@
  *   env: { CLERK_JWT_KEY: clerk.publicKeyPem, CLERK_AUTHORIZED_PARTIES: TEST_SPA_ORIGIN }
  *   fetch(url, { headers: { authorization: `Bearer ${await clerk.mint({ sub: 'user_A' })}` } })
  *
- * The same tokens carry `role: 'authenticated'`, so a fake PostgREST or Realtime (issue 12) can verify them
+ * The same tokens carry `role: 'authenticated'`, so a fake PostgREST or Realtime can verify them
  * with `clerk.publicKeyPem` / `clerk.jwk` and run queries as that user.
  */
 import { createPublicKey, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-/** A valid body for POST /api/image/generate-image (spec §3 generation request), small and quick to render. */
+/** A valid body for POST /api/image/generate-image (product §3 generation request), small and quick to render. */
 export const generationRequestBody = (overrides: Record<string, unknown> = {}) => ({
   prompt: 'a lighthouse on a cliff at dusk',
   image_size: { width: 512, height: 512 },

@@ -23,7 +23,7 @@ export async function trainingPhotos(n: number): Promise<Buffer[]> {
   return out;
 }
 
-/** training_images.zip as the SPA builds it (spec §7), from these photos. */
+/** training_images.zip as the SPA builds it (product §7), from these photos. */
 export function trainingArchiveOf(photos: Buffer[]): Uint8Array {
   const files: Zippable = {};
   photos.forEach((p, i) => (files[`photo-${i + 1}.jpg`] = [p, { level: 0 }]));
@@ -38,7 +38,7 @@ export async function trainingArchive(n = 4): Promise<Uint8Array> {
 /** Uploads a training archive through the uploader; returns its URL (throws on any other answer). */
 export const uploadArchive = (client: TestClient, zip: Uint8Array): Promise<string> => uploadFile(client, zip, 'training_images.zip', 'application/zip');
 
-/** The training submission payload (spec §3) with the form's fields. */
+/** The training submission payload (product §3) with the form's fields. */
 export const trainingPayload = (url: string, extra: Record<string, unknown> = {}) => ({
   images_data_url: url,
   trigger_word: 'danap',

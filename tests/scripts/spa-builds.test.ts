@@ -1,5 +1,5 @@
 /**
- * `npm run build` makes one of two SPAs (issue 12 item 1): the hosted one when the VITE_ hosted variables
+ * `npm run build` makes one of two SPAs: the hosted one when the VITE_ hosted variables
  * are set, the local one without them. Each carries only its own adapter: the local build no Clerk or
  * Supabase code, the hosted build no built-in sign-in forms or local data adapter, and Clerk and Supabase
  * only as lazy chunks. A hosted build with a publishable key that is not pk_test_/pk_live_ stops at start

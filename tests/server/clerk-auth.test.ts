@@ -176,7 +176,7 @@ describe.each(testDatabases())('Clerk sign-in (%s)', (database) => {
     for (let round = 0; round < 5; round++) {
       const sub = newClerkUserId();
       const token = await clerk.mint({ sub, email: `race-${round}@example.com`, full_name: 'Race Case' });
-      // The hosted SPA's sync (spec §4) inserts through PostgREST as the RLS policy allows it: clerk_id,
+      // The hosted SPA's sync (product §4) inserts through PostgREST as the RLS policy allows it: clerk_id,
       // email, full_name, credits 0, leaving an existing row alone.
       const spaInsert = () =>
         ts.rt.db.execute(

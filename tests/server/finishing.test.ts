@@ -10,7 +10,7 @@ import { generationRequestBody } from '../helpers/generation.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
 /**
- * Finishing a result (issue 23): upscale 2×/4× and edit with a prompt, through the real HTTP API, on the
+ * Finishing a result: upscale 2×/4× and edit with a prompt, through the real HTTP API, on the
  * built-in engine for real and on fal through the project's fal fake.
  */
 

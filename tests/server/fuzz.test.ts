@@ -186,7 +186,7 @@ describe('fuzzing every endpoint with hostile input', () => {
     { method: 'POST', path: '/api/billing/checkout', body: () => ({ plan: 'BASIC', userId: randomUUID(), email }), fields: ['plan', 'userId', 'email'] },
     { method: 'POST', path: '/api/billing/portal', body: () => ({ customer_id: 'cust_not_mine' }), fields: ['customer_id'] },
     { method: 'PATCH', path: `/api/library/generations/${randomUUID()}`, body: () => ({ is_favorite: true }), fields: ['is_favorite'] },
-    // Issue 24: another person's (or no) character, another person's (or no) images, an e-mail that is not the account's.
+    // Another person's (or no) character, another person's (or no) images, an e-mail that is not the account's.
     { method: 'PATCH', path: `/api/trainings/${randomUUID()}`, body: () => ({ character_name: 'Renamed' }), fields: ['character_name'] },
     { method: 'POST', path: '/api/library/selection', body: () => ({ action: 'delete', ids: [randomUUID()] }), fields: ['action', 'ids', 'ids.0'] },
     { method: 'POST', path: '/api/me/delete', body: () => ({ email: 'not-this-account@example.com' }), fields: ['email'] },

@@ -21,7 +21,7 @@ import { sessionUser } from '../support/fake-backend.ts';
 
 const API_URL = 'https://api.likeness.test';
 
-/** The Clerk user of `clerkId` as the SPA reads it (spec §3). */
+/** The Clerk user of `clerkId` as the SPA reads it (product §3). */
 const sessionUserFor = (clerkId: string, overrides: Partial<SessionUser> = {}) =>
   sessionUser({ id: clerkId, imageUrl: 'https://img.clerk.com/ana.png', fullName: 'Ana Lima', primaryEmailAddress: { emailAddress: 'ana@example.com' }, createdAt: '2026-01-02T03:04:05.000Z', ...overrides });
 
@@ -88,7 +88,7 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
     return rows[0].id as string;
   }
 
-  describe('user sync (spec §4)', () => {
+  describe('user sync (product §4)', () => {
     it('creates the users row with 0 credits, then refreshes email and name on the next sign-in', async () => {
       const clerkId = `user_new_${randomUUID().slice(0, 8)}`;
       const first = await open(clerkId).data.syncUser(sessionUserFor(clerkId));
@@ -109,7 +109,7 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       expect(rows[0].n).toBe(1);
     });
 
-    it('asks exactly what spec §4 says: select by clerk_id (.single()), then insert or update', async () => {
+    it('asks exactly what product §4 says: select by clerk_id (.single()), then insert or update', async () => {
       const clerkId = `user_shape_${randomUUID().slice(0, 8)}`;
       const before = fakes.rest.requests.length;
       await open(clerkId).data.syncUser(sessionUserFor(clerkId));
@@ -158,7 +158,7 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
     });
   });
 
-  describe('generations (spec §7)', () => {
+  describe('generations (product §7)', () => {
     it('a page of ACTIVE generations, newest first, with the exact total; favourites; the character joined', async () => {
       const { me, session } = await person('gen');
       const other = await person('other');
@@ -290,7 +290,7 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
     });
   });
 
-  describe('trainings (spec §7)', () => {
+  describe('trainings (product §7)', () => {
     it('lists the user’s trainings newest first, and as characters only the COMPLETED ones with a LoRA file', async () => {
       const { me, session } = await person('train');
       const old = await addTraining(me.id, 'COMPLETED', 300, '/media/loras/old.safetensors');
@@ -312,7 +312,7 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
     });
   });
 
-  describe('explore gallery (spec §7)', () => {
+  describe('explore gallery (product §7)', () => {
     beforeAll(async () => {
       await q('delete from explore_gallery');
       for (let i = 0; i < 50; i++) {
@@ -356,7 +356,7 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
     });
   });
 
-  describe('realtime (spec §4, issue 12 item 5)', () => {
+  describe('realtime (product §4)', () => {
     it('the balance: read once subscribed, then again after each change of user_public_meta; the channel goes on unsubscribe', async () => {
       const { me, session } = await person('live');
       const seen = vi.fn();
@@ -386,7 +386,7 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       stop();
     });
 
-    it('a character deleted on the server (issue 24) leaves both lists, and the deletion reaches the SPA as a change', async () => {
+    it('a character deleted on the server leaves both lists, and the deletion reaches the SPA as a change', async () => {
       const { me, session } = await person('traingone');
       const kept = await addTraining(me.id, 'COMPLETED', 20, '/media/loras/kept.safetensors');
       const gone = await addTraining(me.id, 'COMPLETED', 10, '/media/loras/gone.safetensors');

@@ -10,7 +10,7 @@ import { startTestServer, testDatabases, type TestServer } from '../helpers/serv
 const EVIL = 'https://evil.example';
 const generation = generationRequestBody({ prompt: 'a red bicycle against a blue wall' });
 
-/** Every call the hosted SPA makes to the server (spec §7; lists and realtime go to Supabase). */
+/** Every call the hosted SPA makes to the server (product §7; lists and realtime go to Supabase). */
 const SPA_CALLS: [method: string, path: string][] = [
   ['POST', '/api/image/generate-image'],
   ['POST', '/api/image/fast-caption'],

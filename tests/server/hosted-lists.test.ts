@@ -1,5 +1,5 @@
 /**
- * Issue 26, items 3 and 4, on real Postgres with supabase/migrations and row-level security, through the
+ * Hosted lists on real Postgres with supabase/migrations and row-level security, through the
  * PostgREST fake (which, like Supabase, returns at most 1,000 rows a read):
  * - the Explore filter options come from the explore_filter_options view: complete at 100,000 rows, in one
  *   short read, and fast;

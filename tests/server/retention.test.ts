@@ -14,7 +14,7 @@ import { createScratchDatabase, startTestServer, testDatabases, type TestClient,
 import { FAST_TRAINING, trainingArchive, trainingEnded } from '../helpers/training.ts';
 import { uploadFile } from '../helpers/uploads.ts';
 
-/** Retention (spec §1, issue 13): originals go after UPLOAD_RETENTION_DAYS, once, on one instance. */
+/** Retention (product §1): originals go after UPLOAD_RETENTION_DAYS, once, on one instance. */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -3,7 +3,7 @@
  * configured as the hosted SPA configures it (Clerk session tokens through `accessToken`, no session
  * persistence, refresh or URL detection), against the PostgREST subset and the Realtime endpoint over the
  * real PostgreSQL with supabase/migrations and row-level security (the run's, testDatabaseUrl). Every query
- * of spec §4 user sync and §7 returns the right rows and counts for its owner and nothing of anyone else;
+ * of product §4 user sync and §7 returns the right rows and counts for its owner and nothing of anyone else;
  * tokens are checked as Supabase checks Clerk's; unknown request shapes are refused with 501; realtime
  * delivers a change only to those allowed to see it, and survives reconnects and token rotation.
  *
@@ -113,7 +113,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
 
   const lastRequest = () => fakes.rest.requests.at(-1)!;
 
-  describe('users: spec §4 user sync', () => {
+  describe('users: product §4 user sync', () => {
     it('a person reads their own row by clerk_id, and nobody else’s', async () => {
       const supabase = as(a);
       const own = await supabase.from('users').select('id, clerk_id').eq('clerk_id', a.clerkId).maybeSingle();
@@ -166,7 +166,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
     });
   });
 
-  describe('generations: spec §7', () => {
+  describe('generations: product §7', () => {
     const page = (supabase: SupabaseClient, userId: string, from: number, to: number) =>
       supabase
         .from('generations')
@@ -239,7 +239,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
     });
   });
 
-  describe('lora_trainings: spec §7', () => {
+  describe('lora_trainings: product §7', () => {
     it('the list, newest first, with the columns the trainings screen reads', async () => {
       const { data, error } = await as(a)
         .from('lora_trainings')
@@ -264,7 +264,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
     });
   });
 
-  describe('explore_gallery: spec §7', () => {
+  describe('explore_gallery: product §7', () => {
     const ordered = [...explore].sort((x, y) => Number(y.is_featured) - Number(x.is_featured) || x.minutesAgo - y.minutesAgo);
 
     it('equality filters, featured first then newest, a page with the exact count', async () => {
@@ -299,7 +299,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
     });
   });
 
-  describe('user_public_meta: spec §7', () => {
+  describe('user_public_meta: product §7', () => {
     it('the balance of one’s own user id; another’s is no row', async () => {
       const supabase = as(a);
       expect((await supabase.from('user_public_meta').select('credits').eq('user_id', a.id).single()).data).toEqual({ credits: 100 });

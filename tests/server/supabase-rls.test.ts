@@ -1,6 +1,6 @@
 /**
  * Row-level security and grants of supabase/migrations, on the run's real PostgreSQL (testDatabaseUrl):
- * every data-store query of spec §7 run the way PostgREST runs it, for two signed-in people and for anon,
+ * every data-store query of product §7 run the way PostgREST runs it, for two signed-in people and for anon,
  * and every way around the rules the issue names.
  */
 import { randomUUID } from 'node:crypto';
@@ -75,7 +75,7 @@ describe('Supabase row-level security (postgres)', () => {
   }, 60_000);
   afterAll(() => db?.drop());
 
-  describe('users (spec §4 user sync, §7 queries)', () => {
+  describe('users (product §4 user sync, §7 queries)', () => {
     it('each person reads only their own row, by clerk_id or by id', async () => {
       const byClerkId = await as(a.claims, 'select id, clerk_id from users where clerk_id = $1 limit 1', [a.clerkId]);
       expect(byClerkId.rows).toEqual([{ id: a.id, clerk_id: a.clerkId }]);
@@ -134,7 +134,7 @@ describe('Supabase row-level security (postgres)', () => {
 
     it('keeps the verified address the server’s: a browser may copy anyone’s address into email, never into verified_email', async () => {
       await db.owner.query('update users set verified_email = $1 where id = $2', ['ana@example.com', a.id]);
-      // Ana's browser writes Ben's address into her own row's display copy: allowed (spec §7), and harmless.
+      // Ana's browser writes Ben's address into her own row's display copy: allowed (product §7), and harmless.
       const own = await as(a.claims, 'update users set email = $1 where clerk_id = $2 returning email, verified_email', ['ben@example.com', a.clerkId]);
       expect(own.rows).toEqual([{ email: 'ben@example.com', verified_email: 'ana@example.com' }]);
       // Any statement naming verified_email is refused as a whole, also through PostgREST's upsert shape.
@@ -346,7 +346,7 @@ describe('Supabase row-level security (postgres)', () => {
     });
   });
 
-  describe('photo packs and shoots (issue 20)', () => {
+  describe('photo packs and shoots', () => {
     it('shows the catalogue to anyone, read-only and without hidden packs; shoots and photos to their owner only', async () => {
       await db.owner.query(`insert into photo_packs (id, name, description, category, aspect_ratio, width, height) values ('rls-shown', 'Shown', 'd', 'Travel', '1:1', 1024, 1024), ('rls-hidden', 'Hidden', 'd', 'Travel', '1:1', 1024, 1024) on conflict do nothing`);
       await db.owner.query(`update photo_packs set hidden = true where id = 'rls-hidden'`);

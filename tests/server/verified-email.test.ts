@@ -1,5 +1,5 @@
 /**
- * Issue 26: in Clerk mode the server keeps the address Clerk verified (users.verified_email) and trusts
+ * In Clerk mode the server keeps the address Clerk verified (users.verified_email) and trusts
  * nothing else: not the users.email the hosted SPA writes (a display copy anyone can set to anyone's
  * address). Real Clerk-shaped tokens and Svix-signed webhooks, Clerk's Backend API as a fake on loopback.
  */
@@ -53,7 +53,7 @@ describe.each(testDatabases())('the verified address in Clerk mode (%s)', (datab
     const d = signClerkWebhook(secret, clerkEvent(type, data));
     return fetch(`${ts.url}/api/webhooks/clerk`, { method: 'POST', body: d.body, headers: d.headers });
   };
-  /** What the hosted SPA may do to its own row (spec §7; supabase-rls.test.ts proves RLS lets it). */
+  /** What the hosted SPA may do to its own row (product §7; supabase-rls.test.ts proves RLS lets it). */
   const browserWritesEmail = (clerkId: string, email: string) => ts.rt.db.update(users).set({ email }).where(eq(users.clerkId, clerkId));
 
   it('takes the address from the session token’s email claim, and ignores what the browser writes into users.email', async () => {

@@ -14,7 +14,7 @@ export interface LoraWeight {
   scale: number;
 }
 
-/** What the server asks a provider to render (spec §3 generation request; num_images is always 1). */
+/** What the server asks a provider to render (product §3 generation request; num_images is always 1). */
 export interface GenerateInput {
   prompt: string;
   imageSize: ImageSize;
@@ -59,7 +59,7 @@ export interface SourceImage {
   height: number;
 }
 
-/** Upscale a saved image by 2 or 4 (issue 23), keeping its face and composition. */
+/** Upscale a saved image by 2 or 4, keeping its face and composition. */
 export interface UpscaleInput {
   image: SourceImage;
   factor: 2 | 4;
@@ -113,7 +113,7 @@ export class ProviderError extends Error {
   }
 }
 
-/** What the server asks a trainer to learn (spec §3 training submission payload). */
+/** What the server asks a trainer to learn (product §3 training submission payload). */
 export interface TrainingInput {
   /** A zip of the training photos, at a URL the trainer can read (see TrainingProvider.uploadArchive). */
   imagesDataUrl: string;

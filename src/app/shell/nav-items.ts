@@ -6,7 +6,7 @@ export interface NavItem {
   icon: LucideIcon;
 }
 
-/** The app's main sections, in sidebar order (spec §2 app shell). */
+/** The app's main sections, in sidebar order (product §2 app shell). */
 export const NAV_ITEMS: NavItem[] = [
   { to: '/app/create-image', label: 'Create Image', icon: WandSparkles },
   { to: '/app/ai-videos', label: 'AI Videos', icon: Clapperboard },

@@ -27,7 +27,7 @@ const itemClasses = ({ isActive }: { isActive: boolean }) =>
     isActive ? 'bg-brand-soft text-brand' : 'text-fg-muted hover:bg-bg-muted hover:text-fg',
   );
 
-/** Desktop sidebar: 64px closed, 240px open; opens while the pointer is over it (spec §2). */
+/** Desktop sidebar: 64px closed, 240px open; opens while the pointer is over it (product §2). */
 export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, onOpenChange, animate = true, above }: SidebarProps) {
   const [openState, setOpenState] = useState(false);
   const open = openProp ?? openState;

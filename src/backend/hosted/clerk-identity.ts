@@ -1,7 +1,7 @@
 import type { IdentityPort, SessionUser } from '../port';
 import type { ClerkScriptWatch } from './clerk-script-watch';
 
-/** The parts of Clerk's user the product reads (spec §3 "Identity provider user"). */
+/** The parts of Clerk's user the product reads (product §3 "Identity provider user"). */
 export interface ClerkUserLike {
   id: string;
   fullName: string | null;

@@ -11,7 +11,7 @@ export interface HostedConfig {
   apiUrl: string;
 }
 
-/** Reads and checks the build's hosted configuration; a bad publishable key stops the app at start (spec §5, §8). */
+/** Reads and checks the build's hosted configuration; a bad publishable key stops the app at start (product §5, §8). */
 export function readHostedConfig(env: ImportMetaEnv = import.meta.env): HostedConfig {
   const publishableKey = env.VITE_CLERK_PUBLISHABLE_KEY?.trim() ?? '';
   if (!isPublishableKey(publishableKey)) throw new Error(INVALID_PUBLISHABLE_KEY);

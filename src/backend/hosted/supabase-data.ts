@@ -8,7 +8,7 @@ import { ApiError } from '../api-error';
 import type { Character, DataPort, Me, SessionUser } from '../port';
 
 /**
- * The data operations of spec §4 and §7 as Supabase queries (supabase-js → PostgREST), run as the signed-in
+ * The data operations of product §4 and §7 as Supabase queries (supabase-js → PostgREST), run as the signed-in
  * Clerk user: row-level security (supabase/migrations/…_likeness_security.sql) limits every read and write
  * to the user's own rows, the explicit user filters say the same in the query.
  *
@@ -19,7 +19,7 @@ import type { Character, DataPort, Me, SessionUser } from '../port';
  * - recentGenerations: `limit` rows (LIMITS.recentGenerations, 6). exploreFeatured: LIMITS.featuredLimit (12).
  * - exploreFilterOptions: one row of the explore_filter_options view, four lists of distinct values; curation
  *   accepts only the words of EXPLORE_VOCABULARY, so 24 values in all, whatever the gallery's size.
- * - trainings, characters: the person's own trainings, not paged (spec §2 shows them all). Each costs 500
+ * - trainings, characters: the person's own trainings, not paged (product §2 shows them all). Each costs 500
  *   credits, so the largest plan pays for 20 a month; a person would need over four years of it to reach
  *   PostgREST's 1,000.
  * The order and filters of My Generations, Favorites and Explore are common/library.ts LISTS, the very
@@ -43,7 +43,7 @@ type PackRow = Omit<PackView, 'photo_count' | 'cost' | 'prompts'> & { photo_pack
 type ShootRow = Omit<ShootView, 'photos'>;
 type PhotoRow = Omit<ShootPhotoView, 'ahead' | 'likeness' | 'likeness_verdict'>;
 
-/** PostgREST's "no row" for .single() (spec §8: the only lookup error the user sync tolerates). */
+/** PostgREST's "no row" for .single() (product §8: the only lookup error the user sync tolerates). */
 const NO_ROW = 'PGRST116';
 /** Postgres' unique_violation, which PostgREST answers with 409. */
 const UNIQUE_VIOLATION = '23505';
@@ -179,7 +179,7 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
         .from('lora_trainings')
         .select(TRAINING_COLUMNS)
         .eq('user_id', ownId())
-        // A character its owner deleted stays as a row (issue 24); its update reaches Realtime and reloads this list.
+        // A character its owner deleted stays as a row; its update reaches Realtime and reloads this list.
         .is('deleted_at', null)
         .order('created_at', { ascending: false })
         .order('id', { ascending: false })

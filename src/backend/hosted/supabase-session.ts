@@ -8,7 +8,7 @@ import { createSupabaseData } from './supabase-data';
 import { createSupabaseLive } from './supabase-live';
 
 /**
- * One Supabase client for one Clerk session (spec §4 "Data client token"): every request carries the
+ * One Supabase client for one Clerk session (product §4 "Data client token"): every request carries the
  * session's current token, the realtime connection gets a fresh one about every 55 s, and no session of
  * Supabase's own is kept, refreshed or read from the URL. Loaded only once a signed-in screen needs data.
  */

@@ -9,7 +9,7 @@ import { ErrorState } from '@/components/ui/states';
 import { authPath, NEXT_PARAM, postAuthPath } from './paths';
 
 /**
- * The hosted build's /sign-in/* and /sign-up/*: Clerk's own widgets with path routing (spec §2), landing
+ * The hosted build's /sign-in/* and /sign-up/*: Clerk's own widgets with path routing (product §2), landing
  * on /app/create-image afterwards, or on the deep /app link that sent the visitor here. Clerk draws and runs the forms; this page only frames them, and says so
  * while Clerk loads and when it cannot (its widgets then render nothing at all).
  */

@@ -1,4 +1,4 @@
-/** Where sign-in and sign-up land (spec §2), in both builds, when no deep link is waiting. */
+/** Where sign-in and sign-up land (product §2), in both builds, when no deep link is waiting. */
 export const POST_AUTH_PATH = '/app/create-image';
 
 /** The query parameter that carries a deep `/app/...` link through sign-in and sign-up. */

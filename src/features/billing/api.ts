@@ -41,7 +41,7 @@ function worthRetrying(err: unknown): boolean {
 }
 
 /**
- * Asks for a checkout address (spec §7): up to TIMINGS.checkoutAttempts attempts, waiting 2^attempt seconds
+ * Asks for a checkout address (product §7): up to TIMINGS.checkoutAttempts attempts, waiting 2^attempt seconds
  * between them (1 s, then 2 s). A non-OK answer is thrown as an ApiError carrying its status and body text.
  */
 export async function createCheckout(api: ApiPort, body: CheckoutRequestBody): Promise<string> {
@@ -64,7 +64,7 @@ export interface CheckoutCustomer {
 }
 
 /**
- * Starts checkout for an inactive user (spec §4/§5). The chosen plan stays "processing" until the browser
+ * Starts checkout for an inactive user (product §4/§5). The chosen plan stays "processing" until the browser
  * has left for the checkout page; a failure shows its message and clears it.
  */
 export function useCheckout() {
@@ -112,8 +112,8 @@ export async function fetchPortalLink(api: ApiPort, customerId: string, signal?:
 }
 
 /**
- * The customer portal address, fetched only for an active subscription with a customer id (spec §7).
- * A failure is only logged (spec §8): the buttons that need the link stay disabled.
+ * The customer portal address, fetched only for an active subscription with a customer id (product §7).
+ * A failure is only logged (product §8): the buttons that need the link stay disabled.
  */
 export function usePortalLink(status: string | null | undefined, customerId: string | null | undefined): string | undefined {
   const { api } = useBackend();

@@ -1,7 +1,7 @@
 import { CHECKOUT_EMAIL_MESSAGE } from '@common/billing';
 import { ApiError } from '@/backend/api-error';
 
-/** The subscription page's messages (spec §8), word for word. */
+/** The subscription page's messages (product §8), word for word. */
 export const BILLING_MESSAGES = {
   offline: 'No internet connection. Please check your network and try again.',
   offlineBanner: 'You are currently offline. Please check your internet connection.',
@@ -18,7 +18,7 @@ export class CheckoutError extends Error {
   override name = 'CheckoutError';
 }
 
-/** What the person reads after a failed checkout. Server-side texts are not shown (spec §8 rules). */
+/** What the person reads after a failed checkout. Server-side texts are not shown (product §8 rules). */
 export function checkoutErrorMessage(err: unknown): string {
   if (err instanceof CheckoutError) return err.message;
   if (err instanceof ApiError) return err.code === 'email_required' ? BILLING_MESSAGES.missingEmail : BILLING_MESSAGES.httpError;

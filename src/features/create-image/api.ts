@@ -11,7 +11,7 @@ import { useChanges } from '@/features/session/use-realtime';
 export const recentGenerationsKey = ['generations', 'recent'] as const;
 export const charactersKey = ['characters'] as const;
 
-/** A new image, or an edit of a saved one when the request names its source (issue 23). */
+/** A new image, or an edit of a saved one when the request names its source. */
 export async function generateImage(api: ApiPort, request: GenerationRequestInput | EditRequestInput): Promise<GenerateImageResponse> {
   const path = 'source_id' in request ? '/api/image/edit' : '/api/image/generate-image';
   const res = await api.request<GenerateImageResponse>(path, { method: 'POST', body: request });
@@ -21,7 +21,7 @@ export async function generateImage(api: ApiPort, request: GenerationRequestInpu
   return { ...res, images: images(res.images), generation: { ...generation, result: { ...generation.result, images: images(generation.result.images) } } };
 }
 
-/** 'Recent Generations' (spec §2): the 6 newest ACTIVE generations, kept fresh by realtime events. */
+/** 'Recent Generations' (product §2): the 6 newest ACTIVE generations, kept fresh by realtime events. */
 export function useRecentGenerations() {
   const { data } = useBackend();
   const qc = useQueryClient();
@@ -33,7 +33,7 @@ export function useRecentGenerations() {
   });
 }
 
-/** Puts a fresh generation at the top of the recent list (spec §4: max 6) without waiting for a refetch. */
+/** Puts a fresh generation at the top of the recent list (product §4: max 6) without waiting for a refetch. */
 export function usePrependRecent() {
   const qc = useQueryClient();
   return useCallback(

@@ -3,7 +3,7 @@ import { CREDIT_COSTS, LIMITS } from '@common/product';
 import { ApiError, responseBody } from '@/backend/api-error';
 import type { ApiPort } from '@/backend/port';
 
-/** Prompt extraction (spec §2, §4, §5, §7, §8): the uploader and the two caption calls, with their messages. */
+/** Prompt extraction (product §2, §4, §5, §7, §8): the uploader and the two caption calls, with their messages. */
 
 export type AnalysisType = 'fast' | 'detailed';
 
@@ -29,7 +29,7 @@ export const ACCEPTED_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
 /** Some systems give dropped files no MIME type; the extension decides then. The server checks the bytes anyway. */
 const ACCEPTED_EXTENSIONS = /\.(jpe?g|png|webp)$/i;
 
-/** The spec §5 upload rule for a chosen file: the message to show, or null when it may be used. */
+/** The product §5 upload rule for a chosen file: the message to show, or null when it may be used. */
 export function fileProblem(file: File): string | null {
   const typeOk = file.type ? (ACCEPTED_TYPES as readonly string[]).includes(file.type) : ACCEPTED_EXTENSIONS.test(file.name);
   if (!typeOk) return UPLOAD_MESSAGES.invalidType;
@@ -37,7 +37,7 @@ export function fileProblem(file: File): string | null {
   return null;
 }
 
-/** A failure whose message is already the one the panel shows (spec §8). */
+/** A failure whose message is already the one the panel shows (product §8). */
 export class ExtractionError extends Error {
   override name = 'ExtractionError';
 }

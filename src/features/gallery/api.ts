@@ -14,7 +14,7 @@ export const libraryKey = ['library'] as const;
 const libraryPageKey = (kind: LibraryKind, page: number, weakLikeness: boolean) => [...libraryKey, kind, page, weakLikeness ? 'weak' : 'all'] as const;
 export const exploreKey = ['explore'] as const;
 
-/** My Generations or Favorites, one page (spec §4: 40 a page, newest first, exact total). */
+/** My Generations or Favorites, one page (product §4: 40 a page, newest first, exact total). */
 export function useLibraryPage(kind: LibraryKind, page: number, weakLikeness = false) {
   const { data } = useBackend();
   const qc = useQueryClient();
@@ -63,7 +63,7 @@ const withoutItem = (page: LibraryPage, id: string): LibraryPage => {
 };
 
 /**
- * Favourite on/off (spec §4): My Generations flips the card in place; on Favorites a removed favourite
+ * Favourite on/off (product §4): My Generations flips the card in place; on Favorites a removed favourite
  * drops out and the count goes down. Other cached pages are refetched afterwards.
  */
 export function useSetFavorite() {
@@ -80,7 +80,7 @@ export function useSetFavorite() {
   });
 }
 
-/** Soft delete (spec §4): the card leaves every gallery and the counts go down. */
+/** Soft delete (product §4): the card leaves every gallery and the counts go down. */
 export function useDeleteGeneration() {
   const { data } = useBackend();
   const qc = useQueryClient();
@@ -115,7 +115,7 @@ export function useRestoreGenerations() {
 }
 
 /**
- * Upscale 2× or 4× (issue 23): a paid call to our server in both modes; the new generation joins every
+ * Upscale 2× or 4×: a paid call to our server in both modes; the new generation joins every
  * gallery (its realtime change refreshes them too, this is for the tab that asked).
  */
 export function useUpscale() {
@@ -131,14 +131,14 @@ export function useUpscale() {
   });
 }
 
-/** Saves an image through GET /api/download/<id>, which names it likeness-<timestamp>.<ext> (spec §7). */
+/** Saves an image through GET /api/download/<id>, which names it likeness-<timestamp>.<ext> (product §7). */
 export function downloadImage(api: ApiPort, item: Pick<GalleryItem, 'id' | 'source'>): Promise<void> {
   const query = item.source === 'explore' ? '?source=explore' : '';
   return downloadFile(api, `/api/download/${encodeURIComponent(item.id)}${query}`, `likeness-${Date.now()}.jpeg`);
 }
 
 /**
- * Select mode on My Generations (issue 24): 'Delete' and 'Add to favorites' for the selected images through
+ * Select mode on My Generations: 'Delete' and 'Add to favorites' for the selected images through
  * our server in both builds (all or nothing), then every cached gallery page is refetched.
  */
 export function useSelectionActions() {

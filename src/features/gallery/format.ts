@@ -19,11 +19,11 @@ export function relativeTime(iso: string, now = Date.now()): string {
   return 'just now';
 }
 
-/** Dates in US English as short month, day, hour and minute (spec §9). */
+/** Dates in US English as short month, day, hour and minute (product §9). */
 export const shortDateTime = (iso: string) =>
   new Date(iso).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
-/** The explore card's prompt, cut at 150 characters (spec §9); the full text goes in a tooltip. */
+/** The explore card's prompt, cut at 150 characters (product §9); the full text goes in a tooltip. */
 export function cutPrompt(prompt: string, limit: number = LAYOUT.explorePromptCut): string {
   return prompt.length > limit ? `${prompt.slice(0, limit).trimEnd()}…` : prompt;
 }

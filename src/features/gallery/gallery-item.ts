@@ -22,7 +22,7 @@ export interface GalleryItem {
   isFavorite: boolean;
   isFeatured: boolean;
   remix: RemixSettings;
-  /** The generation this one was upscaled or edited from (issue 23); null otherwise. */
+  /** The generation this one was upscaled or edited from; null otherwise. */
   origin: GenerationSource | null;
   /** Likeness to its character (common/likeness.ts); null when not scored. */
   likeness: number | null;
@@ -76,7 +76,7 @@ export function fromExplore(e: ExploreItem): GalleryItem {
     characterName: null,
     isFavorite: false,
     isFeatured: e.is_featured,
-    // The seed is never carried: a remix should make a new image (spec §2).
+    // The seed is never carried: a remix should make a new image (product §2).
     remix: { prompt: e.prompt, width: e.width, height: e.height, steps: e.num_inference_steps, guidance: e.guidance_scale, lora: null },
     origin: null,
     likeness: null,

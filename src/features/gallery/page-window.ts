@@ -1,7 +1,7 @@
 /** One slot of the numbered pager: a page number or a gap. */
 export type PagerSlot = number | 'gap';
 
-/** Pages shown in full up to this many; beyond it a window with ellipses (spec §4). */
+/** Pages shown in full up to this many; beyond it a window with ellipses (product §4). */
 const SHOW_ALL_UP_TO = 5;
 
 /**

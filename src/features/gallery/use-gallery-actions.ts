@@ -50,8 +50,8 @@ export function useGalleryActions() {
   const copyPrompt = useCallback((item: GalleryItem) => copy(item.prompt, 'Prompt Copied'), [copy]);
 
   /**
-   * To /app/create-image with the settings and prompt; the seed is cleared (spec §2) unless the person asked
-   * to keep it ('Keep the seed', issue 23), to change a word and keep the composition.
+   * To /app/create-image with the settings and prompt; the seed is cleared (product §2) unless the person asked
+   * to keep it ('Keep the seed'), to change a word and keep the composition.
    */
   const regenerate = useCallback(
     (item: GalleryItem, opts: { keepSeed?: boolean } = {}) => {
@@ -61,7 +61,7 @@ export function useGalleryActions() {
     [navigate],
   );
 
-  /** 'Edit with a prompt' (issue 23): the create-image form starting from this image, its settings prefilled. */
+  /** 'Edit with a prompt': the create-image form starting from this image, its settings prefilled. */
   const editWithPrompt = useCallback(
     (item: GalleryItem) =>
       navigate('/app/create-image', {
@@ -90,7 +90,7 @@ export function useGalleryActions() {
   /** A generation by id, for the link to an image's source. */
   const loadGeneration = useCallback((id: string) => data.generation(id), [data]);
 
-  // Favourite and delete failures are logged by the mutations, with no message to the user (spec §8).
+  // Favourite and delete failures are logged by the mutations, with no message to the user (product §8).
   const toggleFavorite = useCallback(
     (item: GalleryItem) => setFavorite.mutateAsync({ id: item.id, isFavorite: !item.isFavorite }).then(() => true, () => false),
     [setFavorite],

@@ -4,7 +4,7 @@ import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
 import { useChanges } from '@/features/session/use-realtime';
 
-/** Photo shoots (issue 20): packs and shoots read through the data port, started and cancelled on our server. */
+/** Photo shoots: packs and shoots read through the data port, started and cancelled on our server. */
 
 export const packsKey = ['photo-packs'] as const;
 export const shootsKey = ['shoots'] as const;

@@ -8,7 +8,7 @@ import { ACCOUNT_DELETED_PATH, markAccountDeleted } from '@/features/auth/paths'
 
 
 /**
- * 'Download my data' and 'Delete account' (issue 24). In the hosted build the account is deleted in the
+ * 'Download my data' and 'Delete account'. In the hosted build the account is deleted in the
  * identity provider's own page (`openAccountDeletion`), whose user.deleted webhook erases the data.
  */
 export function useAccountData() {

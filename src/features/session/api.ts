@@ -15,7 +15,7 @@ export function useSessionUser() {
 
 /**
  * The user record's query, one definition for the sync and its readers: get a token, then create or refresh
- * the users row (spec §4). Its data is the live user record (credits are kept current by realtime events).
+ * the users row (product §4). Its data is the live user record (credits are kept current by realtime events).
  */
 function meQuery({ identity, data }: Backend, sessionUser?: SessionUser | null) {
   return queryOptions({
@@ -38,7 +38,7 @@ function meQuery({ identity, data }: Backend, sessionUser?: SessionUser | null) 
   });
 }
 
-/** User sync (spec §4): runs once the identity has loaded and a user exists. */
+/** User sync (product §4): runs once the identity has loaded and a user exists. */
 export function useUserSync(sessionUser: SessionUser | null | undefined) {
   const backend = useBackend();
   return useQuery({ ...meQuery(backend, sessionUser), enabled: !!sessionUser });
@@ -66,7 +66,7 @@ export function useMe(): Me {
 }
 
 /**
- * Signs out and returns to '/' (spec §2) with a full page load: every cached query and the event stream go
+ * Signs out and returns to '/' (product §2) with a full page load: every cached query and the event stream go
  * with the old page, and no signed-in screen can react to the session ending before the home page shows.
  */
 export function useSignOut() {

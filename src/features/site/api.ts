@@ -30,7 +30,7 @@ export function useUploadRetentionDays(): number {
   return usePublicConfig()?.uploadRetentionDays ?? LIMITS.originalsRetentionDays;
 }
 
-/** Where 'Try Now' and 'Choose plan' lead (spec §2): the app when signed in, otherwise sign-up. */
+/** Where 'Try Now' and 'Choose plan' lead (product §2): the app when signed in, otherwise sign-up. */
 export function useStartPath(): string {
   return useSessionUser().data ? '/app/create-image' : '/sign-up';
 }

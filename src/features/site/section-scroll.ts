@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { LAYOUT } from '@common/product';
 
-/** The landing page's sections that the header, hero and footer link to (spec §2 anchors). */
+/** The landing page's sections that the header, hero and footer link to (product §2 anchors). */
 export const SECTION_IDS = { features: 'features', pricing: 'pricing', faq: 'faq' } as const;
 
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;

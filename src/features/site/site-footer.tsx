@@ -21,7 +21,7 @@ function Column({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** Site footer (spec §2): Product, Company and Legal columns, social icons and the contact address. */
+/** Site footer (product §2): Product, Company and Legal columns, social icons and the contact address. */
 export function SiteFooter() {
   const navigate = useNavigate();
   const supportEmail = useSupportEmail();

@@ -6,7 +6,7 @@ import { MobileMenuButton } from './mobile-menu-button';
 import { SITE_NAV } from './site-nav';
 import { useAuthActions } from './use-auth-actions';
 
-/** Public header: section links, and the account actions for the visitor's state (spec §2). */
+/** Public header: section links, and the account actions for the visitor's state (product §2). */
 export function SiteHeader() {
   const { loading, signedIn, signOut } = useAuthActions();
   const { pathname, hash } = useLocation();

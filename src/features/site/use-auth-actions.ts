@@ -1,6 +1,6 @@
 import { useSessionUser, useSignOut } from '@/features/session/api';
 
-/** The visitor's session state and Sign out (which returns to '/', spec §2), for the header and mobile menu. */
+/** The visitor's session state and Sign out (which returns to '/', product §2), for the header and mobile menu. */
 export function useAuthActions() {
   const session = useSessionUser();
   const signOut = useSignOut();

@@ -7,7 +7,7 @@ import { ApiError, responseBody } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
 
-/** Character training calls (spec §7): the uploader for the archive, the submission and the caller's trainings. */
+/** Character training calls (product §7): the uploader for the archive, the submission and the caller's trainings. */
 
 export const trainingsKey = ['trainings'] as const;
 
@@ -16,7 +16,7 @@ export function useTrainings() {
   return useQuery({ queryKey: trainingsKey, queryFn: ({ signal }) => data.trainings(signal) });
 }
 
-/** A failure whose message is already the one the page shows (spec §8). */
+/** A failure whose message is already the one the page shows (product §8). */
 export class TrainingError extends Error {
   override name = 'TrainingError';
 }

@@ -6,7 +6,7 @@ import { SectionHeading } from '@/features/site/components/section-heading';
 import { Steps, type Step } from '@/features/site/components/steps';
 import { usePageMeta } from '@/features/site/use-page-meta';
 
-// This page's numbers differ from the landing's on purpose (spec §1 keeps each page's copy as written).
+// This page's numbers differ from the landing's on purpose (product §1 keeps each page's copy as written).
 const STEPS: Step[] = [
   {
     icon: Upload,

@@ -15,7 +15,7 @@ export interface PlanCardProps {
   onSelect: () => void;
 }
 
-/** One plan of the table (spec §9): price, credits, approximate photos, trainings and features. */
+/** One plan of the table (product §9): price, credits, approximate photos, trainings and features. */
 export function PlanCard({ plan, label, current, processing, disabled, onSelect }: PlanCardProps) {
   const highlighted = current || plan.popular;
   return (

@@ -11,7 +11,7 @@ import { ActivePlanPanel } from './active-plan-panel';
 import { PlanCard } from './plan-card';
 
 /**
- * /app/subscription (spec §2/§4): an inactive user picks a plan and goes to checkout; an active user manages
+ * /app/subscription (product §2/§4): an inactive user picks a plan and goes to checkout; an active user manages
  * everything in the payment provider's customer portal. Status and plan come from the live user record
  * (subscription events update it); the subscription read adds the customer id and the period end.
  */

@@ -15,7 +15,7 @@ export interface ExtractPromptPanelProps {
   onUsePrompt: (text: string) => void;
 }
 
-/** A centred dialog on wider screens; below 768px a full-height sheet (spec §2, phone layout). */
+/** A centred dialog on wider screens; below 768px a full-height sheet (product §2, phone layout). */
 const SHEET_CLASSES = cn(
   'md:max-w-xl',
   'max-md:inset-0 max-md:h-dvh max-md:max-h-none max-md:w-full max-md:max-w-none',
@@ -30,7 +30,7 @@ function formatSize(bytes: number): string {
 }
 
 /**
- * 'Extract Prompt from Image' (spec §2, §4), opened from the prompt field: choose or drop a JPG, PNG or WEBP
+ * 'Extract Prompt from Image' (product §2, §4), opened from the prompt field: choose or drop a JPG, PNG or WEBP
  * photo, pick Fast or Detailed analysis, generate, then 'Use This Prompt'.
  */
 export function ExtractPromptPanel({ open, onOpenChange, onUsePrompt }: ExtractPromptPanelProps) {

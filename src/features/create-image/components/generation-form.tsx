@@ -37,7 +37,7 @@ function commitOnEnter(commit: () => void) {
   };
 }
 
-/** The left column: prompt, character, size, sliders, seed and format (spec §2, §5). */
+/** The left column: prompt, character, size, sliders, seed and format (product §2, §5). */
 export function GenerationForm({ formApi, characters, charactersLoading, creditsShortLabel, canGenerate, busy, onGenerate }: GenerationFormProps) {
   const { form } = formApi;
   const [extractOpen, setExtractOpen] = useState(false);
@@ -50,7 +50,7 @@ export function GenerationForm({ formApi, characters, charactersLoading, credits
       <form
         aria-label="Image settings"
         className="flex flex-col gap-6"
-        // Generate is a plain button: nothing in this form submits on Enter (spec §5).
+        // Generate is a plain button: nothing in this form submits on Enter (product §5).
         onSubmit={(e) => e.preventDefault()}
       >
         <section className="flex flex-col gap-3">

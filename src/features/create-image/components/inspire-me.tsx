@@ -2,7 +2,7 @@ import { Lightbulb } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
 
-/** Three fixed sample prompts (spec §2 'Inspire Me'). */
+/** Three fixed sample prompts (product §2 'Inspire Me'). */
 export const SAMPLE_PROMPTS = [
   'Professional corporate headshot, soft studio lighting, neutral grey backdrop, navy blazer, confident natural smile, sharp focus on the eyes, photorealistic',
   'Cinematic portrait on a rain-soaked Tokyo street at night, neon reflections on wet pavement, shallow depth of field, 85mm lens, teal and magenta light',

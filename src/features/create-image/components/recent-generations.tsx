@@ -16,7 +16,7 @@ export interface RecentGenerationsProps {
   activeId: string | null;
 }
 
-/** The right column: the 6 newest generations (spec §2). */
+/** The right column: the 6 newest generations (product §2). */
 export function RecentGenerations({ items, isError, onRetry, onOpen, activeId }: RecentGenerationsProps) {
   return (
     <Card className="flex flex-col gap-4 p-5">

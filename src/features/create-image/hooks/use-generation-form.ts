@@ -35,7 +35,7 @@ export interface GenerationFormState {
 const clampTo = (value: number | null | undefined, { min, max }: { min: number; max: number }, fallback: number) =>
   typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
 
-/** The form's first state: defaults (spec §9), then a remix or a chosen character from navigation state. */
+/** The form's first state: defaults (product §9), then a remix or a chosen character from navigation state. */
 export function initialFormState(nav?: CreateImageNavigationState | null): GenerationFormState {
   const remix = nav?.remixSettings;
   const width = remix?.width ? clampDimension(remix.width, GENERATION_DEFAULTS.width) : GENERATION_DEFAULTS.width;
@@ -51,7 +51,7 @@ export function initialFormState(nav?: CreateImageNavigationState | null): Gener
     guidance: clampTo(remix?.guidance, GENERATION_BOUNDS.guidance, GENERATION_DEFAULTS.guidanceScale),
     loraScale: character ? GENERATION_DEFAULTS.loraScale : clampTo(remix?.lora?.scale, GENERATION_BOUNDS.loraScale, GENERATION_DEFAULTS.loraScale),
     loraPath: character ?? remix?.lora?.path ?? null,
-    // Remixes carry no seed (spec §2) unless the person asked to keep it (issue 23: 'Keep the seed').
+    // Remixes carry no seed (product §2) unless the person asked to keep it ('Keep the seed').
     seed: remix?.seed ? seedDigits(remix.seed) : '',
     seedLocked: !!remix?.seed,
     outputFormat: GENERATION_DEFAULTS.outputFormat,
@@ -62,11 +62,11 @@ export function initialFormState(nav?: CreateImageNavigationState | null): Gener
 
 export const isPromptBlank = (prompt: string) => prompt.trim() === '';
 
-/** Rounds down to a multiple of 8 within bounds (spec §5: again on submit). */
+/** Rounds down to a multiple of 8 within bounds (product §5: again on submit). */
 const roundDimension = (value: number) => clampDimension(value, DIMENSION.min);
 
 /**
- * The generation request for the current form (spec §3, §5): dimensions rounded again, the seed used only
+ * The generation request for the current form (product §3, §5): dimensions rounded again, the seed used only
  * when locked and non-empty (else random below 2147483647), a LoRA only with a character.
  */
 export function toGenerationRequest(form: GenerationFormState, random: () => number = Math.random): GenerationRequestInput {
@@ -92,7 +92,7 @@ export function toFormRequest(form: GenerationFormState, random: () => number = 
   return { ...request, source_id: form.editSource.id, strength };
 }
 
-/** The create-image form's state and the rules of each field (spec §5). */
+/** The create-image form's state and the rules of each field (product §5). */
 export function useGenerationForm(nav?: CreateImageNavigationState | null) {
   const [form, setForm] = useState(() => initialFormState(nav));
   const patch = useCallback((change: Partial<GenerationFormState>) => setForm((f) => ({ ...f, ...change })), []);
@@ -124,7 +124,7 @@ export function useGenerationForm(nav?: CreateImageNavigationState | null) {
     setSteps: useCallback((steps: number) => patch({ steps }), [patch]),
     setGuidance: useCallback((guidance: number) => patch({ guidance }), [patch]),
     setLoraScale: useCallback((loraScale: number) => patch({ loraScale }), [patch]),
-    /** Choosing a character fills its LoRA and resets the LoRA power to 1 (spec §4). */
+    /** Choosing a character fills its LoRA and resets the LoRA power to 1 (product §4). */
     selectCharacter: useCallback(
       (loraPath: string | null) => patch({ loraPath, loraScale: GENERATION_DEFAULTS.loraScale }),
       [patch],

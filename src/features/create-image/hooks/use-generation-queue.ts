@@ -14,7 +14,7 @@ export interface GenerationQueueOptions<Req, Res> {
 }
 
 /**
- * Requests made while one is running are queued and drained one by one (spec §4). Each request is a snapshot
+ * Requests made while one is running are queued and drained one by one (product §4). Each request is a snapshot
  * taken when the person clicked Generate, so editing the form afterwards does not change queued work.
  * Leaving the page drops what has not started; the running request's answer is then ignored.
  */

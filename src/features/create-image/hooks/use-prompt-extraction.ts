@@ -17,7 +17,7 @@ interface ExtractionState {
 const INITIAL: ExtractionState = { file: null, analysis: DEFAULT_ANALYSIS, stage: 'idle', result: null, error: null };
 
 /**
- * The 'Extract Prompt from Image' panel's state (spec §4): choose a file, choose Fast or Detailed, generate
+ * The 'Extract Prompt from Image' panel's state (product §4): choose a file, choose Fast or Detailed, generate
  * (upload, then caption), use the prompt. Everything resets TIMINGS.panelResetMs after the panel closes, once
  * its closing animation is over.
  */

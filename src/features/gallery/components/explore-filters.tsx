@@ -2,7 +2,7 @@ import { EXPLORE_FILTER_NAMES, type ExploreFilterName, type ExploreFilterOptions
 import { Button } from '@/components/ui/button';
 import { labelOf } from '../format';
 
-/** The four filters with their 'All ...' option (spec §2 Explore). */
+/** The four filters with their 'All ...' option (product §2 Explore). */
 const FILTER_LABELS: Record<ExploreFilterName, { label: string; all: string }> = {
   gender: { label: 'Gender', all: 'All Genders' },
   hair_color: { label: 'Hair Color', all: 'All Hair Colors' },

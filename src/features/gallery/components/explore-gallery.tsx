@@ -12,10 +12,10 @@ import { ExploreFiltersPanel } from './explore-filters';
 import { GalleryGrid, GallerySkeleton } from './gallery-grid';
 import { Pagination } from './pagination';
 
-/** Explore is read-only: no favourite, no delete (spec §6). */
+/** Explore is read-only: no favourite, no delete (product §6). */
 const READ_ONLY = { favorite: false, delete: false };
 
-/** The community gallery (spec §2 Explore); the page and the filters live in the URL query. */
+/** The community gallery (product §2 Explore); the page and the filters live in the URL query. */
 export function ExploreGallery() {
   const phone = useIsPhone();
   const { page, setPage, params, setParams } = useUrlPage();
@@ -28,7 +28,7 @@ export function ExploreGallery() {
   const options = useExploreFilterOptions();
   const data = query.data;
 
-  // Changing a filter starts again from page 1 (spec §4).
+  // Changing a filter starts again from page 1 (product §4).
   const setFilter = (name: ExploreFilterName, value: string | undefined) =>
     setParams((current) => {
       const updated = new URLSearchParams(current);

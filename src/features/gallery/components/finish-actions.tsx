@@ -10,7 +10,7 @@ import type { GalleryActions } from '../use-gallery-actions';
 type Outcome = { tone: 'success'; text: string; generation: GenerationView } | { tone: 'error'; text: string };
 
 /**
- * Finishing a result in the viewer (issue 23): 'Upscale 2×' and 'Upscale 4×' with their credit cost, and
+ * Finishing a result in the viewer: 'Upscale 2×' and 'Upscale 4×' with their credit cost, and
  * 'Edit with a prompt'. Both upscale buttons are disabled while one runs (a double click charges once), and an
  * upscale past the 4096 px limit is disabled with the reason.
  */
@@ -95,7 +95,7 @@ export function FinishActions({
   );
 }
 
-/** 'Regenerate' with 'Keep the seed' (off by default, as before; issue 23). */
+/** 'Regenerate' with 'Keep the seed' (off by default, as before). */
 export function RegenerateControl({ item, actions, className }: { item: GalleryItem; actions: GalleryActions; className?: string }) {
   const [keepSeed, setKeepSeed] = useState(false);
   const id = useId();

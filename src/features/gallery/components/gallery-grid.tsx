@@ -9,7 +9,7 @@ import { GenerationViewer } from './generation-viewer';
 
 const gridClasses = 'grid grid-cols-2 gap-3 md:grid-cols-4 md:gap-4';
 
-/** 4 columns on desktop, 2 on phones (spec §2); a card opens the detail viewer. */
+/** 4 columns on desktop, 2 on phones (product §2); a card opens the detail viewer. */
 export function GalleryGrid({
   items,
   permissions,

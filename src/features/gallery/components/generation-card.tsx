@@ -8,7 +8,7 @@ import { cutPrompt } from '../format';
 import { isHd, type GalleryItem } from '../gallery-item';
 import type { GalleryActions } from '../use-gallery-actions';
 
-/** What a gallery lets the user do (spec §6): Explore is read-only; Delete is on My Generations only. */
+/** What a gallery lets the user do (product §6): Explore is read-only; Delete is on My Generations only. */
 export interface GalleryPermissions {
   favorite: boolean;
   delete: boolean;
@@ -18,11 +18,11 @@ export interface GenerationCardProps {
   item: GalleryItem;
   permissions: GalleryPermissions;
   actions: GalleryActions;
-  /** Phones get no hover overlay (spec §2). */
+  /** Phones get no hover overlay (product §2). */
   phone: boolean;
   /** `opener` is the card's main button, where focus goes back when the viewer closes. */
   onOpen: (item: GalleryItem, opener: HTMLElement | null) => void;
-  /** Select mode (issue 24): the card is a checkbox instead of opening the viewer, on phones too. */
+  /** Select mode: the card is a checkbox instead of opening the viewer, on phones too. */
   selection?: { selected: boolean; onToggle: () => void };
 }
 

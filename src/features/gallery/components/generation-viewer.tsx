@@ -26,7 +26,7 @@ export interface GenerationViewerProps {
 }
 
 /**
- * The detail viewer (spec §2): a modal on desktop (Escape closes it and focus goes back to the card) and a
+ * The detail viewer (product §2): a modal on desktop (Escape closes it and focus goes back to the card) and a
  * full-screen sheet on phones with Back, favourite and a menu.
  */
 export function GenerationViewer({ item, permissions, actions, phone, onClose, returnFocusTo, onOpenGeneration }: GenerationViewerProps) {
@@ -215,7 +215,7 @@ function Details({ item, onOpenGeneration }: { item: GalleryItem; onOpenGenerati
 
 /**
  * Copies text to the clipboard; the returned label says how it went for 2 s, then goes back
- * (spec §9 copy feedback).
+ * (product §9 copy feedback).
  */
 function useCopyFeedback() {
   const [feedback, setFeedback] = useState<string | null>(null);

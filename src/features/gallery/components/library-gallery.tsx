@@ -17,13 +17,13 @@ import { GalleryGrid, GallerySkeleton } from './gallery-grid';
 import { Pagination } from './pagination';
 import { SelectionBar } from './selection-bar';
 
-/** Texts of the two galleries (spec §2). */
+/** Texts of the two galleries (product §2). */
 const TEXTS: Record<LibraryKind, { title: string; empty: string; emptyHint: string; error: string }> = {
   generations: { title: 'My Generations', empty: 'No generations yet', emptyHint: 'Start creating some amazing images!', error: 'Failed to load generations' },
   favorites: { title: 'Favorites', empty: 'No favorites yet', emptyHint: 'Add some from your generations!', error: 'Failed to load favorites' },
 };
 
-/** My Generations and Favorites: title, total count, grid and pager; delete only on My Generations (spec §6). */
+/** My Generations and Favorites: title, total count, grid and pager; delete only on My Generations (product §6). */
 export function LibraryGallery({ kind }: { kind: LibraryKind }) {
   const texts = TEXTS[kind];
   const phone = useIsPhone();
@@ -40,7 +40,7 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
       return next;
     });
   const data = query.data;
-  // Select mode (issue 24): My Generations only, where images may be deleted.
+  // Select mode: My Generations only, where images may be deleted.
   const selectable = kind === 'generations';
   const selection = useSelection();
   const selectionActions = useSelectionActions();

@@ -21,7 +21,7 @@ export interface ProfileScreenProps {
   /** End of the paid period, when known. */
   currentPeriodEnd: string | null;
   onSignOut: () => void;
-  /** 'Download my data' and 'Delete account' (issue 24). */
+  /** 'Download my data' and 'Delete account'. */
   data: Omit<YourDataCardProps, 'email'>;
   /** 'Change password', for built-in accounts (Clerk has its own). */
   passwordSection?: ReactNode;
@@ -42,7 +42,7 @@ function ReadOnlyField({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** /app/profile (spec §2): who the user is, their credits and plan, read-only account data and Sign Out. */
+/** /app/profile (product §2): who the user is, their credits and plan, read-only account data and Sign Out. */
 export function ProfileScreen(props: ProfileScreenProps) {
   const { fullName, email, imageUrl, joinedAt, credits, subscriptionStatus, subscriptionPlan, currentPeriodEnd } = props;
   const name = displayName(fullName);

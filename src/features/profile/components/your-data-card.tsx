@@ -20,7 +20,7 @@ export interface YourDataCardProps {
 
 const sameEmail = (a: string, b: string | null) => !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
 
-/** The profile's 'Your Data' card: 'Download my data' and 'Delete account' (issue 24). */
+/** The profile's 'Your Data' card: 'Download my data' and 'Delete account'. */
 export function YourDataCard({ email, onDownloadData, onDeleteAccount, onOpenAccountDeletion }: YourDataCardProps) {
   const [downloading, setDownloading] = useState(false);
   const [downloadError, setDownloadError] = useState<string | null>(null);

@@ -6,7 +6,7 @@ export interface FaqItem {
   answer: string;
 }
 
-/** Questions and answers; opening one closes the other (spec §2: one item open at a time). */
+/** Questions and answers; opening one closes the other (product §2: one item open at a time). */
 export function FaqAccordion({ items, headingLevel = 3 }: { items: FaqItem[]; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (

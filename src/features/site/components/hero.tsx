@@ -7,7 +7,7 @@ import { PEOPLE, Portrait } from './portrait';
 
 const PROMISES = ['For adults 18+', 'Commercial use included', 'Your photos never train our models'];
 
-/** Landing hero: the promise, 'Try Now' and 'How It Works' (spec §2), and a before → after picture. */
+/** Landing hero: the promise, 'Try Now' and 'How It Works' (product §2), and a before → after picture. */
 export function Hero() {
   const startPath = useStartPath();
   return (

@@ -2,7 +2,7 @@ import { CREDIT_COSTS } from '@common/product';
 import type { FaqItem } from './faq-accordion';
 
 /**
- * The landing page's FAQ. Its numbers (10-15 photos, 5-10 minutes) are the landing's own (spec §1); how long
+ * The landing page's FAQ. Its numbers (10-15 photos, 5-10 minutes) are the landing's own (product §1); how long
  * originals are kept is the server's UPLOAD_RETENTION_DAYS.
  */
 export const landingFaq = (uploadRetentionDays: number): FaqItem[] => [

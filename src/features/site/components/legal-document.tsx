@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useSupportEmail } from '../api';
 
-/** When the legal texts last changed (spec §1). */
+/** When the legal texts last changed (product §1). */
 export const LEGAL_LAST_MODIFIED = '2025-06-30';
 
 export interface LegalSection {

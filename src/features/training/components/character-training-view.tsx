@@ -34,7 +34,7 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
   const flow = useTrainingSubmit({ formApi, credits, trainings: trainings.data, photoRefusal: checks.refusal });
   const [creditsNoticeDismissed, setCreditsNoticeDismissed] = useState(false);
 
-  // Any change to the user's trainings reloads the list (spec §4).
+  // Any change to the user's trainings reloads the list (product §4).
   useChanges('trainings', () => void qc.invalidateQueries({ queryKey: trainingsKey }));
 
   const generateWith = (t: TrainingView) => {

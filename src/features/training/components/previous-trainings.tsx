@@ -40,12 +40,12 @@ export interface PreviousTrainingsProps {
   refreshing: boolean;
   onRefresh: () => void;
   onGenerate: (training: TrainingView) => void;
-  /** 'Rename' and 'Delete' in each character's menu (issue 24). */
+  /** 'Rename' and 'Delete' in each character's menu. */
   onRename: (training: TrainingView, name: string) => Promise<void>;
   onDelete: (training: TrainingView) => Promise<void>;
 }
 
-/** Previous Trainings (spec §2, §4): newest first, live status badges, 'Generate with this character', and each one's menu. */
+/** Previous Trainings (product §2, §4): newest first, live status badges, 'Generate with this character', and each one's menu. */
 export function PreviousTrainings({ items, loading, refreshing, onRefresh, onGenerate, onRename, onDelete }: PreviousTrainingsProps) {
   return (
     <Card className="flex flex-col" aria-labelledby="previous-trainings-title">

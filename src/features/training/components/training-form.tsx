@@ -80,7 +80,7 @@ function CheckSummary({ formApi, checks, disabled }: { formApi: TrainingFormApi;
   );
 }
 
-/** Guidance for choosing photos (spec §2), with the checks' summary beside it. */
+/** Guidance for choosing photos (product §2), with the checks' summary beside it. */
 function Guidance({ children }: { children?: ReactNode }) {
   return (
     <div className="flex gap-3 rounded-lg border border-border bg-bg-subtle p-4 text-sm">
@@ -123,7 +123,7 @@ function ChoiceSelect<T extends string>(props: { label: string; options: readonl
   );
 }
 
-/** The training form: name, trigger word, gender, hair colour, photos, guidance and submit (spec §2, §5). */
+/** The training form: name, trigger word, gender, hair colour, photos, guidance and submit (product §2, §5). */
 export function TrainingForm({ formApi, checks, busy, canSubmit, uploading, validation = null, onSubmit }: TrainingFormProps) {
   const { form, defaultTrigger } = formApi;
   const nameError = form.nameTouched && !form.characterName.trim() ? TRAINING_MESSAGES.nameRequired : null;

@@ -21,7 +21,7 @@ export interface TrainingFormState {
 const isImage = (file: File) => file.type.startsWith('image/') || (!file.type && /\.(jpe?g|png|webp|gif|heic|avif)$/i.test(file.name));
 
 /**
- * The training form (spec §3, §5): chosen photos with previews, name, trigger word (lowercase a–z, prefilled
+ * The training form (product §3, §5): chosen photos with previews, name, trigger word (lowercase a–z, prefilled
  * with the e-mail default), gender and hair colour.
  */
 export function useTrainingForm(email: string | null | undefined) {

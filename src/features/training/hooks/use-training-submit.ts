@@ -7,7 +7,7 @@ import { useBackend } from '@/backend/backend-context';
 import { submitTraining, TrainingError, trainingsKey, uploadTrainingArchive } from '../api';
 import type { TrainingFormApi } from './use-training-form';
 
-/** Operation state (spec §3, §4). */
+/** Operation state (product §3, §4). */
 export type TrainingOperation =
   | { kind: 'idle' }
   | { kind: 'uploading' }
@@ -84,7 +84,7 @@ export function useTrainingSubmit({
     setSuccessVisible(false);
   }, []);
 
-  // The record of the request sent from this page decides its outcome (spec §4); the outcome replaces the
+  // The record of the request sent from this page decides its outcome (product §4); the outcome replaces the
   // 'submitted' banner, so the page never says 'it will take 5-10 minutes' beside 'ready'.
   useEffect(() => {
     if (!currentRequestId || !trainings) return;
