@@ -16,9 +16,14 @@ import { isPublishableKey } from './common/identity-key.ts';
 /** The hosted policy, or the build stops with every bad variable named. */
 function hostedPolicyOrStop(record: HostedBuildRecord): string {
   try {
-    return hostedContentSecurityPolicy({ publishableKey: record.VITE_CLERK_PUBLISHABLE_KEY, supabaseUrl: record.VITE_SUPABASE_URL, apiUrl: record.VITE_API_URL });
+    return hostedContentSecurityPolicy({
+      publishableKey: record.VITE_CLERK_PUBLISHABLE_KEY,
+      supabaseUrl: record.VITE_SUPABASE_URL,
+      apiUrl: record.VITE_API_URL,
+    });
   } catch (err) {
-    if (err instanceof PolicyInputError) throw new Error(`The hosted build's Content-Security-Policy cannot be written:\n  ${err.issues.join('\n  ')}`);
+    if (err instanceof PolicyInputError)
+      throw new Error(`The hosted build's Content-Security-Policy cannot be written:\n  ${err.issues.join('\n  ')}`);
     throw err;
   }
 }
@@ -35,7 +40,11 @@ export default defineConfig(({ mode }) => {
   // it comes from to hosted-build.json, which the server reads when it serves this build.
   const hosted: HostedBuildRecord | undefined =
     spa === 'hosted'
-      ? { VITE_CLERK_PUBLISHABLE_KEY: env.VITE_CLERK_PUBLISHABLE_KEY.trim(), VITE_SUPABASE_URL: env.VITE_SUPABASE_URL.trim(), VITE_API_URL: env.VITE_API_URL?.trim() ?? '' }
+      ? {
+          VITE_CLERK_PUBLISHABLE_KEY: env.VITE_CLERK_PUBLISHABLE_KEY.trim(),
+          VITE_SUPABASE_URL: env.VITE_SUPABASE_URL.trim(),
+          VITE_API_URL: env.VITE_API_URL?.trim() ?? '',
+        }
       : undefined;
   // A key that is not a publishable key at all still builds: the SPA stops at start with the spec's message
   // (product §5, §8), so there is no Clerk to allow and no _headers to write. Any other bad value stops the build.
@@ -66,7 +75,9 @@ export default defineConfig(({ mode }) => {
     server: {
       port: Number(process.env.VITE_PORT ?? 5173),
       // The API server serves these; Vite serves the SPA with hot reload.
-      proxy: Object.fromEntries(['/api', '/media', '/sandbox'].map((p) => [p, { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false }])),
+      proxy: Object.fromEntries(
+        ['/api', '/media', '/sandbox'].map((p) => [p, { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false }]),
+      ),
     },
     // Current browsers (Chrome 66+, Safari 17+, Firefox 115+) preload modules themselves; the polyfill only cost
     // the landing's entry bytes (bench/landing.bench.ts).

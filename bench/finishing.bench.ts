@@ -22,7 +22,13 @@ const generateBody = {
 /** The built-in upscale as the server runs it: decode, Lanczos to 2048², unsharp mask, JPEG encode. */
 async function measureUpscale(image: Buffer): Promise<number[]> {
   const finisher = createBuiltinFinisher({ generator: { name: 'builtin', generate: () => Promise.reject(new Error('unused')) } });
-  const input = { image: { data: image, contentType: 'image/jpeg', width: 1024, height: 1024 }, factor: 2, prompt: 'x', seed: 1, outputFormat: 'jpeg' } as const;
+  const input = {
+    image: { data: image, contentType: 'image/jpeg', width: 1024, height: 1024 },
+    factor: 2,
+    prompt: 'x',
+    seed: 1,
+    outputFormat: 'jpeg',
+  } as const;
   for (let i = 0; i < 3; i++) await finisher.upscale(input);
   const times: number[] = [];
   for (let i = 0; i < UPSCALE_RUNS; i++) {
@@ -111,8 +117,12 @@ export async function run(): Promise<void> {
   console.log(`finishing: load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores while measured`);
 
   const rows = await onBothDatabases('finishing', (database) => measureOverhead(database, image));
-  console.log(`finishing: server overhead, zero-latency providers, 1 user back-to-back, ${ROUNDS} interleaved rounds (p50 relative to generate-image)`);
-  console.log(`  ${'database'.padEnd(9)} ${'request'.padEnd(10)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'vs generate'.padStart(12)}`);
+  console.log(
+    `finishing: server overhead, zero-latency providers, 1 user back-to-back, ${ROUNDS} interleaved rounds (p50 relative to generate-image)`,
+  );
+  console.log(
+    `  ${'database'.padEnd(9)} ${'request'.padEnd(10)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'vs generate'.padStart(12)}`,
+  );
   for (const r of rows) {
     const verdict = r.kind === 'generate' ? '' : r.ratio <= OVERHEAD_TARGET ? '  ok' : '  OVER TARGET';
     console.log(

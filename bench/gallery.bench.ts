@@ -50,7 +50,10 @@ export function cases(): Record<string, string[]> {
     'My Generations (page 1-10, 25)': pages.map((p) => `/api/library/generations?page=${p}`),
     'Favorites (page 1-10, 25)': pages.map((p) => `/api/library/generations?page=${p}&favorites=true`),
     'Explore, no filter': pages.map((p) => `/api/explore?page=${p}`),
-    'Explore, 1 filter': pages.flatMap((p, i) => [`/api/explore?page=${p}&gender=${gender[i % 3]}`, `/api/explore?page=${p}&style=${style[i % 7]}`]),
+    'Explore, 1 filter': pages.flatMap((p, i) => [
+      `/api/explore?page=${p}&gender=${gender[i % 3]}`,
+      `/api/explore?page=${p}&style=${style[i % 7]}`,
+    ]),
     'Explore, 2-4 filters': pages.flatMap((p, i) => [
       `/api/explore?page=${Math.min(p, 3)}&gender=${gender[i % 3]}&hair_color=${hair_color[i % 7]}`,
       `/api/explore?page=1&gender=${gender[i % 3]}&style=${style[i % 7]}&ethnicity=${ethnicity[i % 7]}`,
@@ -65,7 +68,9 @@ async function measure(database: TestDatabaseKind) {
     const { client, userId } = await ts.signUp();
     const started = performance.now();
     await fill(ts.rt.db, userId);
-    console.log(`gallery: ${database}: ${ROWS.toLocaleString('en-US')} generations of one user (+ ${(OTHER_USERS * OTHERS_EACH).toLocaleString('en-US')} of others) + ${ROWS.toLocaleString('en-US')} explore rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `gallery: ${database}: ${ROWS.toLocaleString('en-US')} generations of one user (+ ${(OTHER_USERS * OTHERS_EACH).toLocaleString('en-US')} of others) + ${ROWS.toLocaleString('en-US')} explore rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     // The load outlasts the server's keep-alive timeout; the first request may meet a closed socket.
     await client.get('/api/me').catch(() => undefined);
     const rows = [];

@@ -55,9 +55,7 @@ async function timedGenerate(client: TestClient): Promise<number> {
 async function makeUsers(ts: TestServer, count: number): Promise<TestClient[]> {
   const clients: TestClient[] = [];
   while (clients.length < count) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(4, count - clients.length) }, () => ts.signUp({ credits: 100_000 })),
-    );
+    const batch = await Promise.all(Array.from({ length: Math.min(4, count - clients.length) }, () => ts.signUp({ credits: 100_000 })));
     clients.push(...batch.map((u) => u.client));
   }
   return clients;
@@ -142,7 +140,11 @@ async function measureGrid(): Promise<string[]> {
     const keys: string[] = [];
     for (let i = 0; i < GRID_CARDS; i++) {
       const key = `generations/bench/${randomUUID()}.jpeg`;
-      await ts.rt.storage.put(key, await renderImage(renderRequest(`scene ${i}: mountain lake at dawn, a hiker in a red coat`, 1000 + i)), 'image/jpeg');
+      await ts.rt.storage.put(
+        key,
+        await renderImage(renderRequest(`scene ${i}: mountain lake at dawn, a hiker in a red coat`, 1000 + i)),
+        'image/jpeg',
+      );
       keys.push(key);
     }
     const fetchAll = async (paths: string[]) => {
@@ -171,7 +173,9 @@ export async function run(): Promise<void> {
   const rows = await onBothDatabases('generate', (database) => measureOverhead(database, image));
 
   console.log('generate: POST /api/image/generate-image server overhead (zero-latency provider, loopback HTTP, image stored)');
-  console.log(`  ${'database'.padEnd(9)} ${'load'.padEnd(40)} ${'requests'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  ${'machine'.padEnd(18)}`);
+  console.log(
+    `  ${'database'.padEnd(9)} ${'load'.padEnd(40)} ${'requests'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  ${'machine'.padEnd(18)}`,
+  );
   for (const r of rows) {
     const verdict = r.database === 'postgres' && r.verdict ? `  ${r.verdict(r)}` : '';
     console.log(

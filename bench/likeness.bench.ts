@@ -40,14 +40,18 @@ const BENCH_PACK = {
 };
 
 export async function run(): Promise<void> {
-  console.log(`likeness: load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores)`);
+  console.log(
+    `likeness: load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (2 cores)`,
+  );
   const people = await heldOutPeople();
   const analyser = createVisionAnalyser({ timeoutMs: 120_000 });
   try {
     // Verdicts: each person's reference from all but one photo, held against the left-out photo (same person) and
     // against every other person's photos (different people).
     const embed = async (photo: Buffer) => (await analyser.faceEmbedding(photo)).embedding;
-    const embedded = await Promise.all(people.map(async (p) => ({ name: p.name, faces: (await Promise.all(p.photos.map(embed))) })));
+    const embedded = await Promise.all(people.map(async (p) => ({ name: p.name, faces: await Promise.all(p.photos.map(embed)) })));
     let same = 0;
     let sameStrong = 0;
     let different = 0;
@@ -69,8 +73,12 @@ export async function run(): Promise<void> {
         }
       }
     }
-    console.log(`likeness: ${people.length} people of the held-out half; same-person pairs judged 'strong': ${sameStrong}/${same} = ${pct(sameStrong / same)} (goal ≥ 95 %) ${verdict(sameStrong / same >= TARGET_SHARE)}`);
-    console.log(`likeness: different-person pairs judged 'weak' (or no face): ${differentWeak}/${different} = ${pct(differentWeak / different)} (goal ≥ 95 %) ${verdict(differentWeak / different >= TARGET_SHARE)}`);
+    console.log(
+      `likeness: ${people.length} people of the held-out half; same-person pairs judged 'strong': ${sameStrong}/${same} = ${pct(sameStrong / same)} (goal ≥ 95 %) ${verdict(sameStrong / same >= TARGET_SHARE)}`,
+    );
+    console.log(
+      `likeness: different-person pairs judged 'weak' (or no face): ${differentWeak}/${different} = ${pct(differentWeak / different)} (goal ≥ 95 %) ${verdict(differentWeak / different >= TARGET_SHARE)}`,
+    );
 
     // Time of one check (the embedding of the one face) on a 1024² image, warm.
     const image = await sharp(people[0]!.photos[0]!).resize(1024, 1024, { fit: 'cover' }).jpeg({ quality: 90 }).toBuffer();
@@ -82,24 +90,39 @@ export async function run(): Promise<void> {
       times.push(performance.now() - t);
     }
     const p50 = percentile(times, 50);
-    console.log(`likeness: one check of a 1024×1024 image, warm: median ${Math.round(p50)} ms, p95 ${Math.round(percentile(times, 95))} ms of ${RUNS} (target ≤ ${TARGET_CHECK_MS} ms) ${verdict(p50 <= TARGET_CHECK_MS)}`);
+    console.log(
+      `likeness: one check of a 1024×1024 image, warm: median ${Math.round(p50)} ms, p95 ${Math.round(percentile(times, 95))} ms of ${RUNS} (target ≤ ${TARGET_CHECK_MS} ms) ${verdict(p50 <= TARGET_CHECK_MS)}`,
+    );
   } finally {
     await analyser.close();
   }
 
   // A 20-photo shoot on the fal fake (real photos, zero latency): 5 photos of a stranger forced, against none.
   const fal = await startFakeFal({ latencyMs: 0 });
-  const ts = await startTestServer({ runtime: { generator: createFalGenerator({ credentials: fal.key, fetch: fal.fetch, pollIntervalMs: 5, timeoutMs: 60_000 }) } });
+  const ts = await startTestServer({
+    runtime: { generator: createFalGenerator({ credentials: fal.key, fetch: fal.fetch, pollIntervalMs: 5, timeoutMs: 60_000 }) },
+  });
   try {
     await importPacks(ts.rt.db, { version: 1, packs: [BENCH_PACK] });
     const [person, stranger] = [people[0]!, people[1]!];
     fal.control.photos({ person: person.photos, stranger: stranger.photos });
     const { client, userId } = await ts.signUp({ credits: 1000 });
     const key = `uploads/${userId}/${randomUUID()}.zip`;
-    await ts.rt.storage.put(key, Buffer.from(zipSync(Object.fromEntries(person.photos.map((p, i) => [`${i}.jpg`, new Uint8Array(p)])), { level: 0 })), 'application/zip');
+    await ts.rt.storage.put(
+      key,
+      Buffer.from(zipSync(Object.fromEntries(person.photos.map((p, i) => [`${i}.jpg`, new Uint8Array(p)])), { level: 0 })),
+      'application/zip',
+    );
     const [mara] = await ts.rt.db
       .insert(loraTrainings)
-      .values({ userId, characterName: 'Bench', triggerWord: 'bench', status: 'COMPLETED', uploadUrl: mediaUrl(key), loraFileUrl: `/media/loras/${userId}/bench.json` })
+      .values({
+        userId,
+        characterName: 'Bench',
+        triggerWord: 'bench',
+        status: 'COMPLETED',
+        uploadUrl: mediaUrl(key),
+        loraFileUrl: `/media/loras/${userId}/bench.json`,
+      })
       .returning();
     await ts.rt.likeness.computeReference(mara.id);
     const shoot = async (strangers: number) => {
@@ -107,10 +130,14 @@ export async function run(): Promise<void> {
       const t = performance.now();
       const res = await client.post('/api/shoots', { pack_id: BENCH_PACK.id, lora_id: mara.id, request_id: randomUUID() });
       const id = ((await res.json()) as ShootView).id;
-      const done = await waitFor('shoot end', async () => {
-        const s = (await (await client.get(`/api/shoots/${id}`)).json()) as ShootView;
-        return s.status !== 'RUNNING' && s;
-      }, 600_000);
+      const done = await waitFor(
+        'shoot end',
+        async () => {
+          const s = (await (await client.get(`/api/shoots/${id}`)).json()) as ShootView;
+          return s.status !== 'RUNNING' && s;
+        },
+        600_000,
+      );
       return { ms: performance.now() - t, retaken: done.retaken };
     };
     await shoot(0); // warm-up

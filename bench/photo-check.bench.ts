@@ -23,9 +23,16 @@ async function twentyPhotos(): Promise<Buffer[]> {
   const scene = await megapixelPhoto();
   const out: Buffer[] = [];
   for (let i = 0; i < 20; i++) {
-    const portrait = await sharp(await portraitPhoto(PORTRAITS[i % PORTRAITS.length]!)).extract({ left: 200, top: 180, width: 240, height: 240 }).toBuffer();
+    const portrait = await sharp(await portraitPhoto(PORTRAITS[i % PORTRAITS.length]!))
+      .extract({ left: 200, top: 180, width: 240, height: 240 })
+      .toBuffer();
     const background = i % 2 ? sharp(scene).flop() : sharp(scene);
-    out.push(await background.composite([{ input: portrait, left: 100 + 40 * i, top: 120 }]).jpeg({ quality: 88 }).toBuffer());
+    out.push(
+      await background
+        .composite([{ input: portrait, left: 100 + 40 * i, top: 120 }])
+        .jpeg({ quality: 88 })
+        .toBuffer(),
+    );
   }
   return out;
 }
@@ -39,7 +46,11 @@ async function checkOverHttp(client: TestClient, photo: Buffer): Promise<void> {
 }
 
 export async function run(): Promise<void> {
-  console.log(`photo-check: load average before: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (2 cores)`);
+  console.log(
+    `photo-check: load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (2 cores)`,
+  );
   const before = process.memoryUsage().rss;
   const analyser = createVisionAnalyser({ timeoutMs: 120_000 });
   const photo = await megapixelPhoto();
@@ -86,9 +97,15 @@ export async function run(): Promise<void> {
     );
     const wall = performance.now() - t;
     const kb = Math.round(photos.reduce((s, p) => s + p.length, 0) / photos.length / 1024);
-    console.log(`photo-check: 20 photos checked end to end over HTTP (${kb} KB each, ${PAGE_CONCURRENCY} at a time): ${(wall / 1000).toFixed(2)} s wall (target ≤ ${TARGET_TWENTY_MS / 1000} s) ${verdict(wall, TARGET_TWENTY_MS)}`);
+    console.log(
+      `photo-check: 20 photos checked end to end over HTTP (${kb} KB each, ${PAGE_CONCURRENCY} at a time): ${(wall / 1000).toFixed(2)} s wall (target ≤ ${TARGET_TWENTY_MS / 1000} s) ${verdict(wall, TARGET_TWENTY_MS)}`,
+    );
   } finally {
     await ts.stop();
   }
-  console.log(`photo-check: load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `photo-check: load average after: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }

@@ -26,14 +26,20 @@ const BENCH_PACK = {
   description: 'Twenty studio headshots (benchmark).',
   category: 'Corporate headshot',
   aspect_ratio: '1:1' as const,
-  prompts: Array.from({ length: 20 }, (_, i) => `studio headshot of {subject} with {hair}, navy blazer, gray backdrop, 85mm lens, variation ${i + 1}`),
+  prompts: Array.from(
+    { length: 20 },
+    (_, i) => `studio headshot of {subject} with {hair}, navy blazer, gray backdrop, 85mm lens, variation ${i + 1}`,
+  ),
 };
 
 function zeroLatency(image: Buffer): ImageGenerator {
   return {
     name: 'builtin',
     async generate(req) {
-      return { images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }], seed: req.seed };
+      return {
+        images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }],
+        seed: req.seed,
+      };
     },
   };
 }
@@ -41,10 +47,22 @@ function zeroLatency(image: Buffer): ImageGenerator {
 /** A COMPLETED character with a real built-in LoRA file (from a portrait), so the engine paints its face. */
 async function character(ts: TestServer, userId: string) {
   const key = `loras/${userId}/bench.json`;
-  await ts.rt.storage.put(key, await buildBuiltinLora({ images: [await portraitPhoto(PORTRAITS[0]!)], characterName: 'Bench', triggerWord: 'bench' }), 'application/json');
+  await ts.rt.storage.put(
+    key,
+    await buildBuiltinLora({ images: [await portraitPhoto(PORTRAITS[0]!)], characterName: 'Bench', triggerWord: 'bench' }),
+    'application/json',
+  );
   const [row] = await ts.rt.db
     .insert(loraTrainings)
-    .values({ userId, characterName: 'Bench', triggerWord: 'bench', gender: 'female', hairColor: 'brown', status: 'COMPLETED', loraFileUrl: mediaUrl(key) })
+    .values({
+      userId,
+      characterName: 'Bench',
+      triggerWord: 'bench',
+      gender: 'female',
+      hairColor: 'brown',
+      status: 'COMPLETED',
+      loraFileUrl: mediaUrl(key),
+    })
     .returning();
   return row;
 }
@@ -72,7 +90,15 @@ async function measureStart(database: TestDatabaseKind, image: Buffer) {
       if (res.status !== 201) throw new Error(`POST /api/shoots answered ${res.status}`);
       if (i >= 10) times.push(performance.now() - t);
     }
-    return [{ database, starts: STARTS, p50: `${percentile(times, 50).toFixed(1)} ms`, p99: `${percentile(times, 99).toFixed(1)} ms`, target: database === 'postgres' ? `≤ ${START_P99_MS} ms` : '-' }];
+    return [
+      {
+        database,
+        starts: STARTS,
+        p50: `${percentile(times, 50).toFixed(1)} ms`,
+        p99: `${percentile(times, 99).toFixed(1)} ms`,
+        target: database === 'postgres' ? `≤ ${START_P99_MS} ms` : '-',
+      },
+    ];
   } finally {
     await ts.stop();
   }
@@ -122,7 +148,17 @@ async function measureZip(image: Buffer) {
     const { client, userId } = await ts.signUp({ credits: 10 });
     const mara = await character(ts, userId);
     const shootId = randomUUID();
-    await ts.rt.db.insert(photoShoots).values({ id: shootId, userId, packId: 'linkedin-profile', loraId: mara.id, packName: 'Bench', characterName: 'Bench', status: 'COMPLETED', photoCount: ZIP_PHOTOS, cost: 0 });
+    await ts.rt.db.insert(photoShoots).values({
+      id: shootId,
+      userId,
+      packId: 'linkedin-profile',
+      loraId: mara.id,
+      packName: 'Bench',
+      characterName: 'Bench',
+      status: 'COMPLETED',
+      photoCount: ZIP_PHOTOS,
+      cost: 0,
+    });
     for (let i = 0; i < ZIP_PHOTOS; i++) {
       const id = randomUUID();
       const key = `generations/${userId}/${id}.jpeg`;
@@ -130,7 +166,19 @@ async function measureZip(image: Buffer) {
       const data = Buffer.concat([image, Buffer.from(id)]);
       await ts.rt.storage.put(key, data, 'image/jpeg');
       await ts.rt.db.insert(generations).values({ id, userId, prompt: 'p', width: 1024, height: 1024, imageUrl: mediaUrl(key), shootId });
-      await ts.rt.db.insert(shootPhotos).values({ id, shootId, userId, position: i, prompt: 'p', width: 1024, height: 1024, seed: 1, status: 'SUCCEEDED', generationId: id, imageUrl: mediaUrl(key) });
+      await ts.rt.db.insert(shootPhotos).values({
+        id,
+        shootId,
+        userId,
+        position: i,
+        prompt: 'p',
+        width: 1024,
+        height: 1024,
+        seed: 1,
+        status: 'SUCCEEDED',
+        generationId: id,
+        imageUrl: mediaUrl(key),
+      });
     }
     global.gc?.();
     const before = process.memoryUsage().rss;

@@ -15,9 +15,16 @@ import { loadNow, percentile, renderRequest } from './stats.ts';
 
 const USERS = 4;
 const REQUESTS = Number(process.env.REQUESTS ?? 400);
-const body = { prompt: 'portrait of a woman in a sunlit cafe', image_size: { width: 1024, height: 1024 }, num_inference_steps: 28, guidance_scale: 3.5, output_format: 'jpeg' };
+const body = {
+  prompt: 'portrait of a woman in a sunlit cafe',
+  image_size: { width: 1024, height: 1024 },
+  num_inference_steps: 28,
+  guidance_scale: 3.5,
+  output_format: 'jpeg',
+};
 
-process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+process.env.TEST_DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const image = await renderImage(renderRequest(body.prompt, 7));
 const ts = await startTestServer({
   database: 'postgres',
@@ -25,7 +32,10 @@ const ts = await startTestServer({
     generator: {
       name: 'builtin',
       async generate(req) {
-        return { images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }], seed: req.seed };
+        return {
+          images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }],
+          seed: req.seed,
+        };
       },
     },
   },
@@ -47,7 +57,11 @@ try {
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const q = args[0] as string | { text?: string };
-    statements.push(String(typeof q === 'string' ? q : q?.text).replace(/\s+/g, ' ').slice(0, 140));
+    statements.push(
+      String(typeof q === 'string' ? q : q?.text)
+        .replace(/\s+/g, ' ')
+        .slice(0, 140),
+    );
     return (query as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof query;
   await generate(clients[0]);
@@ -62,16 +76,20 @@ try {
   await session.post('Profiler.start');
   const times: number[] = [];
   const started = performance.now();
-  await Promise.all(clients.map(async (client) => {
-    for (let i = 0; i < REQUESTS / USERS; i++) times.push(await generate(client));
-  }));
+  await Promise.all(
+    clients.map(async (client) => {
+      for (let i = 0; i < REQUESTS / USERS; i++) times.push(await generate(client));
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   const single: number[] = [];
   for (let i = 0; i < 100; i++) single.push(await generate(clients[0]));
   const { profile } = await session.post('Profiler.stop');
   const out = process.env.PROFILE_OUT ?? '/tmp/generate.cpuprofile';
   writeFileSync(out, JSON.stringify(profile));
-  console.log(`${USERS} users back to back: ${Math.round(times.length / seconds)} req/s, p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms; 1 user p50 ${percentile(single, 50).toFixed(1)} ms (${loadNow()})`);
+  console.log(
+    `${USERS} users back to back: ${Math.round(times.length / seconds)} req/s, p50 ${percentile(times, 50).toFixed(1)} ms, p99 ${percentile(times, 99).toFixed(1)} ms; 1 user p50 ${percentile(single, 50).toFixed(1)} ms (${loadNow()})`,
+  );
   console.log(`CPU profile: ${out}`);
 } finally {
   await ts.stop();

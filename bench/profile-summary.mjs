@@ -55,4 +55,6 @@ const top = (map, n, keep = () => true) =>
 console.log(`${(total / 1e6).toFixed(2)} s of samples`);
 console.log(`-- self time by package or file --\n${top(byPlace, 30)}`);
 console.log(`-- self time by function --\n${top(byFunction, 40)}`);
-console.log(`-- inclusive: the server's frames and the request path's libraries --\n${top(inclusive, 45, (k) => /server\/|better-auth|drizzle|\bpg\b|pg-pool|hono/.test(k))}`);
+console.log(
+  `-- inclusive: the server's frames and the request path's libraries --\n${top(inclusive, 45, (k) => /server\/|better-auth|drizzle|\bpg\b|pg-pool|hono/.test(k))}`,
+);

@@ -12,9 +12,16 @@ import { startTestServer, type TestClient } from '../tests/helpers/server.ts';
 import { renderRequest } from './stats.ts';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 300);
-const body = { prompt: 'portrait of a woman in a sunlit cafe', image_size: { width: 1024, height: 1024 }, num_inference_steps: 28, guidance_scale: 3.5, output_format: 'jpeg' };
+const body = {
+  prompt: 'portrait of a woman in a sunlit cafe',
+  image_size: { width: 1024, height: 1024 },
+  num_inference_steps: 28,
+  guidance_scale: 3.5,
+  output_format: 'jpeg',
+};
 
-process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+process.env.TEST_DATABASE_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const image = await renderImage(renderRequest(body.prompt, 7));
 const ts = await startTestServer({
   database: 'postgres',
@@ -22,7 +29,10 @@ const ts = await startTestServer({
     generator: {
       name: 'builtin',
       async generate(req) {
-        return { images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }], seed: req.seed };
+        return {
+          images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }],
+          seed: req.seed,
+        };
       },
     },
   },
@@ -64,7 +74,9 @@ try {
   await admin.connect();
   const dbName = new URL((ts.rt.config as { DATABASE_URL?: string }).DATABASE_URL ?? '').pathname.slice(1);
   const backends = async () =>
-    (await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [dbName])).rows.map((r) => r.pid);
+    (
+      await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [dbName])
+    ).rows.map((r) => r.pid);
   const before = new Map((await backends()).map((pid) => [pid, cpuOf(pid)]));
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -78,7 +90,9 @@ try {
   const perRequest = (x: number) => (x / REQUESTS).toFixed(2);
   console.log(`${REQUESTS} requests back to back by one user:`);
   console.log(`  statements sent per request (background included): ${perRequest(statements.length)}`);
-  console.log(`  this process's CPU per request: ${perRequest((used.user + used.system) / 1000)} ms (user ${perRequest(used.user / 1000)}, system ${perRequest(used.system / 1000)})`);
+  console.log(
+    `  this process's CPU per request: ${perRequest((used.user + used.system) / 1000)} ms (user ${perRequest(used.user / 1000)}, system ${perRequest(used.system / 1000)})`,
+  );
   console.log(`  Postgres backends' CPU per request: ${perRequest(pgCpu * 1000)} ms`);
   console.log(`  wall per request: ${perRequest(wall)} ms (meaningless on a loaded machine)`);
 } finally {

@@ -34,13 +34,19 @@ export async function run(): Promise<void> {
       }
       const ms = percentile(times, 50);
       const verdict = ms <= TARGET_MS[detail] ? 'ok' : 'OVER TARGET';
-      console.log(`vision: builtin ${detail} caption, 1 MP, warm: median ${Math.round(ms)} ms of ${RUNS} (target ≤ ${TARGET_MS[detail]} ms) ${verdict}`);
+      console.log(
+        `vision: builtin ${detail} caption, 1 MP, warm: median ${Math.round(ms)} ms of ${RUNS} (target ≤ ${TARGET_MS[detail]} ms) ${verdict}`,
+      );
       console.log(`  "${text.length > 160 ? `${text.slice(0, 157)}...` : text}"`);
     }
     const a = await analyser.analyse(photo);
-    console.log(`vision: one analysis = decode ${a.timings.decodeMs} ms + models ${a.timings.detectMs} ms (sentences: ${fastCaption(a).length + detailedCaption(a).length} chars)`);
+    console.log(
+      `vision: one analysis = decode ${a.timings.decodeMs} ms + models ${a.timings.detectMs} ms (sentences: ${fastCaption(a).length + detailedCaption(a).length} chars)`,
+    );
     console.log(`vision: models loaded and first image in ${Math.round(coldMs)} ms`);
-    console.log(`vision: process memory after loading: rss ${mb(after.rss)} (was ${mb(before.rss)}), heap ${mb(after.heapUsed)}, external ${mb(after.external)}`);
+    console.log(
+      `vision: process memory after loading: rss ${mb(after.rss)} (was ${mb(before.rss)}), heap ${mb(after.heapUsed)}, external ${mb(after.external)}`,
+    );
   } finally {
     await analyser.close();
   }

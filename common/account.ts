@@ -6,7 +6,10 @@ import { z } from 'zod';
 import { storableText, TEXT_LIMITS } from './text.ts';
 
 /** POST /api/me/delete: the person types their e-mail address to confirm. */
-export const deleteAccountSchema = z.object({ email: storableText(TEXT_LIMITS.email).trim().min(1, 'is required') }, { error: 'must be {email}' });
+export const deleteAccountSchema = z.object(
+  { email: storableText(TEXT_LIMITS.email).trim().min(1, 'is required') },
+  { error: 'must be {email}' },
+);
 export type DeleteAccountBody = z.input<typeof deleteAccountSchema>;
 
 export const ACCOUNT_TEXTS = {

@@ -34,5 +34,6 @@ export interface SubscriptionInfo {
 export const CHECKOUT_EMAIL_MESSAGE = 'Unable to process subscription. Please ensure you have a valid email address.';
 
 /** REQUIRE_VERIFIED_EMAIL: a plan is bought with a confirmed address (built-in accounts). */
-export const CONFIRM_EMAIL_TO_BUY_MESSAGE = 'Confirm your e-mail address before buying a plan: open the link we sent you, or use Send again.';
+export const CONFIRM_EMAIL_TO_BUY_MESSAGE =
+  'Confirm your e-mail address before buying a plan: open the link we sent you, or use Send again.';
 export const CONFIRM_EMAIL_TO_BUY_CODE = 'email_not_verified';

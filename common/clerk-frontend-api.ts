@@ -18,7 +18,8 @@ export function clerkFrontendApi(publishableKey: string): { host: string } | { e
   } catch {
     return { error: 'is not valid base64 after pk_test_/pk_live_' };
   }
-  if (!decoded.endsWith('$') || decoded.slice(0, -1).includes('$')) return { error: 'does not decode to a Clerk Frontend API host (<host>$)' };
+  if (!decoded.endsWith('$') || decoded.slice(0, -1).includes('$'))
+    return { error: 'does not decode to a Clerk Frontend API host (<host>$)' };
   const host = decoded.slice(0, -1);
   if (!HOST_NAME.test(host)) {
     return { error: `decodes to ${JSON.stringify(host)}, which is not a plain host name (letters, digits, dots and hyphens only)` };

@@ -95,7 +95,9 @@ export function hostedOrigins(input: HostedPolicyInput) {
     );
   }
   const apiUrl = input.apiUrl?.trim();
-  const api = apiUrl ? originOf('VITE_API_URL', apiUrl.replace(/\/$/, ''), "this server's address, like https://api.example.com") : undefined;
+  const api = apiUrl
+    ? originOf('VITE_API_URL', apiUrl.replace(/\/$/, ''), "this server's address, like https://api.example.com")
+    : undefined;
   if (api && 'error' in api) issues.push(api.error);
   if (issues.length || 'error' in clerk || 'error' in supabase || (api && 'error' in api)) throw new PolicyInputError(issues);
   const supabaseOrigin = supabase.origin;

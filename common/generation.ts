@@ -75,9 +75,7 @@ export const generationRequestSchema = z.object({
     .literal(LIMITS.generationImageCount, { error: `must be ${LIMITS.generationImageCount}` })
     .default(LIMITS.generationImageCount),
   enable_safety_checker: z.literal(true, { error: 'must be true' }).default(true),
-  output_format: z
-    .enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` })
-    .default(GENERATION_DEFAULTS.outputFormat),
+  output_format: z.enum(OUTPUT_FORMATS, { error: `must be one of ${OUTPUT_FORMATS.join(', ')}` }).default(GENERATION_DEFAULTS.outputFormat),
 });
 
 /** What a client sends. */
@@ -173,7 +171,9 @@ const contentTypeOf = (format: string) => (format === 'png' ? 'image/png' : 'ima
  * hosted adapter from what Supabase answers, so both modes show the same thing.
  */
 export function toGenerationView(row: GenerationRecord): GenerationView {
-  const images: GeneratedImage[] = [{ url: row.image_url, width: row.width, height: row.height, content_type: contentTypeOf(row.output_format) }];
+  const images: GeneratedImage[] = [
+    { url: row.image_url, width: row.width, height: row.height, content_type: contentTypeOf(row.output_format) },
+  ];
   const timestamp = new Date(row.created_at).toISOString();
   const character = row.lora_trainings;
   return {
@@ -191,7 +191,12 @@ export function toGenerationView(row: GenerationRecord): GenerationView {
     timestamp,
     isFavorited: row.is_favorite,
     lora_trainings: character
-      ? { id: character.id, character_name: character.character_name, trigger_word: character.trigger_word, lora_file_url: character.lora_file_url }
+      ? {
+          id: character.id,
+          character_name: character.character_name,
+          trigger_word: character.trigger_word,
+          lora_file_url: character.lora_file_url,
+        }
       : null,
     source:
       row.source_id && row.derivation

@@ -80,7 +80,10 @@ export type ExploreQuery = z.output<typeof exploreQuerySchema>;
 export type ExploreFilters = Partial<Omit<ExploreQuery, 'page'>>;
 
 /** PATCH /api/library/generations/:id */
-export const favoriteBodySchema = z.object({ is_favorite: z.boolean({ error: 'must be true or false' }) }, { error: 'must be {is_favorite}' });
+export const favoriteBodySchema = z.object(
+  { is_favorite: z.boolean({ error: 'must be true or false' }) },
+  { error: 'must be {is_favorite}' },
+);
 
 /** A page of a list with its exact total (product §7: range and exact count). */
 export interface Page<T> {

@@ -20,7 +20,8 @@ export const PASSWORD_MESSAGES = {
   tooWeak: 'This password is too easy to guess. Try a longer one, for example three or four unrelated words.',
 } as const;
 
-const tooWeakBecause = (why: string) => `This password is too easy to guess: ${why}. Try a longer one, for example three or four unrelated words.`;
+const tooWeakBecause = (why: string) =>
+  `This password is too easy to guess: ${why}. Try a longer one, for example three or four unrelated words.`;
 
 /** Why a password is easy to guess, in words (zxcvbn's warning codes; its translations are not shipped). */
 const WARNINGS: Record<string, string> = {
@@ -59,7 +60,15 @@ export function passwordProblem(password: string, userInputs: string[] = []): st
   estimator ??= new ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs as never });
   // The whole value, its words, and its letters run together ("ann.lee@x.com" also as "annlee").
   const inputs = userInputs
-    .flatMap((v) => [v, v.split('@')[0], ...v.toLowerCase().split(/[^\p{L}\p{N}]+/u), v.split('@')[0].toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')])
+    .flatMap((v) => [
+      v,
+      v.split('@')[0],
+      ...v.toLowerCase().split(/[^\p{L}\p{N}]+/u),
+      v
+        .split('@')[0]
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ''),
+    ])
     .filter((v) => v.length >= 3);
   const result = estimator.check(password, inputs);
   if (result.score >= MIN_PASSWORD_SCORE) return null;

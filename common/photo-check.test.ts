@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { countedPeople, duplicateOf, faceEvidenceHolds, isSamePhoto, landmarksInPlace, photoBadge, photoSummary, trainingPolicyRefusal } from './photo-check.ts';
+import {
+  countedPeople,
+  duplicateOf,
+  faceEvidenceHolds,
+  isSamePhoto,
+  landmarksInPlace,
+  photoBadge,
+  photoSummary,
+  trainingPolicyRefusal,
+} from './photo-check.ts';
 
 const UPRIGHT = { rightEye: [0.33, 0.38], leftEye: [0.67, 0.38], nose: [0.5, 0.58], mouth: [0.5, 0.75] } as const;
 const face = (over: Partial<Parameters<typeof faceEvidenceHolds>[0]> = {}) => ({
@@ -25,7 +34,13 @@ describe('training photo verdicts', () => {
     expect(isSamePhoto('ffff0000ffff0000', 'ffff0000ffff003f')).toBe(true); // 6 bits apart
     expect(isSamePhoto('ffff0000ffff0000', 'ffff0000ffff007f')).toBe(false); // 7 bits apart
     expect(isSamePhoto(null, null)).toBe(false);
-    expect(duplicateOf(['ffff0000ffff0000', null, '0f0f0f0f0f0f0f0f', 'ffff0000ffff0001', '0f0f0f0f0f0f0f0f'])).toEqual([null, null, null, 1, 3]);
+    expect(duplicateOf(['ffff0000ffff0000', null, '0f0f0f0f0f0f0f0f', 'ffff0000ffff0001', '0f0f0f0f0f0f0f0f'])).toEqual([
+      null,
+      null,
+      null,
+      1,
+      3,
+    ]);
   });
 
   it('summarises the photos in words', () => {
@@ -39,14 +54,18 @@ describe('training photo verdicts', () => {
     const nsfw = { problems: ['not-allowed' as const], faces: 1 };
     const group = { problems: ['several-people' as const], faces: 3 };
     expect(trainingPolicyRefusal([good, good, good, good])).toBeNull();
-    expect(trainingPolicyRefusal([good, good, nsfw, good, good])).toBe('Photo 3 is not allowed: NSFW content is prohibited. Remove it to continue.');
+    expect(trainingPolicyRefusal([good, good, nsfw, good, good])).toBe(
+      'Photo 3 is not allowed: NSFW content is prohibited. Remove it to continue.',
+    );
     expect(trainingPolicyRefusal([nsfw, good, nsfw, good, nsfw], (i) => `${i + 1} (p${i + 1}.jpg)`)).toBe(
       'Photos 1 (p1.jpg), 3 (p3.jpg) and 5 (p5.jpg) are not allowed: NSFW content is prohibited. Remove them to continue.',
     );
     expect(trainingPolicyRefusal([good, group, good, good, { problems: ['no-face' as const], faces: 0 }])).toBe(
       'At least 4 photos must show exactly one face; only 3 do. Add photos of the person alone.',
     );
-    expect(trainingPolicyRefusal([group, group, group, group])).toBe('At least 4 photos must show exactly one face; none does. Add photos of the person alone.');
+    expect(trainingPolicyRefusal([group, group, group, group])).toBe(
+      'At least 4 photos must show exactly one face; none does. Add photos of the person alone.',
+    );
   });
 
   it('counts a detection as a face only when its evidence holds together', () => {
@@ -63,7 +82,12 @@ describe('training photo verdicts', () => {
       0.5 + (p[0] - 0.5) * Math.cos(a) - (p[1] - 0.5) * Math.sin(a),
       0.5 + (p[0] - 0.5) * Math.sin(a) + (p[1] - 0.5) * Math.cos(a),
     ];
-    const tilted = (a: number) => ({ rightEye: turn(UPRIGHT.rightEye, a), leftEye: turn(UPRIGHT.leftEye, a), nose: turn(UPRIGHT.nose, a), mouth: turn(UPRIGHT.mouth, a) });
+    const tilted = (a: number) => ({
+      rightEye: turn(UPRIGHT.rightEye, a),
+      leftEye: turn(UPRIGHT.leftEye, a),
+      nose: turn(UPRIGHT.nose, a),
+      mouth: turn(UPRIGHT.mouth, a),
+    });
     expect(landmarksInPlace(tilted(0.5))).toBe(true);
     expect(landmarksInPlace(tilted(-0.5))).toBe(true);
     // Upside down in the face's own frame: the nose and mouth above the eye line.

@@ -21,7 +21,9 @@ describe('prompt templating', () => {
     expect(fillPrompt(t, { triggerWord: 'theo', gender: 'male', hairColor: 'gray' })).toBe(
       'linkedin profile photo of theo man with gray hair, navy blazer, his confident smile; he looks at the camera',
     );
-    expect(fillPrompt('{trigger} {person}, {hair}', { triggerWord: null, gender: 'other', hairColor: 'other' })).toBe('TOK person, natural hair');
+    expect(fillPrompt('{trigger} {person}, {hair}', { triggerWord: null, gender: 'other', hairColor: 'other' })).toBe(
+      'TOK person, natural hair',
+    );
   });
 
   it('describes a template in words with the character as "the person"', () => {
@@ -55,8 +57,13 @@ describe('the catalogue file', () => {
   it('refuses a pack with too few prompts, an unknown placeholder or a prompt without the character', () => {
     const pack = catalogue.packs[0];
     expect(catalogueSchema.safeParse({ version: 1, packs: [{ ...pack, prompts: pack.prompts.slice(0, 7) }] }).success).toBe(false);
-    expect(catalogueSchema.safeParse({ version: 1, packs: [{ ...pack, prompts: [...pack.prompts.slice(1), 'photo of {subject} in {city}'] }] }).success).toBe(false);
-    expect(catalogueSchema.safeParse({ version: 1, packs: [{ ...pack, prompts: [...pack.prompts.slice(1), 'a photo of a beach'] }] }).success).toBe(false);
+    expect(
+      catalogueSchema.safeParse({ version: 1, packs: [{ ...pack, prompts: [...pack.prompts.slice(1), 'photo of {subject} in {city}'] }] })
+        .success,
+    ).toBe(false);
+    expect(
+      catalogueSchema.safeParse({ version: 1, packs: [{ ...pack, prompts: [...pack.prompts.slice(1), 'a photo of a beach'] }] }).success,
+    ).toBe(false);
   });
 });
 
@@ -68,7 +75,14 @@ describe('progress words', () => {
   });
 
   it('counts ready and failed photos and estimates minutes from measured photo times', () => {
-    const photos = [photo('SUCCEEDED', 0, 60_000), photo('SUCCEEDED', 0, 120_000), photo('FAILED'), photo('RUNNING', 0), photo('RUNNING', 0), ...Array.from({ length: 5 }, () => photo('QUEUED'))];
+    const photos = [
+      photo('SUCCEEDED', 0, 60_000),
+      photo('SUCCEEDED', 0, 120_000),
+      photo('FAILED'),
+      photo('RUNNING', 0),
+      photo('RUNNING', 0),
+      ...Array.from({ length: 5 }, () => photo('QUEUED')),
+    ];
     // 7 left at 90 s each over 2 running: 5.25 min → about 6.
     expect(shootProgress(photos)).toEqual({ total: 10, ready: 2, failed: 1, cancelled: 0, left: 7, minutesLeft: 6 });
   });

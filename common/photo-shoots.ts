@@ -57,7 +57,9 @@ export const cataloguePackSchema = z.object({
   name: storableText(80).trim().min(1, 'must not be blank'),
   description: storableText(200).trim().min(1, 'must not be blank'),
   category: storableText(60).trim().min(1, 'must not be blank'),
-  aspect_ratio: z.enum(Object.keys(PACK_ASPECTS) as [PackAspect, ...PackAspect[]], { error: `must be one of ${Object.keys(PACK_ASPECTS).join(', ')}` }),
+  aspect_ratio: z.enum(Object.keys(PACK_ASPECTS) as [PackAspect, ...PackAspect[]], {
+    error: `must be one of ${Object.keys(PACK_ASPECTS).join(', ')}`,
+  }),
   prompts: z
     .array(template, { error: 'must be a list' })
     .min(PACK_PROMPTS.min, `must hold at least ${PACK_PROMPTS.min} prompts`)
@@ -108,7 +110,10 @@ export function fillPrompt(templateText: string, character: PromptCharacter): st
     possessive: who.possessive,
     hair: HAIR[character.hairColor] ?? HAIR.other,
   };
-  return templateText.replace(/\{([a-z]+)\}/g, (whole, name: string) => values[name] ?? whole).replace(/\s+/g, ' ').trim();
+  return templateText
+    .replace(/\{([a-z]+)\}/g, (whole, name: string) => values[name] ?? whole)
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** A template in words for the pack page: the character is 'the person'. */

@@ -38,8 +38,5 @@ export const UNSTORABLE_TEXT_MESSAGE = 'contains characters that cannot be store
 
 /** A string field under the shared rule, at most `max` characters. */
 export function storableText(max: number) {
-  return z
-    .string({ error: 'must be text' })
-    .max(max, `must be at most ${max} characters`)
-    .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
+  return z.string({ error: 'must be text' }).max(max, `must be at most ${max} characters`).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
 }

@@ -16,7 +16,11 @@ describe('training form rules (product §5)', () => {
   });
 
   it('fills the fixed payload fields and the option defaults, and omits an empty trigger word', () => {
-    const parsed = trainingSubmissionSchema.parse({ images_data_url: '/media/uploads/u/a.zip', trigger_word: '', character_name: ' Dana ' });
+    const parsed = trainingSubmissionSchema.parse({
+      images_data_url: '/media/uploads/u/a.zip',
+      trigger_word: '',
+      character_name: ' Dana ',
+    });
     expect(parsed).toEqual({
       images_data_url: '/media/uploads/u/a.zip',
       trigger_word: undefined,

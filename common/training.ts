@@ -68,7 +68,8 @@ export const CHARACTER_DELETED = 'Character deleted';
 /** Undo came too late: the window has passed or the character's files are already gone. */
 export const CHARACTER_RESTORE_REFUSED = 'The character could not be restored: Undo works only for a few seconds after deleting.';
 /** A training cancelled (and refunded) by its delete cannot come back. */
-export const CHARACTER_CANCELLED_NOT_RESTORABLE = 'The character could not be restored: its training was cancelled and refunded when it was deleted.';
+export const CHARACTER_CANCELLED_NOT_RESTORABLE =
+  'The character could not be restored: its training was cancelled and refunded when it was deleted.';
 /** The Undo failed for any other reason (no answer from the server). */
 export const CHARACTER_RESTORE_FAILED = 'The character could not be restored.';
 

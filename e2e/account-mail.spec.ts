@@ -1,7 +1,10 @@
 import { expect, linkIn, mailTo, newUser, signUp, test } from './fixtures';
 
 test.describe('e-mail for built-in accounts', () => {
-  test('forgot password: the link from the mail sets a new password, which signs in, and the old session is gone', async ({ page, browser }) => {
+  test('forgot password: the link from the mail sets a new password, which signs in, and the old session is gone', async ({
+    page,
+    browser,
+  }) => {
     const user = await signUp(page);
     await page.goto('/app/profile');
     await expect(page.getByRole('switch', { name: 'E-mail me when a character or a photo shoot is ready' })).toBeVisible();
@@ -77,6 +80,9 @@ test.describe('e-mail for built-in accounts', () => {
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-checked', 'false');
     await page.reload();
-    await expect(page.getByRole('switch', { name: 'E-mail me when a character or a photo shoot is ready' })).toHaveAttribute('aria-checked', 'false');
+    await expect(page.getByRole('switch', { name: 'E-mail me when a character or a photo shoot is ready' })).toHaveAttribute(
+      'aria-checked',
+      'false',
+    );
   });
 });

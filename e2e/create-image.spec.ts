@@ -175,7 +175,13 @@ test('form rules: size clamping, presets, sliders, seed lock, Enter never submit
   await expect(recentItems(page)).toHaveCount(1, { timeout: 30_000 });
   expect(sent[0].seed).not.toBe(1234);
   expect(Number.isInteger(sent[0].seed) && (sent[0].seed as number) >= 0 && (sent[0].seed as number) < 2147483647).toBe(true);
-  expect(sent[0]).toMatchObject({ image_size: { width: 1024, height: 1024 }, num_inference_steps: 49, guidance_scale: 3.6, output_format: 'jpeg', loras: [] });
+  expect(sent[0]).toMatchObject({
+    image_size: { width: 1024, height: 1024 },
+    num_inference_steps: 49,
+    guidance_scale: 3.6,
+    output_format: 'jpeg',
+    loras: [],
+  });
 
   // Locked: the seed is used, and PNG is sent when chosen.
   await page.getByRole('button', { name: 'Lock seed' }).click();
@@ -236,5 +242,8 @@ test('remixSettings in the navigation state prefill the form, seed cleared', asy
   await expect(page.getByLabel('Inference steps')).toHaveValue('40');
   await expect(page.getByLabel('Guidance scale')).toHaveValue('7.5');
   await expect(page.getByLabel('Seed', { exact: true })).toHaveValue('');
-  await expect(page.getByRole('group', { name: 'Aspect ratio' }).getByRole('button', { name: /9:16/ })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('group', { name: 'Aspect ratio' }).getByRole('button', { name: /9:16/ })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
 });

@@ -40,7 +40,10 @@ test('generate, upscale 2×, edit with a new prompt, and see both in My Generati
   // Upscale 2× from the viewer in My Generations.
   await page.goto('/app/my-generations');
   await expect(cards(page)).toHaveCount(1);
-  await cards(page).first().getByRole('button', { name: /Open image details/ }).click();
+  await cards(page)
+    .first()
+    .getByRole('button', { name: /Open image details/ })
+    .click();
   const viewer = page.getByRole('dialog');
   await expect(viewer.getByRole('button', { name: /Upscale 2×/ })).toContainText('5 credits');
   await expect(viewer.getByRole('button', { name: /Upscale 4×/ })).toContainText('10 credits');
@@ -78,9 +81,15 @@ test('generate, upscale 2×, edit with a new prompt, and see both in My Generati
   await expect(cards(page).nth(1).getByText('HD', { exact: true })).toBeVisible();
   await expect(cards(page).nth(0).getByText('HD', { exact: true })).toHaveCount(0);
   await shot(page, 'my-generations');
-  await cards(page).first().getByRole('button', { name: /Open image details/ }).click();
+  await cards(page)
+    .first()
+    .getByRole('button', { name: /Open image details/ })
+    .click();
   await expect(viewer.getByTestId('source-link')).toContainText('Edited from');
   await closeViewer(page);
-  await cards(page).nth(1).getByRole('button', { name: /Open image details/ }).click();
+  await cards(page)
+    .nth(1)
+    .getByRole('button', { name: /Open image details/ })
+    .click();
   await expect(viewer.getByTestId('source-link')).toContainText('Upscaled 2× from');
 });

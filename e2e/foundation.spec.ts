@@ -21,7 +21,9 @@ test('sign-up refuses an easily guessed password under the field, then takes a s
   const password = page.getByLabel('Password');
   await password.fill('password');
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByText('This password is too easy to guess: it is one of the ten most common passwords.', { exact: false })).toBeVisible();
+  await expect(
+    page.getByText('This password is too easy to guess: it is one of the ten most common passwords.', { exact: false }),
+  ).toBeVisible();
   await expect(password).toHaveAttribute('aria-invalid', 'true');
   await password.fill('marialopez7');
   await page.getByRole('button', { name: 'Sign up' }).click();

@@ -24,7 +24,10 @@ const count = (page: Page) => page.getByTestId('gallery-count');
 /** Opens the viewer of the card at `index`. */
 async function openCard(page: Page, index: number) {
   // Near the top edge: on desktop the lower part of a card holds the hover overlay's prompt and actions.
-  await cards(page).nth(index).getByRole('button', { name: /^Open image details/ }).click({ position: { x: 40, y: 12 } });
+  await cards(page)
+    .nth(index)
+    .getByRole('button', { name: /^Open image details/ })
+    .click({ position: { x: 40, y: 12 } });
   return page.getByRole('dialog');
 }
 
@@ -164,7 +167,11 @@ test('the viewer shows the details; Escape closes the desktop modal and focus re
     await page.keyboard.press('Escape');
   }
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(cards(page).first().getByRole('button', { name: /^Open image details/ })).toBeFocused();
+  await expect(
+    cards(page)
+      .first()
+      .getByRole('button', { name: /^Open image details/ }),
+  ).toBeFocused();
 });
 
 test('Regenerate prefills Create Image with the prompt and settings, seed cleared', async ({ page }) => {

@@ -12,7 +12,9 @@ async function openSection(page: Page, label: string) {
   }
 }
 
-test('a shoot where two photos show a stranger re-takes them: 2 re-taken for likeness, every kept photo a strong likeness', async ({ page }) => {
+test('a shoot where two photos show a stranger re-takes them: 2 re-taken for likeness, every kept photo a strong likeness', async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const user = await signUp(page, newUser('Mara Lind'));
 
@@ -54,7 +56,10 @@ test('a shoot where two photos show a stranger re-takes them: 2 re-taken for lik
   await page.getByRole('button', { name: 'Weak likeness' }).click();
   await expect(page.getByText('No weak likenesses')).toBeVisible();
   await page.getByRole('button', { name: 'Show all generations' }).click();
-  await page.getByRole('button', { name: /Open image details/ }).first().click();
+  await page
+    .getByRole('button', { name: /Open image details/ })
+    .first()
+    .click();
   await expect(page.getByRole('dialog').getByTestId('likeness-badge')).toHaveText('Strong likeness');
   await page.screenshot({ path: test.info().outputPath('viewer-strong.png') });
   await page.keyboard.press('Escape');
@@ -80,7 +85,10 @@ test('a shoot where two photos show a stranger re-takes them: 2 re-taken for lik
   expect(generated.ok()).toBeTruthy();
   await page.getByRole('button', { name: 'Weak likeness' }).click();
   await expect(page.getByTestId('gallery-count')).toHaveText('1 image', { timeout: 30_000 });
-  await page.getByRole('button', { name: /Open image details/ }).first().click();
+  await page
+    .getByRole('button', { name: /Open image details/ })
+    .first()
+    .click();
   const viewer = page.getByRole('dialog');
   await expect(viewer.getByTestId('likeness-badge')).toHaveText('Weak likeness');
   await expect(viewer.getByText("This doesn't look much like Mara. Try again with another seed.")).toBeVisible();

@@ -28,7 +28,9 @@ test('the training form says why Start Training did nothing right where the eye 
   await withCredits(user, 600);
   await expect(page.getByText('600 Credits', { exact: true }).first()).toBeAttached();
   await page.getByLabel('Character name').fill('Dana');
-  const photos = await Promise.all(PORTRAITS.slice(0, 3).map(async (p, i) => ({ name: `p${i}.jpg`, mimeType: 'image/jpeg', buffer: await portraitPhoto(p) })));
+  const photos = await Promise.all(
+    PORTRAITS.slice(0, 3).map(async (p, i) => ({ name: `p${i}.jpg`, mimeType: 'image/jpeg', buffer: await portraitPhoto(p) })),
+  );
   await page.locator('input[type=file]').setInputFiles(photos);
   await page.getByRole('button', { name: 'Start Training' }).click();
   const problem = page.getByTestId('training-submit-problem');
@@ -36,7 +38,9 @@ test('the training form says why Start Training did nothing right where the eye 
   await expect(problem).toBeInViewport();
   await expect(problem).toBeFocused();
   // Gone as soon as its cause is: a fourth photo.
-  await page.locator('input[type=file]').setInputFiles([{ name: 'p3.jpg', mimeType: 'image/jpeg', buffer: await portraitPhoto(PORTRAITS[3]!) }]);
+  await page
+    .locator('input[type=file]')
+    .setInputFiles([{ name: 'p3.jpg', mimeType: 'image/jpeg', buffer: await portraitPhoto(PORTRAITS[3]!) }]);
   await expect(problem).toBeHidden();
 });
 
@@ -70,7 +74,10 @@ test('a 60-character address and a long name never push a page sideways, and no 
     await page.goto('/app/profile');
     await page.getByRole('button', { name: 'Open menu' }).click();
     const menu = page.getByRole('menu');
-    await expect(menu.getByRole('menuitem').filter({ hasText: 'Alexandria Montgomery-Featherstonehaugh' })).toHaveAttribute('aria-current', 'page');
+    await expect(menu.getByRole('menuitem').filter({ hasText: 'Alexandria Montgomery-Featherstonehaugh' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
     await expect(menu.getByRole('menuitem', { name: 'Explore' })).not.toHaveAttribute('aria-current', 'page');
     expect(await sideways(page)).toBe(0);
     await page.keyboard.press('Escape');
@@ -98,7 +105,10 @@ test('small labels and the app screens meet WCAG AA contrast', async ({ page }) 
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     const { violations } = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
-    expect(violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`)), path).toEqual([]);
+    expect(
+      violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary}`)),
+      path,
+    ).toEqual([]);
   }
 });
 
@@ -121,11 +131,15 @@ async function withGenerations(user: TestUser, count: number): Promise<void> {
   if (!res.ok) throw new Error(await res.text());
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: test.info().outputPath(`${name}-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
 const galleryCount = (page: Page) => page.getByTestId('gallery-count');
 /** The cards' image numbers in the order shown ('Gallery image 3: …' → 3). */
 const shownNumbers = (page: Page) =>
-  page.getByTestId('generation-card').getByRole('img').evaluateAll((imgs) => imgs.map((img) => Number(/Gallery image (\d+)/.exec(img.getAttribute('alt') ?? '')?.[1])));
+  page
+    .getByTestId('generation-card')
+    .getByRole('img')
+    .evaluateAll((imgs) => imgs.map((img) => Number(/Gallery image (\d+)/.exec(img.getAttribute('alt') ?? '')?.[1])));
 
 /** The toast's Undo, a button of a sensible size (a finger's on phones). */
 async function undoIn(page: Page, message: string) {
@@ -175,7 +189,11 @@ test('a deleted image comes back with Undo, where it was, in this tab and the ot
 
   if (!isPhone(page)) {
     // From the viewer, and with the keyboard: F8 reaches Undo.
-    await page.getByTestId('generation-card').first().getByRole('button', { name: /^Open image details/ }).click({ position: { x: 40, y: 12 } });
+    await page
+      .getByTestId('generation-card')
+      .first()
+      .getByRole('button', { name: /^Open image details/ })
+      .click({ position: { x: 40, y: 12 } });
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await expect(galleryCount(page)).toHaveText('2 images');

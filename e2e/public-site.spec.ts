@@ -100,13 +100,17 @@ test.describe('signed in', () => {
     await signUp(page);
     await page.goto('/');
     await expect(page.getByRole('link', { name: 'Try Now' }).first()).toHaveAttribute('href', '/app/create-image');
-    for (const b of await page.getByRole('link', { name: /^Choose plan/ }).all()) await expect(b).toHaveAttribute('href', '/app/create-image');
+    for (const b of await page.getByRole('link', { name: /^Choose plan/ }).all())
+      await expect(b).toHaveAttribute('href', '/app/create-image');
 
     await page.getByRole('link', { name: 'Try Now' }).first().click();
     await expect(page).toHaveURL(/\/app\/create-image$/);
 
     await page.goto('/pricing');
-    await page.getByRole('link', { name: /^Choose plan/ }).first().click();
+    await page
+      .getByRole('link', { name: /^Choose plan/ })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/app\/create-image$/);
 
     await page.goto('/how-it-works');
@@ -128,7 +132,11 @@ test.describe('signed in', () => {
 
 test('header links scroll smoothly to each section 80px below the top and set the hash', async ({ page }) => {
   await page.goto('/');
-  for (const [name, id] of [['Pricing', 'pricing'], ['FAQ', 'faq'], ['How It Works', 'features']] as const) {
+  for (const [name, id] of [
+    ['Pricing', 'pricing'],
+    ['FAQ', 'faq'],
+    ['How It Works', 'features'],
+  ] as const) {
     const nav = await siteNav(page);
     await nav.getByRole('link', { name, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/#${id}$`));
@@ -230,12 +238,33 @@ test('the landing and how-it-works pages keep their own numbers; its call to act
 test('the legal pages state what product §1 states', async ({ page }) => {
   await page.goto('/terms-of-service');
   const terms = page.getByRole('main');
-  for (const text of ['18 and over', 'including commercial use', 'NSFW content is prohibited', 'permanent closure of your account without refund', 'about 30 days', 'depends on your account', 'not', 'Greek law', "two weeks' notice", '2025-06-30', SUPPORT_EMAIL]) {
+  for (const text of [
+    '18 and over',
+    'including commercial use',
+    'NSFW content is prohibited',
+    'permanent closure of your account without refund',
+    'about 30 days',
+    'depends on your account',
+    'not',
+    'Greek law',
+    "two weeks' notice",
+    '2025-06-30',
+    SUPPORT_EMAIL,
+  ]) {
     await expect(terms, text).toContainText(text);
   }
   await page.goto('/privacy-policy');
   const privacy = page.getByRole('main');
-  for (const text of ['do not train our models on user photos', 'about 30 days', 'depends on your account', 'Greek law', "two weeks' notice", '2025-06-30', '18 and over', SUPPORT_EMAIL]) {
+  for (const text of [
+    'do not train our models on user photos',
+    'about 30 days',
+    'depends on your account',
+    'Greek law',
+    "two weeks' notice",
+    '2025-06-30',
+    '18 and over',
+    SUPPORT_EMAIL,
+  ]) {
     await expect(privacy, text).toContainText(text);
   }
 });
@@ -286,6 +315,9 @@ test('no serious or critical accessibility violations on any public page', async
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     const { violations } = await new AxeBuilder({ page }).analyze();
     const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), path).toEqual([]);
+    expect(
+      bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      path,
+    ).toEqual([]);
   }
 });

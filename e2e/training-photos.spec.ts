@@ -45,7 +45,9 @@ test('each photo gets its badge, the problems go in one tap, and the good ones t
   await expect(page.getByText('Upload 10–20 high-quality photos of the same person')).toBeVisible();
   // Ten badges and their notes still fit the screen: nothing scrolls sideways.
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-  await items(page).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await items(page)
+    .first()
+    .evaluate((el) => el.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: test.info().outputPath(`training-photo-badges-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
   await summary.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: test.info().outputPath(`training-photo-summary-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
@@ -55,10 +57,9 @@ test('each photo gets its badge, the problems go in one tap, and the good ones t
   await expect(summary).toContainText('2 photos: 2 good');
 
   // Two photos of one person are not enough for the server either; two more are.
-  await page.locator('input[type=file]').setInputFiles([
-    file('blonde.jpg', await portraitPhoto('blondeWoman')),
-    file('auburn.jpg', await portraitPhoto('auburnWoman')),
-  ]);
+  await page
+    .locator('input[type=file]')
+    .setInputFiles([file('blonde.jpg', await portraitPhoto('blondeWoman')), file('auburn.jpg', await portraitPhoto('auburnWoman'))]);
   await expect(summary).toContainText('4 photos: 4 good', { timeout: 60_000 });
   await page.getByRole('button', { name: 'Start Training' }).click();
   await expect(page.getByText(isPhone(page) ? SUCCESS_PHONE : SUCCESS_DESKTOP)).toBeVisible({ timeout: 60_000 });
@@ -80,7 +81,8 @@ test('awkward files get a clear badge, never a stuck spinner', async ({ page }) 
   await page.locator('input[type=file]').setInputFiles(expected.map(([key, name]) => file(name, files[key])));
   const summary = page.getByTestId('photo-check-summary');
   await expect(summary).toContainText('5 photos: 3 good, 2 with problems', { timeout: 60_000 });
-  for (const [i, [, , badge]] of expected.entries()) await expect(items(page).nth(i)).toHaveAttribute('aria-label', `Photo ${i + 1}: ${badge}`);
+  for (const [i, [, , badge]] of expected.entries())
+    await expect(items(page).nth(i)).toHaveAttribute('aria-label', `Photo ${i + 1}: ${badge}`);
   await expect(summary).toContainText("Photo 4: Can't be read. HEIC and AVIF photos cannot be used. Choose JPG, PNG or WEBP");
   await expect(summary).toContainText("Photo 5: Can't be read. The photo is damaged and could not be read.");
 });

@@ -27,7 +27,10 @@ test('a user trains a character, watches it complete live and generates with it'
   await expect(page.getByText('Upload 10–20 high-quality photos of the same person')).toBeVisible();
 
   // The trigger word is prefilled from the e-mail's first 5 characters (e2e-1… → 'ee'), also as placeholder, kept to a–z.
-  const expectedDefault = user.email.slice(0, 5).toLowerCase().replace(/[^a-z]/g, '');
+  const expectedDefault = user.email
+    .slice(0, 5)
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
   const trigger = page.getByLabel('Trigger word');
   await expect(trigger).toHaveValue(expectedDefault);
   await expect(trigger).toHaveAttribute('placeholder', expectedDefault);
@@ -50,7 +53,15 @@ test('a user trains a character, watches it complete live and generates with it'
   await submitButton(page).click();
   // The server checks the photos again first; on a fresh server that loads the image models.
   await expect(page.getByText(isPhone(page) ? SUCCESS_PHONE : SUCCESS_DESKTOP)).toBeVisible({ timeout: 60_000 });
-  expect(submitted[0]).toMatchObject({ trigger_word: 'danap', create_masks: true, steps: 1000, is_style: false, character_name: 'Dana', gender: 'female', hair_color: 'brown' });
+  expect(submitted[0]).toMatchObject({
+    trigger_word: 'danap',
+    create_masks: true,
+    steps: 1000,
+    is_style: false,
+    character_name: 'Dana',
+    gender: 'female',
+    hair_color: 'brown',
+  });
   expect(String(submitted[0]!.images_data_url)).toMatch(/^\/media\/uploads\/.+\.zip$/);
   // The form is cleared and the new training is at the top, running.
   await expect(page.getByLabel('Character name')).toHaveValue('');
@@ -83,7 +94,10 @@ test('a user trains a character, watches it complete live and generates with it'
   // The same prompt and seed without the character paints a different image.
   const request = generated[0]!;
   const render = async (loras: unknown[]) => {
-    const res = await page.request.post('/api/image/generate-image', { data: { ...request, loras }, headers: { origin: new URL(page.url()).origin } });
+    const res = await page.request.post('/api/image/generate-image', {
+      data: { ...request, loras },
+      headers: { origin: new URL(page.url()).origin },
+    });
     expect(res.ok()).toBeTruthy();
     const url = (await res.json()).images[0].url as string;
     return (await page.request.get(url)).body();

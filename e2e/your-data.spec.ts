@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { portraitPhoto, PORTRAITS } from '../tests/helpers/photos';
 import { CONTROL, expect, isPhone, newUser, ORIGIN, signUp, test, withCredits, type TestUser } from './fixtures';
 
-const QUESTION = (name: string) => `Delete ${name}? Its model and training photos are removed for good. Images you made with it stay in your gallery.`;
+const QUESTION = (name: string) =>
+  `Delete ${name}? Its model and training photos are removed for good. Images you made with it stay in your gallery.`;
 
 /** Gives the user `count` generations through the control port ('Gallery image 1' oldest … newest last). */
 async function withGenerations(user: TestUser, count: number): Promise<string[]> {
@@ -24,7 +25,13 @@ async function signedIn(page: Page, name = 'Robin Vale'): Promise<TestUser> {
 /** Trains a character through the API (uploader, then submission), as the training page does. */
 async function submitTraining(page: Page, name: string): Promise<void> {
   const files: Record<string, [Uint8Array, { level: 0 }]> = {};
-  for (let i = 0; i < 4; i++) files[`photo-${i + 1}.jpg`] = [await sharp(await portraitPhoto(PORTRAITS[i]!)).jpeg().toBuffer(), { level: 0 }];
+  for (let i = 0; i < 4; i++)
+    files[`photo-${i + 1}.jpg`] = [
+      await sharp(await portraitPhoto(PORTRAITS[i]!))
+        .jpeg()
+        .toBuffer(),
+      { level: 0 },
+    ];
   const upload = await page.request.post('/api/upload', {
     headers: { origin: ORIGIN },
     multipart: { file: { name: 'training_images.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync(files)) } },
@@ -32,7 +39,15 @@ async function submitTraining(page: Page, name: string): Promise<void> {
   expect(upload.ok()).toBeTruthy();
   const submitted = await page.request.post('/api/image/submit-lora-training', {
     headers: { origin: ORIGIN },
-    data: { images_data_url: (await upload.json()).url, character_name: name, gender: 'other', hair_color: 'other', create_masks: true, steps: 1000, is_style: false },
+    data: {
+      images_data_url: (await upload.json()).url,
+      character_name: name,
+      gender: 'other',
+      hair_color: 'other',
+      create_masks: true,
+      steps: 1000,
+      is_style: false,
+    },
     timeout: 90_000,
   });
   expect(submitted.status(), await submitted.text()).toBe(200);
@@ -44,7 +59,8 @@ async function zipOf(download: Download): Promise<Record<string, Uint8Array>> {
   return unzipSync(new Uint8Array(readFileSync(path)));
 }
 
-const shot = (page: Page, name: string) => page.screenshot({ path: test.info().outputPath(`${name}-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: test.info().outputPath(`${name}-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
 
 test('a person deletes a character from Previous Trainings', async ({ page }) => {
   test.setTimeout(150_000);

@@ -117,7 +117,8 @@ function paidJobsCheck(books: Books, kind: 'generation' | 'caption'): Check {
     else if (delivered && refunds === 0) kept++;
     else if (job.status === 'FAILED' && refunds === 1) refunded++;
     else if (job.status === 'SUCCEEDED' && kind === 'generation' && !generation) problems.push(`job ${id} succeeded without a generation`);
-    else if (job.status === 'SUCCEEDED' && kind === 'generation' && !generation!.stored) problems.push(`generation ${job.generationId} has no image in storage`);
+    else if (job.status === 'SUCCEEDED' && kind === 'generation' && !generation!.stored)
+      problems.push(`generation ${job.generationId} has no image in storage`);
     else problems.push(`job ${id} is ${job.status} with ${refunds} refund${refunds === 1 ? '' : 's'}`);
   }
   const debited = new Set(books.ledger.filter((l) => l.kind === 'debit').map((l) => l.idempotencyKey));
@@ -230,9 +231,19 @@ function answersCheck(books: Books, seen: Observations): Check {
   }
   const ok = seen.answers.filter((a) => a.status === 200).length;
   const lost = seen.answers.filter((a) => a.status === 0).length;
-  return check('every answer users got agrees with the books', problems, `${seen.answers.length} paid requests: ${ok} succeeded, ${lost} lost their answer`);
+  return check(
+    'every answer users got agrees with the books',
+    problems,
+    `${seen.answers.length} paid requests: ${ok} succeeded, ${lost} lost their answer`,
+  );
 }
 
 export function reconcile(books: Books, seen: Observations): Check[] {
-  return [paidJobsCheck(books, 'generation'), paidJobsCheck(books, 'caption'), ledgerCheck(books), streamsCheck(books, seen), answersCheck(books, seen)];
+  return [
+    paidJobsCheck(books, 'generation'),
+    paidJobsCheck(books, 'caption'),
+    ledgerCheck(books),
+    streamsCheck(books, seen),
+    answersCheck(books, seen),
+  ];
 }

@@ -76,7 +76,10 @@ function startInstance(instance: Instance, env: Record<string, string>, logFile:
 async function waitReady(instance: Instance, timeoutMs = 180_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    const ok = await fetch(`${instance.url}/readyz`).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${instance.url}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return;
     await sleep(200);
   }
@@ -143,7 +146,11 @@ class User {
    * One request, timed and recorded under `endpoint`. A refused connection never reached a server: like a load
    * balancer, it is sent to the other instance. A lost connection is retried only for reads.
    */
-  async call(endpoint: string, path: string, init: { method?: string; json?: unknown; form?: FormData | URLSearchParams } = {}): Promise<Answer> {
+  async call(
+    endpoint: string,
+    path: string,
+    init: { method?: string; json?: unknown; form?: FormData | URLSearchParams } = {},
+  ): Promise<Answer> {
     const method = init.method ?? (init.json || init.form ? 'POST' : 'GET');
     let exclude: Instance | undefined;
     for (let attempt = 0; ; attempt++) {
@@ -199,11 +206,15 @@ class User {
     if (signUp.status !== 200) throw new Error(`sign-up answered ${signUp.status}`);
     const me = await this.call('POST /api/me/sync', '/api/me/sync', { method: 'POST' });
     this.id = (me.body as { id: string }).id;
-    const checkout = await this.call('POST /api/billing/checkout', '/api/billing/checkout', { json: { plan: 'BASIC', userId: this.id, email: this.email } });
+    const checkout = await this.call('POST /api/billing/checkout', '/api/billing/checkout', {
+      json: { plan: 'BASIC', userId: this.id, email: this.email },
+    });
     const path = new URL((checkout.body as { checkout_url: string }).checkout_url).pathname;
     const paid = await this.call('POST /sandbox/checkout/:id/pay', `${path}/pay`, { form: new URLSearchParams() });
     if (paid.status !== 303) throw new Error(`the sandbox payment answered ${paid.status}`);
-    const image = await sharp({ create: { width: 320, height: 320, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } } })
+    const image = await sharp({
+      create: { width: 320, height: 320, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } },
+    })
       .jpeg()
       .toBuffer();
     const form = new FormData();
@@ -224,7 +235,11 @@ class User {
         let run: StreamRun | undefined;
         try {
           const res = await fetch(`${instance.url}/api/events`, { headers: { cookie: this.cookie }, signal: controller.signal });
-          samples.push({ endpoint: 'GET /api/events', ms: performance.now() - started, error: res.status === 200 ? undefined : `HTTP ${res.status}` });
+          samples.push({
+            endpoint: 'GET /api/events',
+            ms: performance.now() - started,
+            error: res.status === 200 ? undefined : `HTTP ${res.status}`,
+          });
           await readServerSentEvents(res.body!, (event, data) => {
             if (event === 'ready' || event === 'resync') this.runs.push((run = { values: [], cut: true }));
             if (event === 'credits') run?.values.push(JSON.parse(data).credits);
@@ -267,12 +282,17 @@ class User {
   async favourite(): Promise<void> {
     const id = this.generations[Math.floor(Math.random() * this.generations.length)];
     if (!id) return this.list();
-    await this.call('PATCH /api/library/generations/:id', `/api/library/generations/${id}`, { method: 'PATCH', json: { is_favorite: Math.random() < 0.5 } });
+    await this.call('PATCH /api/library/generations/:id', `/api/library/generations/${id}`, {
+      method: 'PATCH',
+      json: { is_favorite: Math.random() < 0.5 },
+    });
   }
 
   async caption(): Promise<void> {
     const detail = Math.random() < 0.5 ? 'fast' : 'detail';
-    const res = await this.call(`POST /api/image/${detail}-caption`, `/api/image/${detail}-caption`, { json: { image_url: this.captionImage } });
+    const res = await this.call(`POST /api/image/${detail}-caption`, `/api/image/${detail}-caption`, {
+      json: { image_url: this.captionImage },
+    });
     answers.push({ userId: this.id, kind: 'caption', status: res.status });
   }
 
@@ -312,7 +332,9 @@ async function readBooks(databaseUrl: string, userIds: string[], exists: (key: s
       'select user_id, delta, kind, idempotency_key, balance_after, created_at from credit_ledger where user_id = any($1)',
       [userIds],
     );
-    const jobs = await client.query('select id, user_id, kind, status, generation_id from generation_jobs where user_id = any($1)', [userIds]);
+    const jobs = await client.query('select id, user_id, kind, status, generation_id from generation_jobs where user_id = any($1)', [
+      userIds,
+    ]);
     const generations = await client.query('select id, user_id, image_url from generations where user_id = any($1)', [userIds]);
     return {
       users: users.rows.map((r) => ({ id: r.id, credits: r.credits, publicCredits: r.public_credits })),
@@ -350,7 +372,13 @@ async function main(): Promise<number> {
   process.env.TEST_DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/test';
   const work = mkdtempSync(join(tmpdir(), 'likeness-loadtest-'));
   const scratch = await createScratchDatabase();
-  const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: join(work, 's3'), configureBuckets: [{ name: BUCKET, configs: [] }] });
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: join(work, 's3'),
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   const { port: s3Port } = await s3.run();
   const s3Config = {
     S3_BUCKET: BUCKET,
@@ -460,7 +488,9 @@ async function main(): Promise<number> {
     console.log('\nErrors by kind');
     if (kinds.size === 0) console.log('  none');
     for (const [kind, n] of [...kinds].sort((a, b) => b[1] - a[1])) console.log(`  ${n}  ${kind}`);
-    console.log(`\nThroughput: ${samples.length} requests in ${drivenSeconds.toFixed(1)} s = ${(samples.length / drivenSeconds).toFixed(1)} requests/s`);
+    console.log(
+      `\nThroughput: ${samples.length} requests in ${drivenSeconds.toFixed(1)} s = ${(samples.length / drivenSeconds).toFixed(1)} requests/s`,
+    );
     console.log('\nReconciliation');
     for (const c of checks) console.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`);
     failed = checks.some((c) => !c.ok);
@@ -481,4 +511,3 @@ main().then(
     process.exit(1);
   },
 );
-

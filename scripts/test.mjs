@@ -1,6 +1,6 @@
 // `npm test`: the typecheck, every Vitest suite, then the Playwright suites in Chromium (the local build's,
 // then the hosted deployment's); ends with one
-// summary line that counts each test once (see test-counts.mjs), the typecheck as one more.
+// summary line that counts each test once (see test-counts.mjs), the typecheck and the format check as one each.
 // The suites that need a real PostgreSQL get one (test-database.mjs): TEST_DATABASE_URL's, or else one started
 // for the run and stopped after it, also when the run fails or is interrupted. None is ever skipped for want
 // of one: without any, the run fails saying why.
@@ -20,7 +20,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     console.error(`\nnpm test: ${signal}, stopping.`);
     for (const child of running) child.kill(signal);
     await database?.stop();
-    process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 })[signal]);
+    process.exit(128 + { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[signal]);
   });
 }
 
@@ -63,11 +63,22 @@ if (!only) {
   const typecheck = await run(node, [bin('tsc'), '--noEmit', '-p', 'tsconfig.json']);
   if (typecheck !== 0) console.error('Typecheck failed.');
   record(typecheck, { passed: typecheck === 0 ? 1 : 0, failed: typecheck === 0 ? 0 : 1, skipped: 0 });
+  // Formatting is Prettier's decision (.prettierrc.json), not a reviewer's: `npm run format` applies it.
+  const format = await run(node, [bin('prettier'), '--check', '--log-level', 'warn', '.']);
+  if (format !== 0) console.error('Some files are not formatted as Prettier would: run `npm run format`.');
+  record(format, { passed: format === 0 ? 1 : 0, failed: format === 0 ? 0 : 1, skipped: 0 });
 }
 
 if (only !== 'e2e') {
   const file = join(out, 'vitest.json');
-  const code = await run(node, [bin('vitest'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...(only ? args : [])]);
+  const code = await run(node, [
+    bin('vitest'),
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${file}`,
+    ...(only ? args : []),
+  ]);
   record(code, report(file, countVitest));
 }
 
@@ -81,9 +92,13 @@ if (only !== 'unit') {
   const wantsHosted = files.length === 0 || files.some((a) => a.includes('hosted'));
   if (wantsLocal) {
     const file = join(out, 'playwright.json');
-    const code = await run(node, [bin('playwright'), 'test', ...(only ? args.filter((a) => a.startsWith('-') || !a.includes('hosted')) : [])], {
-      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
-    });
+    const code = await run(
+      node,
+      [bin('playwright'), 'test', ...(only ? args.filter((a) => a.startsWith('-') || !a.includes('hosted')) : [])],
+      {
+        env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: file },
+      },
+    );
     record(code, report(file, countPlaywright));
   }
 

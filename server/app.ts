@@ -76,7 +76,10 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
 
   app.route('/', opsRoutes({ readiness: rt.readiness, metrics: rt.metrics, metricsToken: config.METRICS_TOKEN }));
   app.get('/api/health', (c) => c.json({ ok: true, database: rt.database.kind }));
-  app.route('/api/public-config', publicConfigRoutes({ supportEmail: config.SUPPORT_EMAIL, uploadRetentionDays: config.UPLOAD_RETENTION_DAYS }));
+  app.route(
+    '/api/public-config',
+    publicConfigRoutes({ supportEmail: config.SUPPORT_EMAIL, uploadRetentionDays: config.UPLOAD_RETENTION_DAYS }),
+  );
   // Built-in accounts only; with Clerk, /api/auth/* does not exist (404).
   if (rt.identity.handle) {
     app.route('/api/auth', authRoutes({ identity: rt.identity, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }));
@@ -95,7 +98,10 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api', shootsRoutes(rt));
   app.route('/api/webhooks/fal', falWebhookRoutes(rt));
 
-  app.route('/api/billing', billingRoutes({ ...rt, publicUrl: config.PUBLIC_URL, spaOrigins, requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL }));
+  app.route(
+    '/api/billing',
+    billingRoutes({ ...rt, publicUrl: config.PUBLIC_URL, spaOrigins, requireVerifiedEmail: config.REQUIRE_VERIFIED_EMAIL }),
+  );
   app.route('/api/webhooks', webhookRoutes(rt));
   if (rt.clerkWebhooks) app.route('/api/webhooks/clerk', clerkWebhookRoutes({ clerkWebhooks: rt.clerkWebhooks }));
 

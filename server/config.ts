@@ -3,9 +3,7 @@ import { z } from 'zod';
 import { INVALID_PUBLISHABLE_KEY, PUBLISHABLE_KEY_PATTERN } from '@common/identity-key.ts';
 import { LIMITS, PRODUCT_NAME } from '@common/product.ts';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const optionalText = z
   .string()
   .trim()
@@ -25,7 +23,10 @@ const originList = z
   .optional()
   .transform((v, ctx) => {
     const origins: string[] = [];
-    for (const item of (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const item of (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       let origin: string | undefined;
       try {
         const parsed = new URL(item);
@@ -129,9 +130,7 @@ const envSchema = z.object({
   CLERK_SECRET_KEY: optionalText,
   /** The instance's PEM public key: tokens are then verified without a network call. */
   CLERK_JWT_KEY: optionalText,
-  CLERK_PUBLISHABLE_KEY: optionalText.pipe(
-    z.string().regex(PUBLISHABLE_KEY_PATTERN, INVALID_PUBLISHABLE_KEY).optional(),
-  ),
+  CLERK_PUBLISHABLE_KEY: optionalText.pipe(z.string().regex(PUBLISHABLE_KEY_PATTERN, INVALID_PUBLISHABLE_KEY).optional()),
   /** Origins a session token may have been issued to (its azp claim); defaults to ALLOWED_ORIGINS and PUBLIC_URL. */
   CLERK_AUTHORIZED_PARTIES: originList,
   CLERK_WEBHOOK_SIGNING_SECRET: optionalText.pipe(z.string().startsWith('whsec_', 'must start with whsec_').optional()),
@@ -207,9 +206,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
-    );
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`));
   }
   const cfg = parsed.data;
   const issues: string[] = [];
@@ -239,7 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     for (const name of ['ALLOWED_ORIGINS', 'CLERK_AUTHORIZED_PARTIES'] as const) {
       if (cfg[name].length) issues.push(`${name}: takes effect only with Clerk (set CLERK_SECRET_KEY or CLERK_JWT_KEY)`);
     }
-    if (cfg.CLERK_WEBHOOK_SIGNING_SECRET) issues.push('CLERK_WEBHOOK_SIGNING_SECRET: takes effect only with Clerk (set CLERK_SECRET_KEY or CLERK_JWT_KEY)');
+    if (cfg.CLERK_WEBHOOK_SIGNING_SECRET)
+      issues.push('CLERK_WEBHOOK_SIGNING_SECRET: takes effect only with Clerk (set CLERK_SECRET_KEY or CLERK_JWT_KEY)');
   }
   // The sandbox hands out credits for free: fine on a developer's machine, never by accident where users are.
   if (!sandboxPagesAllowed(cfg) && !cfg.CREEM_API_KEY) {

@@ -255,7 +255,9 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     logger.warn(`PUBLIC_URL is not set: links in mail point at ${mailBaseUrl}`);
   }
   const mailLinks = createUnsubscribeLinks(
-    config.AUTH_SECRET ? createHmac('sha256', config.AUTH_SECRET).update('mail-links').digest('base64url') : localSecret(config.dataDir, 'mail-secret'),
+    config.AUTH_SECRET
+      ? createHmac('sha256', config.AUTH_SECRET).update('mail-links').digest('base64url')
+      : localSecret(config.dataDir, 'mail-secret'),
     mailBaseUrl,
   );
   const signInGuard = createSignInGuard({ db, limit: config.AUTH_RATE_LIMIT, signUpLimit: config.SIGN_UP_RATE_LIMIT });
@@ -325,7 +327,14 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     const photos = (await shootsRepository.photoCounts(tx, shoot.id)).SUCCEEDED;
     if (photos > 0) await enqueueShootReady(tx, shoot.userId, { id: shoot.id, pack: shoot.packName, photos });
   };
-  const shoots = createShootsService({ db, credits, events, logger, wake: () => shootRunner?.wake(), onShootEnded: options.onShootEnded ?? shootReadyMail });
+  const shoots = createShootsService({
+    db,
+    credits,
+    events,
+    logger,
+    wake: () => shootRunner?.wake(),
+    onShootEnded: options.onShootEnded ?? shootReadyMail,
+  });
   shootRunner = createShootRunner({
     db,
     leases,
@@ -444,7 +453,9 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   // A paid call whose instance died (or, on PGlite, this process's previous run) is refunded once its lease is
   // free; every instance looks every few seconds, so that happens within seconds of the lease running out.
   const sweepPaidJobs = () =>
-    refundAbandonedJobs({ db, credits, logger, metrics }).catch((err: unknown) => logger.error({ err }, 'could not refund abandoned paid calls'));
+    refundAbandonedJobs({ db, credits, logger, metrics }).catch((err: unknown) =>
+      logger.error({ err }, 'could not refund abandoned paid calls'),
+    );
   await sweepPaidJobs();
   const paidJobSweep = setInterval(sweepPaidJobs, Math.max(500, leases.leaseMs / 5)).unref();
   const payments = createPaymentProvider(config);
@@ -482,15 +493,23 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   });
   let seeding: Promise<number> | undefined;
   const seedExplore = () =>
-    (seeding ??= seedExploreGallery({ db, storage, generator: seedGenerator, logger }, seedAbort.signal).finally(() => (seeding = undefined)));
+    (seeding ??= seedExploreGallery({ db, storage, generator: seedGenerator, logger }, seedAbort.signal).finally(
+      () => (seeding = undefined),
+    ));
   let coverRun: Promise<string[]> | undefined;
   const renderPackCovers = () =>
-    (coverRun ??= renderCovers({ db, storage, generator: seedGenerator, logger }, { signal: seedAbort.signal }).finally(() => (coverRun = undefined)));
+    (coverRun ??= renderCovers({ db, storage, generator: seedGenerator, logger }, { signal: seedAbort.signal }).finally(
+      () => (coverRun = undefined),
+    ));
   if (options.packCovers ?? config.EXPLORE_SEED ?? config.NODE_ENV !== 'test') {
-    renderPackCovers().catch((err: unknown) => logger.error({ err }, 'could not render the photo-pack covers; they will be tried again at the next start'));
+    renderPackCovers().catch((err: unknown) =>
+      logger.error({ err }, 'could not render the photo-pack covers; they will be tried again at the next start'),
+    );
   }
   if (config.EXPLORE_SEED ?? config.NODE_ENV !== 'test') {
-    seedExplore().catch((err: unknown) => logger.error({ err }, 'could not seed the explore gallery; it will be tried again at the next start'));
+    seedExplore().catch((err: unknown) =>
+      logger.error({ err }, 'could not seed the explore gallery; it will be tried again at the next start'),
+    );
   }
 
   return {

@@ -10,7 +10,11 @@ export function fakeClerkScript(): Promise<string> {
     const result = await build({
       configFile: false,
       logLevel: 'silent',
-      build: { write: false, minify: false, lib: { entry: ENTRY, formats: ['iife'], name: 'LikenessFakeClerkJs', fileName: 'clerk.browser' } },
+      build: {
+        write: false,
+        minify: false,
+        lib: { entry: ENTRY, formats: ['iife'], name: 'LikenessFakeClerkJs', fileName: 'clerk.browser' },
+      },
     });
     const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
     const chunk = outputs.flatMap((o) => o.output).find((o) => o.type === 'chunk');

@@ -10,7 +10,9 @@ const shellCredits = (page: Page, text: string) =>
 const cards = (page: Page) => page.getByTestId('generation-card');
 /** The heart of a favourite card: a badge on phones, the pressed button on desktop. */
 const heart = (page: Page) =>
-  isPhone(page) ? cards(page).first().getByLabel('Favorite', { exact: true }) : cards(page).first().getByRole('button', { name: 'Remove Favorite' });
+  isPhone(page)
+    ? cards(page).first().getByLabel('Favorite', { exact: true })
+    : cards(page).first().getByRole('button', { name: 'Remove Favorite' });
 
 async function trainingPhotos(n: number) {
   const out = [];
@@ -25,7 +27,10 @@ async function trainingPhotos(n: number) {
 /** Favourites the first card of My Generations (phones through the viewer, desktop on the card). */
 async function favouriteFirst(page: Page) {
   if (isPhone(page)) {
-    await cards(page).first().getByRole('button', { name: /^Open image details/ }).click({ position: { x: 40, y: 12 } });
+    await cards(page)
+      .first()
+      .getByRole('button', { name: /^Open image details/ })
+      .click({ position: { x: 40, y: 12 } });
     const sheet = page.getByRole('dialog');
     await sheet.getByRole('button', { name: 'Add to Favorites' }).click();
     await expect(sheet.getByRole('button', { name: 'Remove Favorite' })).toHaveAttribute('aria-pressed', 'true');
@@ -37,13 +42,19 @@ async function favouriteFirst(page: Page) {
   }
 }
 
-test('hosted mode end to end: sign in, buy a plan, create, favourite across tabs, explore, train, sign out', async ({ page, context, clerkUser }) => {
+test('hosted mode end to end: sign in, buy a plan, create, favourite across tabs, explore, train, sign out', async ({
+  page,
+  context,
+  clerkUser,
+}) => {
   test.setTimeout(240_000);
   // The hosted SPA is served with the policy that lets Clerk and Supabase in, and nothing else.
   const shell = await page.goto('/sign-in');
   const csp = shell!.headers()['content-security-policy'];
   expect(csp).toContain(`script-src 'self' ${HOSTED_E2E.frontendApi} https://challenges.cloudflare.com`);
-  expect(csp).toContain(`connect-src 'self' ${HOSTED_E2E.frontendApi} http://127.0.0.1:${HOSTED_E2E.supabasePort} ws://127.0.0.1:${HOSTED_E2E.supabasePort}`);
+  expect(csp).toContain(
+    `connect-src 'self' ${HOSTED_E2E.frontendApi} http://127.0.0.1:${HOSTED_E2E.supabasePort} ws://127.0.0.1:${HOSTED_E2E.supabasePort}`,
+  );
   expect(csp).not.toContain('unsafe-eval');
 
   // Sign in through Clerk's (fake) widget; Clerk's router push lands on Create Image.
@@ -148,7 +159,10 @@ test('when the page blocks Clerk, sign-in and the app say so at once and the con
   // A static host serving an old policy (the local one): the document's header is replaced on the way in.
   await page.route(/\/(sign-in|app\/create-image)$/, async (route) => {
     const response = await route.fetch();
-    const headers = { ...response.headers(), 'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'" };
+    const headers = {
+      ...response.headers(),
+      'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'",
+    };
     await route.fulfill({ response, headers });
   });
   const logged: string[] = [];
@@ -157,14 +171,21 @@ test('when the page blocks Clerk, sign-in and the app say so at once and the con
   });
   const started = Date.now();
   await page.goto('/sign-in');
-  await expect(page.getByText('The sign-in service could not be loaded. Check your connection and try again.')).toBeVisible({ timeout: 5_000 });
+  await expect(page.getByText('The sign-in service could not be loaded. Check your connection and try again.')).toBeVisible({
+    timeout: 5_000,
+  });
   await expect(page.getByRole('button', { name: 'Try Again' })).toBeVisible();
   expect(Date.now() - started).toBeLessThan(8_000);
   await page.screenshot({ path: test.info().outputPath('sign-in-blocked.png') });
-  expect(logged.some((text) => text.includes('The sign-in service could not be loaded') && text.includes('clerk.likeness-e2e.test'))).toBe(true);
+  expect(logged.some((text) => text.includes('The sign-in service could not be loaded') && text.includes('clerk.likeness-e2e.test'))).toBe(
+    true,
+  );
 
   await page.goto('/app/create-image');
-  await expect(page.getByRole('alert')).toContainText('Error initializing user: The sign-in service could not be loaded. Check your connection and try again.', { timeout: 5_000 });
+  await expect(page.getByRole('alert')).toContainText(
+    'Error initializing user: The sign-in service could not be loaded. Check your connection and try again.',
+    { timeout: 5_000 },
+  );
   await expect(page.getByRole('button', { name: 'Try Again' })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath('app-blocked.png') });
   // These violations are the point of this test.
@@ -177,6 +198,8 @@ test('when Clerk cannot be reached, the sign-in page says so at once', async ({ 
   await context.route(`${HOSTED_E2E.frontendApi}/**`, (route) => route.abort('internetdisconnected'));
   const started = Date.now();
   await page.goto('/sign-in');
-  await expect(page.getByText('The sign-in service could not be loaded. Check your connection and try again.')).toBeVisible({ timeout: 5_000 });
+  await expect(page.getByText('The sign-in service could not be loaded. Check your connection and try again.')).toBeVisible({
+    timeout: 5_000,
+  });
   expect(Date.now() - started).toBeLessThan(8_000);
 });

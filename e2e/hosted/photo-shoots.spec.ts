@@ -16,7 +16,10 @@ async function openSection(page: Page, label: string) {
   }
 }
 
-test('hosted photo shoot: the catalogue and the shoot are read from Supabase, started through the server, followed live', async ({ page, clerkUser }) => {
+test('hosted photo shoot: the catalogue and the shoot are read from Supabase, started through the server, followed live', async ({
+  page,
+  clerkUser,
+}) => {
   test.setTimeout(480_000);
   await page.goto('/sign-in');
   await expect(page.getByText(`Test identity provider: continue as ${clerkUser.email}`)).toBeVisible();
@@ -61,7 +64,9 @@ test('hosted photo shoot: the catalogue and the shoot are read from Supabase, st
   await expect(shellCredits(page, '3,900 Credits')).toBeAttached();
   // Each photo is served by the server's media route and decodes in the browser.
   const loaded = () =>
-    page.locator('[data-testid=shoot-tile][data-status=ready] img').evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length);
+    page
+      .locator('[data-testid=shoot-tile][data-status=ready] img')
+      .evaluateAll((imgs) => imgs.filter((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0).length);
   await expect.poll(loaded, { timeout: 30_000 }).toBe(10);
   await page.screenshot({ path: test.info().outputPath('hosted-shoot-complete.png'), fullPage: true });
 

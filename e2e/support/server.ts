@@ -26,10 +26,20 @@ const dataDir = mkdtempSync(join(tmpdir(), 'likeness-e2e-'));
 // Mail goes to a real SMTP server on loopback (E2E_PORT + 200) whose messages fixtures read through the
 // control port, and its links point at this server.
 const smtp = process.env.SMTP_URL ? undefined : await startTestSmtp(port + 200);
-const config = loadConfig({ ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', AUTH_RATE_LIMIT: '1000', SIGN_UP_RATE_LIMIT: '1000',
+const config = loadConfig({
+  ...process.env,
+  NODE_ENV: 'test',
+  PORT: String(port),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  AUTH_RATE_LIMIT: '1000',
+  SIGN_UP_RATE_LIMIT: '1000',
   ...(smtp ? { SMTP_URL: smtp.url, PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${port}`, MAIL_RETRY_SECONDS: '1' } : {}),
   // Trainings take a few seconds, long enough to see them running and short enough to watch them finish.
-  TRAINING_DURATION_SECONDS: process.env.TRAINING_DURATION_SECONDS ?? '4', TRAINING_POLL_SECONDS: process.env.TRAINING_POLL_SECONDS ?? '0.5' });
+  TRAINING_DURATION_SECONDS: process.env.TRAINING_DURATION_SECONDS ?? '4',
+  TRAINING_POLL_SECONDS: process.env.TRAINING_POLL_SECONDS ?? '0.5',
+});
 // The likeness e2e: the shoot photos of a person it names come from the fal fake (real photos of the trained
 // person, or of a stranger when told); every other image from the built-in engine, as in local mode.
 const fal = await startFakeFal({ latencyMs: 50 });
@@ -65,12 +75,21 @@ const controls: Record<string, (body: { email: string; count: number; amount: nu
     const [character] = await rt.generations.listCharacters(user.id);
     if (!character?.lora_file_url) throw new Error(`${body.email} has no trained character`);
     falUsers.add(user.id);
-    fal.control.photos({ lora: character.lora_file_url, person: await onePersonPhotos(), stranger: await strangerPhotos(), strangerNext: body.count });
+    fal.control.photos({
+      lora: character.lora_file_url,
+      person: await onePersonPhotos(),
+      stranger: await strangerPhotos(),
+      strangerNext: body.count,
+    });
     return { lora: character.lora_file_url };
   },
   // Messages the loopback SMTP server received for an address, oldest first.
   '/mail': async (body) =>
-    (smtp?.to(body.email) ?? []).map((m) => ({ subject: m.mail.subject, text: m.mail.text, html: typeof m.mail.html === 'string' ? m.mail.html : '' })),
+    (smtp?.to(body.email) ?? []).map((m) => ({
+      subject: m.mail.subject,
+      text: m.mail.text,
+      html: typeof m.mail.html === 'string' ? m.mail.html : '',
+    })),
   '/generations': async (body) => ({ ids: await insertGenerations(rt, body.email, body.count) }),
   // The starter gallery, rendered once per server as on a fresh install (tests skip it at start).
   '/explore/seed': async () => ({ added: await rt.seedExplore() }),

@@ -57,7 +57,14 @@ export async function runAdmin(
         credits,
         explore,
         // Its sessions-ended notice reaches the servers' streams through the same database (NOTIFY).
-        erasure: createAccountErasureService({ db: database.db, storage, credits, explore, sessions: createSessionsService({ db: database.db, events }), logger }),
+        erasure: createAccountErasureService({
+          db: database.db,
+          storage,
+          credits,
+          explore,
+          sessions: createSessionsService({ db: database.db, events }),
+          logger,
+        }),
         config,
         storage,
         logger,
@@ -85,7 +92,9 @@ export async function runAdmin(
   } catch (e) {
     if (e instanceof DataDirInUseError) {
       err(e.message);
-      err('The embedded database can be open in one process only: stop the Likeness server, run this command, then start the server again.');
+      err(
+        'The embedded database can be open in one process only: stop the Likeness server, run this command, then start the server again.',
+      );
       return EXIT.busy;
     }
     if (e instanceof ConfigError) {

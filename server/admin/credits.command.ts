@@ -4,11 +4,7 @@ import { creditLedger, users } from '../db/schema.ts';
 import { AppError } from '../domain/errors.ts';
 import { EXIT, type AdminCommand, type AdminContext, type AdminServices } from './command.ts';
 
-const USAGE = [
-  'credits show <email>',
-  'credits grant <email> <amount> --reason "…"',
-  'credits remove <email> <amount> --reason "…"',
-];
+const USAGE = ['credits show <email>', 'credits grant <email> <amount> --reason "…"', 'credits remove <email> <amount> --reason "…"'];
 
 /** Splits `--reason "…"` (or `--reason=…`) from the positional arguments. */
 function parseArgs(args: string[]): { positional: string[]; reason?: string } {
@@ -46,7 +42,9 @@ async function show(ctx: AdminContext, services: AdminServices, email: string): 
   if (ledger.length) ctx.out('Latest ledger entries:');
   for (const row of ledger) {
     const delta = row.delta > 0 ? `+${row.delta}` : String(row.delta);
-    ctx.out(`  ${row.createdAt.toISOString()}  ${delta.padStart(7)}  → ${String(row.balanceAfter).padStart(7)}  ${row.kind}: ${row.reason}`);
+    ctx.out(
+      `  ${row.createdAt.toISOString()}  ${delta.padStart(7)}  → ${String(row.balanceAfter).padStart(7)}  ${row.kind}: ${row.reason}`,
+    );
   }
   return EXIT.ok;
 }
@@ -93,7 +91,9 @@ export const creditsCommand: AdminCommand = {
         reason: `Operator: ${reason}`,
         idempotencyKey: `admin:${randomUUID()}`,
       });
-      ctx.out(`${action === 'grant' ? 'Granted' : 'Removed'} ${amount} credits ${action === 'grant' ? 'to' : 'from'} ${user.email}. Balance: ${result.balance}.`);
+      ctx.out(
+        `${action === 'grant' ? 'Granted' : 'Removed'} ${amount} credits ${action === 'grant' ? 'to' : 'from'} ${user.email}. Balance: ${result.balance}.`,
+      );
       return EXIT.ok;
     } catch (e) {
       if (e instanceof AppError && e.code === 'insufficient_credits') {

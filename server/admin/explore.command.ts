@@ -36,7 +36,8 @@ const attributesOf = (v: Values): ExploreAttributes => ({
 });
 
 /** A number option, or undefined when absent; NaN when it is not a number (reported as a usage error). */
-const numberOption = (text: string | undefined) => (text === undefined ? undefined : /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN);
+const numberOption = (text: string | undefined) =>
+  text === undefined ? undefined : /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
 
 function usage(ctx: AdminContext, message: string): number {
   ctx.err(message);
@@ -46,7 +47,15 @@ function usage(ctx: AdminContext, message: string): number {
   return EXIT.usage;
 }
 
-const describe = (item: { id: string; is_featured: boolean; gender: string | null; hair_color: string | null; ethnicity: string | null; style: string | null; prompt: string }) =>
+const describe = (item: {
+  id: string;
+  is_featured: boolean;
+  gender: string | null;
+  hair_color: string | null;
+  ethnicity: string | null;
+  style: string | null;
+  prompt: string;
+}) =>
   `${item.id}  ${item.is_featured ? '★' : ' '}  ${[item.gender, item.hair_color, item.ethnicity, item.style].map((v) => v ?? '-').join(' / ')}  ${item.prompt.slice(0, 60)}`;
 
 /** `npm run admin -- explore …`: curate the community gallery. */

@@ -25,7 +25,8 @@ function usage(ctx: AdminContext, message: string): number {
 /** The configured provider (fal with FAL_KEY), as the server would render with it. */
 function coverGenerator(services: AdminServices): ImageGenerator {
   const { config, logger } = services;
-  if (config.FAL_KEY) return createFalGenerator({ credentials: config.FAL_KEY, timeoutMs: config.FAL_GENERATION_TIMEOUT_SECONDS * 1000, logger });
+  if (config.FAL_KEY)
+    return createFalGenerator({ credentials: config.FAL_KEY, timeoutMs: config.FAL_GENERATION_TIMEOUT_SECONDS * 1000, logger });
   return createBuiltinGenerator({ loadLora: async () => null });
 }
 
@@ -42,14 +43,17 @@ export const packsCommand: AdminCommand = {
   async run(args, ctx) {
     const [action, target, ...extra] = args;
     if (extra.length) return usage(ctx, `Unexpected arguments: ${extra.join(' ')}`);
-    if (!USAGE.some((line) => line.split(' ')[1] === action)) return usage(ctx, action ? `Unknown packs action: ${action}` : 'Missing packs action.');
+    if (!USAGE.some((line) => line.split(' ')[1] === action))
+      return usage(ctx, action ? `Unknown packs action: ${action}` : 'Missing packs action.');
     // The repository's catalogue first, as a server start would (idempotent), so every action sees it.
     await seedCatalogue((await ctx.open()).db);
     switch (action) {
       case 'list': {
         const { db } = await ctx.open();
         for (const p of await shootsRepository.listPacks(db, { includeHidden: true })) {
-          ctx.out(`${p.id.padEnd(28)} ${p.hidden ? 'hidden' : 'shown '} ${p.source.padEnd(9)} ${String(p.prompts.length).padStart(2)} photos  ${p.coverUrl ?? 'no cover'}  ${p.name}`);
+          ctx.out(
+            `${p.id.padEnd(28)} ${p.hidden ? 'hidden' : 'shown '} ${p.source.padEnd(9)} ${String(p.prompts.length).padStart(2)} photos  ${p.coverUrl ?? 'no cover'}  ${p.name}`,
+          );
         }
         return EXIT.ok;
       }
@@ -69,7 +73,9 @@ export const packsCommand: AdminCommand = {
         }
         const { db } = await ctx.open();
         const ids = await importPacks(db, catalogue);
-        ctx.out(`Imported ${ids.length} pack${ids.length === 1 ? '' : 's'}: ${ids.join(', ')}. Render their covers with \`npm run admin -- packs covers\`.`);
+        ctx.out(
+          `Imported ${ids.length} pack${ids.length === 1 ? '' : 's'}: ${ids.join(', ')}. Render their covers with \`npm run admin -- packs covers\`.`,
+        );
         return EXIT.ok;
       }
       case 'export': {

@@ -34,13 +34,20 @@ function selectorOf(args: string[]): AccountSelector | string | undefined {
   if (args.length === 1 && !args[0].startsWith('--')) return args[0].trim() ? { email: args[0] } : undefined;
   if (args.length !== 2) return undefined;
   const [flag, value] = args;
-  if (flag === '--id') return UUID.test(value) ? { id: value.toLowerCase() } : `--id takes a users.id (a UUID such as 6f1f7c1e-0000-4000-8000-00000000000a), not "${value}".`;
+  if (flag === '--id')
+    return UUID.test(value)
+      ? { id: value.toLowerCase() }
+      : `--id takes a users.id (a UUID such as 6f1f7c1e-0000-4000-8000-00000000000a), not "${value}".`;
   if (flag === '--clerk-id') return value.trim() ? { clerkId: value.trim() } : undefined;
   return undefined;
 }
 
 const named = (selector: AccountSelector) =>
-  'email' in selector ? `the verified address ${selector.email}` : 'id' in selector ? `the id ${selector.id}` : `the Clerk user id ${selector.clerkId}`;
+  'email' in selector
+    ? `the verified address ${selector.email}`
+    : 'id' in selector
+      ? `the id ${selector.id}`
+      : `the Clerk user id ${selector.clerkId}`;
 
 /** `npm run admin -- users …`: act on a person's account. */
 export const usersCommand: AdminCommand = {
@@ -51,7 +58,11 @@ export const usersCommand: AdminCommand = {
     const [action, ...rest] = args;
     const selector = action === 'erase' ? selectorOf(rest) : undefined;
     if (typeof selector !== 'object') {
-      ctx.err(action && action !== 'erase' ? `Unknown users action: ${action}` : (selector ?? 'Usage: users erase <email> | --id <users.id> | --clerk-id <id>'));
+      ctx.err(
+        action && action !== 'erase'
+          ? `Unknown users action: ${action}`
+          : (selector ?? 'Usage: users erase <email> | --id <users.id> | --clerk-id <id>'),
+      );
       for (const line of USAGE) ctx.err(`  npm run admin -- ${line}`);
       return EXIT.usage;
     }
@@ -65,7 +76,8 @@ export const usersCommand: AdminCommand = {
     }
     if (result.outcome === 'ambiguous') {
       ctx.err(`${result.accounts.length} accounts have ${named(selector)}. Nothing was removed. Erase one of them by its id:`);
-      for (const account of result.accounts) ctx.err(`  ${account.id}  ${what(account)}  (npm run admin -- users erase --id ${account.id})`);
+      for (const account of result.accounts)
+        ctx.err(`  ${account.id}  ${what(account)}  (npm run admin -- users erase --id ${account.id})`);
       return EXIT.dataError;
     }
     const { account, report } = result;

@@ -4,7 +4,14 @@ import { APIError, createAuthMiddleware, createEmailVerificationToken, isAPIErro
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, getTableColumns, ne, sql } from 'drizzle-orm';
-import { CHANGE_PASSWORD_MESSAGES, changePasswordFieldsSchema, mailRequestSchema, resetPasswordSchema, signInFieldsSchema, signUpFieldsSchema } from '@common/auth.ts';
+import {
+  CHANGE_PASSWORD_MESSAGES,
+  changePasswordFieldsSchema,
+  mailRequestSchema,
+  resetPasswordSchema,
+  signInFieldsSchema,
+  signUpFieldsSchema,
+} from '@common/auth.ts';
 import { TEXT_LIMITS } from '@common/text.ts';
 import type { Db, Executor } from '../db/index.ts';
 import { authAccounts, authSessions, authUsers, authVerifications, users } from '../db/schema.ts';
@@ -133,7 +140,12 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
    * verification hook below holds its insert back), so no token exists without its mail, nor a mail without
    * its token. Past the per-address limit neither is written.
    */
-  async function accountMail(kind: AccountMailKind, to: string, token: string, tokenRow?: typeof authVerifications.$inferInsert): Promise<void> {
+  async function accountMail(
+    kind: AccountMailKind,
+    to: string,
+    token: string,
+    tokenRow?: typeof authVerifications.$inferInsert,
+  ): Promise<void> {
     if (!(await guard.mayMail(to))) {
       opts.logger.warn({ kind }, 'account mail not sent: too many for this address in this window');
       return;
@@ -272,7 +284,9 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       after: createAuthMiddleware(async (ctx) => {
         const address = ctx.request?.headers.get(CLIENT_ADDRESS_HEADER);
         if (ctx.path !== '/sign-in/email' || !address) return;
-        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').trim().toLowerCase();
+        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '')
+          .trim()
+          .toLowerCase();
         await guard.settle(email, address, !isAPIError(ctx.context.returned));
       }),
     },
@@ -292,7 +306,14 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     onAPIError: { throw: true },
   });
 
-  const toIdentity = (user: { id: string; email: string; name: string; image?: string | null; createdAt: Date; emailVerified?: boolean }): Identity => ({
+  const toIdentity = (user: {
+    id: string;
+    email: string;
+    name: string;
+    image?: string | null;
+    createdAt: Date;
+    emailVerified?: boolean;
+  }): Identity => ({
     id: user.id,
     emailVerified: Boolean(user.emailVerified),
     email: user.email,
@@ -348,7 +369,14 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     .select({
       sessionId: authSessions.id,
       expiresAt: authSessions.expiresAt,
-      login: { id: authUsers.id, email: authUsers.email, name: authUsers.name, image: authUsers.image, createdAt: authUsers.createdAt, emailVerified: authUsers.emailVerified },
+      login: {
+        id: authUsers.id,
+        email: authUsers.email,
+        name: authUsers.name,
+        image: authUsers.image,
+        createdAt: authUsers.createdAt,
+        emailVerified: authUsers.emailVerified,
+      },
       row: getTableColumns(users),
     })
     .from(authSessions)

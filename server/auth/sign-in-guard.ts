@@ -176,7 +176,10 @@ export function createSignInGuard(opts: SignInGuardOptions) {
     async admitSignUp(address: string): Promise<void> {
       const { count, secondsLeft } = await hitRateLimitWindow(db, `sign-up:address:${address}`, SIGN_UP_WINDOW_SECONDS);
       if (count > (opts.signUpLimit ?? DEFAULT_SIGN_UP_LIMIT)) {
-        throw new RateLimitedError(`Too many sign-up attempts from your network. Please try again ${tryAgainIn(secondsLeft)}.`, secondsLeft);
+        throw new RateLimitedError(
+          `Too many sign-up attempts from your network. Please try again ${tryAgainIn(secondsLeft)}.`,
+          secondsLeft,
+        );
       }
     },
   };

@@ -106,7 +106,9 @@ export interface OpenDatabaseOptions {
 const CONNECT_TIMEOUT_MS = 10_000;
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.logger, opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS) : openPglite(opts.dataDir);
+  return opts.databaseUrl
+    ? openPostgres(opts.databaseUrl, opts.logger, opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS)
+    : openPglite(opts.dataDir);
 }
 
 function isAlive(pid: number): boolean {
@@ -186,9 +188,9 @@ const PING_TIMEOUT_MS = 5000;
 export class UnsecuredSupabaseError extends Error {
   constructor() {
     super(
-      'This database is a Supabase project without Likeness\'s security migration (supabase/migrations/*_likeness_security.sql). ' +
+      "This database is a Supabase project without Likeness's security migration (supabase/migrations/*_likeness_security.sql). " +
         'Run `supabase db push` (or apply supabase/migrations/*.sql in name order) before starting the server: tables it created ' +
-        'first would keep Supabase\'s default grants, open to the anon key.',
+        "first would keep Supabase's default grants, open to the anon key.",
     );
   }
 }
@@ -317,7 +319,10 @@ function createListener(opts: { url: string; instanceId: string; logger: Logger;
   /** A dropped session's lock goes when its backend exits, which may take a moment after the drop. */
   async function takeInstanceLock(client: pg.Client) {
     for (let i = 0; i < 20; i++) {
-      const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as ok', [INSTANCE_LOCK, opts.instanceId]);
+      const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1, hashtext($2)) as ok', [
+        INSTANCE_LOCK,
+        opts.instanceId,
+      ]);
       if (rows[0].ok) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -101,7 +101,9 @@ export const loraTrainings = pgTable(
     triggerWord: text('trigger_word'),
     gender: text('gender').notNull().default('other'),
     hairColor: text('hair_color').notNull().default('other'),
-    status: text('status', { enum: ['IN_PROGRESS', 'COMPLETED', 'FAILED'] }).notNull().default('IN_PROGRESS'),
+    status: text('status', { enum: ['IN_PROGRESS', 'COMPLETED', 'FAILED'] })
+      .notNull()
+      .default('IN_PROGRESS'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     loraFileUrl: text('lora_file_url'),
@@ -140,9 +142,13 @@ export const loraTrainings = pgTable(
     index('lora_trainings_user_created_idx').on(t.userId, t.createdAt.desc()),
     uniqueIndex('lora_trainings_request_id_key').on(t.requestId),
     index('lora_trainings_lora_file_url_idx').on(t.loraFileUrl),
-    index('lora_trainings_in_progress_idx').on(t.nextRunAt).where(sql`${t.status} = 'IN_PROGRESS'`),
+    index('lora_trainings_in_progress_idx')
+      .on(t.nextRunAt)
+      .where(sql`${t.status} = 'IN_PROGRESS'`),
     uniqueIndex('lora_trainings_provider_request_id_key').on(t.providerRequestId),
-    index('lora_trainings_files_to_remove_idx').on(t.deletedAt).where(sql`${t.deletedAt} is not null and ${t.filesRemovedAt} is null`),
+    index('lora_trainings_files_to_remove_idx')
+      .on(t.deletedAt)
+      .where(sql`${t.deletedAt} is not null and ${t.filesRemovedAt} is null`),
   ],
 );
 
@@ -164,7 +170,9 @@ export const generations = pgTable(
     seed: text('seed'),
     numInferenceSteps: integer('num_inference_steps'),
     guidanceScale: real('guidance_scale'),
-    status: text('status', { enum: ['ACTIVE', 'DELETED'] }).notNull().default('ACTIVE'),
+    status: text('status', { enum: ['ACTIVE', 'DELETED'] })
+      .notNull()
+      .default('ACTIVE'),
     isFavorite: boolean('is_favorite').notNull().default(false),
     createdAt: createdAt(),
     /** Finishing: the generation this one was upscaled or edited from, and how. */
@@ -207,8 +215,12 @@ export const generations = pgTable(
       .on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.status} = 'ACTIVE' and ${t.isFavorite}`),
     // Deleted generations whose files are still in storage: what the purge looks at every few seconds.
-    index('generations_files_to_remove_idx').on(t.deletedAt).where(sql`${t.status} = 'DELETED' and ${t.filesRemovedAt} is null`),
-    index('generations_shoot_idx').on(t.shootId).where(sql`${t.shootId} is not null`),
+    index('generations_files_to_remove_idx')
+      .on(t.deletedAt)
+      .where(sql`${t.status} = 'DELETED' and ${t.filesRemovedAt} is null`),
+    index('generations_shoot_idx')
+      .on(t.shootId)
+      .where(sql`${t.shootId} is not null`),
   ],
 );
 
@@ -269,7 +281,9 @@ export const photoPacks = pgTable(
     position: integer('position').notNull().default(0),
     catalogueVersion: integer('catalogue_version').notNull().default(0),
     /** catalogue (the repository's file) | operator (`admin packs import`) */
-    source: text('source', { enum: ['catalogue', 'operator'] }).notNull().default('catalogue'),
+    source: text('source', { enum: ['catalogue', 'operator'] })
+      .notNull()
+      .default('catalogue'),
     hidden: boolean('hidden').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -304,7 +318,9 @@ export const photoShoots = pgTable(
     loraId: uuid('lora_id').references(() => loraTrainings.id, { onDelete: 'set null' }),
     packName: text('pack_name').notNull(),
     characterName: text('character_name').notNull(),
-    status: text('status', { enum: ['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] }).notNull().default('RUNNING'),
+    status: text('status', { enum: ['RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] })
+      .notNull()
+      .default('RUNNING'),
     photoCount: integer('photo_count').notNull(),
     cost: integer('cost').notNull(),
     createdAt: createdAt(),
@@ -315,7 +331,9 @@ export const photoShoots = pgTable(
   },
   (t) => [
     index('photo_shoots_user_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
-    index('photo_shoots_running_idx').on(t.userId).where(sql`${t.status} = 'RUNNING'`),
+    index('photo_shoots_running_idx')
+      .on(t.userId)
+      .where(sql`${t.status} = 'RUNNING'`),
   ],
 );
 
@@ -338,7 +356,9 @@ export const shootPhotos = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     seed: integer('seed').notNull(),
-    status: text('status', { enum: ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'] }).notNull().default('QUEUED'),
+    status: text('status', { enum: ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'] })
+      .notNull()
+      .default('QUEUED'),
     generationId: uuid('generation_id'),
     imageUrl: text('image_url'),
     error: text('error'),
@@ -353,7 +373,9 @@ export const shootPhotos = pgTable(
   },
   (t) => [
     uniqueIndex('shoot_photos_shoot_position_key').on(t.shootId, t.position),
-    index('shoot_photos_queue_idx').on(t.position, t.queuedAt, t.id).where(sql`${t.status} in ('QUEUED', 'RUNNING')`),
+    index('shoot_photos_queue_idx')
+      .on(t.position, t.queuedAt, t.id)
+      .where(sql`${t.status} in ('QUEUED', 'RUNNING')`),
   ],
 );
 /**
@@ -465,7 +487,9 @@ export const uploads = pgTable(
   (t) => [
     uniqueIndex('uploads_url_key').on(t.url),
     index('uploads_user_idx').on(t.userId),
-    index('uploads_expiry_idx').on(t.expiresAt).where(sql`${t.deletedAt} is null`),
+    index('uploads_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.deletedAt} is null`),
   ],
 );
 
@@ -481,10 +505,14 @@ export const generationJobs = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['generation', 'caption'] }).notNull().default('generation'),
+    kind: text('kind', { enum: ['generation', 'caption'] })
+      .notNull()
+      .default('generation'),
     /** Credits the debit took, given back by a refund (rows from before this column were 10-credit generations). */
     cost: integer('cost').notNull().default(10),
-    status: text('status', { enum: ['PENDING', 'SUCCEEDED', 'FAILED'] }).notNull().default('PENDING'),
+    status: text('status', { enum: ['PENDING', 'SUCCEEDED', 'FAILED'] })
+      .notNull()
+      .default('PENDING'),
     input: jsonb('input').notNull(),
     provider: text('provider').notNull(),
     providerRequestId: text('provider_request_id'),
@@ -494,7 +522,11 @@ export const generationJobs = pgTable(
     updatedAt: updatedAt(),
     ...jobLease(),
   },
-  (t) => [index('generation_jobs_pending_idx').on(t.leaseExpiresAt).where(sql`${t.status} = 'PENDING'`)],
+  (t) => [
+    index('generation_jobs_pending_idx')
+      .on(t.leaseExpiresAt)
+      .where(sql`${t.status} = 'PENDING'`),
+  ],
 );
 
 /**
@@ -524,7 +556,9 @@ export const mailOutbox = pgTable(
     payload: jsonb('payload').notNull().default({}),
     /** One message per event (e.g. `character-ready:<training id>`), whoever enqueues it and how often. */
     dedupeKey: text('dedupe_key'),
-    status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'SKIPPED'] }).notNull().default('PENDING'),
+    status: text('status', { enum: ['PENDING', 'SENT', 'FAILED', 'SKIPPED'] })
+      .notNull()
+      .default('PENDING'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
     createdAt: createdAt(),
@@ -534,7 +568,9 @@ export const mailOutbox = pgTable(
   },
   (t) => [
     uniqueIndex('mail_outbox_dedupe_key_key').on(t.dedupeKey),
-    index('mail_outbox_pending_idx').on(t.nextRunAt).where(sql`${t.status} = 'PENDING'`),
+    index('mail_outbox_pending_idx')
+      .on(t.nextRunAt)
+      .where(sql`${t.status} = 'PENDING'`),
   ],
 );
 

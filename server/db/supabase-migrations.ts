@@ -54,7 +54,8 @@ const nameOf = (tag: string) => tag.replace(/^\d+_/, '');
 
 /** The Supabase migration for one Drizzle migration. */
 export function supabaseMigration(entry: JournalEntry, drizzleSql: string): { file: string; sql: string } {
-  if (drizzleSql.includes(STATEMENT_TAG)) throw new Error(`${entry.tag}.sql contains ${STATEMENT_TAG}; choose another dollar-quote tag in the generator`);
+  if (drizzleSql.includes(STATEMENT_TAG))
+    throw new Error(`${entry.tag}.sql contains ${STATEMENT_TAG}; choose another dollar-quote tag in the generator`);
   // Drizzle's hash of a migration is the sha256 of its whole file (drizzle-orm/migrator.js).
   const hash = createHash('sha256').update(drizzleSql).digest('hex');
   const statements = drizzleSql
@@ -101,7 +102,9 @@ export function buildSupabaseMigrations(drizzleDir = DRIZZLE_MIGRATIONS_DIR): Ma
 /** The generated files now in supabase/migrations (every .sql but the hand-written ones). */
 export function readGeneratedMigrations(dir = SUPABASE_MIGRATIONS_DIR): Map<string, string> {
   const files = new Map<string, string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql') && !HAND_WRITTEN_MIGRATIONS.includes(f)).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.sql') && !HAND_WRITTEN_MIGRATIONS.includes(f))
+    .sort()) {
     files.set(file, readFileSync(join(dir, file), 'utf8'));
   }
   return files;
@@ -116,5 +119,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     }
   }
   for (const [file, sql] of wanted) writeFileSync(join(SUPABASE_MIGRATIONS_DIR, file), sql);
-  console.log(`supabase/migrations: ${wanted.size} generated from server/db/migrations, plus ${HAND_WRITTEN_MIGRATIONS.length} hand-written`);
+  console.log(
+    `supabase/migrations: ${wanted.size} generated from server/db/migrations, plus ${HAND_WRITTEN_MIGRATIONS.length} hand-written`,
+  );
 }

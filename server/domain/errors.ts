@@ -24,8 +24,7 @@ export const badRequest = (message: string, code = 'bad_request') => new AppErro
 export const unauthorized = (message = 'Please sign in to continue.') => new AppError(401, 'unauthorized', message);
 /** A still-valid session of an erased account (a Clerk token outlives the deletion by up to a minute). */
 export const accountDeleted = () => new AppError(401, 'account_deleted', 'This account has been deleted.');
-export const forbidden = (message = 'You do not have access to this resource.', code = 'forbidden') =>
-  new AppError(403, code, message);
+export const forbidden = (message = 'You do not have access to this resource.', code = 'forbidden') => new AppError(403, code, message);
 export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
 export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);
 export const insufficientCredits = (required: number, available: number) =>

@@ -75,7 +75,8 @@ export function imageSizeFromHeader(head: Uint8Array): ImageSize | 'incomplete' 
 
 /** Throws the upload's 400 unless the size is a real image within the pixel budget. */
 export function checkPixelBudget(size: ImageSize | 'incomplete' | null): ImageSize {
-  if (!size || size === 'incomplete' || size.width < 1 || size.height < 1) throw badRequest(UPLOAD_MESSAGES.invalidType, 'unreadable_image');
+  if (!size || size === 'incomplete' || size.width < 1 || size.height < 1)
+    throw badRequest(UPLOAD_MESSAGES.invalidType, 'unreadable_image');
   if (size.width * size.height > LIMITS.imageMaxPixels) throw badRequest(UPLOAD_MESSAGES.tooManyPixels, 'image_too_large');
   return size;
 }
@@ -88,7 +89,10 @@ export async function decodesWithinBudget(image: Uint8Array): Promise<boolean> {
   const size = imageSizeFromHeader(image);
   if (!size || size === 'incomplete' || size.width * size.height > LIMITS.imageMaxPixels) return false;
   try {
-    await sharp(image, { ...DECODE_LIMITS, failOn: 'truncated' }).resize(32, 32, { fit: 'inside' }).raw().toBuffer();
+    await sharp(image, { ...DECODE_LIMITS, failOn: 'truncated' })
+      .resize(32, 32, { fit: 'inside' })
+      .raw()
+      .toBuffer();
     return true;
   } catch {
     return false;

@@ -28,7 +28,10 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | u
 
 /** IPv4 as is (also when IPv4-mapped), IPv6 as its /64 prefix; anything else (a garbled header) lowercased. */
 export function normalizeAddress(raw: string): string {
-  const address = raw.replace(/^\[|\](:\d+)?$/g, '').replace(/%.*$/, '').toLowerCase();
+  const address = raw
+    .replace(/^\[|\](:\d+)?$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   if (mapped) return mapped[1];
   if (isIPv4(address)) return address;

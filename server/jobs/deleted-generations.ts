@@ -25,7 +25,10 @@ export function createDeletedGenerationsPurge(deps: { db: Db; storage: StoragePr
   const waiting = and(eq(generations.status, 'DELETED'), isNull(generations.filesRemovedAt));
 
   return async function purge(stillHeld: () => Promise<boolean> = async () => true): Promise<number> {
-    await db.update(generations).set({ deletedAt: sql`now()` }).where(and(waiting, isNull(generations.deletedAt)));
+    await db
+      .update(generations)
+      .set({ deletedAt: sql`now()` })
+      .where(and(waiting, isNull(generations.deletedAt)));
     let removed = 0;
     const lapsed = lt(generations.deletedAt, sql`now() - make_interval(secs => ${undoSeconds})`);
     for (;;) {
@@ -37,7 +40,16 @@ export function createDeletedGenerationsPurge(deps: { db: Db; storage: StoragePr
         const rows = await tx
           .select({ id: generations.id, imageUrl: generations.imageUrl })
           .from(generations)
-          .where(and(inArray(generations.id, candidates.map((r) => r.id)), waiting, lapsed))
+          .where(
+            and(
+              inArray(
+                generations.id,
+                candidates.map((r) => r.id),
+              ),
+              waiting,
+              lapsed,
+            ),
+          )
           .for('update');
         if (rows.length === 0) return 0;
         const shown = new Set(
@@ -45,7 +57,12 @@ export function createDeletedGenerationsPurge(deps: { db: Db; storage: StoragePr
             await tx
               .select({ imageUrl: exploreGallery.imageUrl })
               .from(exploreGallery)
-              .where(inArray(exploreGallery.imageUrl, rows.map((r) => r.imageUrl)))
+              .where(
+                inArray(
+                  exploreGallery.imageUrl,
+                  rows.map((r) => r.imageUrl),
+                ),
+              )
           ).map((r) => r.imageUrl),
         );
         let files = 0;
@@ -58,7 +75,12 @@ export function createDeletedGenerationsPurge(deps: { db: Db; storage: StoragePr
         await tx
           .update(generations)
           .set({ filesRemovedAt: sql`now()` })
-          .where(inArray(generations.id, rows.map((r) => r.id)));
+          .where(
+            inArray(
+              generations.id,
+              rows.map((r) => r.id),
+            ),
+          );
         return files;
       });
       if (candidates.length < BATCH) break;

@@ -41,7 +41,9 @@ export function createLikenessChecker(deps: LikenessCheckerDeps): LikenessChecke
       again = false;
       for (const id of await repo.charactersWithoutReference(db, BATCH)) {
         if (closed) return;
-        await likeness.computeReference(id).catch((err: unknown) => logger.warn({ err, trainingId: id }, 'reference face not worked out; tried again later'));
+        await likeness
+          .computeReference(id)
+          .catch((err: unknown) => logger.warn({ err, trainingId: id }, 'reference face not worked out; tried again later'));
       }
       const due = await repo.claimDue(db, BATCH);
       for (const g of due) {

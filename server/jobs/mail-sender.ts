@@ -82,7 +82,10 @@ export function createMailSender(deps: MailSenderDeps): MailSender {
     const delayMs = attempted ? Math.min(MAX_RETRY_MS, deps.retryBaseMs * 2 ** Math.max(0, attempts - 1)) : WAIT_MS;
     await repo.retryLater(db, row.id, leases.owner, { delayMs, error, attempted });
     if (attempted) metrics.mailEnded(row.kind, 'retried');
-    logger.warn({ mailId: row.id, kind: row.kind, attempts, retryInSeconds: delayMs / 1000, error }, attempted ? 'mail not sent; it will be tried again' : 'mail waits');
+    logger.warn(
+      { mailId: row.id, kind: row.kind, attempts, retryInSeconds: delayMs / 1000, error },
+      attempted ? 'mail not sent; it will be tried again' : 'mail waits',
+    );
   }
 
   async function sendOne(row: MailRow): Promise<void> {
@@ -115,7 +118,9 @@ export function createMailSender(deps: MailSenderDeps): MailSender {
           subject,
           html,
           text,
-          headers: unsubscribeUrl ? { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {},
+          headers: unsubscribeUrl
+            ? { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
+            : {},
         }),
         deps.attemptTimeoutMs,
       );

@@ -52,7 +52,10 @@ export function createRetentionSweep(deps: RetentionDeps) {
       const rows = await uploadsRepository.expired(db, BATCH);
       if (rows.length === 0 || !(await stillHeld())) return deleted;
       await deleteFiles(rows.map((r) => r.storageKey));
-      deleted += await uploadsRepository.deleteMany(db, rows.map((r) => r.id));
+      deleted += await uploadsRepository.deleteMany(
+        db,
+        rows.map((r) => r.id),
+      );
       if (rows.length < BATCH) return deleted;
     }
   }
@@ -69,13 +72,20 @@ export function createRetentionSweep(deps: RetentionDeps) {
         return key ? withThumbnails(key) : [];
       });
       await deleteFiles(keys);
-      deleted += await generationsRepository.deleteMany(db, rows.map((r) => r.id));
+      deleted += await generationsRepository.deleteMany(
+        db,
+        rows.map((r) => r.id),
+      );
       if (rows.length < BATCH) return deleted;
     }
   }
 
   /** Files under `prefix` older than the grace period, in batches; `orphansOf` says which have no owner. */
-  async function sweepPrefix(prefix: string, stillHeld: () => Promise<boolean>, orphansOf: (keys: string[]) => Promise<string[]>): Promise<number> {
+  async function sweepPrefix(
+    prefix: string,
+    stillHeld: () => Promise<boolean>,
+    orphansOf: (keys: string[]) => Promise<string[]>,
+  ): Promise<number> {
     const graceEnd = Date.now() - deps.orphanGraceMs;
     let batch: string[] = [];
     let deleted = 0;
@@ -104,14 +114,24 @@ export function createRetentionSweep(deps: RetentionDeps) {
     });
     const generations = await sweepPrefix('generations/', stillHeld, async (keys) => {
       const ids = keys.map((k) => GENERATION_KEY.exec(k)?.[1]);
-      const known = new Set(await generationsRepository.existingIds(db, ids.filter((id): id is string => Boolean(id))));
+      const known = new Set(
+        await generationsRepository.existingIds(
+          db,
+          ids.filter((id): id is string => Boolean(id)),
+        ),
+      );
       return keys.filter((_, i) => !ids[i] || !known.has(ids[i]!));
     });
     const thumbnails = await sweepPrefix('thumbs/', stillHeld, async (keys) => {
       const sources = keys.map((k) => THUMBNAIL_KEY.exec(k)?.[1]);
       // Most thumbnails are of generations: one query answers for the whole batch, not a storage request each.
       const generationIds = sources.map((source) => (source ? GENERATION_KEY.exec(source)?.[1] : undefined));
-      const known = new Set(await generationsRepository.existingIds(db, generationIds.filter((id): id is string => Boolean(id))));
+      const known = new Set(
+        await generationsRepository.existingIds(
+          db,
+          generationIds.filter((id): id is string => Boolean(id)),
+        ),
+      );
       const gone: string[] = [];
       for (const [i, key] of keys.entries()) {
         const source = sources[i];
@@ -126,7 +146,11 @@ export function createRetentionSweep(deps: RetentionDeps) {
 
   return {
     async sweep(stillHeld: () => Promise<boolean>): Promise<RetentionReport> {
-      const report = { uploads: await expiredUploads(stillHeld), generations: await oldGenerations(stillHeld), orphans: await orphans(stillHeld) };
+      const report = {
+        uploads: await expiredUploads(stillHeld),
+        generations: await oldGenerations(stillHeld),
+        orphans: await orphans(stillHeld),
+      };
       if (report.uploads || report.generations || report.orphans) deps.logger.info(report, 'retention sweep deleted files');
       return report;
     },

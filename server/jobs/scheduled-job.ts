@@ -91,7 +91,10 @@ export function createScheduledJob(deps: ScheduledJobDeps): ScheduledJob {
     },
     async release() {
       await ensureRow();
-      await db.update(scheduledJobs).set({ nextRunAt: sql`now()` }).where(thisJob);
+      await db
+        .update(scheduledJobs)
+        .set({ nextRunAt: sql`now()` })
+        .where(thisJob);
     },
     async close() {
       closed = true;

@@ -138,7 +138,13 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
       const first = await generations.takePhoto({ userId: photo.userId, name: photo.id, input }, hooks);
       const { kept, score, discarded } = await review(photo, shoot.photoCount, character.id, first, hooks);
       const saved = await generations.savePhoto(
-        { userId: photo.userId, generationId: photo.id, shootId: photo.shootId, loraId: character.id, loraScale: GENERATION_DEFAULTS.loraScale },
+        {
+          userId: photo.userId,
+          generationId: photo.id,
+          shootId: photo.shootId,
+          loraId: character.id,
+          loraScale: GENERATION_DEFAULTS.loraScale,
+        },
         kept,
         score,
         (tx, imageUrl) => shoots.photoSucceeded(tx, photo, imageUrl),
@@ -149,7 +155,9 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
     } catch (err) {
       if (isShutdownInterruption(err) || stop.signal.aborted) {
         // Not the photo's fault: back to the queue for whichever instance claims it next.
-        await repo.requeue(db, photo.id).catch((e: unknown) => logger.warn({ err: e, photoId: photo.id }, 'could not requeue a photo; its lease runs out'));
+        await repo
+          .requeue(db, photo.id)
+          .catch((e: unknown) => logger.warn({ err: e, photoId: photo.id }, 'could not requeue a photo; its lease runs out'));
         return;
       }
       await fail(photo, photoError(err), err).catch((e: unknown) =>

@@ -117,7 +117,9 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
   async function forgetIfDeleted(row: TrainingRow, key: string): Promise<void> {
     const now = await repo.findOwned(deps.db, row.userId, row.id);
     if (now && !now.deletedAt) return;
-    await deps.storage.delete(key).catch((err: unknown) => deps.logger.warn({ err, key }, 'could not delete the LoRA of a deleted character'));
+    await deps.storage
+      .delete(key)
+      .catch((err: unknown) => deps.logger.warn({ err, key }, 'could not delete the LoRA of a deleted character'));
   }
 
   /** Copies fal's LoRA into our storage (fal keeps outputs for a limited time) and ends the training. */
@@ -174,8 +176,8 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
     } catch (err) {
       if (err instanceof PermanentFailure || (err instanceof ProviderError && !err.retryable)) {
         deps.logger.warn({ err, trainingId: row.id }, 'training failed');
-        await fail(row, err instanceof PermanentFailure ? err.message : `The training failed: ${err.message}. ${refunded}`).catch((e: unknown) =>
-          deps.logger.error({ err: e, trainingId: row.id }, 'could not record a failed training; it will be tried again'),
+        await fail(row, err instanceof PermanentFailure ? err.message : `The training failed: ${err.message}. ${refunded}`).catch(
+          (e: unknown) => deps.logger.error({ err: e, trainingId: row.id }, 'could not record a failed training; it will be tried again'),
         );
         return;
       }
@@ -191,7 +193,9 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
     } finally {
       await leases
         .release('training', row.id)
-        .catch((err: unknown) => deps.logger.warn({ err, trainingId: row.id }, 'could not give a training lease back; it runs out by itself'));
+        .catch((err: unknown) =>
+          deps.logger.warn({ err, trainingId: row.id }, 'could not give a training lease back; it runs out by itself'),
+        );
     }
   }
 

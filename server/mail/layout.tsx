@@ -150,7 +150,10 @@ export function Button({ href, children }: { href: string; children: ReactNode }
 export function LinkText({ href }: { href: string }) {
   return (
     <p style={{ margin: '0 0 16px', fontSize: 13, lineHeight: '20px', color: COLORS.subtle, wordBreak: 'break-all' }}>
-      Or open this link: <a href={href} style={{ color: COLORS.brand }}>{href}</a>
+      Or open this link:{' '}
+      <a href={href} style={{ color: COLORS.brand }}>
+        {href}
+      </a>
     </p>
   );
 }

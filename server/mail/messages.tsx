@@ -37,7 +37,10 @@ export interface MailContext {
  * paragraph separators become spaces, so a name can never start a header of its own. HTML escaping is React's.
  */
 export function oneLine(value: string, max = 120): string {
-  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = value
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -59,7 +62,9 @@ export function PasswordResetMail({ ctx, token }: { ctx: MailContext; token: str
       <Paragraph>Someone asked to reset the password of your {PRODUCT_NAME} account. Choose a new one here:</Paragraph>
       <Button href={url}>Set a new password</Button>
       <LinkText href={url} />
-      <Paragraph muted>The link works once, for one hour. If you did not ask for it, ignore this e-mail: your password stays as it is.</Paragraph>
+      <Paragraph muted>
+        The link works once, for one hour. If you did not ask for it, ignore this e-mail: your password stays as it is.
+      </Paragraph>
     </Layout>
   );
 }
@@ -94,11 +99,17 @@ export function TrainingFailedMail({ ctx, characterName }: { ctx: MailContext } 
   const name = oneLine(characterName);
   const url = `${ctx.baseUrl}/app/character-training`;
   return (
-    <Layout preview={`${TRAINING_COST} credits are back in your account.`} supportEmail={ctx.supportEmail} unsubscribeUrl={ctx.unsubscribeUrl}>
+    <Layout
+      preview={`${TRAINING_COST} credits are back in your account.`}
+      supportEmail={ctx.supportEmail}
+      unsubscribeUrl={ctx.unsubscribeUrl}
+    >
       <Heading>
         Training of {name} failed — {TRAINING_COST} credits are back in your account
       </Heading>
-      <Paragraph>We could not finish training {name}. Nothing was charged for it: the credits are in your balance again, ready for another try.</Paragraph>
+      <Paragraph>
+        We could not finish training {name}. Nothing was charged for it: the credits are in your balance again, ready for another try.
+      </Paragraph>
       <Button href={url}>Try again</Button>
       <LinkText href={url} />
     </Layout>
@@ -121,13 +132,23 @@ export function ShootReadyMail({ ctx, shootId, pack, photos }: { ctx: MailContex
 }
 
 /** Subject and body of a message of `kind`. */
-export function composeMail<K extends MailKind>(kind: K, payload: MailPayloads[K], ctx: MailContext): { subject: string; element: ReactElement } {
+export function composeMail<K extends MailKind>(
+  kind: K,
+  payload: MailPayloads[K],
+  ctx: MailContext,
+): { subject: string; element: ReactElement } {
   const p = payload as MailPayloads[MailKind];
   switch (kind) {
     case 'password-reset':
-      return { subject: `Reset your ${PRODUCT_NAME} password`, element: <PasswordResetMail ctx={ctx} token={(p as MailPayloads['password-reset']).token} /> };
+      return {
+        subject: `Reset your ${PRODUCT_NAME} password`,
+        element: <PasswordResetMail ctx={ctx} token={(p as MailPayloads['password-reset']).token} />,
+      };
     case 'verify-email':
-      return { subject: 'Confirm your e-mail address', element: <VerifyEmailMail ctx={ctx} token={(p as MailPayloads['verify-email']).token} /> };
+      return {
+        subject: 'Confirm your e-mail address',
+        element: <VerifyEmailMail ctx={ctx} token={(p as MailPayloads['verify-email']).token} />,
+      };
     case 'character-ready': {
       const c = p as MailPayloads['character-ready'];
       return { subject: `Your character ${oneLine(c.characterName)} is ready`, element: <CharacterReadyMail ctx={ctx} {...c} /> };
@@ -141,7 +162,10 @@ export function composeMail<K extends MailKind>(kind: K, payload: MailPayloads[K
     }
     case 'shoot-ready': {
       const s = p as MailPayloads['shoot-ready'];
-      return { subject: `Your ${oneLine(s.pack)} photo shoot is ready (${photosText(s.photos)})`, element: <ShootReadyMail ctx={ctx} {...s} /> };
+      return {
+        subject: `Your ${oneLine(s.pack)} photo shoot is ready (${photosText(s.photos)})`,
+        element: <ShootReadyMail ctx={ctx} {...s} />,
+      };
     }
     default:
       throw new Error(`unknown mail kind ${String(kind)}`);
@@ -151,6 +175,9 @@ export function composeMail<K extends MailKind>(kind: K, payload: MailPayloads[K
 /** The message rendered: subject, HTML and its plain-text twin. */
 export async function renderMail<K extends MailKind>(kind: K, payload: MailPayloads[K], ctx: MailContext) {
   const { subject, element } = composeMail(kind, payload, ctx);
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true, htmlToTextOptions: { selectors: [{ selector: 'h1', options: { uppercase: false } }] } })]);
+  const [html, text] = await Promise.all([
+    render(element),
+    render(element, { plainText: true, htmlToTextOptions: { selectors: [{ selector: 'h1', options: { uppercase: false } }] } }),
+  ]);
   return { subject: oneLine(subject, 200), html, text };
 }

@@ -88,7 +88,7 @@ export function createMetrics() {
   });
   new Gauge({
     name: 'likeness_jobs',
-    help: 'Jobs leased by this instance (paid_call: generations and prompt extractions; training), and jobs waiting (generations for a provider slot or the same user\'s previous one here; trainings due and not leased, database-wide).',
+    help: "Jobs leased by this instance (paid_call: generations and prompt extractions; training), and jobs waiting (generations for a provider slot or the same user's previous one here; trainings due and not leased, database-wide).",
     labelNames: ['kind', 'state'] as const,
     registers,
     async collect() {

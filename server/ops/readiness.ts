@@ -118,11 +118,15 @@ export function createProviderCheck(deps: { payments: PaymentProvider; logger: L
     (asking ??= (async () => {
       try {
         const found = (await deps.payments.configurationProblem?.()) ?? null;
-        if (found && found !== problem) deps.logger.error({ provider: deps.payments.name, problem: found }, 'the payment provider refuses the configuration');
+        if (found && found !== problem)
+          deps.logger.error({ provider: deps.payments.name, problem: found }, 'the payment provider refuses the configuration');
         if (!found && problem) deps.logger.info({ provider: deps.payments.name }, 'the payment provider accepts the configuration again');
         problem = found;
       } catch (err) {
-        deps.logger.warn({ err, provider: deps.payments.name }, 'could not ask the payment provider about its configuration; will ask again');
+        deps.logger.warn(
+          { err, provider: deps.payments.name },
+          'could not ask the payment provider about its configuration; will ask again',
+        );
       } finally {
         asking = undefined;
       }

@@ -58,7 +58,10 @@ async function shutDown(server: Server, rt: Runtime, signal: NodeJS.Signals): Pr
   const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();
 
-  const finished = await Promise.race([Promise.all([closed, jobsStopped]).then(() => true), sleep(deadline - Date.now()).then(() => false)]);
+  const finished = await Promise.race([
+    Promise.all([closed, jobsStopped]).then(() => true),
+    sleep(deadline - Date.now()).then(() => false),
+  ]);
   if (!finished) {
     logger.warn('grace period over: cutting short the requests and job steps still running');
     rt.generations.abortAll();

@@ -35,7 +35,13 @@ export const exploreRepository = {
   listPage(db: Executor, filters: ExploreFilters, page: number, few = false): Promise<ExploreRow[]> {
     const offset = (page - 1) * LIMITS.pageSize;
     if (!few) {
-      return db.select().from(exploreGallery).where(matching(filters)).orderBy(...galleryOrder).limit(LIMITS.pageSize).offset(offset);
+      return db
+        .select()
+        .from(exploreGallery)
+        .where(matching(filters))
+        .orderBy(...galleryOrder)
+        .limit(LIMITS.pageSize)
+        .offset(offset);
     }
     const matches = db.select().from(exploreGallery).where(matching(filters)).offset(0).as('matches');
     return db

@@ -26,7 +26,10 @@ export const characterColumns = {
 };
 
 /** A joined row as GenerationWithCharacter: a left join without a character yields all-null columns. */
-export const withCharacter = (r: { generation: GenerationRow; character: GenerationWithCharacter['character'] | null }): GenerationWithCharacter => ({
+export const withCharacter = (r: {
+  generation: GenerationRow;
+  character: GenerationWithCharacter['character'] | null;
+}): GenerationWithCharacter => ({
   generation: r.generation,
   character: r.character?.id ? r.character : null,
 });
@@ -37,7 +40,11 @@ export const generationsRepository = {
    * The caller's usable character (usableCharacterOf) named by its id or by its LoRA file (product §7: resolve
    * lora_id by lora_file_url). Services reach it through characters.service.ts.
    */
-  async findUsableCharacter(db: Executor, userId: string, ref: { id: string } | { loraFileUrl: string }): Promise<CharacterRow | undefined> {
+  async findUsableCharacter(
+    db: Executor,
+    userId: string,
+    ref: { id: string } | { loraFileUrl: string },
+  ): Promise<CharacterRow | undefined> {
     const [row] = await db
       .select({ ...characterColumns, gender: loraTrainings.gender, hairColor: loraTrainings.hairColor, createdAt: loraTrainings.createdAt })
       .from(loraTrainings)
@@ -99,9 +106,15 @@ export const generationsRepository = {
   ): Promise<GenerationRow | undefined> {
     const columns = getTableColumns(generations);
     const given = (Object.keys(row) as (keyof typeof columns)[]).filter((key) => row[key] !== undefined);
-    const names = sql.join(given.map((key) => sql.identifier(columns[key].name)), sql`, `);
+    const names = sql.join(
+      given.map((key) => sql.identifier(columns[key].name)),
+      sql`, `,
+    );
     // In a SELECT list a parameter has no column to take its type from: each one is cast to its column's type.
-    const values = sql.join(given.map((key) => sql`${sql.param(row[key], columns[key])}::${sql.raw(columns[key].getSQLType())}`), sql`, `);
+    const values = sql.join(
+      given.map((key) => sql`${sql.param(row[key], columns[key])}::${sql.raw(columns[key].getSQLType())}`),
+      sql`, `,
+    );
     const c = (column: { name: string }) => sql.identifier(column.name);
     const j = generationJobs;
     // The update of finishJob({ status: 'SUCCEEDED', … }); a provider request id left out keeps the stored one.
@@ -127,15 +140,23 @@ export const generationsRepository = {
    * its kind that some instance still holds (lease not run out), with their owners. The listing reads the
    * statement's snapshot, which the new row is not part of.
    */
-  async insertJobListingHeld(db: Executor, job: PgInsertValue<typeof generationJobs> & { id: string; userId: string; kind: 'generation' | 'caption' }) {
+  async insertJobListingHeld(
+    db: Executor,
+    job: PgInsertValue<typeof generationJobs> & { id: string; userId: string; kind: 'generation' | 'caption' },
+  ) {
     const j = generationJobs;
     const insert = db.insert(j).values(job);
     const held = db
       .select({ id: j.id, leaseOwner: j.leaseOwner })
       .from(j)
       .where(and(eq(j.userId, job.userId), eq(j.kind, job.kind), eq(j.status, 'PENDING'), not(leaseIsFree(j))));
-    const result = await db.execute<{ id: string; lease_owner: string | null }>(sql`with inserted as (${insert.getSQL()}) ${held.getSQL()}`);
-    return (result as unknown as { rows: { id: string; lease_owner: string | null }[] }).rows.map((r) => ({ id: r.id, leaseOwner: r.lease_owner }));
+    const result = await db.execute<{ id: string; lease_owner: string | null }>(
+      sql`with inserted as (${insert.getSQL()}) ${held.getSQL()}`,
+    );
+    return (result as unknown as { rows: { id: string; lease_owner: string | null }[] }).rows.map((r) => ({
+      id: r.id,
+      leaseOwner: r.lease_owner,
+    }));
   },
 
   /** Moves a PENDING job to its end state; false when it had already ended (so its outcome is not applied twice). */
@@ -186,7 +207,12 @@ export const generationsRepository = {
   /** Favourites newest first after `after` (keyset), for a streamed ZIP. */
   favoritesAfter(db: Executor, userId: string, after: { createdAt: Date; id: string } | undefined, limit: number) {
     return db
-      .select({ id: generations.id, createdAt: generations.createdAt, imageUrl: generations.imageUrl, outputFormat: generations.outputFormat })
+      .select({
+        id: generations.id,
+        createdAt: generations.createdAt,
+        imageUrl: generations.imageUrl,
+        outputFormat: generations.outputFormat,
+      })
       .from(generations)
       .where(
         and(

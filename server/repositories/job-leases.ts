@@ -31,8 +31,7 @@ type RowOf<K extends DueKind> = (typeof TABLES)[K]['table']['$inferSelect'];
 export type LeaseClaim = { leaseOwner: string; leaseExpiresAt: SQL<Date> };
 
 /** Condition: nobody works on the row (its lease was never taken, was given back, or ran out). */
-export const leaseIsFree = (table: LeasedTable): SQL =>
-  or(isNull(table.leaseExpiresAt), lte(table.leaseExpiresAt, sql`now()`))!;
+export const leaseIsFree = (table: LeasedTable): SQL => or(isNull(table.leaseExpiresAt), lte(table.leaseExpiresAt, sql`now()`))!;
 
 /**
  * Frees every lease at the start of a process that owns its database alone (PGlite): whoever held them was
@@ -40,7 +39,10 @@ export const leaseIsFree = (table: LeasedTable): SQL =>
  */
 export async function freeAllLeases(db: Executor): Promise<void> {
   for (const { table } of Object.values(TABLES)) {
-    await db.update(table).set({ leaseExpiresAt: null }).where(sql`${table.leaseExpiresAt} is not null`);
+    await db
+      .update(table)
+      .set({ leaseExpiresAt: null })
+      .where(sql`${table.leaseExpiresAt} is not null`);
   }
 }
 
@@ -60,7 +62,13 @@ export async function claimDue<K extends DueKind>(
   const claimable = and(opts.where, lte(table.nextRunAt, sql`now()`), leaseIsFree(table));
   return db.transaction(async (tx) => {
     const order = opts.orderBy ?? [asc(table.nextRunAt)];
-    const due = await tx.select({ key }).from(table).where(claimable).orderBy(...order).limit(opts.limit).for('update', { skipLocked: true });
+    const due = await tx
+      .select({ key })
+      .from(table)
+      .where(claimable)
+      .orderBy(...order)
+      .limit(opts.limit)
+      .for('update', { skipLocked: true });
     if (due.length === 0) return [];
     const keys = due.map((d) => d.key as string);
     return (await tx
@@ -101,7 +109,13 @@ export interface JobLeases {
 
 export function createJobLeases(deps: { db: Db; owner: string; leaseMs: number; logger: Logger }): JobLeases {
   const { db, owner, leaseMs, logger } = deps;
-  const held: Record<JobKind, Set<string>> = { paid_call: new Set(), training: new Set(), scheduled: new Set(), shoot_photo: new Set(), mail: new Set() };
+  const held: Record<JobKind, Set<string>> = {
+    paid_call: new Set(),
+    training: new Set(),
+    scheduled: new Set(),
+    shoot_photo: new Set(),
+    mail: new Set(),
+  };
   let timer: NodeJS.Timeout | undefined;
   const until = () => sql<Date>`now() + make_interval(secs => ${leaseMs / 1000})`;
 

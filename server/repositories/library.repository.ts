@@ -38,7 +38,10 @@ export const libraryRepository = {
   },
 
   async count(db: Executor, userId: string, favorites: boolean, weakLikeness = false): Promise<number> {
-    const [row] = await db.select({ n: count() }).from(generations).where(listed(userId, favorites, weakLikeness));
+    const [row] = await db
+      .select({ n: count() })
+      .from(generations)
+      .where(listed(userId, favorites, weakLikeness));
     return row.n;
   },
 
@@ -63,10 +66,19 @@ export const libraryRepository = {
   },
 
   /** Which of these ids are listed generations of the user (the rest are not theirs, deleted or unknown). */
-  async listedAmong(db: Executor, userId: string, ids: string[]): Promise<Pick<GenerationRow, 'id' | 'imageUrl' | 'outputFormat' | 'createdAt'>[]> {
+  async listedAmong(
+    db: Executor,
+    userId: string,
+    ids: string[],
+  ): Promise<Pick<GenerationRow, 'id' | 'imageUrl' | 'outputFormat' | 'createdAt'>[]> {
     if (ids.length === 0) return [];
     return db
-      .select({ id: generations.id, imageUrl: generations.imageUrl, outputFormat: generations.outputFormat, createdAt: generations.createdAt })
+      .select({
+        id: generations.id,
+        imageUrl: generations.imageUrl,
+        outputFormat: generations.outputFormat,
+        createdAt: generations.createdAt,
+      })
       .from(generations)
       .where(and(inArray(generations.id, ids), listed(userId, false)))
       .orderBy(desc(generations.createdAt), desc(generations.id))

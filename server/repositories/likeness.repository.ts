@@ -120,7 +120,11 @@ export const likenessRepository = {
       .set({ retaken: false })
       .where(and(eq(shootPhotos.id, photoId), eq(shootPhotos.retaken, true)))
       .returning({ id: shootPhotos.id });
-    if (released.length) await db.update(photoShoots).set({ retaken: sql`greatest(${photoShoots.retaken} - 1, 0)` }).where(eq(photoShoots.id, shootId));
+    if (released.length)
+      await db
+        .update(photoShoots)
+        .set({ retaken: sql`greatest(${photoShoots.retaken} - 1, 0)` })
+        .where(eq(photoShoots.id, shootId));
   },
 
   async photoExists(db: Executor, photoId: string): Promise<boolean> {

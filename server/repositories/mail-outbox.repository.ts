@@ -70,7 +70,10 @@ export const mailOutboxRepository = {
   },
 
   async countPending(tx: Executor): Promise<number> {
-    const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(eq(mailOutbox.status, 'PENDING'));
+    const [row] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.status, 'PENDING'));
     return row?.n ?? 0;
   },
 };

@@ -12,7 +12,11 @@ export async function hitRateLimit(db: Executor, key: string, windowSeconds: num
 }
 
 /** `hitRateLimit`, also answering how many seconds are left of the current window (a 429's wait). */
-export async function hitRateLimitWindow(db: Executor, key: string, windowSeconds: number): Promise<{ count: number; secondsLeft: number }> {
+export async function hitRateLimitWindow(
+  db: Executor,
+  key: string,
+  windowSeconds: number,
+): Promise<{ count: number; secondsLeft: number }> {
   const expired = sql`${rateLimits.windowStart} < now() - make_interval(secs => ${windowSeconds})`;
   const [row] = await db
     .insert(rateLimits)

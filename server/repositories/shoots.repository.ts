@@ -53,11 +53,16 @@ export const shootsRepository = {
       .values(pack)
       .onConflictDoUpdate({ target: photoPacks.id, set: { ...changes, updatedAt: sql`now()` } });
     await db.delete(photoPackPrompts).where(eq(photoPackPrompts.packId, pack.id));
-    if (prompts.length) await db.insert(photoPackPrompts).values(prompts.map((template, position) => ({ packId: pack.id, position, template })));
+    if (prompts.length)
+      await db.insert(photoPackPrompts).values(prompts.map((template, position) => ({ packId: pack.id, position, template })));
   },
 
   async setHidden(db: Executor, id: string, hidden: boolean): Promise<boolean> {
-    const rows = await db.update(photoPacks).set({ hidden, updatedAt: sql`now()` }).where(eq(photoPacks.id, id)).returning({ id: photoPacks.id });
+    const rows = await db
+      .update(photoPacks)
+      .set({ hidden, updatedAt: sql`now()` })
+      .where(eq(photoPacks.id, id))
+      .returning({ id: photoPacks.id });
     return rows.length === 1;
   },
 
@@ -70,10 +75,12 @@ export const shootsRepository = {
         and(
           eq(photoPacks.source, 'catalogue'),
           eq(photoPacks.hidden, false),
-          keep.length ? sql`${photoPacks.id} not in (${sql.join(
-            keep.map((k) => sql`${k}`),
-            sql`, `,
-          )})` : undefined,
+          keep.length
+            ? sql`${photoPacks.id} not in (${sql.join(
+                keep.map((k) => sql`${k}`),
+                sql`, `,
+              )})`
+            : undefined,
         ),
       )
       .returning({ id: photoPacks.id });
@@ -106,7 +113,12 @@ export const shootsRepository = {
    * The shoot, its photos and `notification` (the shoot event's NOTIFY, sent from the inserted row; none when
    * absent) in one statement: one round trip however many photos (docs/decisions/014-generate-path.md).
    */
-  async insertShoot(db: Executor, shoot: typeof photoShoots.$inferInsert, photos: NewShootPhotoRow[], notification?: SQL): Promise<ShootRow> {
+  async insertShoot(
+    db: Executor,
+    shoot: typeof photoShoots.$inferInsert,
+    photos: NewShootPhotoRow[],
+    notification?: SQL,
+  ): Promise<ShootRow> {
     const result = await db.execute<Record<string, unknown>>(sql`
       with shoot as (${db.insert(photoShoots).values(shoot).returning().getSQL()}),
       photos as (${db.insert(shootPhotos).values(photos).getSQL()}),
@@ -175,7 +187,10 @@ export const shootsRepository = {
   },
 
   async touchShoot(db: Executor, id: string): Promise<void> {
-    await db.update(photoShoots).set({ updatedAt: sql`now()` }).where(eq(photoShoots.id, id));
+    await db
+      .update(photoShoots)
+      .set({ updatedAt: sql`now()` })
+      .where(eq(photoShoots.id, id));
   },
 
   // ── photos (jobs) ──
@@ -195,7 +210,10 @@ export const shootsRepository = {
   },
 
   async markStarted(db: Executor, id: string): Promise<void> {
-    await db.update(shootPhotos).set({ startedAt: sql`now()` }).where(eq(shootPhotos.id, id));
+    await db
+      .update(shootPhotos)
+      .set({ startedAt: sql`now()` })
+      .where(eq(shootPhotos.id, id));
   },
 
   /** Ends a running photo; false when it had already ended (so its outcome is applied once). */

@@ -145,7 +145,10 @@ export const trainingsRepository = {
    * (kept through the Undo window, so a restored character keeps it) goes with them.
    */
   async markFilesRemoved(db: Executor, id: string): Promise<void> {
-    await db.update(loraTrainings).set({ filesRemovedAt: sql`now()`, deletedFiles: null, referenceFace: null }).where(eq(loraTrainings.id, id));
+    await db
+      .update(loraTrainings)
+      .set({ filesRemovedAt: sql`now()`, deletedFiles: null, referenceFace: null })
+      .where(eq(loraTrainings.id, id));
   },
 
   async findByProviderRequestId(db: Executor, providerRequestId: string): Promise<TrainingRow | undefined> {
@@ -178,7 +181,10 @@ export const trainingsRepository = {
   },
 
   async setProviderRequestId(db: Executor, id: string, providerRequestId: string): Promise<void> {
-    await db.update(loraTrainings).set({ providerRequestId, updatedAt: sql`now()` }).where(eq(loraTrainings.id, id));
+    await db
+      .update(loraTrainings)
+      .set({ providerRequestId, updatedAt: sql`now()` })
+      .where(eq(loraTrainings.id, id));
   },
 
   /** Ends an IN_PROGRESS row; undefined when it had already ended (a replayed webhook, a second runner). */

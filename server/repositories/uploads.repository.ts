@@ -14,7 +14,12 @@ export const uploadsRepository = {
 
   /** Forgets the user's upload rows stored under `key` (live or not); how many there were. */
   async deleteByKey(db: Executor, userId: string, key: string): Promise<number> {
-    return (await db.delete(uploads).where(and(eq(uploads.userId, userId), eq(uploads.storageKey, key))).returning({ id: uploads.id })).length;
+    return (
+      await db
+        .delete(uploads)
+        .where(and(eq(uploads.userId, userId), eq(uploads.storageKey, key)))
+        .returning({ id: uploads.id })
+    ).length;
   },
 
   /** A live (not deleted, not expired) upload of this user stored under `key`. */

@@ -57,7 +57,14 @@ export const usersRepository = {
   /** The account of a users.id or of a provider id (Clerk's user id, or the built-in login's id), erased or not. */
   async accountBy(db: Executor, by: { id: string } | { clerkId: string }): Promise<(AccountSummary & { erased: boolean }) | undefined> {
     const [row] = await db
-      .select({ id: users.id, clerkId: users.clerkId, kind, verifiedEmail: verifiedAddress, createdAt: users.createdAt, erasedAt: users.erasedAt })
+      .select({
+        id: users.id,
+        clerkId: users.clerkId,
+        kind,
+        verifiedEmail: verifiedAddress,
+        createdAt: users.createdAt,
+        erasedAt: users.erasedAt,
+      })
       .from(users)
       .leftJoin(authUsers, eq(authUsers.id, users.clerkId))
       .where('id' in by ? eq(users.id, by.id) : eq(users.clerkId, by.clerkId))

@@ -26,7 +26,8 @@ export function billingRoutes(deps: {
 
   app.post('/checkout', async (c) => {
     const body = parseOrThrow(checkoutRequestSchema, await readJson(c.req.raw));
-    if (deps.requireVerifiedEmail && c.var.identity.emailVerified === false) throw forbidden(CONFIRM_EMAIL_TO_BUY_MESSAGE, CONFIRM_EMAIL_TO_BUY_CODE);
+    if (deps.requireVerifiedEmail && c.var.identity.emailVerified === false)
+      throw forbidden(CONFIRM_EMAIL_TO_BUY_MESSAGE, CONFIRM_EMAIL_TO_BUY_CODE);
     const spaUrl = spaUrlOf(c.req.raw, deps);
     const serverUrl = serverUrlOf(c.req.raw, deps.publicUrl);
     return c.json(await deps.billing.checkout(c.var.user, body, { successUrl: `${spaUrl}/app/subscription?checkout=success`, serverUrl }));

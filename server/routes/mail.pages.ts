@@ -10,7 +10,8 @@ const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle:
 export function outboxListPage(messages: OutboxMessage[]): string {
   const rows = messages
     .map(
-      (m) => `<tr><td>${esc(when(m.sentAt))}</td><td>${esc(m.to)}</td><td><a href="/sandbox/mail/${esc(m.id)}">${esc(m.subject)}</a></td></tr>`,
+      (m) =>
+        `<tr><td>${esc(when(m.sentAt))}</td><td>${esc(m.to)}</td><td><a href="/sandbox/mail/${esc(m.id)}">${esc(m.subject)}</a></td></tr>`,
     )
     .join('\n');
   return layout(

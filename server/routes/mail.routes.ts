@@ -79,19 +79,26 @@ export function outboxRoutes(deps: { outbox?: LocalOutbox; refusal?: string }) {
   app.use('*', noStore);
   const { outbox, refusal } = deps;
   if (!outbox || refusal) {
-    app.all('*', (c) => c.html(outboxRefusedPage(refusal ?? 'Mail goes out over SMTP on this server (SMTP_URL is set), so nothing is kept here.'), 404));
+    app.all('*', (c) =>
+      c.html(outboxRefusedPage(refusal ?? 'Mail goes out over SMTP on this server (SMTP_URL is set), so nothing is kept here.'), 404),
+    );
     return app;
   }
   app.get('/', async (c) => c.html(outboxListPage(await outbox.list())));
   app.get('/:id', async (c) => {
     const found = await outbox.read(c.req.param('id'));
-    return found ? c.html(outboxMessagePage(found.message, found.raw)) : c.html(outboxRefusedPage('No such message in the local outbox.'), 404);
+    return found
+      ? c.html(outboxMessagePage(found.message, found.raw))
+      : c.html(outboxRefusedPage('No such message in the local outbox.'), 404);
   });
   // The message's own HTML, alone and inert: no script, nothing loaded from elsewhere but images.
   app.get('/:id/html', async (c) => {
     const found = await outbox.read(c.req.param('id'));
     if (!found) return c.html(outboxRefusedPage('No such message in the local outbox.'), 404);
-    c.header('Content-Security-Policy', "default-src 'none'; img-src data: https:; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'");
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'none'; img-src data: https:; style-src 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'",
+    );
     return c.html(found.message.html);
   });
   return app;

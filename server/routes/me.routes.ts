@@ -56,7 +56,8 @@ export function meRoutes(deps: { identity: IdentityProvider; users: UsersService
 
   // 'Download my data': a streamed ZIP, at most one per account per EXPORT_INTERVAL_MINUTES.
   app.get('/export', auth, async (c) => {
-    if ((await hitRateLimit(deps.db, `export:${c.var.user.id}`, EXPORT_INTERVAL_MINUTES * 60)) > 1) throw tooManyRequests(EXPORT_RATE_LIMITED);
+    if ((await hitRateLimit(deps.db, `export:${c.var.user.id}`, EXPORT_INTERVAL_MINUTES * 60)) > 1)
+      throw tooManyRequests(EXPORT_RATE_LIMITED);
     const now = new Date();
     return zipDownload(c, deps.accountData.exportArchive(c.var.user, now), deps.accountData.exportFileName(now));
   });

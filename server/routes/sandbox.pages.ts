@@ -130,14 +130,18 @@ ${back}`,
   );
 }
 
-const portalAction = (customerId: string, links: PortalLinks) => (path: string) => `/sandbox/portal/${encodeURIComponent(customerId)}/${path}${links.query}`;
+const portalAction = (customerId: string, links: PortalLinks) => (path: string) =>
+  `/sandbox/portal/${encodeURIComponent(customerId)}/${path}${links.query}`;
 
 /** 'Cancel subscription' asks first, and says until when the plan stays in force. */
 export function cancelConfirmPage(customerId: string, sub: SandboxSubscription | undefined, links: PortalLinks): string {
   const action = portalAction(customerId, links);
   const portal = action('').replace(/\/(\?|$)/, '$1');
   if (!sub || sub.status === 'scheduled_cancel') {
-    return layout('Customer portal', `<h1>Nothing to cancel</h1><p class="muted">This subscription is not active or is already set to cancel.</p><a class="btn secondary" href="${esc(portal)}">Back to the portal</a>`);
+    return layout(
+      'Customer portal',
+      `<h1>Nothing to cancel</h1><p class="muted">This subscription is not active or is already set to cancel.</p><a class="btn secondary" href="${esc(portal)}">Back to the portal</a>`,
+    );
   }
   const plan = planById(sub.plan);
   return layout(
@@ -152,5 +156,8 @@ export function cancelConfirmPage(customerId: string, sub: SandboxSubscription |
 /** A page with one message and a way back; `reference` (the request id) lets support find a failure in the logs. */
 export function messagePage(title: string, message: string, link: { href: string; label: string }, reference?: string): string {
   const ref = reference ? `<p class="ref">Reference: ${esc(reference)}</p>` : '';
-  return layout(title, `<h1>${esc(title)}</h1><div class="error" role="alert">${esc(message)}</div>${ref}<a class="btn secondary" href="${esc(link.href)}">${esc(link.label)}</a>`);
+  return layout(
+    title,
+    `<h1>${esc(title)}</h1><div class="error" role="alert">${esc(message)}</div>${ref}<a class="btn secondary" href="${esc(link.href)}">${esc(link.label)}</a>`,
+  );
 }

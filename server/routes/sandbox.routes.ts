@@ -49,7 +49,10 @@ export function sandboxRoutes(deps: {
   async function signedIn(c: Context<AppEnv>): Promise<UserRow | Response> {
     const caller = await resolveUser(deps.identity, deps.users, c.req.raw.headers);
     if (caller) return caller.user;
-    return c.html(messagePage('Please sign in', 'Sign in to Likeness to continue with this test payment.', { href: '/sign-in', label: 'Sign in' }), 401);
+    return c.html(
+      messagePage('Please sign in', 'Sign in to Likeness to continue with this test payment.', { href: '/sign-in', label: 'Sign in' }),
+      401,
+    );
   }
 
   /** A live account by id (the ones signed links name). */
@@ -59,7 +62,13 @@ export function sandboxRoutes(deps: {
   }
 
   const checkoutNotFound = (c: Context<AppEnv>) =>
-    c.html(messagePage('Checkout not found', 'This checkout link is invalid or has expired. Start again from your plan page.', { href: '/app/subscription', label: 'Back to plans' }), 404);
+    c.html(
+      messagePage('Checkout not found', 'This checkout link is invalid or has expired. Start again from your plan page.', {
+        href: '/app/subscription',
+        label: 'Back to plans',
+      }),
+      404,
+    );
 
   /**
    * The checkout this address stands for and who pays it. With cookie sessions, the signed-in owner. A hosted
@@ -86,7 +95,13 @@ export function sandboxRoutes(deps: {
       const access = sandbox.portalAccess(token, c.req.param('customerId') ?? '');
       const user = access && (await liveUser(access.userId));
       if (access && user) return { user, links: { query: `?access=${encodeURIComponent(token)}`, returnUrl: access.returnUrl } };
-      return c.html(messagePage('Link expired', 'This portal link is invalid or has expired. Open the portal again from your plan page.', { href: '/app/subscription', label: 'Back to plans' }), 403);
+      return c.html(
+        messagePage('Link expired', 'This portal link is invalid or has expired. Open the portal again from your plan page.', {
+          href: '/app/subscription',
+          label: 'Back to plans',
+        }),
+        403,
+      );
     }
     const user = await signedIn(c);
     if (user instanceof Response) return user;

@@ -23,9 +23,15 @@ const FAVORITES_PAGE = 200;
 
 const extensionOf = (format: string) => (format === 'png' ? 'png' : 'jpg');
 
-
 /** Mounted at /api: photo packs, photo shoots and their ZIPs, and the favourites' ZIP. */
-export function shootsRoutes(deps: { identity: IdentityProvider; users: UsersService; shoots: ShootsService; db: Db; storage: StorageProvider; logger: Logger }) {
+export function shootsRoutes(deps: {
+  identity: IdentityProvider;
+  users: UsersService;
+  shoots: ShootsService;
+  db: Db;
+  storage: StorageProvider;
+  logger: Logger;
+}) {
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);
 
@@ -63,7 +69,11 @@ export function shootsRoutes(deps: { identity: IdentityProvider; users: UsersSer
       name: archiveEntryName(p.position, shoot.photo_count, extensionOf(p.outputFormat)),
       content: storedFile(deps.storage, p.imageUrl),
     }));
-    return zipDownload(c, zipStream(entries, (err) => deps.logger.error({ err, shootId: shoot.id }, 'a shoot download was cut short')), shootArchiveName(shoot.character_name, shoot.pack_name));
+    return zipDownload(
+      c,
+      zipStream(entries, (err) => deps.logger.error({ err, shootId: shoot.id }, 'a shoot download was cut short')),
+      shootArchiveName(shoot.character_name, shoot.pack_name),
+    );
   });
 
   // Favourites, newest first as the page shows them, read a page at a time while the ZIP streams.
@@ -76,12 +86,17 @@ export function shootsRoutes(deps: { identity: IdentityProvider; users: UsersSer
       let after: { createdAt: Date; id: string } | undefined;
       for (;;) {
         const page = await generationsRepository.favoritesAfter(deps.db, userId, after, FAVORITES_PAGE);
-        for (const g of page) yield { name: archiveEntryName(index++, total, extensionOf(g.outputFormat)), content: storedFile(deps.storage, g.imageUrl) };
+        for (const g of page)
+          yield { name: archiveEntryName(index++, total, extensionOf(g.outputFormat)), content: storedFile(deps.storage, g.imageUrl) };
         if (page.length < FAVORITES_PAGE) return;
         after = page[page.length - 1];
       }
     }
-    return zipDownload(c, zipStream(entries(), (err) => deps.logger.error({ err, userId }, 'a favourites download was cut short')), 'likeness-favorites.zip');
+    return zipDownload(
+      c,
+      zipStream(entries(), (err) => deps.logger.error({ err, userId }, 'a favourites download was cut short')),
+      'likeness-favorites.zip',
+    );
   });
 
   return app;

@@ -62,7 +62,12 @@ export function trainingsRoutes(deps: {
     if (byAccount > CHECKS_PER_WINDOW || byAddress > CHECKS_PER_ADDRESS_WINDOW) throw tooManyRequests(TOO_MANY_CHECKS);
     const file = await readMultipartFile(c.req.raw.body, c.req.header('content-type'), 'file', CHECKED_FILE, 'Not a file.');
     c.header('Cache-Control', 'no-store');
-    return c.json(await deps.photoChecks.check(file.bytes, statedSize((name) => c.req.query(name))));
+    return c.json(
+      await deps.photoChecks.check(
+        file.bytes,
+        statedSize((name) => c.req.query(name)),
+      ),
+    );
   });
 
   app.post('/image/submit-lora-training', auth, async (c) => {

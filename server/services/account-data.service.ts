@@ -83,7 +83,10 @@ export function createAccountDataService(deps: {
     for (const sub of live) {
       if (sub.provider !== deps.payments.name) {
         // Another provider's subscription (the server changed providers): this server cannot reach it.
-        logger.warn({ userId: user.id, subscriptionId: sub.id, provider: sub.provider }, 'account deletion: a subscription of another payment provider was left as it is');
+        logger.warn(
+          { userId: user.id, subscriptionId: sub.id, provider: sub.provider },
+          'account deletion: a subscription of another payment provider was left as it is',
+        );
         continue;
       }
       try {
@@ -93,7 +96,10 @@ export function createAccountDataService(deps: {
         cancelled++;
       } catch (err) {
         if (!(err instanceof PaymentProviderError || err instanceof AppError)) throw err;
-        logger.error({ err: err instanceof PaymentProviderError ? (err.cause ?? err) : err, userId: user.id, subscriptionId: sub.id }, 'account deletion stopped: the subscription could not be cancelled');
+        logger.error(
+          { err: err instanceof PaymentProviderError ? (err.cause ?? err) : err, userId: user.id, subscriptionId: sub.id },
+          'account deletion stopped: the subscription could not be cancelled',
+        );
         throw new AppError(502, 'subscription_not_cancelled', ACCOUNT_TEXTS.subscriptionNotCancelled);
       }
     }
@@ -163,7 +169,9 @@ export function createAccountDataService(deps: {
     let from: After | null = null;
     for (;;) {
       const page = await repo.ledgerPage(db, userId, from, PAGE);
-      const lines = page.map((r) => [r.createdAt.toISOString(), r.kind, r.delta, r.balanceAfter, r.reason].map(csvField).join(',') + '\r\n');
+      const lines = page.map(
+        (r) => [r.createdAt.toISOString(), r.kind, r.delta, r.balanceAfter, r.reason].map(csvField).join(',') + '\r\n',
+      );
       if (lines.length) yield encoder.encode(lines.join(''));
       if (page.length < PAGE) return;
       const last = page[page.length - 1];
@@ -177,7 +185,11 @@ export function createAccountDataService(deps: {
      * cancelled with the payment provider first (a refusal erases nothing), then the erasure service runs
      * (docs/decisions/005-account-erasure.md), which also deletes the built-in login and its sessions.
      */
-    async deleteOwn(user: UserRow, typedEmail: string, ctx: { webhookUrl: string }): Promise<ErasureReport & { subscriptionsCancelled: number }> {
+    async deleteOwn(
+      user: UserRow,
+      typedEmail: string,
+      ctx: { webhookUrl: string },
+    ): Promise<ErasureReport & { subscriptionsCancelled: number }> {
       // 422: the request is well formed, but it does not confirm this account.
       if (!user.email || !sameEmail(typedEmail, user.email)) throw new AppError(422, 'email_mismatch', ACCOUNT_TEXTS.emailMismatch);
       const subscriptionsCancelled = await cancelSubscriptions(user, ctx.webhookUrl);
@@ -226,4 +238,5 @@ export function createAccountDataService(deps: {
 }
 
 /** 'images/<yyyy-mm-dd>_<id>.<ext>': sorted by date in any file manager, unique by id. */
-export const imageFileName = (createdAt: Date, id: string, extension: string) => `${createdAt.toISOString().slice(0, 10)}_${id}.${extension}`;
+export const imageFileName = (createdAt: Date, id: string, extension: string) =>
+  `${createdAt.toISOString().slice(0, 10)}_${id}.${extension}`;

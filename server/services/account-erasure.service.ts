@@ -99,11 +99,14 @@ export function createAccountErasureService(deps: {
 
     // 2. Explore items made from the person's generations, while the generations still name them.
     // Subqueries, not lists: a person may have more generations than a query takes parameters.
-    const own = (column: typeof generations.id | typeof generations.imageUrl) => db.select({ value: column }).from(generations).where(eq(generations.userId, userId));
+    const own = (column: typeof generations.id | typeof generations.imageUrl) =>
+      db.select({ value: column }).from(generations).where(eq(generations.userId, userId));
     const published = await db
       .select({ id: exploreGallery.id })
       .from(exploreGallery)
-      .where(or(inArray(exploreGallery.sourceGenerationId, own(generations.id)), inArray(exploreGallery.imageUrl, own(generations.imageUrl))));
+      .where(
+        or(inArray(exploreGallery.sourceGenerationId, own(generations.id)), inArray(exploreGallery.imageUrl, own(generations.imageUrl))),
+      );
     for (const item of published) {
       const removed = await deps.explore.remove(item.id);
       report.exploreItems++;
@@ -112,11 +115,15 @@ export function createAccountErasureService(deps: {
 
     // 3. Rows, before files, so nothing starts or finishes work on them meanwhile.
     await db.transaction(async (tx) => {
-      report.generationJobs = (await tx.delete(generationJobs).where(eq(generationJobs.userId, userId)).returning({ id: generationJobs.id })).length;
+      report.generationJobs = (
+        await tx.delete(generationJobs).where(eq(generationJobs.userId, userId)).returning({ id: generationJobs.id })
+      ).length;
       report.generations = (await tx.delete(generations).where(eq(generations.userId, userId)).returning({ id: generations.id })).length;
       // Photo shoots (their prompts name the character) go with their photos (cascade).
       await tx.delete(photoShoots).where(eq(photoShoots.userId, userId));
-      report.trainings = (await tx.delete(loraTrainings).where(eq(loraTrainings.userId, userId)).returning({ id: loraTrainings.id })).length;
+      report.trainings = (
+        await tx.delete(loraTrainings).where(eq(loraTrainings.userId, userId)).returning({ id: loraTrainings.id })
+      ).length;
       report.uploads = (await tx.delete(uploads).where(eq(uploads.userId, userId)).returning({ id: uploads.id })).length;
     });
 
@@ -140,13 +147,18 @@ export function createAccountErasureService(deps: {
         .update(creditLedger)
         .set({ reason: TRAINING_REASON })
         .where(and(eq(creditLedger.userId, userId), like(creditLedger.reason, `${TRAINING_REASON}: %`)));
-      await tx.update(users).set({ email: null, verifiedEmail: null, fullName: null, updatedAt: sql`now()` }).where(eq(users.id, userId));
+      await tx
+        .update(users)
+        .set({ email: null, verifiedEmail: null, fullName: null, updatedAt: sql`now()` })
+        .where(eq(users.id, userId));
       // Mail to or about the person, sent or not (its rows name their address).
       const [login] = await tx.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, user.clerkId));
       const addresses = [user.email, login?.email].filter((a): a is string => Boolean(a));
       await tx
         .delete(mailOutbox)
-        .where(addresses.length ? or(eq(mailOutbox.userId, userId), inArray(mailOutbox.toAddress, addresses)) : eq(mailOutbox.userId, userId));
+        .where(
+          addresses.length ? or(eq(mailOutbox.userId, userId), inArray(mailOutbox.toAddress, addresses)) : eq(mailOutbox.userId, userId),
+        );
       // A built-in account's login, password and sessions (nothing in Clerk mode: Clerk holds those).
       await tx.delete(authUsers).where(eq(authUsers.id, user.clerkId));
       if (user.email) await forgetSignIns(tx, user.email);

@@ -115,7 +115,12 @@ export function createBillingService(deps: {
    * last one applied to the subscription changes nothing (decision 001): Creem may deliver out of order, and
    * an old `subscription.paid` retried after a cancel must not make the subscription active again.
    */
-  async function saveSubscription(tx: Executor, userId: string, event: PaymentEvent, status?: string): Promise<SubscriptionRow | undefined> {
+  async function saveSubscription(
+    tx: Executor,
+    userId: string,
+    event: PaymentEvent,
+    status?: string,
+  ): Promise<SubscriptionRow | undefined> {
     const sub = event.subscription;
     if (!sub) return undefined;
     const existing = await subs.findById(tx, sub.id);
@@ -138,7 +143,10 @@ export function createBillingService(deps: {
       lastEventAt: event.createdAt,
     };
     if (!(await subs.upsert(tx, row))) {
-      logger.info({ eventId: event.id, type: event.type, subscription: sub.id }, 'payment event older than the subscription it describes; not applied');
+      logger.info(
+        { eventId: event.id, type: event.type, subscription: sub.id },
+        'payment event older than the subscription it describes; not applied',
+      );
       return subs.findById(tx, sub.id);
     }
     return { ...row, createdAt: existing?.createdAt ?? new Date(), updatedAt: new Date() };
@@ -172,7 +180,8 @@ export function createBillingService(deps: {
     const key = periodKey(event);
     if (!plan || !key) {
       // checkout.completed without a transaction id: the subscription.paid that follows grants.
-      if (event.type === 'subscription.paid') logger.warn({ eventId: event.id }, 'paid event without plan or period key; no credits granted');
+      if (event.type === 'subscription.paid')
+        logger.warn({ eventId: event.id }, 'paid event without plan or period key; no credits granted');
       return;
     }
     const p = planById(plan);
@@ -265,7 +274,10 @@ export function createBillingService(deps: {
       eventType: 'malformed',
       payload: { reason, sha256, bytes: rawBody.length },
     });
-    logger.error({ provider, reason, sha256, bytes: rawBody.length }, 'signed payment webhook could not be read; recorded and acknowledged');
+    logger.error(
+      { provider, reason, sha256, bytes: rawBody.length },
+      'signed payment webhook could not be read; recorded and acknowledged',
+    );
     return fresh ? 'malformed' : 'duplicate';
   }
 
@@ -273,7 +285,11 @@ export function createBillingService(deps: {
     provider,
 
     /** `addresses`: where the payer returns (the SPA) and where this server's own pages are. */
-    async checkout(user: UserRow, body: CheckoutRequestBody, addresses: { successUrl: string; serverUrl: string }): Promise<{ checkout_url: string }> {
+    async checkout(
+      user: UserRow,
+      body: CheckoutRequestBody,
+      addresses: { successUrl: string; serverUrl: string },
+    ): Promise<{ checkout_url: string }> {
       if (body.userId !== user.id) throw forbidden('You can only start a checkout for your own account.');
       if (!isPlanId(body.plan)) throw badRequest('Unknown plan. Choose Basic, Standard or Professional.', 'unknown_plan');
       // The address the browser sends (product §3 checkout request); without one, the account's verified address
@@ -286,7 +302,11 @@ export function createBillingService(deps: {
     },
 
     /** `from`: set when the SPA is on another origin than the server (see PortalContext). */
-    async portal(user: UserRow, customerId: string, from?: { serverUrl: string; returnUrl: string }): Promise<{ customer_portal_link: string }> {
+    async portal(
+      user: UserRow,
+      customerId: string,
+      from?: { serverUrl: string; returnUrl: string },
+    ): Promise<{ customer_portal_link: string }> {
       if (!user.creemCustomerId || customerId !== user.creemCustomerId) {
         throw forbidden('This customer account does not belong to you.');
       }
@@ -345,7 +365,10 @@ export function createBillingService(deps: {
           // A second subscription in force for the account: nothing of the event is kept (no subscription, no
           // grant, not even its record, so a retry after the first one ends is applied), and the sender is told.
           if (!isSecondSubscription(err)) throw err;
-          logger.warn({ eventId: event.id, type: event.type, subscription: event.subscription?.id }, 'refused a second subscription in force for one account');
+          logger.warn(
+            { eventId: event.id, type: event.type, subscription: event.subscription?.id },
+            'refused a second subscription in force for one account',
+          );
           throw alreadySubscribed();
         });
       if (outcome === 'unmatched') logger.warn({ eventId: event.id, type: event.type }, 'payment event matches no user');

@@ -32,7 +32,8 @@ export interface CaptionsDeps {
 
 export type CaptionsService = ReturnType<typeof createCaptionsService>;
 
-const unreadableImage = () => new AppError(422, 'unreadable_image', 'This image could not be read. Please upload a different JPG, PNG or WEBP file.');
+const unreadableImage = () =>
+  new AppError(422, 'unreadable_image', 'This image could not be read. Please upload a different JPG, PNG or WEBP file.');
 
 const NOT_YOURS = 'You can only extract a prompt from an image you uploaded. Please upload the image again.';
 
@@ -65,7 +66,12 @@ export function createCaptionsService(deps: CaptionsDeps) {
 
       const job: PaidJob = { id: randomUUID(), userId, kind: 'caption', cost: COST[detail] };
       await deps.db.transaction((tx) =>
-        recordPaidJob(tx, deps, { ...job, reason: `${detail} caption`, input: { detail, upload: upload.storageKey }, provider: deps.captioner.name }),
+        recordPaidJob(tx, deps, {
+          ...job,
+          reason: `${detail} caption`,
+          input: { detail, upload: upload.storageKey },
+          provider: deps.captioner.name,
+        }),
       );
       deps.leases.hold('paid_call', job.id);
       try {
@@ -74,13 +80,15 @@ export function createCaptionsService(deps: CaptionsDeps) {
           { signal: AbortSignal.timeout(CAPTION_TIMEOUT_MS) },
         );
         // Ended already: this instance lost the job's lease (it could not renew it) and another refunded it.
-        if (!(await jobs.finishJob(deps.db, job.id, { status: 'SUCCEEDED' }))) throw new ProviderError('the job was refunded meanwhile', 'timeout');
+        if (!(await jobs.finishJob(deps.db, job.id, { status: 'SUCCEEDED' })))
+          throw new ProviderError('the job was refunded meanwhile', 'timeout');
         return { results };
       } catch (err) {
         deps.logger.warn({ err, userId, detail, provider: deps.captioner.name }, 'caption failed; refunding');
-        await failPaidJob(deps, job, err instanceof Error ? err.message : String(err), `${detail} caption failed`).catch((refundErr: unknown) =>
-          // The job stays PENDING; its lease runs out and refundAbandonedJobs refunds it. Nothing is lost.
-          deps.logger.error({ err: refundErr, jobId: job.id, userId }, 'refund failed; left for recovery'),
+        await failPaidJob(deps, job, err instanceof Error ? err.message : String(err), `${detail} caption failed`).catch(
+          (refundErr: unknown) =>
+            // The job stays PENDING; its lease runs out and refundAbandonedJobs refunds it. Nothing is lost.
+            deps.logger.error({ err: refundErr, jobId: job.id, userId }, 'refund failed; left for recovery'),
         );
         if (err instanceof ProviderError && err.kind === 'rejected' && deps.captioner.name === 'builtin') throw unreadableImage();
         if (err instanceof ProviderError && err.kind === 'timeout') {

@@ -1,5 +1,10 @@
 import { CREDIT_COSTS } from '@common/product.ts';
-import { CHARACTER_CANCELLED_NOT_RESTORABLE, CHARACTER_RESTORE_REFUSED, CHARACTER_UNDO_SECONDS, type TrainingView } from '@common/training.ts';
+import {
+  CHARACTER_CANCELLED_NOT_RESTORABLE,
+  CHARACTER_RESTORE_REFUSED,
+  CHARACTER_UNDO_SECONDS,
+  type TrainingView,
+} from '@common/training.ts';
 import type { Db, Executor } from '../db/index.ts';
 import type { DeletedCharacterFiles } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../domain/errors.ts';

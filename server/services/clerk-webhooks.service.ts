@@ -18,7 +18,8 @@ const PROVIDER = 'clerk';
  * (standardwebhooks' WebhookVerificationError messages and the SDK's missing-header check); anything else
  * comes after a valid signature, from a body that is not a JSON event.
  */
-const NOT_AUTHENTIC = /Missing required webhook headers|Missing required headers|No matching signature|timestamp too (old|new)|Invalid Signature Headers/i;
+const NOT_AUTHENTIC =
+  /Missing required webhook headers|Missing required headers|No matching signature|timestamp too (old|new)|Invalid Signature Headers/i;
 
 const userSchema = z.object({
   id: z.string().min(1),
@@ -43,7 +44,10 @@ export type ClerkWebhookOutcome = 'processed' | 'duplicate' | 'ignored';
 function identityOf(user: z.infer<typeof userSchema>): Identity {
   const primaryById = user.email_addresses.find((e) => e.id === user.primary_email_address_id);
   const primary = primaryById ?? user.email_addresses[0];
-  const fullName = [user.first_name, user.last_name].map((part) => part?.trim()).filter(Boolean).join(' ');
+  const fullName = [user.first_name, user.last_name]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
   return {
     id: user.id,
     email: primary?.email_address ?? null,
@@ -56,7 +60,8 @@ function identityOf(user: z.infer<typeof userSchema>): Identity {
 
 function parse<S extends z.ZodType>(schema: S, data: unknown, type: string): z.infer<S> {
   const result = schema.safeParse(data);
-  if (!result.success) throw badRequest(`The ${type} event's data is not a Clerk user: ${result.error.issues[0].message}.`, 'malformed_webhook');
+  if (!result.success)
+    throw badRequest(`The ${type} event's data is not a Clerk user: ${result.error.issues[0].message}.`, 'malformed_webhook');
   return result.data;
 }
 

@@ -109,7 +109,16 @@ export function seedCatalogue(): SeedItem[] {
     const people = `${HERITAGE[heritage]} ${SUBJECT[g]}`;
     const subject = `${/^[AEIOU]/.test(people) ? 'an' : 'a'} ${people} with ${HAIR[hair]}`;
     const prompt = SCENES[s][Math.floor(i / style.length) % 2].replace('{s}', subject);
-    return { id: seedId(i), prompt, gender: g, hairColor: hair, ethnicity: heritage, style: s, seed: 1000 + i * 7919, featured: i % FEATURED_EVERY === 2 };
+    return {
+      id: seedId(i),
+      prompt,
+      gender: g,
+      hairColor: hair,
+      ethnicity: heritage,
+      style: s,
+      seed: 1000 + i * 7919,
+      featured: i % FEATURED_EVERY === 2,
+    };
   });
 }
 
@@ -152,7 +161,11 @@ export async function seedExploreGallery(deps: SeedDeps, signal?: AbortSignal): 
       added += await repo.insertMany(db, [row]);
     }
   }
-  await storage.put(markerKey(SEED_VERSION), Buffer.from(JSON.stringify({ version: SEED_VERSION, items: catalogue.length })), 'application/json');
+  await storage.put(
+    markerKey(SEED_VERSION),
+    Buffer.from(JSON.stringify({ version: SEED_VERSION, items: catalogue.length })),
+    'application/json',
+  );
   logger.info({ version: SEED_VERSION, added, replaced, ms: Date.now() - started }, 'explore gallery seeded');
   return added + replaced;
 }

@@ -145,7 +145,8 @@ export function createExploreService(deps: { db: Db; storage: StorageProvider })
         .where(eq(generations.id, generationId))
         .limit(1);
       if (!found || found.generation.status !== 'ACTIVE') throw notFound(`No active generation ${generationId}.`);
-      if (await repo.findBySourceGeneration(db, generationId)) throw conflict(`Generation ${generationId} is already in the explore gallery.`);
+      if (await repo.findBySourceGeneration(db, generationId))
+        throw conflict(`Generation ${generationId} is already in the explore gallery.`);
       const key = keyFromMediaUrl(found.generation.imageUrl);
       const image = key ? await storage.read(key) : null;
       if (!image) throw notFound(`The image of generation ${generationId} is missing from storage.`);

@@ -107,7 +107,12 @@ export function toGenerationView({ generation: g, character }: GenerationWithCha
     likeness_verdict: g.likenessVerdict,
     shoot_id: g.shootId,
     lora_trainings: character
-      ? { id: character.id, character_name: character.characterName, trigger_word: character.triggerWord, lora_file_url: character.loraFileUrl }
+      ? {
+          id: character.id,
+          character_name: character.characterName,
+          trigger_word: character.triggerWord,
+          lora_file_url: character.loraFileUrl,
+        }
       : null,
   });
 }
@@ -144,13 +149,21 @@ const GENERATION_WORK: PaidWork = { cost: COST, doing: 'creating', done: 'create
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const timedOut = (work: PaidWork) =>
-  new AppError(504, 'generation_timeout', `${capitalised(work.doing)} the image took too long. Your ${work.cost} credits were refunded; please try again.`);
+  new AppError(
+    504,
+    'generation_timeout',
+    `${capitalised(work.doing)} the image took too long. Your ${work.cost} credits were refunded; please try again.`,
+  );
 
 /** A failure after the debit, told to the user in words they can act on (the refund has happened by then). */
 function userFacingError(err: unknown, work: PaidWork): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ShuttingDown) {
-    return new AppError(503, 'server_restarting', `The server restarted while ${work.doing} your image. Your ${work.cost} credits were refunded; please try again.`);
+    return new AppError(
+      503,
+      'server_restarting',
+      `The server restarted while ${work.doing} your image. Your ${work.cost} credits were refunded; please try again.`,
+    );
   }
   if (err instanceof ProviderError) {
     switch (err.kind) {
@@ -159,12 +172,20 @@ function userFacingError(err: unknown, work: PaidWork): AppError {
       case 'timeout':
         return timedOut(work);
       case 'rejected':
-        return new AppError(422, 'generation_rejected', `The image service refused this request (${err.message}). Your ${work.cost} credits were refunded.`);
+        return new AppError(
+          422,
+          'generation_rejected',
+          `The image service refused this request (${err.message}). Your ${work.cost} credits were refunded.`,
+        );
       default:
         break;
     }
   }
-  return new AppError(502, 'generation_failed', `The image could not be ${work.done}. Your ${work.cost} credits were refunded; please try again.`);
+  return new AppError(
+    502,
+    'generation_failed',
+    `The image could not be ${work.done}. Your ${work.cost} credits were refunded; please try again.`,
+  );
 }
 
 /** The metric outcome of a refunded generation. */
@@ -261,7 +282,8 @@ export function createGenerationsService(deps: GenerationsDeps) {
         return await startJob(job, reason, input, provider);
       } catch (err) {
         if (!(err instanceof UserBusy)) throw err;
-        if (Date.now() > deadline) throw conflict('Another image of yours is still being created. Please try again shortly.', 'generation_busy');
+        if (Date.now() > deadline)
+          throw conflict('Another image of yours is still being created. Please try again shortly.', 'generation_busy');
         if (shutdown.signal.aborted) throw unavailableWhileStopping();
         await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
       }
@@ -272,9 +294,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
     const kept: KeptImage[] = [];
     try {
       for (const [i, image] of images.entries()) {
-        const { data, contentType } = image.data
-          ? { data: image.data, contentType: image.contentType }
-          : await download(image.url ?? '');
+        const { data, contentType } = image.data ? { data: image.data, contentType: image.contentType } : await download(image.url ?? '');
         const name = i === 0 ? generationId : `${generationId}-${i}`;
         const key = `generations/${userId}/${name}.${extensionOf(contentType, format)}`;
         await storage.put(key, data, contentType);
@@ -320,7 +340,9 @@ export function createGenerationsService(deps: GenerationsDeps) {
       outputFormat: 'jpeg' | 'png';
       call: (opts: CallOptions) => Promise<GenerateOutput>;
       /** The row's fields besides its id, owner, image and size. */
-      row: (output: GenerateOutput) => Omit<NewGenerationRow, 'id' | 'userId' | 'width' | 'height' | 'outputFormat' | 'imageUrl' | 'status'>;
+      row: (
+        output: GenerateOutput,
+      ) => Omit<NewGenerationRow, 'id' | 'userId' | 'width' | 'height' | 'outputFormat' | 'imageUrl' | 'status'>;
       character: Character | null;
     },
     started: () => void,
@@ -427,10 +449,17 @@ export function createGenerationsService(deps: GenerationsDeps) {
     const key = keyFromMediaUrl(source.generation.imageUrl);
     const data = key ? await storage.read(key) : null;
     if (!data) {
-      throw new AppError(410, 'source_missing', `The original file of this image is no longer stored, so it cannot be ${action}. Nothing was charged.`);
+      throw new AppError(
+        410,
+        'source_missing',
+        `The original file of this image is no longer stored, so it cannot be ${action}. Nothing was charged.`,
+      );
     }
     const { generation: g } = source;
-    return { source, image: { data, contentType: g.outputFormat === 'png' ? 'image/png' : 'image/jpeg', width: g.width, height: g.height } };
+    return {
+      source,
+      image: { data, contentType: g.outputFormat === 'png' ? 'image/png' : 'image/jpeg', width: g.width, height: g.height },
+    };
   }
 
   /**
@@ -457,7 +486,13 @@ export function createGenerationsService(deps: GenerationsDeps) {
     const work: PaidWork = { cost: UPSCALE_COSTS[factor], doing: 'upscaling', done: 'upscaled' };
     const format = g.outputFormat === 'png' ? 'png' : 'jpeg';
     const seed = Number(g.seed ?? NaN);
-    const input = { image, factor, prompt: g.prompt, seed: Number.isSafeInteger(seed) ? seed : randomSeed(), outputFormat: format } as const;
+    const input = {
+      image,
+      factor,
+      prompt: g.prompt,
+      seed: Number.isSafeInteger(seed) ? seed : randomSeed(),
+      outputFormat: format,
+    } as const;
     return queued(userId, (started) =>
       runPaid(
         userId,
@@ -502,7 +537,13 @@ export function createGenerationsService(deps: GenerationsDeps) {
           work: { cost: CREDIT_COSTS.edit, doing: 'editing', done: 'edited' },
           reason: 'Image edit',
           refundReason: 'Refund: image edit failed',
-          jobInput: { operation: 'edit', ...generateInputOf(request), seed: input.seed, sourceId: request.source_id, strength: request.strength },
+          jobInput: {
+            operation: 'edit',
+            ...generateInputOf(request),
+            seed: input.seed,
+            sourceId: request.source_id,
+            strength: request.strength,
+          },
           provider: finisher.name,
           outputFormat: request.output_format,
           call: (opts) => finisher.edit(input, opts),

@@ -11,7 +11,6 @@ import { toGenerationView } from './generations.service.ts';
 import { storedFile, zipStream, type ZipEntry } from './zip-stream.ts';
 import type { Logger } from '../logger.ts';
 
-
 /** A selection that is not wholly the caller's listed images; the same answer whichever id it was. */
 const selectionGone = () => new AppError(404, 'selection_gone', SELECTION_GONE);
 
@@ -44,7 +43,11 @@ export function createLibraryService(deps: { db: Db; events: EventBus; storage: 
       if (found.length !== ids.length) return { refused: gone() };
       const deleted = found.filter((g) => g.status !== 'ACTIVE');
       if (deleted.some((g) => !g.restorable)) return { refused: notRestorable(ids.length) };
-      const done = await repo.restore(tx, userId, deleted.map((g) => g.id));
+      const done = await repo.restore(
+        tx,
+        userId,
+        deleted.map((g) => g.id),
+      );
       for (const id of done) await events.publish(tx, userId, { type: 'generation', action: 'restored', id });
       return { done };
     });
@@ -88,7 +91,8 @@ export function createLibraryService(deps: { db: Db; events: EventBus; storage: 
         const found = await repo.listedAmong(tx, userId, ids);
         if (found.length !== ids.length) return null;
         const done = await repo.updateMany(tx, userId, ids, action);
-        for (const id of done) await events.publish(tx, userId, { type: 'generation', action: action === 'delete' ? 'deleted' : 'updated', id });
+        for (const id of done)
+          await events.publish(tx, userId, { type: 'generation', action: action === 'delete' ? 'deleted' : 'updated', id });
         return done.length;
       });
       if (changed === null) throw selectionGone();
@@ -103,7 +107,13 @@ export function createLibraryService(deps: { db: Db; events: EventBus; storage: 
         const key = keyFromMediaUrl(g.imageUrl);
         if (!key) return [];
         const extension = /\.([a-z0-9]{1,5})$/i.exec(key)?.[1] ?? g.outputFormat;
-        return [{ name: `${g.createdAt.toISOString().slice(0, 10)}_${g.id}.${extension}`, modified: g.createdAt, content: storedFile(storage, g.imageUrl) }];
+        return [
+          {
+            name: `${g.createdAt.toISOString().slice(0, 10)}_${g.id}.${extension}`,
+            modified: g.createdAt,
+            content: storedFile(storage, g.imageUrl),
+          },
+        ];
       });
       return zipStream(entries, (err) => deps.logger.error({ err, userId }, 'a download of selected images was cut short'));
     },

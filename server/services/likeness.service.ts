@@ -84,7 +84,10 @@ export function createLikenessService(deps: LikenessDeps) {
     }
     const reference = referenceFaceOf(embeddings);
     await repo.saveReference(db, trainingId, reference);
-    logger.info({ trainingId, faces: embeddings.length, reference: reference !== null, archive: !!zip }, 'character reference face worked out');
+    logger.info(
+      { trainingId, faces: embeddings.length, reference: reference !== null, archive: !!zip },
+      'character reference face worked out',
+    );
     return reference;
   }
 
@@ -119,7 +122,8 @@ export function createLikenessService(deps: LikenessDeps) {
     if (!image) return null;
     const result = await score(image, reference);
     await db.transaction(async (tx) => {
-      for (const id of await repo.saveScore(tx, g.id, result)) await events.publish(tx, g.user_id, { type: 'generation', action: 'updated', id });
+      for (const id of await repo.saveScore(tx, g.id, result))
+        await events.publish(tx, g.user_id, { type: 'generation', action: 'updated', id });
     });
     return result;
   }

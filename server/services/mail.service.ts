@@ -35,7 +35,13 @@ export async function enqueueAccountMail<K extends 'password-reset' | 'verify-em
  * instance, inserts nothing the second time). Nothing is written when the person turned notifications off.
  * The address is read when the message is sent (recipientAddress).
  */
-async function enqueueNotification<K extends MailKind>(tx: Executor, userId: string, kind: K, payload: MailPayloads[K], dedupeKey: string): Promise<boolean> {
+async function enqueueNotification<K extends MailKind>(
+  tx: Executor,
+  userId: string,
+  kind: K,
+  payload: MailPayloads[K],
+  dedupeKey: string,
+): Promise<boolean> {
   if (!NOTIFICATION_KINDS.includes(kind)) throw new Error(`${kind} is not a notification`);
   if (!(await repo.wantsNotifications(tx, userId))) return false;
   const inserted = await repo.insert(tx, { kind, userId, payload, dedupeKey });
@@ -45,11 +51,23 @@ async function enqueueNotification<K extends MailKind>(tx: Executor, userId: str
 
 /** 'Your character <name> is ready': in the transaction that completes the training. */
 export const enqueueCharacterReady = (tx: Executor, userId: string, training: { id: string; characterName: string }) =>
-  enqueueNotification(tx, userId, 'character-ready', { trainingId: training.id, characterName: training.characterName }, `character-ready:${training.id}`);
+  enqueueNotification(
+    tx,
+    userId,
+    'character-ready',
+    { trainingId: training.id, characterName: training.characterName },
+    `character-ready:${training.id}`,
+  );
 
 /** 'Training of <name> failed — 500 credits are back in your account': in the transaction that refunds it. */
 export const enqueueTrainingFailed = (tx: Executor, userId: string, training: { id: string; characterName: string }) =>
-  enqueueNotification(tx, userId, 'training-failed', { trainingId: training.id, characterName: training.characterName }, `training-failed:${training.id}`);
+  enqueueNotification(
+    tx,
+    userId,
+    'training-failed',
+    { trainingId: training.id, characterName: training.characterName },
+    `training-failed:${training.id}`,
+  );
 
 /**
  * 'Your <pack> photo shoot is ready (N photos)': call it in the transaction that ends the shoot (once per shoot,

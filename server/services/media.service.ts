@@ -107,7 +107,11 @@ export function createMediaService(deps: { db: Db; storage: StorageProvider; log
           .where(and(eq(generations.id, id), eq(generations.status, 'ACTIVE')));
         if (row) return true;
       }
-      const [shown] = await db.select({ id: exploreGallery.id }).from(exploreGallery).where(eq(exploreGallery.imageUrl, mediaUrl(key))).limit(1);
+      const [shown] = await db
+        .select({ id: exploreGallery.id })
+        .from(exploreGallery)
+        .where(eq(exploreGallery.imageUrl, mediaUrl(key)))
+        .limit(1);
       return Boolean(shown);
     },
 

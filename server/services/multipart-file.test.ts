@@ -41,14 +41,29 @@ describe('readMultipartFile', () => {
     let pulled = 0;
     const big = Buffer.concat([Buffer.from(PNG), Buffer.alloc(100_000)]);
     const source = chunked(body(big), 100);
-    const counting = source.pipeThrough(new TransformStream({ transform: (c, ctl) => { pulled += c.length; ctl.enqueue(c); } }));
-    await expect(readMultipartFile(counting, 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type')).rejects.toMatchObject({ status: 413 });
+    const counting = source.pipeThrough(
+      new TransformStream({
+        transform: (c, ctl) => {
+          pulled += c.length;
+          ctl.enqueue(c);
+        },
+      }),
+    );
+    await expect(readMultipartFile(counting, 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type')).rejects.toMatchObject({
+      status: 413,
+    });
     expect(pulled).toBeLessThan(2000);
   });
 
   it('refuses a file whose bytes match no allowed type', async () => {
     await expect(
-      readMultipartFile(chunked(body(Buffer.from('plain text pretending')), 16), 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type'),
+      readMultipartFile(
+        chunked(body(Buffer.from('plain text pretending')), 16),
+        'multipart/form-data; boundary=b0undary',
+        'file',
+        rules,
+        'bad type',
+      ),
     ).rejects.toMatchObject({ status: 400, message: 'bad type' });
   });
 
@@ -56,7 +71,14 @@ describe('readMultipartFile', () => {
     let pulled = 0;
     const big = Buffer.concat([Buffer.from(PNG), Buffer.alloc(900_000)]);
     const roomy = [{ ...rules[0], maxBytes: 2_000_000 }];
-    const source = chunked(body(big), 4096).pipeThrough(new TransformStream({ transform: (c, ctl) => { pulled += c.length; ctl.enqueue(c); } }));
+    const source = chunked(body(big), 4096).pipeThrough(
+      new TransformStream({
+        transform: (c, ctl) => {
+          pulled += c.length;
+          ctl.enqueue(c);
+        },
+      }),
+    );
     const file = await openMultipartFile(source, 'multipart/form-data; boundary=b0undary', 'file', roomy, 'bad type');
     expect(file.rule.contentType).toBe('image/png');
     // Nobody has read the stream yet: the body is not pulled far past the type's signature.
@@ -81,7 +103,9 @@ describe('readMultipartFile', () => {
   });
 
   it('refuses a body that is not multipart', async () => {
-    await expect(readMultipartFile(chunked(Buffer.from('{}'), 2), 'application/json', 'file', rules, 'bad type')).rejects.toMatchObject({ status: 400 });
+    await expect(readMultipartFile(chunked(Buffer.from('{}'), 2), 'application/json', 'file', rules, 'bad type')).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });
 
@@ -94,7 +118,9 @@ describe('readMultipartFile on hostile bodies', () => {
         controller.enqueue(new Uint8Array(4096).fill(65));
       },
     });
-    await expect(readMultipartFile(endless, 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type')).rejects.toMatchObject({ status: 413 });
+    await expect(readMultipartFile(endless, 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type')).rejects.toMatchObject({
+      status: 413,
+    });
     expect(pulled).toBeLessThan(1000 + 64 * 1024 + 8192);
   });
 });

@@ -129,7 +129,10 @@ export interface CoverDeps {
  * Renders each pack's sample photos (its first prompts, filled for a stand-in model) with `generator`:
  * packs without samples only, or every pack with `force` (`admin packs covers`). Returns the packs rendered.
  */
-export async function renderCovers(deps: CoverDeps, opts: { force?: boolean; only?: string; signal?: AbortSignal; onPack?: (id: string) => void } = {}): Promise<string[]> {
+export async function renderCovers(
+  deps: CoverDeps,
+  opts: { force?: boolean; only?: string; signal?: AbortSignal; onPack?: (id: string) => void } = {},
+): Promise<string[]> {
   const packs = await repo.listPacks(deps.db, { includeHidden: false });
   const done: string[] = [];
   for (const [index, pack] of packs.entries()) {

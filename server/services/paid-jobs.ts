@@ -48,7 +48,12 @@ export async function recordPaidJob(
 }
 
 /** Ends a PENDING job FAILED and refunds its debit, in one transaction; false when it had already ended. */
-export async function failPaidJob(deps: { db: Db; credits: CreditsService }, job: PaidJob, reason: string, refundReason: string): Promise<boolean> {
+export async function failPaidJob(
+  deps: { db: Db; credits: CreditsService },
+  job: PaidJob,
+  reason: string,
+  refundReason: string,
+): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     if (!(await repo.finishJob(tx, job.id, { status: 'FAILED', error: reason.slice(0, 1000) }))) return false;
     await deps.credits.refund(job.userId, job.cost, refundReason, paidJobDebitKey(job), tx);

@@ -22,7 +22,14 @@ function measures(over: Partial<NonNullable<PhotoMeasures['decoded']>> = {}, siz
     format: 'jpeg',
     ...size,
     error: null,
-    decoded: { faces: [face([0.35, 0.2, 0.3, 0.25], 0.9)], face: { brightness: 0.4, blur: 0.4 }, hash: 'ffff0000ffff0000', nsfw: SAFE, nsfwFacesMasked: null, ...over },
+    decoded: {
+      faces: [face([0.35, 0.2, 0.3, 0.25], 0.9)],
+      face: { brightness: 0.4, blur: 0.4 },
+      hash: 'ffff0000ffff0000',
+      nsfw: SAFE,
+      nsfwFacesMasked: null,
+      ...over,
+    },
   };
 }
 

@@ -27,7 +27,8 @@ export interface ShownSize {
 }
 
 function unreadableDetail(m: PhotoMeasures): string {
-  if (m.format === 'heif') return 'HEIC and AVIF photos cannot be used. Choose JPG, PNG or WEBP (on an iPhone: Settings › Camera › Formats › Most Compatible).';
+  if (m.format === 'heif')
+    return 'HEIC and AVIF photos cannot be used. Choose JPG, PNG or WEBP (on an iPhone: Settings › Camera › Formats › Most Compatible).';
   if (m.format && !IMAGE_FORMATS.has(m.format)) return `${m.format.toUpperCase()} files cannot be used. Choose JPG, PNG or WEBP.`;
   if (m.format) return 'The photo is damaged and could not be read.';
   return 'This file is not a photo.';
@@ -121,7 +122,9 @@ export function createPhotoCheckService(deps: PhotoCheckDeps) {
 
     /** Refuses an image the NSFW classifier flags (prompt extraction); a photo it cannot read passes on. */
     async assertAllowed(image: Uint8Array): Promise<void> {
-      const verdict = judgePhoto(await measure(image, 'This image could not be checked right now. Nothing was charged; please try again in a moment.'));
+      const verdict = judgePhoto(
+        await measure(image, 'This image could not be checked right now. Nothing was charged; please try again in a moment.'),
+      );
       if (verdict.problems.includes('not-allowed')) {
         throw new AppError(422, 'image_not_allowed', 'This image is not allowed: NSFW content is prohibited. Nothing was charged.');
       }

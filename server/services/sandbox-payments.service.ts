@@ -167,7 +167,12 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
       await send(webhookUrl, 'subscription.update', sandboxSubscriptionObject(sandbox, changed));
       if (upgrade) {
         const now = new Date();
-        const paid = { ...changed, periodStart: now, periodEnd: addMonth(now), transactionId: `tran_sbx_${randomBytes(12).toString('hex')}` };
+        const paid = {
+          ...changed,
+          periodStart: now,
+          periodEnd: addMonth(now),
+          transactionId: `tran_sbx_${randomBytes(12).toString('hex')}`,
+        };
         await send(webhookUrl, 'subscription.paid', sandboxSubscriptionObject(sandbox, paid));
       }
       return upgrade ? 'upgraded' : 'downgraded';
@@ -179,8 +184,13 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
      */
     async scheduleCancel(user: UserRow, customerId: string, webhookUrl: string): Promise<SandboxSubscription> {
       const sub = await requireCurrent(user, customerId);
-      if (sub.status === 'scheduled_cancel') throw conflict(`This subscription already ends on ${longDate(sub.periodEnd)}.`, 'already_canceling');
-      await send(webhookUrl, 'subscription.scheduled_cancel', sandboxSubscriptionObject(sandbox, { ...sub, status: 'scheduled_cancel', canceledAt: new Date() }));
+      if (sub.status === 'scheduled_cancel')
+        throw conflict(`This subscription already ends on ${longDate(sub.periodEnd)}.`, 'already_canceling');
+      await send(
+        webhookUrl,
+        'subscription.scheduled_cancel',
+        sandboxSubscriptionObject(sandbox, { ...sub, status: 'scheduled_cancel', canceledAt: new Date() }),
+      );
       return sub;
     },
 
@@ -197,14 +207,19 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
      */
     async endPeriod(user: UserRow, customerId: string, webhookUrl: string): Promise<void> {
       const sub = await requireCurrent(user, customerId);
-      if (sub.status !== 'scheduled_cancel') throw conflict('Only a subscription set to cancel ends with its period; cancel it first.', 'not_canceling');
+      if (sub.status !== 'scheduled_cancel')
+        throw conflict('Only a subscription set to cancel ends with its period; cancel it first.', 'not_canceling');
       await send(webhookUrl, 'subscription.expired', sandboxSubscriptionObject(sandbox, { ...sub, status: 'expired' }));
     },
 
     /** Cancels at once: the user returns to the Free Plan and keeps the credits already granted. */
     async cancel(user: UserRow, customerId: string, webhookUrl: string): Promise<void> {
       const sub = await requireCurrent(user, customerId);
-      await send(webhookUrl, 'subscription.canceled', sandboxSubscriptionObject(sandbox, { ...sub, status: 'canceled', canceledAt: new Date() }));
+      await send(
+        webhookUrl,
+        'subscription.canceled',
+        sandboxSubscriptionObject(sandbox, { ...sub, status: 'canceled', canceledAt: new Date() }),
+      );
     },
 
     /**
@@ -214,9 +229,13 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
      */
     async renew(user: UserRow, customerId: string, webhookUrl: string, now = new Date()): Promise<void> {
       const sub = await requireCurrent(user, customerId);
-      if (sub.status === 'scheduled_cancel') throw conflict('This subscription is set to cancel and will not renew. Resume it first.', 'not_renewing');
+      if (sub.status === 'scheduled_cancel')
+        throw conflict('This subscription is set to cancel and will not renew. Resume it first.', 'not_renewing');
       if (!canSimulateRenewal(sub, now)) {
-        throw conflict(`The next renewal has already been simulated. The one after it can be simulated from ${renewalOpensOn(sub)}.`, 'renewal_already_simulated');
+        throw conflict(
+          `The next renewal has already been simulated. The one after it can be simulated from ${renewalOpensOn(sub)}.`,
+          'renewal_already_simulated',
+        );
       }
       const periodStart = sub.periodEnd;
       const ids = sandboxIds(`${sub.id}:${periodStart.toISOString()}`);

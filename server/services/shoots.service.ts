@@ -84,7 +84,10 @@ export function toPackView(pack: PackWithPrompts): PackView {
 }
 
 function toPhotoView(
-  p: Pick<ShootPhotoRow, 'id' | 'position' | 'status' | 'prompt' | 'width' | 'height' | 'imageUrl' | 'generationId' | 'error' | 'startedAt' | 'finishedAt'> & {
+  p: Pick<
+    ShootPhotoRow,
+    'id' | 'position' | 'status' | 'prompt' | 'width' | 'height' | 'imageUrl' | 'generationId' | 'error' | 'startedAt' | 'finishedAt'
+  > & {
     likeness?: number | null;
     likenessVerdict?: LikenessVerdict | null;
   },
@@ -172,10 +175,16 @@ export function createShootsService(deps: ShootsDeps) {
       throw forbidden('That character is not one of yours. Choose one of your trained characters.', 'lora_not_allowed');
     }
     if (character.status === 'FAILED') {
-      throw conflict(`The training of ${character.characterName} failed, so it cannot be photographed. Choose another character.`, 'character_failed');
+      throw conflict(
+        `The training of ${character.characterName} failed, so it cannot be photographed. Choose another character.`,
+        'character_failed',
+      );
     }
     if (character.status !== 'COMPLETED' || !character.loraFileUrl) {
-      throw conflict(`${character.characterName} is still training. Start the shoot when the training has completed.`, 'character_not_ready');
+      throw conflict(
+        `${character.characterName} is still training. Start the shoot when the training has completed.`,
+        'character_not_ready',
+      );
     }
     return { ...character, loraFileUrl: character.loraFileUrl };
   }
@@ -270,7 +279,10 @@ export function createShootsService(deps: ShootsDeps) {
       deps.wake();
       // The new shoot as written (no further reads: starting is one transaction and this answer).
       const { ready: _r, failed: _f, ...summary } = toSummary(started.shoot, { ready: 0, failed: 0 });
-      return { shoot: { ...summary, photos: started.photos!.map((p) => toPhotoView({ ...p, ...PHOTO_DEFAULTS }, new Map())) }, created: true };
+      return {
+        shoot: { ...summary, photos: started.photos!.map((p) => toPhotoView({ ...p, ...PHOTO_DEFAULTS }, new Map())) },
+        created: true,
+      };
     },
 
     async list(userId: string, opts: { running?: boolean }): Promise<ShootSummary[]> {

@@ -96,20 +96,25 @@ export async function checkTrainingArchive(zip: Uint8Array): Promise<ArchiveImag
   for (const e of files) {
     const type = e.unixMode & S_IFMT;
     if (type === S_IFLNK) throw invalid(`The training archive contains a symbolic link: ${JSON.stringify(e.name.slice(0, 80))}.`);
-    if (type !== 0 && type !== S_IFREG) throw invalid(`The training archive contains something that is not a file: ${JSON.stringify(e.name.slice(0, 80))}.`);
+    if (type !== 0 && type !== S_IFREG)
+      throw invalid(`The training archive contains something that is not a file: ${JSON.stringify(e.name.slice(0, 80))}.`);
     if (e.encrypted) throw invalid('The training archive must not be encrypted.');
   }
-  if (files.length < LIMITS.trainingMinImages) throw invalid(`The training archive must contain at least ${LIMITS.trainingMinImages} photos.`);
-  if (files.length > LIMITS.trainingMaxImages) throw invalid(`The training archive may contain at most ${LIMITS.trainingMaxImages} photos.`);
+  if (files.length < LIMITS.trainingMinImages)
+    throw invalid(`The training archive must contain at least ${LIMITS.trainingMinImages} photos.`);
+  if (files.length > LIMITS.trainingMaxImages)
+    throw invalid(`The training archive may contain at most ${LIMITS.trainingMaxImages} photos.`);
   let total = 0;
   for (const e of files) {
-    if (e.size > ARCHIVE_LIMITS.maxEntryBytes) throw invalid(`${e.name} is too large (max ${ARCHIVE_LIMITS.maxEntryBytes / 1024 / 1024} MB per photo).`);
+    if (e.size > ARCHIVE_LIMITS.maxEntryBytes)
+      throw invalid(`${e.name} is too large (max ${ARCHIVE_LIMITS.maxEntryBytes / 1024 / 1024} MB per photo).`);
     if (e.size > Math.max(1, e.compressedSize) * ARCHIVE_LIMITS.maxCompressionRatio && e.size > 64 * 1024) {
       throw invalid('The training archive is compressed suspiciously well (a zip bomb?); upload the photos themselves.');
     }
     total += e.size;
   }
-  if (total > ARCHIVE_LIMITS.maxTotalBytes) throw invalid(`The photos are too large together (max ${ARCHIVE_LIMITS.maxTotalBytes / 1024 / 1024} MB).`);
+  if (total > ARCHIVE_LIMITS.maxTotalBytes)
+    throw invalid(`The photos are too large together (max ${ARCHIVE_LIMITS.maxTotalBytes / 1024 / 1024} MB).`);
 
   let unpacked: Record<string, Uint8Array>;
   try {

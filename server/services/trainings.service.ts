@@ -100,7 +100,12 @@ export async function finishTrainingIn(
 }
 
 function publishTraining(events: EventBus, tx: Executor, row: TrainingRow) {
-  return events.publish(tx, row.userId, { type: 'training', action: row.status === 'IN_PROGRESS' ? 'created' : 'updated', id: row.id, status: row.status });
+  return events.publish(tx, row.userId, {
+    type: 'training',
+    action: row.status === 'IN_PROGRESS' ? 'created' : 'updated',
+    id: row.id,
+    status: row.status,
+  });
 }
 
 export function createTrainingsService(deps: TrainingsDeps) {
@@ -117,7 +122,8 @@ export function createTrainingsService(deps: TrainingsDeps) {
         throw forbidden('images_data_url must be a training archive you uploaded (training_images.zip).', 'archive_not_yours');
       }
       const zip = await deps.storage.read(upload.storageKey);
-      if (!zip) throw badRequest('The uploaded training archive is no longer available. Please upload the photos again.', 'archive_missing');
+      if (!zip)
+        throw badRequest('The uploaded training archive is no longer available. Please upload the photos again.', 'archive_missing');
       await deps.photoChecks.assertTrainable(await checkTrainingArchive(zip));
 
       const id = randomUUID();
@@ -158,7 +164,8 @@ export function createTrainingsService(deps: TrainingsDeps) {
       try {
         verdict = await verifyFalWebhook(headers, rawBody, deps.falWebhook);
       } catch (err) {
-        if (err instanceof FalJwksUnavailableError) throw unavailable('The webhook could not be verified yet; deliver it again later.', 'jwks_unavailable');
+        if (err instanceof FalJwksUnavailableError)
+          throw unavailable('The webhook could not be verified yet; deliver it again later.', 'jwks_unavailable');
         throw err;
       }
       if (!verdict.ok) {

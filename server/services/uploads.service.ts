@@ -24,7 +24,13 @@ export const UPLOAD_TYPES: FileTypeRule<UploadKind>[] = [
     matches: (h: Uint8Array) => sniffImageType(h) === contentType,
   })),
   // The training archive (training_images.zip); its contents are checked by the training flow.
-  { kind: 'training-archive', contentType: 'application/zip', extension: 'zip', maxBytes: LIMITS.trainingArchiveMaxBytes, matches: (h) => [0x50, 0x4b, 0x03, 0x04].every((b, i) => h[i] === b) },
+  {
+    kind: 'training-archive',
+    contentType: 'application/zip',
+    extension: 'zip',
+    maxBytes: LIMITS.trainingArchiveMaxBytes,
+    matches: (h) => [0x50, 0x4b, 0x03, 0x04].every((b, i) => h[i] === b),
+  },
 ];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -118,7 +124,8 @@ export function createUploadsService(deps: UploadsDeps) {
      */
     async receive(userId: string, body: ReadableStream<Uint8Array> | null, contentType: string | undefined): Promise<UploadRow> {
       const release = inFlight.tryEnter(userId);
-      if (release === 'key') throw tooManyRequests('You have too many uploads in progress. Please wait for them to finish, then try again.');
+      if (release === 'key')
+        throw tooManyRequests('You have too many uploads in progress. Please wait for them to finish, then try again.');
       if (release === 'total') throw tooManyRequests('The server is busy with other uploads. Please try again in a moment.');
       try {
         const roomBytes = LIMITS.uploadQuotaBytes - (await repo.liveBytes(deps.db, userId));

@@ -70,7 +70,9 @@ describe('zipStream', () => {
       yield new Uint8Array(10);
       throw new Error('storage went away');
     }
-    await expect(collect(zipStream([{ name: 'x.bin', content: async () => failing() }], (err) => seen.push(err)))).rejects.toThrow('storage went away');
+    await expect(collect(zipStream([{ name: 'x.bin', content: async () => failing() }], (err) => seen.push(err)))).rejects.toThrow(
+      'storage went away',
+    );
     expect(seen).toHaveLength(1);
   });
 });

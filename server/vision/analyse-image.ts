@@ -33,7 +33,9 @@ function clothingColours(img: RgbImage, face: FaceFinding): NamedColour[] | null
   const [x, y, w, h] = face.box;
   const chest = clip([x - 0.4 * w, y + 1.25 * h, 1.8 * w, 1.1 * h]);
   if (!chest || chest[3] < 0.35 * h) return null;
-  return paletteOf(img, chest, 2000).filter((c, i) => i === 0 || c.share >= 0.25).slice(0, 2);
+  return paletteOf(img, chest, 2000)
+    .filter((c, i) => i === 0 || c.share >= 0.25)
+    .slice(0, 2);
 }
 
 /** Colour of the band just above the face box, where the hair is when the head is upright. */

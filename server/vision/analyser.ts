@@ -105,7 +105,8 @@ export function createVisionAnalyser(opts: VisionAnalyserOptions = {}): VisionAn
     const copy = new Uint8Array(image.byteLength);
     copy.set(image);
     const res = await call({ id: nextId++, kind, image: copy }, timeoutMs, [copy.buffer]);
-    if (!res.ok) throw new VisionError(res.badImage ? `The image could not be read: ${res.error}` : res.error, res.badImage ? 'bad-image' : 'failed');
+    if (!res.ok)
+      throw new VisionError(res.badImage ? `The image could not be read: ${res.error}` : res.error, res.badImage ? 'bad-image' : 'failed');
     return res;
   }
 

@@ -96,9 +96,7 @@ export function paletteOf(img: RgbImage, box: Box = [0, 0, 1, 1], maxSamples = 4
       total++;
     }
   }
-  return [...counts]
-    .map(([name, n]) => ({ name, share: n / total }))
-    .sort((a, b) => b.share - a.share);
+  return [...counts].map(([name, n]) => ({ name, share: n / total })).sort((a, b) => b.share - a.share);
 }
 
 export interface RegionLight {

@@ -4,7 +4,15 @@ import { colourName } from './colours.ts';
 import type { FaceFinding, ImageAnalysis } from './types.ts';
 
 function face(over: Partial<FaceFinding> = {}): FaceFinding {
-  return { box: [0.3, 0.2, 0.4, 0.5], score: 0.95, age: 34, gender: 'female', genderScore: 0.9, emotion: { name: 'happy', score: 0.8 }, ...over };
+  return {
+    box: [0.3, 0.2, 0.4, 0.5],
+    score: 0.95,
+    age: 34,
+    gender: 'female',
+    genderScore: 0.9,
+    emotion: { name: 'happy', score: 0.8 },
+    ...over,
+  };
 }
 
 function analysis(over: Partial<ImageAnalysis> = {}): ImageAnalysis {
@@ -16,7 +24,11 @@ function analysis(over: Partial<ImageAnalysis> = {}): ImageAnalysis {
       contrast: 0.2,
       saturation: 0.3,
       warmth: 0.12,
-      palette: [{ name: 'beige', share: 0.4 }, { name: 'brown', share: 0.3 }, { name: 'white', share: 0.1 }],
+      palette: [
+        { name: 'beige', share: 0.4 },
+        { name: 'brown', share: 0.3 },
+        { name: 'white', share: 0.1 },
+      ],
       border: { palette: [{ name: 'white', share: 0.8 }], brightness: 0.9, uniformity: 0.8 },
       top: { palette: [{ name: 'white', share: 0.9 }], brightness: 0.9 },
     },
@@ -72,7 +84,10 @@ describe('captions from an analysis', () => {
     const a = analysis({
       faces: [face({ box: [0.4, 0.1, 0.2, 0.2] })],
       bodies: [{ box: [0.2, 0.05, 0.6, 0.9], score: 0.8, visibleParts: ['leftShoulder', 'leftHip'] }],
-      clothing: [{ name: 'red', share: 0.6 }, { name: 'white', share: 0.3 }],
+      clothing: [
+        { name: 'red', share: 0.6 },
+        { name: 'white', share: 0.3 },
+      ],
       objects: [{ label: 'couch', score: 0.7, box: [0, 0.5, 0.3, 0.3] }],
       stats: { ...analysis().stats, border: { palette: [{ name: 'brown', share: 0.4 }], brightness: 0.5, uniformity: 0.4 } },
     });

@@ -15,8 +15,47 @@ const MIN_SMILE_SCORE = 0.45;
 const MIN_EMOTION_SCORE = 0.6;
 const MIN_OBJECT_SCORE = 0.35;
 
-const INDOOR = new Set(['chair', 'couch', 'bed', 'dining table', 'tv', 'laptop', 'refrigerator', 'oven', 'sink', 'book', 'clock', 'vase', 'toilet', 'microwave', 'keyboard', 'mouse', 'potted plant']);
-const OUTDOOR = new Set(['car', 'bus', 'truck', 'bicycle', 'motorcycle', 'traffic light', 'bench', 'boat', 'stop sign', 'fire hydrant', 'kite', 'airplane', 'train', 'horse', 'cow', 'sheep', 'surfboard', 'skis', 'snowboard', 'parking meter']);
+const INDOOR = new Set([
+  'chair',
+  'couch',
+  'bed',
+  'dining table',
+  'tv',
+  'laptop',
+  'refrigerator',
+  'oven',
+  'sink',
+  'book',
+  'clock',
+  'vase',
+  'toilet',
+  'microwave',
+  'keyboard',
+  'mouse',
+  'potted plant',
+]);
+const OUTDOOR = new Set([
+  'car',
+  'bus',
+  'truck',
+  'bicycle',
+  'motorcycle',
+  'traffic light',
+  'bench',
+  'boat',
+  'stop sign',
+  'fire hydrant',
+  'kite',
+  'airplane',
+  'train',
+  'horse',
+  'cow',
+  'sheep',
+  'surfboard',
+  'skis',
+  'snowboard',
+  'parking meter',
+]);
 
 const EXPRESSION: Record<string, string> = {
   happy: 'smiling',
@@ -267,9 +306,10 @@ export function detailedCaption(a: ImageAnalysis): string {
   const sentences: string[] = [];
   const subject = capitalise(article(subjectPhrase(a, framing)));
   const face = people(a).faces[0];
-  const expression = face && framing !== 'group' && framing !== 'pair' && face.emotion?.name === 'neutral' && face.emotion.score >= MIN_EMOTION_SCORE
-    ? ' with a calm, neutral expression'
-    : '';
+  const expression =
+    face && framing !== 'group' && framing !== 'pair' && face.emotion?.name === 'neutral' && face.emotion.score >= MIN_EMOTION_SCORE
+      ? ' with a calm, neutral expression'
+      : '';
   sentences.push(`${subject}${expression}.`);
 
   const clothing = clothingOf(a, framing);
@@ -280,7 +320,8 @@ export function detailedCaption(a: ImageAnalysis): string {
 
   const setting = settingOf(a);
   const nearby = setting.objects.length ? `, with ${article(list(setting.objects.slice(0, 4)))} in view` : '';
-  if (setting.kind === 'plain') sentences.push(`The background is a plain, ${setting.tone === 'mid' ? '' : `${setting.tone} `}${setting.colour} backdrop${nearby}.`);
+  if (setting.kind === 'plain')
+    sentences.push(`The background is a plain, ${setting.tone === 'mid' ? '' : `${setting.tone} `}${setting.colour} backdrop${nearby}.`);
   else if (setting.kind === 'outdoor') sentences.push(`The setting is outdoors${nearby}.`);
   else if (setting.kind === 'indoor') sentences.push(`The setting is indoors${nearby}.`);
   else {
@@ -302,4 +343,3 @@ export function detailedCaption(a: ImageAnalysis): string {
   sentences.push(`Photorealistic style, ${light.monochrome ? 'monochrome tones' : `${light.colours} colours`}, sharp detail.`);
   return sentences.join(' ');
 }
-

@@ -201,8 +201,8 @@ export async function detectFaces(img: RgbImage): Promise<FaceEvidence[]> {
     // The detector alone over the whole photo; the mesh and the embedding only for the faces the verdict
     // reads (the main face and faces tall enough to be another person), each on a crop around it: a party
     // photo's twenty faces cost one detector pass, not twenty meshes and embeddings (bench photo-check).
-    const found = (await human.detect(tensor, FACE_DETECTOR))
-      .face.map((f) => ({ box: f.boxRaw, score: f.boxScore ?? f.score }))
+    const found = (await human.detect(tensor, FACE_DETECTOR)).face
+      .map((f) => ({ box: f.boxRaw, score: f.boxScore ?? f.score }))
       .sort((a, b) => b.box[3] - a.box[3]);
     // The verdict tells one person from more than one, so reading stops at the second person found.
     const faces: FaceEvidence[] = [];
@@ -267,11 +267,13 @@ export async function detect(img: RgbImage): Promise<Detections> {
         })
         .sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]),
       // The pose model reports an empty body (score 0, no box) when nobody is in view.
-      bodies: result.body.filter((b) => b.score > 0 && b.boxRaw.every(Number.isFinite)).map((b) => ({
-        box: b.boxRaw,
-        score: b.score,
-        visibleParts: b.keypoints.filter((k) => k.score >= KEYPOINT_MIN_SCORE).map((k) => k.part),
-      })),
+      bodies: result.body
+        .filter((b) => b.score > 0 && b.boxRaw.every(Number.isFinite))
+        .map((b) => ({
+          box: b.boxRaw,
+          score: b.score,
+          visibleParts: b.keypoints.filter((k) => k.score >= KEYPOINT_MIN_SCORE).map((k) => k.part),
+        })),
       objects: result.object.map((o) => ({ label: o.label, score: o.score, box: o.boxRaw })),
     };
   } finally {

@@ -41,7 +41,14 @@ export async function measurePhoto(bytes: Uint8Array): Promise<PhotoMeasures> {
   const nsfw = await nsfwScores(img);
   // A face filling the frame can look explicit to the classifier; what is explicit stays so without faces.
   const nsfwFacesMasked =
-    explicitScore(nsfw) >= PHOTO_CHECK.nsfwExplicit && counted.length ? await nsfwScores(maskBoxes(img, counted.map((f) => f.box))) : null;
+    explicitScore(nsfw) >= PHOTO_CHECK.nsfwExplicit && counted.length
+      ? await nsfwScores(
+          maskBoxes(
+            img,
+            counted.map((f) => f.box),
+          ),
+        )
+      : null;
   return {
     ...base,
     decoded: {

@@ -34,7 +34,9 @@ function loadClassifier(): Promise<Classifier> {
   loading ??= (async () => {
     const { tf } = await loadHuman();
     const modelJson = require(join(MODEL_DIR, 'model.min.js')) as ModelJson;
-    const shards = modelJson.weightsManifest.flatMap((group) => group.paths.map((path) => Buffer.from(require(join(MODEL_DIR, `${path}.min.js`)) as string, 'base64')));
+    const shards = modelJson.weightsManifest.flatMap((group) =>
+      group.paths.map((path) => Buffer.from(require(join(MODEL_DIR, `${path}.min.js`)) as string, 'base64')),
+    );
     const weights = Buffer.concat(shards);
     const model = await tf.loadGraphModel(
       tf.io.fromMemory({
@@ -62,7 +64,9 @@ export async function nsfwScores(img: RgbImage): Promise<NsfwScores> {
   const { tf, model } = await loadClassifier();
   const input = tf.tensor(img.data, [1, img.height, img.width, 3], 'int32');
   try {
-    const output = tf.tidy(() => model.predict(tf.image.resizeBilinear(tf.div(tf.cast(input, 'float32'), 255), [INPUT_SIZE, INPUT_SIZE], true)));
+    const output = tf.tidy(() =>
+      model.predict(tf.image.resizeBilinear(tf.div(tf.cast(input, 'float32'), 255), [INPUT_SIZE, INPUT_SIZE], true)),
+    );
     const p = await output.data();
     output.dispose();
     // nsfwjs's class order (dist/cjs/nsfw_classes.js).

@@ -43,7 +43,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     );
   }
   // The origin is remembered in the URL too, so it survives a reload of the sign-in page and a detour to sign-up.
-  if (!session.data) return <Navigate to={authPath('/sign-in', location.pathname + location.search + location.hash)} replace state={{ from: location }} />;
+  if (!session.data)
+    return <Navigate to={authPath('/sign-in', location.pathname + location.search + location.hash)} replace state={{ from: location }} />;
   if (sync.isPending) {
     return (
       <Centered>

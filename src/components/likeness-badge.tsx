@@ -11,7 +11,15 @@ const TONES: Record<LikenessVerdict, string> = {
  * 'Strong likeness', 'Weak likeness' or 'No face found': an image's likeness to its character, once it was
  * checked (nothing before, or without a reference face). The viewer and the shoot page show it.
  */
-export function LikenessBadge({ likeness, verdict, className }: { likeness: number | null; verdict: LikenessVerdict | null; className?: string }) {
+export function LikenessBadge({
+  likeness,
+  verdict,
+  className,
+}: {
+  likeness: number | null;
+  verdict: LikenessVerdict | null;
+  className?: string;
+}) {
   if (!verdict) return null;
   return (
     <span

@@ -11,5 +11,9 @@ function subscribe(onChange: () => void) {
 
 /** True below the 768px breakpoint (product §9), following window resizes. */
 export function useIsPhone(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia?.(QUERY).matches ?? false, () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia?.(QUERY).matches ?? false,
+    () => false,
+  );
 }

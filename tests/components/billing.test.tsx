@@ -78,7 +78,11 @@ describe('subscription page for an inactive user', () => {
   it("shows 'Choose Your Plan' and three plan cards with 'Choose plan'", () => {
     renderWith(<SubscriptionScreen />, { subscription: inactive });
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Choose Your Plan');
-    expect(['BASIC', 'STANDARD', 'PROFESSIONAL'].map((id) => planButton(id).textContent)).toEqual(['Choose plan', 'Choose plan', 'Choose plan']);
+    expect(['BASIC', 'STANDARD', 'PROFESSIONAL'].map((id) => planButton(id).textContent)).toEqual([
+      'Choose plan',
+      'Choose plan',
+      'Choose plan',
+    ]);
     const standard = screen.getByTestId('plan-STANDARD');
     expect(within(standard).getByText('Popular')).toBeInTheDocument();
     expect(within(standard).getByText('$49')).toBeInTheDocument();
@@ -138,12 +142,47 @@ describe('subscription page for an inactive user', () => {
   });
 
   it.each([
-    ['a server error on every attempt', () => { throw new ApiError(500, 'boom', 'Internal error'); }, 'Unable to create checkout session. Please try again later.', 3],
-    ['a network failure on every attempt', () => { throw new TypeError('Failed to fetch'); }, 'Failed to create checkout session. Please try again later.', 3],
-    ['something that is not an Error', () => { throw 'weird'; }, 'An unexpected error occurred. Please try again later.', 3],
-    ['a refusal (409)', () => { throw new ApiError(409, '{}', 'Already subscribed', 'already_subscribed'); }, 'Unable to create checkout session. Please try again later.', 1],
+    [
+      'a server error on every attempt',
+      () => {
+        throw new ApiError(500, 'boom', 'Internal error');
+      },
+      'Unable to create checkout session. Please try again later.',
+      3,
+    ],
+    [
+      'a network failure on every attempt',
+      () => {
+        throw new TypeError('Failed to fetch');
+      },
+      'Failed to create checkout session. Please try again later.',
+      3,
+    ],
+    [
+      'something that is not an Error',
+      () => {
+        throw 'weird';
+      },
+      'An unexpected error occurred. Please try again later.',
+      3,
+    ],
+    [
+      'a refusal (409)',
+      () => {
+        throw new ApiError(409, '{}', 'Already subscribed', 'already_subscribed');
+      },
+      'Unable to create checkout session. Please try again later.',
+      1,
+    ],
     ['an answer without checkout_url', () => ({}), 'Invalid response from checkout service: missing checkout URL', 1],
-    ['the server asking for an email', () => { throw new ApiError(400, '{}', 'x', 'email_required'); }, 'Unable to process subscription. Please ensure you have a valid email address.', 1],
+    [
+      'the server asking for an email',
+      () => {
+        throw new ApiError(400, '{}', 'x', 'email_required');
+      },
+      'Unable to process subscription. Please ensure you have a valid email address.',
+      1,
+    ],
   ])('after %s it shows the error in red and clears processing', async (_what, handler, message, attempts) => {
     vi.useFakeTimers();
     const { request } = renderWith(<SubscriptionScreen />, { subscription: inactive, routes: { '/api/billing/checkout': handler } });
@@ -228,10 +267,17 @@ describe('subscription page for an active user', () => {
       routes: { '/api/billing/portal': () => new Promise((r) => (answer = r)) },
     });
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Manage Your Plan');
-    expect(['BASIC', 'STANDARD', 'PROFESSIONAL'].map((id) => planButton(id).textContent)).toEqual(['Downgrade', 'Manage Current Plan', 'Upgrade']);
+    expect(['BASIC', 'STANDARD', 'PROFESSIONAL'].map((id) => planButton(id).textContent)).toEqual([
+      'Downgrade',
+      'Manage Current Plan',
+      'Upgrade',
+    ]);
     const manage = screen.getByRole('button', { name: 'Manage Subscription' });
     for (const button of [manage, planButton('BASIC'), planButton('STANDARD'), planButton('PROFESSIONAL')]) expect(button).toBeDisabled();
-    expect(request).toHaveBeenCalledWith('/api/billing/portal', expect.objectContaining({ method: 'POST', body: { customer_id: 'cus_1' } }));
+    expect(request).toHaveBeenCalledWith(
+      '/api/billing/portal',
+      expect.objectContaining({ method: 'POST', body: { customer_id: 'cus_1' } }),
+    );
 
     await act(async () => answer({ customer_portal_link: PORTAL_URL }));
     await waitFor(() => expect(manage).toBeEnabled());
@@ -243,7 +289,11 @@ describe('subscription page for an active user', () => {
   });
 
   it('shows the active-plan panel: plan, credits per month, automatic renewal and period end', () => {
-    renderWith(<SubscriptionScreen />, { me: activeMe, subscription: activeStandard, routes: { '/api/billing/portal': () => new Promise(() => {}) } });
+    renderWith(<SubscriptionScreen />, {
+      me: activeMe,
+      subscription: activeStandard,
+      routes: { '/api/billing/portal': () => new Promise(() => {}) },
+    });
     expect(screen.getByRole('heading', { name: 'Standard Plan' })).toBeInTheDocument();
     expect(screen.getByText('Active')).toBeInTheDocument();
     expect(screen.getAllByText('4,500 credits per month').length).toBe(2);

@@ -23,7 +23,12 @@ function generationOf(request: GenerationRequestInput, n: number): GenerationVie
   const { width, height } = request.image_size;
   return {
     id: `g${n}`,
-    result: { images: [{ url: `/media/g${n}.jpeg`, width, height, content_type: 'image/jpeg' }], prompt: request.prompt, timestamp: '', style: null },
+    result: {
+      images: [{ url: `/media/g${n}.jpeg`, width, height, content_type: 'image/jpeg' }],
+      prompt: request.prompt,
+      timestamp: '',
+      style: null,
+    },
     params: {
       prompt: request.prompt,
       image_size: { width, height },
@@ -54,27 +59,25 @@ function fakeBackend() {
   const pending: PendingCall[] = [];
   const sent: GenerationRequestInput[] = [];
   let made = 0;
-  const backend: Backend = localBackendOver(
-      async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-        if (path.startsWith('/api/generations')) return { items: [] } as T;
-        if (path === '/api/characters') return { items: CHARACTERS } as T;
-        if (path === '/api/image/generate-image') {
-          const body = opts.body as GenerationRequestInput;
-          sent.push(body);
-          return new Promise<T>((resolve, reject) => {
-            pending.push({
-              body,
-              resolve: () => {
-                const generation = generationOf(body, ++made);
-                resolve({ images: generation.result.images, prompt: body.prompt, seed: body.seed, generation } as GenerateImageResponse as T);
-              },
-              reject,
-            });
-          });
-        }
-        throw new Error(`unexpected ${path}`);
-      },
-  );
+  const backend: Backend = localBackendOver(async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+    if (path.startsWith('/api/generations')) return { items: [] } as T;
+    if (path === '/api/characters') return { items: CHARACTERS } as T;
+    if (path === '/api/image/generate-image') {
+      const body = opts.body as GenerationRequestInput;
+      sent.push(body);
+      return new Promise<T>((resolve, reject) => {
+        pending.push({
+          body,
+          resolve: () => {
+            const generation = generationOf(body, ++made);
+            resolve({ images: generation.result.images, prompt: body.prompt, seed: body.seed, generation } as GenerateImageResponse as T);
+          },
+          reject,
+        });
+      });
+    }
+    throw new Error(`unexpected ${path}`);
+  });
   return { backend, pending, sent };
 }
 
@@ -82,8 +85,17 @@ function renderPage(opts: { credits?: number; state?: CreateImageNavigationState
   const fake = fakeBackend();
   const client = createQueryClient();
   client.setQueryData<Me>(meKey, {
-    id: 'u1', clerk_id: 'k1', email: 'dana@example.com', full_name: 'Dana', credits: opts.credits ?? 100, updated_at: '',
-    subscription_status: null, subscription_plan: null, creem_customer_id: null, image_url: null, joined_at: '',
+    id: 'u1',
+    clerk_id: 'k1',
+    email: 'dana@example.com',
+    full_name: 'Dana',
+    credits: opts.credits ?? 100,
+    updated_at: '',
+    subscription_status: null,
+    subscription_plan: null,
+    creem_customer_id: null,
+    image_url: null,
+    joined_at: '',
   });
   render(
     <AppProviders backend={fake.backend} queryClient={client}>
@@ -136,11 +148,11 @@ describe('generation queue', () => {
     await waitFor(() => expect(screen.queryByText('Creating your image...')).not.toBeInTheDocument());
     const recent = screen.getByRole('list', { name: 'Recent generations' });
     // Each success goes to the top.
-    expect(within(recent).getAllByRole('button').map((b) => b.querySelector('img')?.getAttribute('src'))).toEqual([
-      '/media/thumbs/384/g3.jpeg',
-      '/media/thumbs/384/g2.jpeg',
-      '/media/thumbs/384/g1.jpeg',
-    ]);
+    expect(
+      within(recent)
+        .getAllByRole('button')
+        .map((b) => b.querySelector('img')?.getAttribute('src')),
+    ).toEqual(['/media/thumbs/384/g3.jpeg', '/media/thumbs/384/g2.jpeg', '/media/thumbs/384/g1.jpeg']);
     const result = screen.getByRole('region', { name: 'Result' });
     expect(within(result).getByRole('img', { name: 'A red fox' })).toHaveAttribute('src', '/media/g3.jpeg');
     expect(within(result).getByText(/^1024×1024/)).toBeInTheDocument();
@@ -195,7 +207,14 @@ describe('form rules', () => {
     const user = userEvent.setup();
     renderPage();
     const width = screen.getByLabelText('Width');
-    const cases: Array<[string, string]> = [['3000', '2048'], ['100', '512'], ['1001', '1000'], ['abc', '1000'], ['', '1000'], ['513.9', '512']];
+    const cases: Array<[string, string]> = [
+      ['3000', '2048'],
+      ['100', '512'],
+      ['1001', '1000'],
+      ['abc', '1000'],
+      ['', '1000'],
+      ['513.9', '512'],
+    ];
     for (const [typed, shown] of cases) {
       fireEvent.change(width, { target: { value: typed } });
       fireEvent.blur(width);
@@ -245,7 +264,16 @@ describe('form rules', () => {
 
   it('remixSettings prefill the form with the seed cleared', async () => {
     renderPage({
-      state: { remixSettings: { prompt: 'Remixed city', width: 576, height: 1024, steps: 40, guidance: 7.5, lora: { path: CHARACTERS[0].lora_file_url, scale: 0.8 } } },
+      state: {
+        remixSettings: {
+          prompt: 'Remixed city',
+          width: 576,
+          height: 1024,
+          steps: 40,
+          guidance: 7.5,
+          lora: { path: CHARACTERS[0].lora_file_url, scale: 0.8 },
+        },
+      },
     });
     expect(screen.getByLabelText('Prompt')).toHaveValue('Remixed city');
     expect(screen.getByLabelText('Width')).toHaveValue('576');

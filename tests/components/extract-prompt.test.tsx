@@ -66,8 +66,17 @@ function renderPanel(handlers: Partial<Record<string, Handler>> = happyHandlers,
   const fake = fakeBackend(handlers);
   const client = createQueryClient();
   client.setQueryData<Me>(meKey, {
-    id: 'u1', clerk_id: 'k1', email: 'dana@example.com', full_name: 'Dana', credits, updated_at: '',
-    subscription_status: null, subscription_plan: null, creem_customer_id: null, image_url: null, joined_at: '',
+    id: 'u1',
+    clerk_id: 'k1',
+    email: 'dana@example.com',
+    full_name: 'Dana',
+    credits,
+    updated_at: '',
+    subscription_status: null,
+    subscription_plan: null,
+    creem_customer_id: null,
+    image_url: null,
+    joined_at: '',
   });
   render(
     <AppProviders backend={fake.backend} queryClient={client}>
@@ -79,7 +88,8 @@ function renderPanel(handlers: Partial<Record<string, Handler>> = happyHandlers,
 
 const photo = (name = 'photo.jpg', type = 'image/jpeg', size = 2048) => new File([new Uint8Array(size)], name, { type });
 const fileInput = () => screen.getByLabelText('Choose an image') as HTMLInputElement;
-const generateButton = () => screen.getByRole('button', { name: /Generate Prompt|Generate Again|Uploading image|Analyzing image|Need \d+ Credits/ });
+const generateButton = () =>
+  screen.getByRole('button', { name: /Generate Prompt|Generate Again|Uploading image|Analyzing image|Need \d+ Credits/ });
 const alertText = () => screen.getByRole('alert').textContent;
 // The accept attribute would hide wrong types from the picker, but a drop or "All files" still delivers them.
 const setupUser = () => userEvent.setup({ applyAccept: false });
@@ -107,7 +117,11 @@ describe('choosing a file', () => {
     expect(within(dialog).getByRole('radio', { name: /Detailed/ })).toBeChecked();
     expect(within(dialog).getByRole('radio', { name: /Fast/ })).not.toBeChecked();
     expect(within(dialog).getByRole('radio', { name: /Fast/ }).closest('label')).toHaveTextContent('1 credit');
-    expect(within(dialog).getByRole('radio', { name: /Detailed/ }).closest('label')).toHaveTextContent('2 credits');
+    expect(
+      within(dialog)
+        .getByRole('radio', { name: /Detailed/ })
+        .closest('label'),
+    ).toHaveTextContent('2 credits');
     expect(generateButton()).toBeDisabled();
   });
 
@@ -209,7 +223,12 @@ describe('error messages, inline in a red box', () => {
   const cases: Array<[string, Partial<Record<string, Handler>>, string]> = [
     [
       'a refused upload',
-      { '/api/upload': async () => Promise.reject(new ApiError(413, '{"message":"The upload is too large.","code":"payload_too_large"}', 'The upload is too large.')) },
+      {
+        '/api/upload': async () =>
+          Promise.reject(
+            new ApiError(413, '{"message":"The upload is too large.","code":"payload_too_large"}', 'The upload is too large.'),
+          ),
+      },
       'Upload failed: 413 - The upload is too large.',
     ],
     [
@@ -227,7 +246,9 @@ describe('error messages, inline in a red box', () => {
       {
         '/api/upload': happyHandlers['/api/upload'],
         '/api/image/detail-caption': async () =>
-          Promise.reject(new ApiError(402, '{"message":"You need 2 credits for this.","code":"insufficient_credits"}', 'You need 2 credits for this.')),
+          Promise.reject(
+            new ApiError(402, '{"message":"You need 2 credits for this.","code":"insufficient_credits"}', 'You need 2 credits for this.'),
+          ),
       },
       'API error: 402 - You need 2 credits for this.',
     ],
@@ -238,7 +259,10 @@ describe('error messages, inline in a red box', () => {
     ],
     [
       'a network failure',
-      { '/api/upload': happyHandlers['/api/upload'], '/api/image/detail-caption': async () => Promise.reject(new TypeError('Failed to fetch')) },
+      {
+        '/api/upload': happyHandlers['/api/upload'],
+        '/api/image/detail-caption': async () => Promise.reject(new TypeError('Failed to fetch')),
+      },
       'Failed to generate prompt with Detailed. Please try again.',
     ],
   ];

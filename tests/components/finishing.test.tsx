@@ -22,7 +22,12 @@ const BIG_ID = '33333333-3333-4333-8333-333333333333';
 function generation(id: string, size: number, source: GenerationSource | null = null, seed = '4242'): GenerationView {
   return {
     id,
-    result: { images: [{ url: `/media/generations/u/${id}.jpeg`, width: size, height: size, content_type: 'image/jpeg' }], prompt: 'a lighthouse at dusk', timestamp: '2026-11-25T10:00:00.000Z', style: null },
+    result: {
+      images: [{ url: `/media/generations/u/${id}.jpeg`, width: size, height: size, content_type: 'image/jpeg' }],
+      prompt: 'a lighthouse at dusk',
+      timestamp: '2026-11-25T10:00:00.000Z',
+      style: null,
+    },
     params: {
       prompt: 'a lighthouse at dusk',
       image_size: { width: size, height: size },
@@ -66,14 +71,25 @@ function renderApp(path = '/app/my-generations') {
     if (p === '/api/characters') return { items: [] } as T;
     if (p.startsWith('/api/image/')) {
       sent.push({ path: p, body: opts.body });
-      return new Promise<T>((resolve, reject) => pending.push({ path: p, body: opts.body, resolve: resolve as (v: unknown) => void, reject }));
+      return new Promise<T>((resolve, reject) =>
+        pending.push({ path: p, body: opts.body, resolve: resolve as (v: unknown) => void, reject }),
+      );
     }
     throw new Error(`unexpected ${p}`);
   });
   const client = createQueryClient();
   client.setQueryData<Me>(meKey, {
-    id: 'u1', clerk_id: 'k1', email: 'dana@example.com', full_name: 'Dana', credits: 100, updated_at: '',
-    subscription_status: null, subscription_plan: null, creem_customer_id: null, image_url: null, joined_at: '',
+    id: 'u1',
+    clerk_id: 'k1',
+    email: 'dana@example.com',
+    full_name: 'Dana',
+    credits: 100,
+    updated_at: '',
+    subscription_status: null,
+    subscription_plan: null,
+    creem_customer_id: null,
+    image_url: null,
+    joined_at: '',
   });
   render(
     <AppProviders backend={backend} queryClient={client}>
@@ -155,7 +171,9 @@ describe('the generation viewer: upscale', () => {
     const dialog = await openCard(1);
     expect(within(dialog).getByRole('button', { name: /Upscale 2×/ })).toBeDisabled();
     expect(within(dialog).getByRole('button', { name: /Upscale 4×/ })).toBeDisabled();
-    expect(within(dialog).getByText('Upscale 2× would make this 3072×3072 image 6144×6144 px; the long side can be at most 4096 px.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('Upscale 2× would make this 3072×3072 image 6144×6144 px; the long side can be at most 4096 px.'),
+    ).toBeInTheDocument();
   });
 
   it('links an upscaled image to its source, and the link opens the source', async () => {
@@ -190,7 +208,12 @@ describe('the generation viewer: edit with a prompt', () => {
     await user.click(screen.getByRole('button', { name: 'Generate' }));
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(sent[0].path).toBe('/api/image/edit');
-    expect(sent[0].body).toMatchObject({ source_id: SOURCE_ID, strength: 0.35, prompt: 'a lighthouse at dawn in fog', image_size: { width: 1024, height: 1024 } });
+    expect(sent[0].body).toMatchObject({
+      source_id: SOURCE_ID,
+      strength: 0.35,
+      prompt: 'a lighthouse at dawn in fog',
+      image_size: { width: 1024, height: 1024 },
+    });
     // Generate is held while the edit runs (the same queue as a generation).
     expect(screen.getByRole('button', { name: 'Generate' })).toBeDisabled();
   });

@@ -30,9 +30,20 @@ import { createFakeClerk, type FakeClerkUser } from '../helpers/fake-clerk';
 
 const CLERK_REACT_VERSION = '6.18.0';
 const SUPABASE = 'https://project.supabase.test';
-const config: HostedConfig = { publishableKey: TEST_PUBLISHABLE_KEY, supabaseUrl: SUPABASE, supabaseAnonKey: 'anon-key', apiUrl: 'https://api.likeness.test' };
+const config: HostedConfig = {
+  publishableKey: TEST_PUBLISHABLE_KEY,
+  supabaseUrl: SUPABASE,
+  supabaseAnonKey: 'anon-key',
+  apiUrl: 'https://api.likeness.test',
+};
 const keys = createClerkTestKeys();
-const ada: FakeClerkUser = { id: 'user_ada', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', imageUrl: 'https://img.clerk.com/ada.png' };
+const ada: FakeClerkUser = {
+  id: 'user_ada',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  imageUrl: 'https://img.clerk.com/ada.png',
+};
 
 const mswServer = setupServer();
 beforeAll(() => mswServer.listen({ onUnhandledRequest: 'error' }));
@@ -56,7 +67,12 @@ function newPersonSync(seen: { sub: string | null; body: unknown }[]) {
     http.get(`${SUPABASE}/rest/v1/users`, async ({ request }) => {
       seen.push({ sub: await subOf(request), body: null });
       return HttpResponse.json(
-        { code: 'PGRST116', details: 'The result contains 0 rows', hint: null, message: 'JSON object requested, multiple (or no) rows returned' },
+        {
+          code: 'PGRST116',
+          details: 'The result contains 0 rows',
+          hint: null,
+          message: 'JSON object requested, multiple (or no) rows returned',
+        },
         { status: 406 },
       );
     }),
@@ -64,7 +80,14 @@ function newPersonSync(seen: { sub: string | null; body: unknown }[]) {
       const body = (await request.json()) as Record<string, unknown>;
       seen.push({ sub: await subOf(request), body });
       return HttpResponse.json(
-        { id: '6f1f7c1e-0000-4000-8000-000000000001', ...body, updated_at: '2026-11-23T08:00:00+00:00', subscription_status: null, subscription_plan: null, creem_customer_id: null },
+        {
+          id: '6f1f7c1e-0000-4000-8000-000000000001',
+          ...body,
+          updated_at: '2026-11-23T08:00:00+00:00',
+          subscription_status: null,
+          subscription_plan: null,
+          creem_customer_id: null,
+        },
         { status: 201 },
       );
     }),
@@ -113,7 +136,13 @@ describe('the fake Clerk object drives the real @clerk/react (contract)', () => 
       const auth = useAuth();
       const { user } = useUser();
       identity = createClerkIdentity(useClerk() as unknown as ClerkLike);
-      return <p>{auth.isLoaded ? `loaded ${auth.isSignedIn ? `in as ${auth.userId} (${user?.fullName}) in ${auth.sessionId}` : 'out'}` : 'loading'}</p>;
+      return (
+        <p>
+          {auth.isLoaded
+            ? `loaded ${auth.isSignedIn ? `in as ${auth.userId} (${user?.fullName}) in ${auth.sessionId}` : 'out'}`
+            : 'loading'}
+        </p>
+      );
     }
     render(
       <ClerkProvider publishableKey={TEST_PUBLISHABLE_KEY} Clerk={fake.clerk as unknown as ClerkProp}>
@@ -153,7 +182,9 @@ describe('hosted session guard and user sync (product §2, §4, §8)', () => {
     const seen: { sub: string | null; body: unknown }[] = [];
     newPersonSync(seen);
     renderHosted(createFakeClerk({ keys, user: ada }).clerk);
-    expect(await screen.findByText('signed in as Ada Lovelace (ada@example.com), 0 credits, picture https://img.clerk.com/ada.png')).toBeInTheDocument();
+    expect(
+      await screen.findByText('signed in as Ada Lovelace (ada@example.com), 0 credits, picture https://img.clerk.com/ada.png'),
+    ).toBeInTheDocument();
     expect(seen).toEqual([
       { sub: 'user_ada', body: null },
       { sub: 'user_ada', body: { clerk_id: 'user_ada', email: 'ada@example.com', full_name: 'Ada Lovelace', credits: 0 } },
@@ -225,7 +256,7 @@ describe('the hosted build loads Clerk only where it is needed', () => {
     expect(subscribed).toHaveBeenCalled();
   });
 
-  it("a visitor whose browser holds a Clerk session (__client_uat set) gets Clerk on the public pages too", async () => {
+  it('a visitor whose browser holds a Clerk session (__client_uat set) gets Clerk on the public pages too', async () => {
     document.cookie = '__client_uat=1763884800';
     renderPublic(createFakeClerk({ keys, user: ada }));
     expect(await screen.findByText('signed in as Ada Lovelace')).toBeInTheDocument();
@@ -290,7 +321,9 @@ describe('the sign-in page while Clerk loads and when it cannot', () => {
       Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective: 'script-src-elem' });
     act(() => void document.dispatchEvent(violation('https://elsewhere.example/x.js')));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    act(() => void document.dispatchEvent(violation('https://fake-instance.clerk.accounts.dev/npm/@clerk/clerk-js@6/dist/clerk.browser.js')));
+    act(
+      () => void document.dispatchEvent(violation('https://fake-instance.clerk.accounts.dev/npm/@clerk/clerk-js@6/dist/clerk.browser.js')),
+    );
     expect(screen.getByRole('alert')).toHaveTextContent(IDENTITY_SERVICE_UNAVAILABLE);
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Loading sign-in' })).not.toBeInTheDocument();

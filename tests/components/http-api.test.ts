@@ -40,7 +40,9 @@ describe('our API client in the hosted build', () => {
         request.headers.has('authorization') ? HttpResponse.json({}) : HttpResponse.json({ message: 'Sign in first.' }, { status: 401 }),
       ),
     );
-    const err = await createHttpApi({ baseUrl: API, getToken: async () => null }).request('/api/upload', { method: 'POST', body: {} }).catch((e: unknown) => e);
+    const err = await createHttpApi({ baseUrl: API, getToken: async () => null })
+      .request('/api/upload', { method: 'POST', body: {} })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 401, message: 'Sign in first.' });
   });

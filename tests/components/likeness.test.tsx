@@ -20,8 +20,21 @@ function generation(n: number, verdict: LikenessVerdict | null, likeness: number
   const id = `${n}0000000-0000-4000-8000-000000000000`;
   return {
     id,
-    result: { images: [{ url: `/media/generations/u/${id}.jpeg`, width: 1024, height: 1024, content_type: 'image/jpeg' }], prompt: `portrait ${n}`, timestamp: '2026-11-25T10:00:00.000Z', style: null },
-    params: { prompt: `portrait ${n}`, image_size: { width: 1024, height: 1024 }, loras: [{ path: MARA.lora_file_url, scale: 1 }], seed: '42', num_inference_steps: 28, guidance_scale: 3.5, output_format: 'jpeg' },
+    result: {
+      images: [{ url: `/media/generations/u/${id}.jpeg`, width: 1024, height: 1024, content_type: 'image/jpeg' }],
+      prompt: `portrait ${n}`,
+      timestamp: '2026-11-25T10:00:00.000Z',
+      style: null,
+    },
+    params: {
+      prompt: `portrait ${n}`,
+      image_size: { width: 1024, height: 1024 },
+      loras: [{ path: MARA.lora_file_url, scale: 1 }],
+      seed: '42',
+      num_inference_steps: 28,
+      guidance_scale: 3.5,
+      output_format: 'jpeg',
+    },
     timestamp: '2026-11-25T10:00:00.000Z',
     isFavorited: false,
     lora_trainings: MARA,
@@ -44,7 +57,9 @@ function renderGallery() {
   const backend = localBackendOver(async function request<T>(p: string): Promise<T> {
     if (p.startsWith('/api/library/generations?')) {
       asked.push(p);
-      const items = p.includes('likeness=weak') ? ALL.filter((g) => g.likeness_verdict === 'weak' || g.likeness_verdict === 'no_face') : ALL;
+      const items = p.includes('likeness=weak')
+        ? ALL.filter((g) => g.likeness_verdict === 'weak' || g.likeness_verdict === 'no_face')
+        : ALL;
       return { items, page: 1, pageSize: 40, total: items.length, pageCount: 1 } satisfies LibraryPage as T;
     }
     if (p.startsWith('/api/generations')) return { items: [] } as T;
@@ -53,8 +68,17 @@ function renderGallery() {
   });
   const client = createQueryClient();
   client.setQueryData<Me>(meKey, {
-    id: 'u1', clerk_id: 'k1', email: 'mara@example.com', full_name: 'Mara', credits: 100, updated_at: '',
-    subscription_status: null, subscription_plan: null, creem_customer_id: null, image_url: null, joined_at: '',
+    id: 'u1',
+    clerk_id: 'k1',
+    email: 'mara@example.com',
+    full_name: 'Mara',
+    credits: 100,
+    updated_at: '',
+    subscription_status: null,
+    subscription_plan: null,
+    creem_customer_id: null,
+    image_url: null,
+    joined_at: '',
   });
   render(
     <AppProviders backend={backend} queryClient={client}>

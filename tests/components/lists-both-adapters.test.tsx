@@ -91,7 +91,8 @@ function exploreItem(i: number): ExploreItem {
 }
 
 /** The explore rows as both backends order them: featured first, then newest. */
-const exploreOrdered = () => [...explore].sort((a, b) => Number(b.is_featured) - Number(a.is_featured) || b.created_at.localeCompare(a.created_at));
+const exploreOrdered = () =>
+  [...explore].sort((a, b) => Number(b.is_featured) - Number(a.is_featured) || b.created_at.localeCompare(a.created_at));
 
 const listed = (favorites: boolean) => generations.filter((g) => g.status === 'ACTIVE' && (!favorites || g.is_favorite));
 
@@ -128,7 +129,13 @@ const localApi = [
   http.get('*/api/explore', ({ request }) => {
     if (failure) return failed('local');
     const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
-    return HttpResponse.json({ items: exploreOrdered(), page, pageSize: LIMITS.pageSize, total: explore.length, pageCount: pageCountOf(explore.length) });
+    return HttpResponse.json({
+      items: exploreOrdered(),
+      page,
+      pageSize: LIMITS.pageSize,
+      total: explore.length,
+      pageCount: pageCountOf(explore.length),
+    });
   }),
   http.get('*/api/generations', ({ request }) => {
     if (failure) return failed('local');
@@ -136,9 +143,15 @@ const localApi = [
     return HttpResponse.json({ items: listed(false).slice(0, limit).map(toGenerationView) });
   }),
   http.get('*/api/characters', () =>
-    HttpResponse.json({ items: trainings.filter((t) => t.status === 'COMPLETED' && t.lora_file_url).map(({ id, character_name, trigger_word, lora_file_url }) => ({ id, character_name, trigger_word, lora_file_url })) }),
+    HttpResponse.json({
+      items: trainings
+        .filter((t) => t.status === 'COMPLETED' && t.lora_file_url)
+        .map(({ id, character_name, trigger_word, lora_file_url }) => ({ id, character_name, trigger_word, lora_file_url })),
+    }),
   ),
-  http.get('*/api/explore/filters', () => HttpResponse.json({ gender: ['female', 'male'], hair_color: ['black'], ethnicity: ['hispanic'], style: ['portrait'] })),
+  http.get('*/api/explore/filters', () =>
+    HttpResponse.json({ gender: ['female', 'male'], hair_color: ['black'], ethnicity: ['hispanic'], style: ['portrait'] }),
+  ),
 ];
 
 // ── PostgREST, as the hosted adapter reads it ───────────────────────────────────────────────────────
@@ -162,8 +175,17 @@ const postgrest = [
   }),
   http.get(`${SUPABASE}/rest/v1/lora_trainings`, ({ request }) => {
     const url = new URL(request.url);
-    expect([eq(url, 'user_id'), eq(url, 'status'), url.searchParams.get('lora_file_url'), url.searchParams.get('order')]).toEqual([USER_ID, 'COMPLETED', 'not.is.null', 'created_at.desc,id.desc']);
-    return HttpResponse.json(trainings.filter((t) => t.status === 'COMPLETED' && t.lora_file_url !== null).map(({ id, character_name, trigger_word, lora_file_url }) => ({ id, character_name, trigger_word, lora_file_url })));
+    expect([eq(url, 'user_id'), eq(url, 'status'), url.searchParams.get('lora_file_url'), url.searchParams.get('order')]).toEqual([
+      USER_ID,
+      'COMPLETED',
+      'not.is.null',
+      'created_at.desc,id.desc',
+    ]);
+    return HttpResponse.json(
+      trainings
+        .filter((t) => t.status === 'COMPLETED' && t.lora_file_url !== null)
+        .map(({ id, character_name, trigger_word, lora_file_url }) => ({ id, character_name, trigger_word, lora_file_url })),
+    );
   }),
   http.patch(`${SUPABASE}/rest/v1/generations`, async ({ request }) => {
     const row = generations.find((g) => g.id === eq(new URL(request.url), 'id'))!;
@@ -184,14 +206,40 @@ const postgrest = [
   http.get(`${SUPABASE}/rest/v1/explore_filter_options`, ({ request }) => {
     if (failure) return failed('hosted');
     expect(new URL(request.url).searchParams.get('select')).toBe('gender,hair_color,ethnicity,style');
-    const values = (name: 'gender' | 'hair_color' | 'ethnicity' | 'style') => [...new Set(explore.map((e) => e[name]).filter((v): v is string => !!v))].sort();
-    return HttpResponse.json({ gender: values('gender'), hair_color: values('hair_color'), ethnicity: values('ethnicity'), style: values('style') });
+    const values = (name: 'gender' | 'hair_color' | 'ethnicity' | 'style') =>
+      [...new Set(explore.map((e) => e[name]).filter((v): v is string => !!v))].sort();
+    return HttpResponse.json({
+      gender: values('gender'),
+      hair_color: values('hair_color'),
+      ethnicity: values('ethnicity'),
+      style: values('style'),
+    });
   }),
   http.get(`${SUPABASE}/rest/v1/users`, () =>
-    HttpResponse.json({ id: USER_ID, clerk_id: 'user_ana', email: 'ana@example.com', full_name: 'Ana', credits: 0, updated_at: '2026-11-01T00:00:00Z', subscription_status: null, subscription_plan: null, creem_customer_id: null }),
+    HttpResponse.json({
+      id: USER_ID,
+      clerk_id: 'user_ana',
+      email: 'ana@example.com',
+      full_name: 'Ana',
+      credits: 0,
+      updated_at: '2026-11-01T00:00:00Z',
+      subscription_status: null,
+      subscription_plan: null,
+      creem_customer_id: null,
+    }),
   ),
   http.patch(`${SUPABASE}/rest/v1/users`, () =>
-    HttpResponse.json({ id: USER_ID, clerk_id: 'user_ana', email: 'ana@example.com', full_name: 'Ana', credits: 0, updated_at: '2026-11-01T00:00:00Z', subscription_status: null, subscription_plan: null, creem_customer_id: null }),
+    HttpResponse.json({
+      id: USER_ID,
+      clerk_id: 'user_ana',
+      email: 'ana@example.com',
+      full_name: 'Ana',
+      credits: 0,
+      updated_at: '2026-11-01T00:00:00Z',
+      subscription_status: null,
+      subscription_plan: null,
+      creem_customer_id: null,
+    }),
   ),
 ];
 
@@ -202,7 +250,13 @@ const postgrest = [
  */
 const quietRealtime = ws.link(`${SUPABASE.replace(/^http/, 'ws')}/realtime/v1/websocket`).addEventListener('connection', ({ client }) => {
   client.addEventListener('message', (event) => {
-    const [joinRef, ref, topic, name, payload] = JSON.parse(String(event.data)) as [string | null, string, string, string, { config?: { postgres_changes?: object[] } }];
+    const [joinRef, ref, topic, name, payload] = JSON.parse(String(event.data)) as [
+      string | null,
+      string,
+      string,
+      string,
+      { config?: { postgres_changes?: object[] } },
+    ];
     if (name === 'phx_join') {
       const changes = (payload.config?.postgres_changes ?? []).map((binding, i) => ({ ...binding, id: i + 1 }));
       client.send(JSON.stringify([joinRef, ref, topic, 'phx_reply', { status: 'ok', response: { postgres_changes: changes } }]));
@@ -280,14 +334,22 @@ describe.each(ADAPTERS)('lists with the $name adapter', ({ name: backendName, ba
   it('My Generations: the ACTIVE ones, newest first, with the total', async () => {
     await show(<LibraryGallery kind="generations" />);
     const grid = await screen.findByRole('list', { name: 'My Generations' });
-    expect(within(grid).getAllByRole('img').map((img) => img.getAttribute('alt'))).toEqual(['prompt number 1', 'prompt number 2', 'prompt number 3']);
+    expect(
+      within(grid)
+        .getAllByRole('img')
+        .map((img) => img.getAttribute('alt')),
+    ).toEqual(['prompt number 1', 'prompt number 2', 'prompt number 3']);
     expect(screen.getByTestId('gallery-count')).toHaveTextContent('3 images');
   });
 
   it('Favorites: only favourites; removing one drops it and the count', async () => {
     await show(<LibraryGallery kind="favorites" />);
     const grid = await screen.findByRole('list', { name: 'Favorites' });
-    expect(within(grid).getAllByRole('img').map((img) => img.getAttribute('alt'))).toEqual(['prompt number 2']);
+    expect(
+      within(grid)
+        .getAllByRole('img')
+        .map((img) => img.getAttribute('alt')),
+    ).toEqual(['prompt number 2']);
     await userEvent.click(within(grid).getByRole('button', { name: 'Remove Favorite' }));
     expect(await screen.findByText('No favorites yet')).toBeInTheDocument();
     expect(generations.find((g) => g.prompt === 'prompt number 2')!.is_favorite).toBe(false);
@@ -299,7 +361,10 @@ describe.each(ADAPTERS)('lists with the $name adapter', ({ name: backendName, ba
     await userEvent.click(within(card).getByRole('button', { name: 'More actions' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
   }
-  const shown = (grid: HTMLElement) => within(grid).getAllByRole('img').map((img) => img.getAttribute('alt'));
+  const shown = (grid: HTMLElement) =>
+    within(grid)
+      .getAllByRole('img')
+      .map((img) => img.getAttribute('alt'));
 
   it("Delete offers Undo in a toast 'Image deleted'; Undo, through our server, brings the image back where it was", async () => {
     await show(<LibraryGallery kind="generations" />);
@@ -348,11 +413,19 @@ describe.each(ADAPTERS)('lists with the $name adapter', ({ name: backendName, ba
       </AppProviders>,
     );
     const recent = await screen.findByRole('list', { name: 'Recent generations' });
-    expect(within(recent).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual(
-      [1, 2, 3, 4, 5, 6].map((i) => `Show: prompt number ${i}`),
-    );
+    expect(
+      within(recent)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label')),
+    ).toEqual([1, 2, 3, 4, 5, 6].map((i) => `Show: prompt number ${i}`));
     const picker = screen.getByRole('combobox', { name: 'Character' });
-    await waitFor(() => expect(within(picker).getAllByRole('option').map((o) => o.textContent)).toEqual(expect.arrayContaining(['Dana', 'Rob'])));
+    await waitFor(() =>
+      expect(
+        within(picker)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(expect.arrayContaining(['Dana', 'Rob'])),
+    );
     expect(within(picker).queryByRole('option', { name: 'Still training' })).toBeNull();
   });
 

@@ -64,7 +64,10 @@ describe('the local event stream ends with its session', () => {
   it('reconnects after signed-out when the browser still holds a session (signed in again in another tab)', async () => {
     const statuses: ConnectionStatus[] = [];
     const events = createLocalEvents('/api/events', async () => true);
-    const stop = events.subscribe(() => {}, (s) => statuses.push(s));
+    const stop = events.subscribe(
+      () => {},
+      (s) => statuses.push(s),
+    );
     BrowserEventSource.made[0].emit('signed-out');
     await settle();
     expect(BrowserEventSource.made).toHaveLength(2);
@@ -75,7 +78,10 @@ describe('the local event stream ends with its session', () => {
   it('a refused reconnection (401) is checked the same way: no session, no more attempts', async () => {
     const statuses: ConnectionStatus[] = [];
     const events = createLocalEvents('/api/events', async () => false);
-    const stop = events.subscribe(() => {}, (s) => statuses.push(s));
+    const stop = events.subscribe(
+      () => {},
+      (s) => statuses.push(s),
+    );
     BrowserEventSource.made[0].refuse();
     await new Promise((r) => setTimeout(r, 1_200));
     expect(BrowserEventSource.made).toHaveLength(1);

@@ -27,13 +27,21 @@ const pack = (id: string, name: string, n: number): PackView => ({
   prompts: Array.from({ length: n }, (_, i) => `Studio portrait ${i + 1} of the person, 85mm lens`),
 });
 const PACKS = [pack('linkedin-profile', 'LinkedIn Profile', 10), pack('corporate-headshot', 'Corporate Headshot', 12)];
-const DANA = { id: '11111111-1111-4111-8111-111111111111', character_name: 'Dana', trigger_word: 'danap', lora_file_url: '/media/loras/d.json' };
+const DANA = {
+  id: '11111111-1111-4111-8111-111111111111',
+  character_name: 'Dana',
+  trigger_word: 'danap',
+  lora_file_url: '/media/loras/d.json',
+};
 
 function Where() {
   return <p data-testid="where">{useLocation().pathname}</p>;
 }
 
-function renderAt(path: string, opts: { credits?: number; characters?: typeof DANA[]; routes?: Record<string, (body: unknown, method: string) => unknown> } = {}) {
+function renderAt(
+  path: string,
+  opts: { credits?: number; characters?: (typeof DANA)[]; routes?: Record<string, (body: unknown, method: string) => unknown> } = {},
+) {
   const fake = fakeBackend({
     routes: {
       '/api/photo-packs': () => ({ items: PACKS }),
@@ -157,9 +165,17 @@ describe('the shoot page', () => {
   });
 
   it('turns tiles into images as photos land, live, with progress, failures, estimate and queue position', async () => {
-    let current = shoot([photo(0, 'SUCCEEDED'), photo(1, 'FAILED'), photo(2, 'RUNNING'), photo(3, 'QUEUED', { ahead: 4 }), photo(4, 'QUEUED', { ahead: 5 })]);
+    let current = shoot([
+      photo(0, 'SUCCEEDED'),
+      photo(1, 'FAILED'),
+      photo(2, 'RUNNING'),
+      photo(3, 'QUEUED', { ahead: 4 }),
+      photo(4, 'QUEUED', { ahead: 5 }),
+    ]);
     const fake = renderAt('/app/photo-shoots/shoot-1', { routes: { '/api/shoots/shoot-1': () => current } });
-    await waitFor(() => expect(screen.getByTestId('shoot-progress').textContent).toBe('1 of 5 ready · 1 failed, refunded · about 3 min left'));
+    await waitFor(() =>
+      expect(screen.getByTestId('shoot-progress').textContent).toBe('1 of 5 ready · 1 failed, refunded · about 3 min left'),
+    );
     const tiles = screen.getAllByTestId('shoot-tile');
     expect(tiles.map((t) => t.dataset.status)).toEqual(['ready', 'failed', 'running', 'queued', 'queued']);
     expect(tiles[0].querySelector('img')?.getAttribute('src')).toBe('/media/thumbs/384/generations/u/p0.jpeg');
@@ -168,7 +184,10 @@ describe('the shoot page', () => {
     expect(screen.getByRole('button', { name: 'Cancel shoot' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Download all' })).toBeTruthy();
 
-    current = shoot([photo(0, 'SUCCEEDED'), photo(1, 'FAILED'), photo(2, 'SUCCEEDED'), photo(3, 'SUCCEEDED'), photo(4, 'SUCCEEDED')], 'COMPLETED');
+    current = shoot(
+      [photo(0, 'SUCCEEDED'), photo(1, 'FAILED'), photo(2, 'SUCCEEDED'), photo(3, 'SUCCEEDED'), photo(4, 'SUCCEEDED')],
+      'COMPLETED',
+    );
     fake.emit({ type: 'shoot', id: 'shoot-1', status: 'COMPLETED' });
     await waitFor(() => expect(screen.getByTestId('shoot-progress').textContent).toBe('4 of 5 ready · 1 failed, refunded'));
     expect(screen.getByText(/Shoot complete/)).toBeTruthy();
@@ -179,13 +198,26 @@ describe('the shoot page', () => {
   it("says '2 re-taken for likeness' and badges each kept photo with its likeness", async () => {
     const strong = { likeness: 71, likeness_verdict: 'strong' as const };
     const current = {
-      ...shoot([photo(0, 'SUCCEEDED', strong), photo(1, 'SUCCEEDED', strong), photo(2, 'SUCCEEDED', { likeness: 52, likeness_verdict: 'weak' }), photo(3, 'SUCCEEDED')], 'COMPLETED'),
+      ...shoot(
+        [
+          photo(0, 'SUCCEEDED', strong),
+          photo(1, 'SUCCEEDED', strong),
+          photo(2, 'SUCCEEDED', { likeness: 52, likeness_verdict: 'weak' }),
+          photo(3, 'SUCCEEDED'),
+        ],
+        'COMPLETED',
+      ),
       retaken: 2,
     };
     renderAt('/app/photo-shoots/shoot-1', { routes: { '/api/shoots/shoot-1': () => current } });
     await waitFor(() => expect(screen.getByTestId('shoot-progress').textContent).toBe('4 of 4 ready · 2 re-taken for likeness'));
     const tiles = screen.getAllByTestId('shoot-tile');
-    expect(tiles.map((t) => within(t).queryByTestId('likeness-badge')?.textContent ?? null)).toEqual(['Strong likeness', 'Strong likeness', 'Weak likeness', null]);
+    expect(tiles.map((t) => within(t).queryByTestId('likeness-badge')?.textContent ?? null)).toEqual([
+      'Strong likeness',
+      'Strong likeness',
+      'Weak likeness',
+      null,
+    ]);
     expect(within(tiles[0]).getByTestId('likeness-badge').getAttribute('title')).toBe('Likeness 71 of 100');
   });
 

@@ -75,5 +75,4 @@ describe('a toast with an action', () => {
     expect(onUndo).not.toHaveBeenCalled();
     expect(UNDO_TOAST_MS).toBe(6000);
   });
-
 });

@@ -22,7 +22,8 @@ import { testDatabaseUrl } from '../helpers/test-database';
 import { fakeBackend, sessionUser } from '../support/fake-backend';
 import { distinctHash, fillForm, photoIndex, record, renderTrainingPage, verdict } from '../support/training-page';
 
-const SUCCESS = 'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
+const SUCCESS =
+  'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
 const LORA_URL = '/media/loras/u/dana.safetensors';
 
 /** What our server does around a training, in the backend each adapter reads. */
@@ -57,12 +58,30 @@ async function localSide(): Promise<ServerSide> {
   const fake = fakeBackend({ routes: { '/api/trainings': () => ({ items: trainings }), ...paidRoutes('req-1', () => side.created()) } });
   return Object.assign(side, {
     backend: fake.backend,
-    me: { id: 'u1', clerk_id: 'auth-user-1', email: 'jamie@example.com', full_name: 'Jamie', credits: 1000, updated_at: '', subscription_status: null, subscription_plan: null, creem_customer_id: null, image_url: null, joined_at: '' },
+    me: {
+      id: 'u1',
+      clerk_id: 'auth-user-1',
+      email: 'jamie@example.com',
+      full_name: 'Jamie',
+      credits: 1000,
+      updated_at: '',
+      subscription_status: null,
+      subscription_plan: null,
+      creem_customer_id: null,
+      image_url: null,
+      joined_at: '',
+    },
     async created() {
       trainings = [record()];
     },
     async ended(end: Parameters<ServerSide['ended']>[0]) {
-      trainings = [record(end.status === 'COMPLETED' ? { status: 'COMPLETED', lora_file_url: end.lora_file_url, result: end.result } : { status: 'FAILED', error: end.error })];
+      trainings = [
+        record(
+          end.status === 'COMPLETED'
+            ? { status: 'COMPLETED', lora_file_url: end.lora_file_url, result: end.result }
+            : { status: 'FAILED', error: end.error },
+        ),
+      ];
       fake.emit({ type: 'training', action: 'updated', id: 't1', status: end.status });
     },
     close: async () => {},
@@ -97,7 +116,11 @@ async function hostedSide(): Promise<ServerSide> {
     },
     async ended(end: Parameters<ServerSide['ended']>[0]) {
       if (end.status === 'COMPLETED') {
-        await owner.query(`update lora_trainings set status = 'COMPLETED', lora_file_url = $2, result = $3 where id = $1`, [trainingId, end.lora_file_url, JSON.stringify(end.result)]);
+        await owner.query(`update lora_trainings set status = 'COMPLETED', lora_file_url = $2, result = $3 where id = $1`, [
+          trainingId,
+          end.lora_file_url,
+          JSON.stringify(end.result),
+        ]);
       } else {
         await owner.query(`update lora_trainings set status = 'FAILED', error = $2 where id = $1`, [trainingId, end.error]);
       }

@@ -12,7 +12,12 @@ const SUCCESS_DESKTOP =
   'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
 
 function renderPage(
-  opts: { credits?: number; upload?: () => unknown; submit?: (body: unknown) => unknown; check?: (index: number) => PhotoCheck | Promise<PhotoCheck> } = {},
+  opts: {
+    credits?: number;
+    upload?: () => unknown;
+    submit?: (body: unknown) => unknown;
+    check?: (index: number) => PhotoCheck | Promise<PhotoCheck>;
+  } = {},
 ) {
   let trainings: TrainingView[] = [];
   const fake = fakeBackend({
@@ -212,12 +217,13 @@ describe('photo checks on the training page', () => {
     const user = userEvent.setup();
     await user.upload(screen.getByLabelText('Photos'), photos(4));
     const list = screen.getByRole('list', { name: 'Selected photos' });
-    await waitFor(() => expect(within(list).getAllByRole('listitem').map((li) => li.getAttribute('aria-label'))).toEqual([
-      'Photo 1: Good',
-      "Photo 2: Can't be read",
-      'Photo 3: Good',
-      'Photo 4: Same as photo 3',
-    ]));
+    await waitFor(() =>
+      expect(
+        within(list)
+          .getAllByRole('listitem')
+          .map((li) => li.getAttribute('aria-label')),
+      ).toEqual(['Photo 1: Good', "Photo 2: Can't be read", 'Photo 3: Good', 'Photo 4: Same as photo 3']),
+    );
     expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('HEIC and AVIF photos cannot be used. Choose JPG, PNG or WEBP.');
   });
 
@@ -267,7 +273,9 @@ describe('photo checks on the training page', () => {
     await waitFor(() => expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('5 photos: 4 good, 1 with a problem'));
     expect(screen.getByRole('listitem', { name: 'Photo 2: Not allowed' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Start Training' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Photo 2 is not allowed: NSFW content is prohibited. Remove it to continue.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Photo 2 is not allowed: NSFW content is prohibited. Remove it to continue.',
+    );
     expect(fake.request.mock.calls.some(([path]) => path === '/api/upload')).toBe(false);
     cleanup();
 
@@ -275,14 +283,20 @@ describe('photo checks on the training page', () => {
     const user2 = await fillForm(5);
     await waitFor(() => expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('5 photos: 3 good, 2 with problems'));
     await user2.click(screen.getByRole('button', { name: 'Start Training' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('At least 4 photos must show exactly one face; only 3 do. Add photos of the person alone.');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'At least 4 photos must show exactly one face; only 3 do. Add photos of the person alone.',
+    );
     expect(again.request.mock.calls.some(([path]) => path === '/api/upload')).toBe(false);
   });
 
   it('shows the server’s refusal at submit, which names the photos, in the spec’s wording', async () => {
     renderPage({
       submit: () => {
-        throw new ApiError(422, '{"code":"photos_refused","message":"Photo 3 (photo-03.jpg) is not allowed: NSFW content is prohibited. Remove it to continue."}', 'x');
+        throw new ApiError(
+          422,
+          '{"code":"photos_refused","message":"Photo 3 (photo-03.jpg) is not allowed: NSFW content is prohibited. Remove it to continue."}',
+          'x',
+        );
       },
     });
     const user = await fillForm(4);

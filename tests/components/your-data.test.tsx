@@ -55,7 +55,10 @@ describe('Previous Trainings: a character’s menu', () => {
             trainings = handlers.restore ? [older] : [];
             return undefined;
           }
-          const renamed = (await handlers.patch?.(body)) ?? { ...trainings[0], character_name: (body as { character_name: string }).character_name };
+          const renamed = (await handlers.patch?.(body)) ?? {
+            ...trainings[0],
+            character_name: (body as { character_name: string }).character_name,
+          };
           trainings = [renamed as TrainingView];
           return renamed;
         },
@@ -74,7 +77,11 @@ describe('Previous Trainings: a character’s menu', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Actions for Dana' }));
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Rename', 'Delete']);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Rename', 'Delete']);
     await user.click(within(menu).getByRole('menuitem', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByTestId('delete-character-question')).toHaveTextContent(QUESTION);
@@ -110,7 +117,9 @@ describe('Previous Trainings: a character’s menu', () => {
     await user.click(undo);
     await waitFor(() => expect(rows()).toEqual(['Dana', 'Ola']));
     expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
-    expect(fake.request.mock.calls.filter(([path]) => path === '/api/trainings/t1/restore')).toEqual([['/api/trainings/t1/restore', { method: 'POST' }]]);
+    expect(fake.request.mock.calls.filter(([path]) => path === '/api/trainings/t1/restore')).toEqual([
+      ['/api/trainings/t1/restore', { method: 'POST' }],
+    ]);
   });
 
   it('a training that was still running was cancelled and refunded: its toast has no Undo', async () => {
@@ -165,7 +174,11 @@ describe('Previous Trainings: a character’s menu', () => {
 });
 
 describe('profile: Your Data', () => {
-  function renderProfile(props: { onDeleteAccount?: (email: string) => Promise<void>; onDownloadData?: () => Promise<void>; onOpenAccountDeletion?: () => void }) {
+  function renderProfile(props: {
+    onDeleteAccount?: (email: string) => Promise<void>;
+    onDownloadData?: () => Promise<void>;
+    onOpenAccountDeletion?: () => void;
+  }) {
     const onDeleteAccount = vi.fn(props.onDeleteAccount ?? (async () => {}));
     const onDownloadData = vi.fn(props.onDownloadData ?? (async () => {}));
     render(

@@ -62,10 +62,7 @@ const CHECKOUT_FIELDS = new Set([
 ]);
 
 function error(status: number, error: string, message: string): Response {
-  return Response.json(
-    { trace_id: randomBytes(8).toString('hex'), status, error, message: [message], timestamp: Date.now() },
-    { status },
-  );
+  return Response.json({ trace_id: randomBytes(8).toString('hex'), status, error, message: [message], timestamp: Date.now() }, { status });
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -82,7 +79,8 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
   let base = '';
 
   async function readBody(req: Request): Promise<Record<string, unknown> | Response> {
-    if (!req.headers.get('content-type')?.startsWith('application/json')) return error(400, 'Bad Request', 'Content-Type must be application/json');
+    if (!req.headers.get('content-type')?.startsWith('application/json'))
+      return error(400, 'Bad Request', 'Content-Type must be application/json');
     try {
       const body: unknown = await req.json();
       return isObj(body) ? body : error(400, 'Bad Request', 'body must be an object');
@@ -105,9 +103,13 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
       if (body.success_url !== undefined && (typeof body.success_url !== 'string' || !URL.canParse(body.success_url))) {
         return error(400, 'Bad Request', 'success_url must be a URL address');
       }
-      if (body.request_id !== undefined && typeof body.request_id !== 'string') return error(400, 'Bad Request', 'request_id must be a string');
+      if (body.request_id !== undefined && typeof body.request_id !== 'string')
+        return error(400, 'Bad Request', 'request_id must be a string');
       if (body.metadata !== undefined && !isObj(body.metadata)) return error(400, 'Bad Request', 'metadata must be an object');
-      if (body.customer !== undefined && (!isObj(body.customer) || (body.customer.email !== undefined && typeof body.customer.email !== 'string'))) {
+      if (
+        body.customer !== undefined &&
+        (!isObj(body.customer) || (body.customer.email !== undefined && typeof body.customer.email !== 'string'))
+      ) {
         return error(400, 'Bad Request', 'customer.email must be an email');
       }
       checkouts.push(body);
@@ -166,9 +168,11 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
       if (body instanceof Response) return body;
       const unknown = Object.keys(body).filter((k) => k !== 'mode' && k !== 'onExecute');
       if (unknown.length) return error(400, 'Bad Request', `property ${unknown[0]} should not exist`);
-      if (body.mode !== undefined && body.mode !== 'immediate' && body.mode !== 'scheduled') return error(400, 'Bad Request', 'mode must be immediate or scheduled');
+      if (body.mode !== undefined && body.mode !== 'immediate' && body.mode !== 'scheduled')
+        return error(400, 'Bad Request', 'mode must be immediate or scheduled');
       cancellations.push({ id, body });
-      if (refusal !== null) return error(refusal, refusal >= 500 ? 'Internal Server Error' : 'Bad Request', 'Subscription cannot be canceled right now');
+      if (refusal !== null)
+        return error(refusal, refusal >= 500 ? 'Internal Server Error' : 'Bad Request', 'Subscription cannot be canceled right now');
       const sub = subscriptions.get(id);
       if (!sub) return error(404, 'Not Found', 'Subscription not found');
       if (sub.status === 'canceled') return error(400, 'Bad Request', 'Subscription is already canceled');
@@ -233,7 +237,16 @@ export function creemSubscription(f: SubscriptionFixture): Record<string, unknow
   return {
     id: f.id,
     object: 'subscription',
-    product: { id: f.productId, object: 'product', name: 'Plan', price: 4900, currency: 'USD', billing_type: 'recurring', billing_period: 'every-month', mode: 'test' },
+    product: {
+      id: f.productId,
+      object: 'product',
+      name: 'Plan',
+      price: 4900,
+      currency: 'USD',
+      billing_type: 'recurring',
+      billing_period: 'every-month',
+      mode: 'test',
+    },
     customer: { id: f.customerId, object: 'customer', email: f.email ?? 'buyer@example.com', name: 'Buyer', country: 'GR', mode: 'test' },
     collection_method: 'charge_automatically',
     status: f.status ?? 'active',
@@ -271,7 +284,17 @@ export function creemCheckoutCompleted(f: SubscriptionFixture & { orderId?: stri
     product: sub.product,
     customer: sub.customer,
     // Creem's checkout.completed carries the subscription without period dates or last transaction.
-    subscription: { id: f.id, object: 'subscription', product: f.productId, customer: f.customerId, collection_method: 'charge_automatically', status: 'active', canceled_at: null, metadata: sub.metadata, mode: 'test' },
+    subscription: {
+      id: f.id,
+      object: 'subscription',
+      product: f.productId,
+      customer: f.customerId,
+      collection_method: 'charge_automatically',
+      status: 'active',
+      canceled_at: null,
+      metadata: sub.metadata,
+      mode: 'test',
+    },
     custom_fields: [],
     status: 'completed',
     metadata: sub.metadata,
@@ -304,7 +327,9 @@ export function standardSignedWebhook(
 ) {
   const id = opts.id ?? `evt_${randomBytes(10).toString('hex')}`;
   const body = JSON.stringify(
-    opts.envelope === 'type-data' ? { id, type: eventType, created_at: Date.now(), data: object } : { id, eventType, created_at: Date.now(), object },
+    opts.envelope === 'type-data'
+      ? { id, type: eventType, created_at: Date.now(), data: object }
+      : { id, eventType, created_at: Date.now(), object },
   );
   return { id, body, headers: signStandard(secret, id, body, opts.sentAt) };
 }

@@ -64,7 +64,8 @@ export function createFalCaptionFake(opts: { key: string }): FalCaptionFake {
     if (upload && req.method === 'PUT') {
       const pending = pendingUploads.get(upload[1]);
       if (!pending) return new Response('no such upload', { status: 404 });
-      if (req.headers.get('content-type') !== pending.contentType) return new Response('content type differs from initiate', { status: 400 });
+      if (req.headers.get('content-type') !== pending.contentType)
+        return new Response('content type differs from initiate', { status: 400 });
       const bytes = Buffer.from(await req.arrayBuffer());
       if (bytes.length === 0) return new Response('empty body', { status: 400 });
       pendingUploads.delete(upload[1]);
@@ -86,7 +87,14 @@ export function createFalCaptionFake(opts: { key: string }): FalCaptionFake {
       jobs.set(id, { endpoint: rest, imageUrl: input.image_url, polls: 0, failure: nextFailure });
       nextFailure = undefined;
       const base = `https://queue.fal.run/${CAPTION_APP}/requests/${id}`;
-      return json({ status: 'IN_QUEUE', request_id: id, response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel`, queue_position: 0 });
+      return json({
+        status: 'IN_QUEUE',
+        request_id: id,
+        response_url: base,
+        status_url: `${base}/status`,
+        cancel_url: `${base}/cancel`,
+        queue_position: 0,
+      });
     }
 
     const status = rest.match(/^requests\/([0-9a-f-]+)\/status$/);
@@ -97,7 +105,9 @@ export function createFalCaptionFake(opts: { key: string }): FalCaptionFake {
       job.polls++;
       if (job.polls === 1) return json({ status: 'IN_PROGRESS', logs }, 202);
       return json(
-        job.failure ? { status: 'COMPLETED', logs, error: job.failure.detail, error_type: 'model_error' } : { status: 'COMPLETED', logs, metrics: { inference_time: 0.4 } },
+        job.failure
+          ? { status: 'COMPLETED', logs, error: job.failure.detail, error_type: 'model_error' }
+          : { status: 'COMPLETED', logs, metrics: { inference_time: 0.4 } },
         200,
       );
     }

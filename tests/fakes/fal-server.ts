@@ -116,7 +116,9 @@ export interface FakeFalControl {
    * shows, in order. With `lora`, only for requests with that LoRA
    * path (several people's shoots at once); without, for any request. Null: plain colour images again.
    */
-  photos(set: { person: Buffer[]; stranger: Buffer[]; strangerNext?: number; sequence?: ('person' | 'stranger')[]; lora?: string } | null): void;
+  photos(
+    set: { person: Buffer[]; stranger: Buffer[]; strangerNext?: number; sequence?: ('person' | 'stranger')[]; lora?: string } | null,
+  ): void;
   /** The next `times` flux-lora requests (with that LoRA, or any) answer a photo of the stranger. */
   strangerNext(times?: number, lora?: string): void;
   /** The next `times` calls of `op` answer `status` (429, 503…) before doing anything. */
@@ -165,7 +167,11 @@ export const FAKE_FAL_KEY = 'fake-key-id:fake-key-secret';
  */
 const FAKE_FAL_SIGNING_KEY = (() => {
   const seed = createHash('sha256').update('likeness fake fal webhook key').digest();
-  const privateKey = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   return { privateKey, publicKey: createPublicKey(privateKey) };
 })();
 const USER_ID = 'fake-fal-user';
@@ -197,7 +203,10 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     /** Requests left to pass unflagged before the nsfwNext ones (nsfwNext's `after`). */
     nsfwAfter: 0,
     /** Real photos flux-lora answers, by LoRA path ('*': any request). */
-    photos: new Map<string, { person: Buffer[]; stranger: Buffer[]; strangerLeft: number; sequence: ('person' | 'stranger')[]; turn: number }>(),
+    photos: new Map<
+      string,
+      { person: Buffer[]; stranger: Buffer[]; strangerLeft: number; sequence: ('person' | 'stranger')[]; turn: number }
+    >(),
     http: new Map<QueueOp, { status: number; left: number }>(),
     dropWebhooks: 0,
   };
@@ -224,7 +233,8 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     if (!set) return null;
     const turn = set.turn++;
     const next = set.sequence.shift();
-    if (next) return (next === 'stranger' ? set.stranger : set.person)[turn % (next === 'stranger' ? set.stranger : set.person).length] ?? null;
+    if (next)
+      return (next === 'stranger' ? set.stranger : set.person)[turn % (next === 'stranger' ? set.stranger : set.person).length] ?? null;
     if (set.strangerLeft > 0) {
       set.strangerLeft--;
       return set.stranger[turn % set.stranger.length] ?? null;
@@ -315,7 +325,13 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     const started = Date.now();
     try {
       if (failure) throw new FakeModelError(failure.status, failure.message);
-      request.output = await handler.run(request.input, { requestId: request.id, host, fetch: fakeFetch, nsfw: request.nsfw, photo: request.photo });
+      request.output = await handler.run(request.input, {
+        requestId: request.id,
+        host,
+        fetch: fakeFetch,
+        nsfw: request.nsfw,
+        photo: request.photo,
+      });
     } catch (err) {
       request.error = err instanceof FakeModelError ? err : new FakeModelError(500, (err as Error).message, 'internal_error');
     }
@@ -331,7 +347,13 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
 
   function webhookBody(request: QueueRequest): Record<string, unknown> {
     return request.error
-      ? { request_id: request.id, gateway_request_id: request.id, status: 'ERROR', error: request.error.message, payload: { detail: request.error.message } }
+      ? {
+          request_id: request.id,
+          gateway_request_id: request.id,
+          status: 'ERROR',
+          error: request.error.message,
+          payload: { detail: request.error.message },
+        }
       : { request_id: request.id, gateway_request_id: request.id, status: 'OK', payload: request.output };
   }
 
@@ -387,7 +409,9 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     if (path.startsWith('/cdn/') && req.method === 'GET') {
       const file = files.get(path);
       return file
-        ? new Response(new Uint8Array(file.bytes), { headers: { 'content-type': file.contentType, 'content-length': String(file.bytes.length) } })
+        ? new Response(new Uint8Array(file.bytes), {
+            headers: { 'content-type': file.contentType, 'content-length': String(file.bytes.length) },
+          })
         : new Response('Not Found', { status: 404 });
     }
     if ((path === '/rest/.well-known/jwks.json' || path === '/rest/.well-known/jwks') && req.method === 'GET') {
@@ -404,13 +428,17 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
       if (missing.length) return json({ detail: missing.map((f) => ({ loc: ['body', f], msg: 'Field required', type: 'missing' })) }, 422);
       const token = randomUUID();
       pendingUploads.set(token, { contentType: body.content_type as string, fileName: body.file_name as string });
-      return json({ upload_url: `${base}/upload/${token}`, file_url: `https://v3.fal.media/files/${token}/${encodeURIComponent(body.file_name as string)}` });
+      return json({
+        upload_url: `${base}/upload/${token}`,
+        file_url: `https://v3.fal.media/files/${token}/${encodeURIComponent(body.file_name as string)}`,
+      });
     }
     const upload = path.match(/^\/upload\/([0-9a-f-]{36})$/);
     if (upload && req.method === 'PUT') {
       const pending = pendingUploads.get(upload[1]!);
       if (!pending) return new Response('No such upload', { status: 404 });
-      if (req.headers.get('content-type') !== pending.contentType) return new Response('Content-Type differs from the initiated upload', { status: 400 });
+      if (req.headers.get('content-type') !== pending.contentType)
+        return new Response('Content-Type differs from the initiated upload', { status: 400 });
       const bytes = Buffer.from(await req.arrayBuffer());
       if (bytes.length === 0) return new Response('Empty body', { status: 400 });
       pendingUploads.delete(upload[1]!);
@@ -456,11 +484,18 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
       }
       if (op === 'status') {
         const logs = url.searchParams.get('logs') === '1' ? [] : null;
-        if (request.state === 'IN_QUEUE') return json({ status: 'IN_QUEUE', queue_position: 0, logs, response_url: responseUrl(request) }, 202);
+        if (request.state === 'IN_QUEUE')
+          return json({ status: 'IN_QUEUE', queue_position: 0, logs, response_url: responseUrl(request) }, 202);
         if (request.state === 'IN_PROGRESS') return json({ status: 'IN_PROGRESS', logs, response_url: responseUrl(request) }, 202);
         return json(
           request.error
-            ? { status: 'COMPLETED', logs, response_url: responseUrl(request), error: request.error.message, error_type: request.error.errorType }
+            ? {
+                status: 'COMPLETED',
+                logs,
+                response_url: responseUrl(request),
+                error: request.error.message,
+                error_type: request.error.errorType,
+              }
             : { status: 'COMPLETED', logs, response_url: responseUrl(request), metrics: { inference_time: latencyMs / 1000 } },
           200,
         );
@@ -503,7 +538,14 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     settle(request.id);
     void runRequest(request);
     const reqUrl = responseUrl(request);
-    return json({ status: 'IN_QUEUE', request_id: request.id, response_url: reqUrl, status_url: `${reqUrl}/status`, cancel_url: `${reqUrl}/cancel`, queue_position: 0 });
+    return json({
+      status: 'IN_QUEUE',
+      request_id: request.id,
+      response_url: reqUrl,
+      status_url: `${reqUrl}/status`,
+      cancel_url: `${reqUrl}/cancel`,
+      queue_position: 0,
+    });
   }
 
   function responseUrl(request: QueueRequest): string {
@@ -528,7 +570,8 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     registerEndpoint: (id, handler) => void endpoints.set(id, handler),
     control: {
       failNext: (o = {}) => {
-        for (let i = 0; i < (o.times ?? 1); i++) faults.fail.push({ endpoint: o.endpoint, status: o.status ?? 500, message: o.message ?? 'Model failed' });
+        for (let i = 0; i < (o.times ?? 1); i++)
+          faults.fail.push({ endpoint: o.endpoint, status: o.status ?? 500, message: o.message ?? 'Model failed' });
       },
       stallNext: (o = {}) => {
         for (let i = 0; i < (o.times ?? 1); i++) faults.stall.push({ endpoint: o.endpoint });
@@ -545,7 +588,13 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
       },
       photos: (set) => {
         if (!set) return void faults.photos.clear();
-        faults.photos.set(set.lora ?? '*', { person: set.person, stranger: set.stranger, strangerLeft: set.strangerNext ?? 0, sequence: [...(set.sequence ?? [])], turn: 0 });
+        faults.photos.set(set.lora ?? '*', {
+          person: set.person,
+          stranger: set.stranger,
+          strangerLeft: set.strangerNext ?? 0,
+          sequence: [...(set.sequence ?? [])],
+          turn: 0,
+        });
       },
       strangerNext: (times = 1, lora = '*') => {
         const set = faults.photos.get(lora);
@@ -602,14 +651,16 @@ function str(field: string, opts: { url?: boolean } = {}): Check {
     const v = input[field];
     if (v === undefined) return;
     if (typeof v !== 'string') out.push({ loc: ['body', field], msg: 'Input should be a valid string', type: 'string_type' });
-    else if (opts.url && !/^https?:\/\/|^data:/.test(v)) out.push({ loc: ['body', field], msg: 'Input should be a valid URL', type: 'url_parsing' });
+    else if (opts.url && !/^https?:\/\/|^data:/.test(v))
+      out.push({ loc: ['body', field], msg: 'Input should be a valid URL', type: 'url_parsing' });
   };
 }
 
 function bool(field: string): Check {
   return (input, out) => {
     const v = input[field];
-    if (v !== undefined && typeof v !== 'boolean') out.push({ loc: ['body', field], msg: 'Input should be a valid boolean', type: 'bool_type' });
+    if (v !== undefined && typeof v !== 'boolean')
+      out.push({ loc: ['body', field], msg: 'Input should be a valid boolean', type: 'bool_type' });
   };
 }
 
@@ -617,13 +668,26 @@ function num(field: string, opts: { int?: boolean; ge?: number; le?: number; nul
   return (input, out) => checkNumber(input[field], ['body', field], opts, out);
 }
 
-function checkNumber(v: unknown, loc: (string | number)[], opts: { int?: boolean; ge?: number; le?: number; gt?: number; nullable?: boolean }, out: ValidationDetail[]) {
+function checkNumber(
+  v: unknown,
+  loc: (string | number)[],
+  opts: { int?: boolean; ge?: number; le?: number; gt?: number; nullable?: boolean },
+  out: ValidationDetail[],
+) {
   if (v === undefined || (v === null && opts.nullable)) return;
-  if (typeof v !== 'number' || Number.isNaN(v)) return void out.push({ loc, msg: `Input should be a valid ${opts.int ? 'integer' : 'number'}`, type: opts.int ? 'int_type' : 'float_type' });
-  if (opts.int && !isInt(v)) return void out.push({ loc, msg: 'Input should be a valid integer, got a number with a fractional part', type: 'int_from_float' });
-  if (opts.ge !== undefined && v < opts.ge) out.push({ loc, msg: `Input should be greater than or equal to ${opts.ge}`, type: 'greater_than_equal' });
+  if (typeof v !== 'number' || Number.isNaN(v))
+    return void out.push({
+      loc,
+      msg: `Input should be a valid ${opts.int ? 'integer' : 'number'}`,
+      type: opts.int ? 'int_type' : 'float_type',
+    });
+  if (opts.int && !isInt(v))
+    return void out.push({ loc, msg: 'Input should be a valid integer, got a number with a fractional part', type: 'int_from_float' });
+  if (opts.ge !== undefined && v < opts.ge)
+    out.push({ loc, msg: `Input should be greater than or equal to ${opts.ge}`, type: 'greater_than_equal' });
   if (opts.gt !== undefined && v <= opts.gt) out.push({ loc, msg: `Input should be greater than ${opts.gt}`, type: 'greater_than' });
-  if (opts.le !== undefined && v > opts.le) out.push({ loc, msg: `Input should be less than or equal to ${opts.le}`, type: 'less_than_equal' });
+  if (opts.le !== undefined && v > opts.le)
+    out.push({ loc, msg: `Input should be less than or equal to ${opts.le}`, type: 'less_than_equal' });
 }
 
 function oneOf(field: string, values: string[]): Check {
@@ -649,7 +713,11 @@ const imageSize: Check = (input, out) => {
   const v = input.image_size;
   if (v === undefined || (typeof v === 'string' && v in IMAGE_SIZE_PRESETS)) return;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-    return void out.push({ loc: ['body', 'image_size'], msg: `Input should be a valid ImageSize or one of ${Object.keys(IMAGE_SIZE_PRESETS).join(', ')}`, type: 'union_tag_invalid' });
+    return void out.push({
+      loc: ['body', 'image_size'],
+      msg: `Input should be a valid ImageSize or one of ${Object.keys(IMAGE_SIZE_PRESETS).join(', ')}`,
+      type: 'union_tag_invalid',
+    });
   }
   for (const side of ['width', 'height'] as const) {
     const s = (v as Record<string, unknown>)[side];
@@ -663,9 +731,11 @@ const loras: Check = (input, out) => {
   if (v === undefined) return;
   if (!Array.isArray(v)) return void out.push({ loc: ['body', 'loras'], msg: 'Input should be a valid list', type: 'list_type' });
   v.forEach((l, i) => {
-    if (typeof l !== 'object' || l === null) return void out.push({ loc: ['body', 'loras', i], msg: 'Input should be a valid dictionary', type: 'dict_type' });
+    if (typeof l !== 'object' || l === null)
+      return void out.push({ loc: ['body', 'loras', i], msg: 'Input should be a valid dictionary', type: 'dict_type' });
     const lora = l as Record<string, unknown>;
-    if (typeof lora.path !== 'string' || !lora.path) out.push({ loc: ['body', 'loras', i, 'path'], msg: 'Field required', type: 'missing' });
+    if (typeof lora.path !== 'string' || !lora.path)
+      out.push({ loc: ['body', 'loras', i, 'path'], msg: 'Field required', type: 'missing' });
     checkNumber(lora.scale, ['body', 'loras', i, 'scale'], { ge: 0, le: 4 }, out);
   });
 };
@@ -713,7 +783,12 @@ export const fluxLora: EndpointHandler = {
           : sharp({ create: { width, height, channels: 3, background } });
       const bytes = await (format === 'png' ? img.png() : img.jpeg()).toBuffer();
       const contentType = `image/${format}`;
-      images.push({ url: ctx.host(bytes, contentType, `${ctx.requestId}-${i}.${format === 'png' ? 'png' : 'jpg'}`), width, height, content_type: contentType });
+      images.push({
+        url: ctx.host(bytes, contentType, `${ctx.requestId}-${i}.${format === 'png' ? 'png' : 'jpg'}`),
+        width,
+        height,
+        content_type: contentType,
+      });
     }
     return {
       images,
@@ -739,7 +814,8 @@ export const fluxLoraFastTraining: EndpointHandler = {
     const res = await ctx.fetch(input.images_data_url as string);
     if (!res.ok) throw new FakeModelError(422, `Could not download images_data_url (HTTP ${res.status})`, 'file_download_error');
     const zip = Buffer.from(await res.arrayBuffer());
-    if (zip.subarray(0, 4).toString('binary') !== 'PK\x03\x04') throw new FakeModelError(422, 'images_data_url is not a zip archive', 'invalid_archive');
+    if (zip.subarray(0, 4).toString('binary') !== 'PK\x03\x04')
+      throw new FakeModelError(422, 'images_data_url is not a zip archive', 'invalid_archive');
     const lora = Buffer.concat([Buffer.from('fake-safetensors:'), createHash('sha256').update(zip).digest()]);
     const config = Buffer.from(JSON.stringify({ trigger_word: input.trigger_word ?? null, steps: input.steps ?? 1000 }));
     return {
@@ -749,7 +825,12 @@ export const fluxLoraFastTraining: EndpointHandler = {
         file_name: 'pytorch_lora_weights.safetensors',
         file_size: lora.length,
       },
-      config_file: { url: ctx.host(config, 'application/json', 'config.json'), content_type: 'application/json', file_name: 'config.json', file_size: config.length },
+      config_file: {
+        url: ctx.host(config, 'application/json', 'config.json'),
+        content_type: 'application/json',
+        file_name: 'config.json',
+        file_size: config.length,
+      },
     };
   },
 };
@@ -759,7 +840,9 @@ async function readImage(ctx: RunContext, url: string): Promise<{ data: Buffer; 
   const res = await ctx.fetch(url);
   if (!res.ok) throw new FakeModelError(422, `Could not download image_url (HTTP ${res.status})`, 'file_download_error');
   const data = Buffer.from(await res.arrayBuffer());
-  const meta = await sharp(data).metadata().catch(() => null);
+  const meta = await sharp(data)
+    .metadata()
+    .catch(() => null);
   if (!meta?.width || !meta.height) throw new FakeModelError(422, 'image_url is not an image', 'image_load_error');
   return { data, width: meta.width, height: meta.height };
 }
@@ -806,7 +889,12 @@ export const fluxLoraImageToImage: EndpointHandler = {
           .composite([{ input: { create: { width, height, channels: 4, background: tint } } }]);
     const bytes = await (format === 'png' ? img.png() : img.jpeg()).toBuffer();
     const contentType = `image/${format}`;
-    const image = { url: ctx.host(bytes, contentType, `${ctx.requestId}-0.${format === 'png' ? 'png' : 'jpg'}`), width, height, content_type: contentType };
+    const image = {
+      url: ctx.host(bytes, contentType, `${ctx.requestId}-0.${format === 'png' ? 'png' : 'jpg'}`),
+      width,
+      height,
+      content_type: contentType,
+    };
     return { images: [image], timings: { inference: 0.01 }, seed, has_nsfw_concepts: [ctx.nsfw], prompt: input.prompt };
   },
 };

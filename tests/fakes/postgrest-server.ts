@@ -38,8 +38,7 @@ import type { Claims } from '../helpers/supabase-db.ts';
 
 /** The outcome of checking a request's bearer token (or its absence). */
 export type AuthResult =
-  | { ok: true; role: 'anon' | 'authenticated'; claims: Claims }
-  | { ok: false; status: number; code: string; message: string };
+  { ok: true; role: 'anon' | 'authenticated'; claims: Claims } | { ok: false; status: number; code: string; message: string };
 
 /** Turns the bearer token of a request (null without one) into the role and claims it runs as. */
 export type Authenticate = (bearer: string | null) => Promise<AuthResult>;
@@ -92,7 +91,8 @@ const OBJECT_MEDIA = 'application/vnd.pgrst.object+json';
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, HEAD, POST, PATCH, OPTIONS',
-  'access-control-allow-headers': 'authorization, apikey, content-type, prefer, accept, accept-profile, content-profile, x-client-info, x-retry-count',
+  'access-control-allow-headers':
+    'authorization, apikey, content-type, prefer, accept, accept-profile, content-profile, x-client-info, x-retry-count',
   'access-control-expose-headers': 'content-range',
 };
 
@@ -111,7 +111,13 @@ class RestError extends Error {
 
 /** A request shape this fake does not know: 501, naming it. */
 function unsupported(what: string): RestError {
-  return new RestError(501, 'FAKE_UNSUPPORTED', `The PostgREST test fake does not support ${what}`, null, 'tests/fakes/postgrest-server.ts answers only the requests the SPA makes; extend it deliberately if a query changed.');
+  return new RestError(
+    501,
+    'FAKE_UNSUPPORTED',
+    `The PostgREST test fake does not support ${what}`,
+    null,
+    'tests/fakes/postgrest-server.ts answers only the requests the SPA makes; extend it deliberately if a query changed.',
+  );
 }
 
 /** A foreign key seen from one of its tables: the embedded table's rows are one (many-to-one) or many. */
@@ -165,7 +171,8 @@ async function loadSchemaCache(pool: pg.Pool): Promise<SchemaCache> {
 
 // ── Request parsing ───────────────────────────────────────────────────────────────────────────────────
 
-type SelectItem = { kind: 'star' } | { kind: 'column'; name: string; alias: string } | { kind: 'embed'; table: string; alias: string; items: SelectItem[] };
+type SelectItem =
+  { kind: 'star' } | { kind: 'column'; name: string; alias: string } | { kind: 'embed'; table: string; alias: string; items: SelectItem[] };
 
 /** Splits on commas outside parentheses. */
 function splitTopLevel(text: string): string[] {
@@ -297,7 +304,10 @@ function parsePrefer(header: string | undefined): Preferences {
 
 /** true for .single() (one object), false for a JSON array. */
 function wantsObject(accept: string | undefined): boolean {
-  const types = (accept ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  const types = (accept ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   if (types.length === 0) return false;
   if (types.includes(OBJECT_MEDIA)) return true;
   if (types.some((t) => t === 'application/json' || t === '*/*' || t.startsWith('application/json;'))) return false;
@@ -461,7 +471,8 @@ function parseRequest(method: string, url: URL, headers: IncomingMessage['header
     const info = cache.get(table)!;
     for (const row of body) {
       for (const key of Object.keys(row)) {
-        if (!info.columns.has(key)) throw new RestError(400, 'PGRST204', `Could not find the '${key}' column of '${table}' in the schema cache`);
+        if (!info.columns.has(key))
+          throw new RestError(400, 'PGRST204', `Could not find the '${key}' column of '${table}' in the schema cache`);
       }
     }
     if (method === 'PATCH' && Object.keys(body[0]).length === 0) throw unsupported('an empty update');
@@ -539,7 +550,12 @@ export function createPostgrestFake(opts: PostgrestFakeOptions): PostgrestFake {
   }
 
   function sendError(res: ServerResponse, err: RestError, extra: Record<string, string> = {}): void {
-    send(res, err.status, { 'content-type': 'application/json; charset=utf-8', ...extra }, JSON.stringify({ code: err.code, details: err.details, hint: err.hint, message: err.message }));
+    send(
+      res,
+      err.status,
+      { 'content-type': 'application/json; charset=utf-8', ...extra },
+      JSON.stringify({ code: err.code, details: err.details, hint: err.hint, message: err.message }),
+    );
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -561,15 +577,19 @@ export function createPostgrestFake(opts: PostgrestFakeOptions): PostgrestFake {
 
     // The API gateway in front of PostgREST: the project's key is required on every request.
     const apikey = req.headers.apikey;
-    if (!apikey) return fail(new RestError(401, '', 'No API key found in request', null, 'No `apikey` request header or url param was found.'));
-    if (apikey !== opts.anonKey) return fail(new RestError(401, '', 'Invalid API key', null, 'Double check your Supabase `anon` or `service_role` API key.'));
+    if (!apikey)
+      return fail(new RestError(401, '', 'No API key found in request', null, 'No `apikey` request header or url param was found.'));
+    if (apikey !== opts.anonKey)
+      return fail(new RestError(401, '', 'Invalid API key', null, 'Double check your Supabase `anon` or `service_role` API key.'));
 
     const authorization = req.headers.authorization;
     const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7) : null;
     if (authorization && bearer === null) return fail(new RestError(401, 'PGRST301', 'Unsupported authorization scheme'));
     const auth = await opts.authenticate(bearer);
     if (!auth.ok) {
-      return fail(new RestError(auth.status, auth.code, auth.message), { 'www-authenticate': `Bearer error="invalid_token", error_description="${auth.message}"` });
+      return fail(new RestError(auth.status, auth.code, auth.message), {
+        'www-authenticate': `Bearer error="invalid_token", error_description="${auth.message}"`,
+      });
     }
     record.role = auth.role;
 
@@ -589,7 +609,9 @@ export function createPostgrestFake(opts: PostgrestFakeOptions): PostgrestFake {
     const read = parsed.method === 'GET' || parsed.method === 'HEAD';
     try {
       await client.query(read ? 'begin isolation level read committed read only' : 'begin isolation level read committed');
-      const headersJson = JSON.stringify(Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v])));
+      const headersJson = JSON.stringify(
+        Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : v])),
+      );
       await client.query(
         `select set_config('search_path', 'public', true), set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
                 set_config('request.method', $3, true), set_config('request.path', $4, true), set_config('request.headers', $5, true)`,
@@ -606,13 +628,23 @@ export function createPostgrestFake(opts: PostgrestFakeOptions): PostgrestFake {
       const total = totalText === null ? null : Number(totalText);
       if (parsed.object && rows !== 1) {
         await client.query('rollback');
-        return fail(new RestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows} rows`));
+        return fail(
+          new RestError(406, 'PGRST116', 'JSON object requested, multiple (or no) rows returned', `The result contains ${rows} rows`),
+        );
       }
       await client.query('commit');
 
       const offset = parsed.offset ?? 0;
       if (total !== null && offset > 0 && offset >= total) {
-        return fail(new RestError(416, 'PGRST103', 'Requested range not satisfiable', `An offset of ${offset} was requested, but there are only ${total} rows.`), { 'content-range': `*/${total}` });
+        return fail(
+          new RestError(
+            416,
+            'PGRST103',
+            'Requested range not satisfiable',
+            `An offset of ${offset} was requested, but there are only ${total} rows.`,
+          ),
+          { 'content-range': `*/${total}` },
+        );
       }
       const status = parsed.method === 'POST' ? 201 : total !== null && rows < total ? 206 : 200;
       const headers = {
@@ -625,7 +657,15 @@ export function createPostgrestFake(opts: PostgrestFakeOptions): PostgrestFake {
       await client.query('rollback').catch(() => {});
       const pgErr = err as { code?: string; message: string; detail?: string; hint?: string };
       if (typeof pgErr.code === 'string' && /^[0-9A-Z]{5}$/.test(pgErr.code)) {
-        return fail(new RestError(statusForSqlState(pgErr.code, auth.role === 'authenticated'), pgErr.code, pgErr.message, pgErr.detail ?? null, pgErr.hint ?? null));
+        return fail(
+          new RestError(
+            statusForSqlState(pgErr.code, auth.role === 'authenticated'),
+            pgErr.code,
+            pgErr.message,
+            pgErr.detail ?? null,
+            pgErr.hint ?? null,
+          ),
+        );
       }
       throw err;
     } finally {

@@ -139,7 +139,12 @@ type Frame = [string | null, string | null, string, string, Record<string, unkno
 
 /** A stable id for a subscription's parameters (the real server uses :erlang.phash2 of them). */
 function subscriptionId(params: Omit<RealtimeSubscription, 'id'>): number {
-  return createHash('sha1').update(JSON.stringify([params.event, params.schema, params.table, params.filter ?? null])).digest().readUInt32BE(0) >>> 1;
+  return (
+    createHash('sha1')
+      .update(JSON.stringify([params.event, params.schema, params.table, params.filter ?? null]))
+      .digest()
+      .readUInt32BE(0) >>> 1
+  );
 }
 
 /** Realtime's filter syntax: `column=op.value`; eq and in are enough for the SPA. */
@@ -162,7 +167,9 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
   );
   const tables = new Map<string, TableMeta>();
   for (const { table } of published) {
-    await opts.pool.query(`create or replace trigger likeness_fake_realtime after insert or update or delete on public."${table}" for each row execute function likeness_fake_realtime.capture()`);
+    await opts.pool.query(
+      `create or replace trigger likeness_fake_realtime after insert or update or delete on public."${table}" for each row execute function likeness_fake_realtime.capture()`,
+    );
     const { rows: columns } = await opts.pool.query<{ name: string; type: string }>(
       `select a.attname as name, t.typname as type from pg_attribute a join pg_type t on t.oid = a.atttypid
         where a.attrelid = $1::regclass and a.attnum > 0 and not a.attisdropped order by a.attnum`,
@@ -173,7 +180,9 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
         where i.indrelid = $1::regclass and i.indisprimary order by array_position(i.indkey::int2[], a.attnum)`,
       [`public."${table}"`],
     );
-    const { rows: [privilege] } = await opts.pool.query<{ ok: boolean }>(`select has_table_privilege('authenticated', $1, 'select') as ok`, [`public."${table}"`]);
+    const {
+      rows: [privilege],
+    } = await opts.pool.query<{ ok: boolean }>(`select has_table_privilege('authenticated', $1, 'select') as ok`, [`public."${table}"`]);
     tables.set(table, { columns, primaryKey: pk.map((r) => r.name), authenticatedSelects: privilege.ok });
   }
 
@@ -211,18 +220,25 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
   }
 
   /** The claims of a token a channel may run under (with its sub and exp), or why not. */
-  async function channelClaims(token: unknown): Promise<{ ok: true; claims: Claims; sub: string; exp: number } | { ok: false; reason: string }> {
+  async function channelClaims(
+    token: unknown,
+  ): Promise<{ ok: true; claims: Claims; sub: string; exp: number } | { ok: false; reason: string }> {
     if (typeof token !== 'string' || token === '' || token === opts.anonKey) {
-      return { ok: false, reason: 'Unauthorized: no user access_token, only the anon key or nothing (call realtime.setAuth before subscribing)' };
+      return {
+        ok: false,
+        reason: 'Unauthorized: no user access_token, only the anon key or nothing (call realtime.setAuth before subscribing)',
+      };
     }
     const auth = await opts.authenticate(token);
     if (!auth.ok) return { ok: false, reason: `InvalidJWTToken: ${auth.message}` };
     const { role, exp, sub } = auth.claims;
-    if (typeof role !== 'string' || typeof exp !== 'number') return { ok: false, reason: 'InvalidJWTToken: Fields `role` and `exp` are required in JWT' };
+    if (typeof role !== 'string' || typeof exp !== 'number')
+      return { ok: false, reason: 'InvalidJWTToken: Fields `role` and `exp` are required in JWT' };
     // PostgREST's clock leeway does not apply here: an expired token is refused outright.
     const expiredFor = Math.floor(Date.now() / 1000) - exp;
     if (expiredFor >= 0) return { ok: false, reason: `InvalidJWTToken: Token has expired ${expiredFor} seconds ago` };
-    if (auth.role !== 'authenticated' || typeof sub !== 'string') return { ok: false, reason: 'Unauthorized: only signed-in users may subscribe' };
+    if (auth.role !== 'authenticated' || typeof sub !== 'string')
+      return { ok: false, reason: 'Unauthorized: only signed-in users may subscribe' };
     return { ok: true, claims: auth.claims, sub, exp };
   }
 
@@ -240,9 +256,12 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
     for (const w of wanted) {
       const event = w.event as RealtimeSubscription['event'];
       const meta = tables.get(String(w.table));
-      if (!['*', 'INSERT', 'UPDATE', 'DELETE'].includes(String(event))) return refuse(`Unable to subscribe to changes with given parameters: unknown event "${String(event)}"`);
+      if (!['*', 'INSERT', 'UPDATE', 'DELETE'].includes(String(event)))
+        return refuse(`Unable to subscribe to changes with given parameters: unknown event "${String(event)}"`);
       if (w.schema !== 'public' || !meta) {
-        return refuse(`Unable to subscribe to changes with given parameters: ${String(w.schema)}.${String(w.table)} is not in the supabase_realtime publication`);
+        return refuse(
+          `Unable to subscribe to changes with given parameters: ${String(w.schema)}.${String(w.table)} is not in the supabase_realtime publication`,
+        );
       }
       const filter = typeof w.filter === 'string' ? w.filter : undefined;
       if (filter !== undefined) {
@@ -273,7 +292,13 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
     armExpiry(conn, channel);
     send(conn, [joinRef, ref, topic, 'phx_reply', { status: 'ok', response: { postgres_changes: subscriptions } }]);
     if (subscriptions.length) {
-      send(conn, [joinRef, null, topic, 'system', { message: 'Subscribed to PostgreSQL', status: 'ok', extension: 'postgres_changes', channel: topic.replace(/^realtime:/, '') }]);
+      send(conn, [
+        joinRef,
+        null,
+        topic,
+        'system',
+        { message: 'Subscribed to PostgreSQL', status: 'ok', extension: 'postgres_changes', channel: topic.replace(/^realtime:/, '') },
+      ]);
     }
   }
 
@@ -304,11 +329,23 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
       armExpiry(conn, channel);
       return;
     }
-    send(conn, [joinRef, ref, topic, 'phx_reply', { status: 'error', response: { reason: `the fake does not serve the event "${event}"` } }]);
+    send(conn, [
+      joinRef,
+      ref,
+      topic,
+      'phx_reply',
+      { status: 'error', response: { reason: `the fake does not serve the event "${event}"` } },
+    ]);
   }
 
   /** Whether `claims` may see the changed row now and the subscription's filter holds for it. */
-  async function visible(claims: Claims, table: string, meta: TableMeta, record: Record<string, unknown>, filter: string | undefined): Promise<boolean> {
+  async function visible(
+    claims: Claims,
+    table: string,
+    meta: TableMeta,
+    record: Record<string, unknown>,
+    filter: string | undefined,
+  ): Promise<boolean> {
     const values: unknown[] = [];
     const conditions = meta.primaryKey.map((col) => {
       values.push(record[col]);
@@ -322,7 +359,9 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
     const client = await opts.pool.connect();
     try {
       await client.query('begin read only');
-      await client.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)]);
+      await client.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [
+        JSON.stringify(claims),
+      ]);
       const { rowCount } = await client.query(`select 1 from public."${table}" where ${conditions.join(' and ')}`, values);
       return (rowCount ?? 0) > 0;
     } catch (err) {
@@ -335,10 +374,14 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
   }
 
   async function deliver(changeId: string): Promise<void> {
-    const { rows } = await opts.pool.query<{ schema_name: string; table_name: string; type: 'INSERT' | 'UPDATE' | 'DELETE'; record: Record<string, unknown> | null; old_record: Record<string, unknown> | null; committed_at: Date }>(
-      `delete from likeness_fake_realtime.changes where id = $1 returning *`,
-      [changeId],
-    );
+    const { rows } = await opts.pool.query<{
+      schema_name: string;
+      table_name: string;
+      type: 'INSERT' | 'UPDATE' | 'DELETE';
+      record: Record<string, unknown> | null;
+      old_record: Record<string, unknown> | null;
+      committed_at: Date;
+    }>(`delete from likeness_fake_realtime.changes where id = $1 returning *`, [changeId]);
     const change = rows[0];
     const meta = change && tables.get(change.table_name);
     if (!change || !meta) return;
@@ -359,7 +402,10 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
         const ids: number[] = [];
         for (const sub of channel.subscriptions) {
           if (sub.table !== change.table_name || (sub.event !== '*' && sub.event !== change.type)) continue;
-          const reaches = change.type === 'DELETE' ? meta.authenticatedSelects : await visible(channel.claims, change.table_name, meta, change.record!, sub.filter);
+          const reaches =
+            change.type === 'DELETE'
+              ? meta.authenticatedSelects
+              : await visible(channel.claims, change.table_name, meta, change.record!, sub.filter);
           if (reaches) ids.push(sub.id);
         }
         if (ids.length === 0 || conn.channels.get(channel.topic) !== channel) continue;
@@ -408,17 +454,21 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
   }
 
   function reject(socket: Duplex, status: number, message: string): void {
-    socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Implemented'}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ message })}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Implemented'}\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${JSON.stringify({ message })}`,
+    );
   }
 
   return {
     handleUpgrade(req, socket, head) {
       const url = new URL(req.url ?? '/', 'http://fake');
       if (url.searchParams.get('apikey') !== opts.anonKey) return reject(socket, 401, 'Invalid API key');
-      if (url.searchParams.get('vsn') !== '2.0.0') return reject(socket, 501, `The Realtime test fake speaks vsn 2.0.0 only (got ${url.searchParams.get('vsn')})`);
+      if (url.searchParams.get('vsn') !== '2.0.0')
+        return reject(socket, 501, `The Realtime test fake speaks vsn 2.0.0 only (got ${url.searchParams.get('vsn')})`);
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
     },
-    connections: () => [...connections.values()].map((c) => ({ id: c.id, heartbeats: c.heartbeats, channels: [...c.channels.values()].map(info) })),
+    connections: () =>
+      [...connections.values()].map((c) => ({ id: c.id, heartbeats: c.heartbeats, channels: [...c.channels.values()].map(info) })),
     channels: () => [...connections.values()].flatMap((c) => [...c.channels.values()].map(info)),
     deliveries,
     dropAll() {

@@ -90,7 +90,12 @@ function authenticator(anonKey: string, verify: (token: string) => Promise<Claim
     // PostgREST: a token without a role claim runs as the anonymous role.
     const role = claims.role ?? 'anon';
     if (role !== 'anon' && role !== 'authenticated') {
-      return { ok: false, status: 501, code: 'FAKE_UNSUPPORTED', message: `The Supabase test fakes serve the roles anon and authenticated only (token role "${role}")` };
+      return {
+        ok: false,
+        status: 501,
+        code: 'FAKE_UNSUPPORTED',
+        message: `The Supabase test fakes serve the roles anon and authenticated only (token role "${role}")`,
+      };
     }
     return { ok: true, role, claims };
   };
@@ -113,7 +118,9 @@ export async function startSupabaseFakes(opts: SupabaseFakesOptions): Promise<Su
       return;
     }
     res.writeHead(501, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ message: `The Supabase test fakes serve /rest/v1/ and /realtime/v1/websocket only, not ${req.method} ${req.url}` }));
+    res.end(
+      JSON.stringify({ message: `The Supabase test fakes serve /rest/v1/ and /realtime/v1/websocket only, not ${req.method} ${req.url}` }),
+    );
   });
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://fake').pathname === '/realtime/v1/websocket') realtime.handleUpgrade(req, socket, head);

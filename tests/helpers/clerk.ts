@@ -55,7 +55,10 @@ export const newClerkUserId = () => `user_${randomUUID().replace(/-/g, '').slice
  * The claims of a session token (what `mint` signs): Clerk's defaults for a fresh user and session, issued
  * now to TEST_SPA_ORIGIN by TEST_CLERK_ISSUER, then `claims` on top, less `opts.omit`.
  */
-export function sessionClaims(claims: Partial<ClerkSessionClaims> & Record<string, unknown> = {}, opts: MintOptions = {}): Record<string, unknown> {
+export function sessionClaims(
+  claims: Partial<ClerkSessionClaims> & Record<string, unknown> = {},
+  opts: MintOptions = {},
+): Record<string, unknown> {
   const now = Math.floor(Date.now() / 1000);
   const payload: Record<string, unknown> = {
     sub: newClerkUserId(),
@@ -138,7 +141,14 @@ export function signClerkWebhook(
  * A Clerk user as its webhooks (`data`) and Backend API (`GET /v1/users/:id`) describe it. The address is
  * verified (by an e-mail code) unless `emailVerified: false`.
  */
-export function clerkUserJson(user: { id: string; email?: string | null; emailVerified?: boolean; firstName?: string | null; lastName?: string | null; imageUrl?: string }) {
+export function clerkUserJson(user: {
+  id: string;
+  email?: string | null;
+  emailVerified?: boolean;
+  firstName?: string | null;
+  lastName?: string | null;
+  imageUrl?: string;
+}) {
   const emailId = `idn_${randomBytes(8).toString('hex')}`;
   const created = Date.now() - 60_000;
   return {
@@ -157,8 +167,20 @@ export function clerkUserJson(user: { id: string; email?: string | null; emailVe
             email_address: user.email,
             verification:
               user.emailVerified === false
-                ? { object: 'verification_email_code', status: 'unverified', strategy: 'email_code', attempts: 0, expire_at: created + 600_000 }
-                : { object: 'verification_email_code', status: 'verified', strategy: 'email_code', attempts: 1, expire_at: created + 600_000 },
+                ? {
+                    object: 'verification_email_code',
+                    status: 'unverified',
+                    strategy: 'email_code',
+                    attempts: 0,
+                    expire_at: created + 600_000,
+                  }
+                : {
+                    object: 'verification_email_code',
+                    status: 'verified',
+                    strategy: 'email_code',
+                    attempts: 1,
+                    expire_at: created + 600_000,
+                  },
             linked_to: [],
           },
         ]
@@ -192,7 +214,12 @@ export function clerkEvent(type: string, data: unknown) {
  * A call from the hosted SPA: from its origin (TEST_SPA_ORIGIN), with the session token as a bearer token and
  * no cookies. `token` null sends no Authorization header.
  */
-export function hostedFetch(baseUrl: string, token: string | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+export function hostedFetch(
+  baseUrl: string,
+  token: string | null,
+  path: string,
+  init: RequestInit & { json?: unknown } = {},
+): Promise<Response> {
   const headers = new Headers(init.headers);
   if (!headers.has('origin')) headers.set('origin', TEST_SPA_ORIGIN);
   if (token !== null) headers.set('authorization', `Bearer ${token}`);

@@ -86,7 +86,11 @@ export async function portraitPhoto(name: (typeof PORTRAITS)[number]): Promise<B
 
 /** An interior scene with no one in it (the ceiling of the party photo in samples.jpg), 1280 × 512. */
 export async function sceneWithoutFace(): Promise<Buffer> {
-  return sharp(join(assets, 'samples.jpg')).extract({ left: 700, top: 195, width: 560, height: 224 }).resize({ width: 1280 }).jpeg({ quality: 90 }).toBuffer();
+  return sharp(join(assets, 'samples.jpg'))
+    .extract({ left: 700, top: 195, width: 560, height: 224 })
+    .resize({ width: 1280 })
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 /**
@@ -105,9 +109,18 @@ export async function derivedPhotos() {
     good: woman,
     goodMan: man,
     // A Gaussian blur of about 3 % of the face's width.
-    blurred: await sharp(await portraitPhoto('blondeWoman')).blur(4.5).jpeg({ quality: 92 }).toBuffer(),
-    darkened: await sharp(await portraitPhoto('auburnWoman')).linear(0.2, 0).jpeg({ quality: 92 }).toBuffer(),
-    brightened: await sharp(await portraitPhoto('monochromeWoman')).linear(1, 170).jpeg({ quality: 92 }).toBuffer(),
+    blurred: await sharp(await portraitPhoto('blondeWoman'))
+      .blur(4.5)
+      .jpeg({ quality: 92 })
+      .toBuffer(),
+    darkened: await sharp(await portraitPhoto('auburnWoman'))
+      .linear(0.2, 0)
+      .jpeg({ quality: 92 })
+      .toBuffer(),
+    brightened: await sharp(await portraitPhoto('monochromeWoman'))
+      .linear(1, 170)
+      .jpeg({ quality: 92 })
+      .toBuffer(),
     shrunk: await sharp(man).resize({ width: 384 }).jpeg({ quality: 92 }).toBuffer(),
     twoFaces: await pair.jpeg({ quality: 92 }).toBuffer(),
     // A face of 36 px, far away on a plain wall.
@@ -129,7 +142,10 @@ export async function awkwardPhotos() {
   for (let at = 8; at < 32; at += 4) if (heic.toString('latin1', at, at + 4) === 'avif') heic.write('heic', at, 'latin1');
   return {
     /** Stored sideways with EXIF orientation 8, as phones save photos; shown upright. */
-    exifRotated: await sharp(await sharp(portrait).rotate(90).toBuffer()).withMetadata({ orientation: 8 }).jpeg({ quality: 92 }).toBuffer(),
+    exifRotated: await sharp(await sharp(portrait).rotate(90).toBuffer())
+      .withMetadata({ orientation: 8 })
+      .jpeg({ quality: 92 })
+      .toBuffer(),
     cmyk: await sharp(woman).toColourspace('cmyk').jpeg().toBuffer(),
     png16: await sharp(blonde).toColourspace('rgb16').png().toBuffer(),
     heicNamedJpg: heic,

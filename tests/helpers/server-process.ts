@@ -17,7 +17,15 @@ import type { BuiltinTrainer } from '../../server/providers/inference/builtin-tr
  * giving up when its call is aborted, as a hosted provider's would; with TEST_TRAINING_DELAY_MS every
  * built-in training step does (a step that is still running when the signal comes).
  */
-const config = loadConfig({ ...process.env, NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', AUTH_RATE_LIMIT: '1000', SIGN_UP_RATE_LIMIT: '1000' });
+const config = loadConfig({
+  ...process.env,
+  NODE_ENV: 'test',
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  AUTH_RATE_LIMIT: '1000',
+  SIGN_UP_RATE_LIMIT: '1000',
+});
 const delayMs = Number(process.env.TEST_GENERATION_DELAY_MS ?? 0);
 const builtin = createBuiltinGenerator({ loadLora: async () => null });
 const generator: ImageGenerator | undefined = delayMs

@@ -35,10 +35,14 @@ export async function startTestSmtp(port = 0): Promise<TestSmtp> {
     refused: 0,
     to: (address) => state.received.filter((m) => m.to.includes(address.toLowerCase())),
     waitFor: (address, count = 1) =>
-      waitFor(`${count} message(s) to ${address}`, async () => {
-        const got = state.to(address);
-        return got.length >= count ? got : undefined;
-      }, 20_000),
+      waitFor(
+        `${count} message(s) to ${address}`,
+        async () => {
+          const got = state.to(address);
+          return got.length >= count ? got : undefined;
+        },
+        20_000,
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({

@@ -2,7 +2,10 @@
  * Reads a server-sent event stream as EventSource does, calling `onEvent` with each event's name and data,
  * until the stream ends (resolves) or the connection fails (rejects).
  */
-export async function readServerSentEvents(body: ReadableStream<Uint8Array<ArrayBuffer>>, onEvent: (event: string, data: string) => void): Promise<void> {
+export async function readServerSentEvents(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  onEvent: (event: string, data: string) => void,
+): Promise<void> {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {

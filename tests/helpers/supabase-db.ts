@@ -104,7 +104,11 @@ export interface SupabaseTestDatabase {
   /** Applies supabase/migrations (done by createSupabaseDatabase unless `migrations: false`). */
   applyMigrations(): Promise<void>;
   /** One query as PostgREST runs a request carrying `claims` (ANON for none). */
-  asClaims<R extends pg.QueryResultRow = Record<string, unknown>>(claims: Claims, text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  asClaims<R extends pg.QueryResultRow = Record<string, unknown>>(
+    claims: Claims,
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>>;
   /** Several queries in one such request-transaction; `readOnly` as PostgREST does for GET and HEAD. */
   withClaims<T>(claims: Claims, run: (client: pg.PoolClient) => Promise<T>, opts?: { readOnly?: boolean }): Promise<T>;
   drop(): Promise<void>;

@@ -36,7 +36,8 @@ export async function trainingArchive(n = 4): Promise<Uint8Array> {
 }
 
 /** Uploads a training archive through the uploader; returns its URL (throws on any other answer). */
-export const uploadArchive = (client: TestClient, zip: Uint8Array): Promise<string> => uploadFile(client, zip, 'training_images.zip', 'application/zip');
+export const uploadArchive = (client: TestClient, zip: Uint8Array): Promise<string> =>
+  uploadFile(client, zip, 'training_images.zip', 'application/zip');
 
 /** The training submission payload (product §3) with the form's fields. */
 export const trainingPayload = (url: string, extra: Record<string, unknown> = {}) => ({
@@ -60,4 +61,6 @@ export async function listTrainings(client: TestClient): Promise<TrainingView[]>
 
 /** Waits until the training submitted as `requestId` has ended (completed or failed), and returns it. */
 export const trainingEnded = (client: TestClient, requestId: string): Promise<TrainingView> =>
-  waitFor('the training to end', async () => (await listTrainings(client)).find((t) => t.request_id === requestId && t.status !== 'IN_PROGRESS'));
+  waitFor('the training to end', async () =>
+    (await listTrainings(client)).find((t) => t.request_id === requestId && t.status !== 'IN_PROGRESS'),
+  );

@@ -53,7 +53,9 @@ describe('load test reconciliation', () => {
   it('fails a debit with neither an image nor a refund, one with both, and one refunded twice', () => {
     const neither = goodBooks();
     neither.ledger = neither.ledger.filter((l) => l.idempotencyKey !== 'refund:generation:g2');
-    expect(failing(neither, goodObservations()).map((c) => c.name)).toContain('every generation debit ended in exactly one stored image or one refund');
+    expect(failing(neither, goodObservations()).map((c) => c.name)).toContain(
+      'every generation debit ended in exactly one stored image or one refund',
+    );
 
     const both = goodBooks();
     both.ledger.push({ userId: U, delta: 10, kind: 'refund', idempotencyKey: 'refund:generation:g1', balanceAfter: 98, createdAt: at() });
@@ -99,7 +101,10 @@ describe('load test reconciliation', () => {
 
   it('fails a stream that missed a change, got one twice, or never reached the final balance', () => {
     const books = goodBooks();
-    const withStream = (values: number[], cut = false): Observations => ({ ...goodObservations(), streams: new Map([[U, [{ values, cut }]]]) });
+    const withStream = (values: number[], cut = false): Observations => ({
+      ...goodObservations(),
+      streams: new Map([[U, [{ values, cut }]]]),
+    });
     expect(failing(books, withStream([0, 100, 80, 90, 88]))).toHaveLength(1);
     expect(failing(books, withStream([0, 100, 90, 90, 80, 90, 88]))).toHaveLength(1);
     expect(failing(books, withStream([0, 100, 90, 80, 90]))).toHaveLength(1);
@@ -110,9 +115,25 @@ describe('load test reconciliation', () => {
   it('accepts the first change twice right after the starting balance, and a reconnect that catches up', () => {
     expect(matchStream([0, 100, 90, 80], [{ values: [100, 100, 90, 80], cut: false }])).toBeNull();
     // Cut after 90; reconnected while the balance was 80 (the change to 80 was never pushed to it).
-    expect(matchStream([0, 100, 90, 80, 70], [{ values: [0, 100, 90], cut: true }, { values: [80, 70], cut: false }])).toBeNull();
+    expect(
+      matchStream(
+        [0, 100, 90, 80, 70],
+        [
+          { values: [0, 100, 90], cut: true },
+          { values: [80, 70], cut: false },
+        ],
+      ),
+    ).toBeNull();
     // A reconnect cannot go back in time.
-    expect(matchStream([0, 100, 90, 80, 70], [{ values: [0, 100, 90, 80], cut: true }, { values: [100, 90, 80, 70], cut: false }])).not.toBeNull();
+    expect(
+      matchStream(
+        [0, 100, 90, 80, 70],
+        [
+          { values: [0, 100, 90, 80], cut: true },
+          { values: [100, 90, 80, 70], cut: false },
+        ],
+      ),
+    ).not.toBeNull();
     expect(matchStream([0, 100], [])).toBe('the stream saw no balance at all');
   });
 

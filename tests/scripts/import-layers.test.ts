@@ -60,12 +60,16 @@ describe('import directions', () => {
     });
 
     it('names every file of a cycle and what ties them, through re-exports, aliases and import()', () => {
-      expect(problems).toContain('import cycle of 2 files: server/services/one.service.ts:1 → server/services/two.service.ts, server/services/two.service.ts:1 → server/services/one.service.ts');
+      expect(problems).toContain(
+        'import cycle of 2 files: server/services/one.service.ts:1 → server/services/two.service.ts, server/services/two.service.ts:1 → server/services/one.service.ts',
+      );
       expect(problems).toContain('import cycle of 2 files: src/a.ts:1 → src/b.ts, src/b.ts:1 → src/a.ts');
     });
 
     it('names a server file that no layer holds', () => {
-      expect(problems).toContain('server/misc/stray.ts is in no layer: add its folder to SERVER_LAYERS in scripts/import-graph.mjs (and to README\'s layer order)');
+      expect(problems).toContain(
+        "server/misc/stray.ts is in no layer: add its folder to SERVER_LAYERS in scripts/import-graph.mjs (and to README's layer order)",
+      );
     });
   });
 });

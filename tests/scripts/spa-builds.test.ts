@@ -21,7 +21,12 @@ import { CHROMIUM_FLAGS } from '../../playwright.config.ts';
 import { TEST_PUBLISHABLE_KEY } from '../helpers/clerk.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const HOSTED = { VITE_CLERK_PUBLISHABLE_KEY: TEST_PUBLISHABLE_KEY, VITE_SUPABASE_URL: 'https://project.supabase.test', VITE_SUPABASE_ANON_KEY: 'anon-key', VITE_API_URL: 'https://api.likeness.test' };
+const HOSTED = {
+  VITE_CLERK_PUBLISHABLE_KEY: TEST_PUBLISHABLE_KEY,
+  VITE_SUPABASE_URL: 'https://project.supabase.test',
+  VITE_SUPABASE_ANON_KEY: 'anon-key',
+  VITE_API_URL: 'https://api.likeness.test',
+};
 
 /** Code that only the local adapter and the built-in sign-in have. */
 const LOCAL_ONLY = ['/get-session', '/sign-in/email', 'Sign-in failed. Please try again.', 'new EventSource('];
@@ -31,10 +36,14 @@ const HOSTED_ONLY = ['@clerk/react', 'supabase-js', '__client_uat'];
 function build(outDir: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITE_')));
   return new Promise((resolve) => {
-    const child = spawn(join(root, 'node_modules/.bin/node'), [join(root, 'node_modules/.bin/vite'), 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'], {
-      cwd: root,
-      env: { ...clean, ...env },
-    });
+    const child = spawn(
+      join(root, 'node_modules/.bin/node'),
+      [join(root, 'node_modules/.bin/vite'), 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'],
+      {
+        cwd: root,
+        env: { ...clean, ...env },
+      },
+    );
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -66,7 +75,10 @@ describe('the two SPA builds', () => {
   const hosted = join(work, 'hosted');
 
   beforeAll(async () => {
-    for (const [dir, env] of [[local, {}], [hosted, HOSTED]] as const) {
+    for (const [dir, env] of [
+      [local, {}],
+      [hosted, HOSTED],
+    ] as const) {
       const result = await build(dir, env);
       expect(result.code, result.output).toBe(0);
     }
@@ -98,13 +110,19 @@ describe('the two SPA builds', () => {
   });
 
   it('the hosted build writes its Content-Security-Policy and the security headers to _headers; the local build none', () => {
-    const policy = hostedContentSecurityPolicy({ publishableKey: HOSTED.VITE_CLERK_PUBLISHABLE_KEY, supabaseUrl: HOSTED.VITE_SUPABASE_URL, apiUrl: HOSTED.VITE_API_URL });
+    const policy = hostedContentSecurityPolicy({
+      publishableKey: HOSTED.VITE_CLERK_PUBLISHABLE_KEY,
+      supabaseUrl: HOSTED.VITE_SUPABASE_URL,
+      apiUrl: HOSTED.VITE_API_URL,
+    });
     const headers = readFileSync(join(hosted, '_headers'), 'utf8');
     expect(headers).toBe(staticHostHeaders(policy));
     expect(headers).toContain(
       "  Content-Security-Policy: default-src 'self'; script-src 'self' https://fake-instance.clerk.accounts.dev https://challenges.cloudflare.com;",
     );
-    expect(headers).toContain(`connect-src 'self' https://fake-instance.clerk.accounts.dev https://project.supabase.test wss://project.supabase.test https://api.likeness.test;`);
+    expect(headers).toContain(
+      `connect-src 'self' https://fake-instance.clerk.accounts.dev https://project.supabase.test wss://project.supabase.test https://api.likeness.test;`,
+    );
     expect(headers).toContain('  X-Content-Type-Options: nosniff\n');
     // What the server reads when it serves this build (server/http/spa-policy.ts).
     expect(JSON.parse(readFileSync(join(hosted, 'hosted-build.json'), 'utf8'))).toEqual({
@@ -118,7 +136,11 @@ describe('the two SPA builds', () => {
 
   it('a hosted build whose settings cannot go into a header is refused, naming each variable', async () => {
     const badKey = `pk_live_${Buffer.from("clerk.example.com; script-src 'unsafe-eval'$").toString('base64')}`;
-    const result = await build(join(work, 'bad-policy'), { ...HOSTED, VITE_CLERK_PUBLISHABLE_KEY: badKey, VITE_SUPABASE_URL: 'https://me:pw@project.supabase.test' });
+    const result = await build(join(work, 'bad-policy'), {
+      ...HOSTED,
+      VITE_CLERK_PUBLISHABLE_KEY: badKey,
+      VITE_SUPABASE_URL: 'https://me:pw@project.supabase.test',
+    });
     expect(result.code).not.toBe(0);
     expect(result.output).toContain("The hosted build's Content-Security-Policy cannot be written");
     expect(result.output).toContain('VITE_CLERK_PUBLISHABLE_KEY: decodes to');
@@ -133,22 +155,26 @@ describe('the two SPA builds', () => {
   }, 60_000);
 
   // Needs Debian's Chromium, which `npm test` installs before the browser suites (scripts/ensure-chromium.mjs).
-  it.runIf(existsSync('/usr/bin/chromium'))(`a hosted build with a bad publishable key stops at start with '${INVALID_PUBLISHABLE_KEY}'`, async () => {
-    const bad = join(work, 'bad-key');
-    const result = await build(bad, { ...HOSTED, VITE_CLERK_PUBLISHABLE_KEY: 'sk_live_not_a_publishable_key' });
-    expect(result.code, result.output).toBe(0);
-    const server = await serve(bad);
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-    try {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (err) => errors.push(err.message));
-      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/app/create-image`);
-      await page.getByRole('alert').filter({ hasText: INVALID_PUBLISHABLE_KEY }).waitFor();
-      expect(errors).toContain(INVALID_PUBLISHABLE_KEY);
-    } finally {
-      await browser.close();
-      await new Promise((r) => server.close(r));
-    }
-  }, 120_000);
+  it.runIf(existsSync('/usr/bin/chromium'))(
+    `a hosted build with a bad publishable key stops at start with '${INVALID_PUBLISHABLE_KEY}'`,
+    async () => {
+      const bad = join(work, 'bad-key');
+      const result = await build(bad, { ...HOSTED, VITE_CLERK_PUBLISHABLE_KEY: 'sk_live_not_a_publishable_key' });
+      expect(result.code, result.output).toBe(0);
+      const server = await serve(bad);
+      const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+      try {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (err) => errors.push(err.message));
+        await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/app/create-image`);
+        await page.getByRole('alert').filter({ hasText: INVALID_PUBLISHABLE_KEY }).waitFor();
+        expect(errors).toContain(INVALID_PUBLISHABLE_KEY);
+      } finally {
+        await browser.close();
+        await new Promise((r) => server.close(r));
+      }
+    },
+    120_000,
+  );
 });

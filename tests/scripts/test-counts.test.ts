@@ -35,7 +35,14 @@ describe("the closing line's counts", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'likeness-counts-'));
     const vitestFile = join(dir, 'vitest.json');
-    const vitestCode = await run([bin('vitest'), 'run', '--config', join(fixtures, 'vitest.fixture.config.ts'), '--reporter=json', `--outputFile.json=${vitestFile}`]);
+    const vitestCode = await run([
+      bin('vitest'),
+      'run',
+      '--config',
+      join(fixtures, 'vitest.fixture.config.ts'),
+      '--reporter=json',
+      `--outputFile.json=${vitestFile}`,
+    ]);
     vitest = { code: vitestCode, report: JSON.parse(await readFile(vitestFile, 'utf8')) };
     const playwrightFile = join(dir, 'playwright.json');
     const playwrightCode = await run([bin('playwright'), 'test', '--config', join(fixtures, 'playwright.fixture.config.ts')], {

@@ -40,7 +40,9 @@ let runs = 0;
 /** `npm test unit` on the sample suite, as a fresh shell would start it: no TEST_DATABASE_URL unless `env` has one. */
 function runner(env: Record<string, string>, opts: { interruptWhenGiven?: boolean } = {}): Promise<RunnerRun> {
   const outFile = join(dir, `given-${++runs}.json`);
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'TEST_DATABASE_URL'));
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST') && name !== 'TEST_DATABASE_URL'),
+  );
   const child = spawn(process.execPath, ['scripts/test.mjs', 'unit', '--config', fixtureConfig], {
     cwd: root,
     env: { ...base, ...env, RUNNER_FIXTURE_OUT: outFile, ...(opts.interruptWhenGiven ? { RUNNER_FIXTURE_HOLD: '1' } : {}) },

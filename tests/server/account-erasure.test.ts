@@ -25,7 +25,8 @@ import { startTestServer, testDatabases, type TestClient, type TestServer } from
 import { FAST_TRAINING, trainingArchive, trainingEnded, trainingPayload, uploadArchive } from '../helpers/training.ts';
 import { uploadFile } from '../helpers/uploads.ts';
 
-const generationRequest = (loras: { path: string; scale: number }[] = []) => generationRequestBody({ prompt: 'a portrait in a sunny park', loras, seed: 11 });
+const generationRequest = (loras: { path: string; scale: number }[] = []) =>
+  generationRequestBody({ prompt: 'a portrait in a sunny park', loras, seed: 11 });
 
 /** Every stored file, as storage keys (local storage keeps them under <DATA_DIR>/files). */
 function storedKeys(dataDir: string): string[] {
@@ -49,7 +50,10 @@ async function personWithData(ts: TestServer, opts: { train: boolean }) {
   let lora: string | undefined;
   if (opts.train) {
     const archive = await uploadArchive(person.client, await trainingArchive(4));
-    const submitted = await person.client.post('/api/image/submit-lora-training', trainingPayload(archive, { character_name: 'Dana Scully' }));
+    const submitted = await person.client.post(
+      '/api/image/submit-lora-training',
+      trainingPayload(archive, { character_name: 'Dana Scully' }),
+    );
     if (submitted.status !== 200) throw new Error(`training refused: ${await submitted.text()}`);
     const { request_id } = await submitted.json();
     const done = await trainingEnded(person.client, request_id);
@@ -66,8 +70,20 @@ async function personWithData(ts: TestServer, opts: { train: boolean }) {
   expect((await person.client.get(withCharacter.images[0].url.replace('/media/', '/media/thumbs/384/'))).status).toBe(200);
   // An operator published one image (a copy under explore/), and another item shows the very same stored file.
   const published = await ts.rt.explore.publish(withCharacter.generation.id);
-  const shared = await exploreRepository.insert(ts.rt.db, { imageUrl: plain.images[0].url, prompt: 'shared', width: 512, height: 512, sourceGenerationId: null });
-  return { ...person, lora, generationUrls: [withCharacter.images[0].url, plain.images[0].url], exploreIds: [published.id, shared.id], publishedUrl: published.image_url };
+  const shared = await exploreRepository.insert(ts.rt.db, {
+    imageUrl: plain.images[0].url,
+    prompt: 'shared',
+    width: 512,
+    height: 512,
+    sourceGenerationId: null,
+  });
+  return {
+    ...person,
+    lora,
+    generationUrls: [withCharacter.images[0].url, plain.images[0].url],
+    exploreIds: [published.id, shared.id],
+    publishedUrl: published.image_url,
+  };
 }
 
 describe.each(testDatabases())('account erasure (%s)', (database) => {
@@ -165,7 +181,10 @@ describe.each(testDatabases())('account erasure (%s)', (database) => {
     expect(await ts.rt.credits.balance(b.userId)).toBe(before);
     // Credits reaching the closed account later (a late payment) buy nothing there.
     await ts.rt.credits.grant(a.userId, 50, 'late payment', `test:${randomUUID()}`);
-    await expect(ts.rt.credits.debit(a.userId, 10, 'Image generation', `test:${randomUUID()}`)).rejects.toMatchObject({ status: 401, code: 'account_deleted' });
+    await expect(ts.rt.credits.debit(a.userId, 10, 'Image generation', `test:${randomUUID()}`)).rejects.toMatchObject({
+      status: 401,
+      code: 'account_deleted',
+    });
   });
 
   it('removes nothing the second time', async () => {

@@ -18,7 +18,10 @@ describe('admin credits command (pglite)', () => {
     await ts.stop();
     const env = { DATA_DIR: dataDir };
 
-    expect(await admin(env, 'credits', 'grant', email, '250', '--reason', 'Goodwill for an outage')).toMatchObject({ code: 0, out: `Granted 250 credits to ${email}. Balance: 250.` });
+    expect(await admin(env, 'credits', 'grant', email, '250', '--reason', 'Goodwill for an outage')).toMatchObject({
+      code: 0,
+      out: `Granted 250 credits to ${email}. Balance: 250.`,
+    });
     expect((await admin(env, 'credits', 'remove', email.toUpperCase(), '100', '--reason=Duplicate grant')).code).toBe(0);
     const tooMuch = await admin(env, 'credits', 'remove', email, '1000', '--reason', 'x');
     expect(tooMuch.code).toBe(1);

@@ -17,18 +17,42 @@ describe('admin explore command (pglite)', () => {
     // A user with one generation whose image is in storage.
     let ts = await startTestServer({ dataDir });
     const { userId } = await ts.signUp();
-    const image = await sharp({ create: { width: 64, height: 80, channels: 3, background: '#a05' } }).png().toBuffer();
+    const image = await sharp({ create: { width: 64, height: 80, channels: 3, background: '#a05' } })
+      .png()
+      .toBuffer();
     await ts.rt.storage.put(`generations/${userId}/g1.png`, image, 'image/png');
     const [generation] = await ts.rt.db
       .insert(generations)
-      .values({ userId, prompt: 'a red portrait', width: 64, height: 80, outputFormat: 'png', imageUrl: mediaUrl(`generations/${userId}/g1.png`), seed: '7' })
+      .values({
+        userId,
+        prompt: 'a red portrait',
+        width: 64,
+        height: 80,
+        outputFormat: 'png',
+        imageUrl: mediaUrl(`generations/${userId}/g1.png`),
+        seed: '7',
+      })
       .returning();
     await ts.stop();
 
     const env = { DATA_DIR: dataDir };
     const file = join(dataDir, 'photo.png');
     writeFileSync(file, image);
-    const added = await admin(env, 'explore', 'add', file, '--prompt', 'studio headshot', '--gender', 'female', '--hair-color', 'red', '--style', 'headshot', '--featured');
+    const added = await admin(
+      env,
+      'explore',
+      'add',
+      file,
+      '--prompt',
+      'studio headshot',
+      '--gender',
+      'female',
+      '--hair-color',
+      'red',
+      '--style',
+      'headshot',
+      '--featured',
+    );
     expect(added).toMatchObject({ code: 0 });
     const addedId = /item ([0-9a-f-]{36})/.exec(added.out)![1];
 
@@ -49,7 +73,15 @@ describe('admin explore command (pglite)', () => {
       const { client } = await ts.signUp();
       const list: ExplorePage = await (await client.get('/api/explore')).json();
       expect(list.total).toBe(2);
-      expect(list.items[0]).toMatchObject({ id: publishedId, is_featured: true, prompt: 'a red portrait', seed: '7', ethnicity: 'mixed', width: 64, height: 80 });
+      expect(list.items[0]).toMatchObject({
+        id: publishedId,
+        is_featured: true,
+        prompt: 'a red portrait',
+        seed: '7',
+        ethnicity: 'mixed',
+        width: 64,
+        height: 80,
+      });
       expect(list.items[1]).toMatchObject({ id: addedId, is_featured: false, gender: 'female', hair_color: 'red', style: 'headshot' });
       expect((await client.get(list.items[1].image_url)).status).toBe(200);
       const imageUrl = list.items[1].image_url;

@@ -18,7 +18,10 @@ describe('admin packs command (pglite)', () => {
       description: 'Partners page portraits.',
       category: 'Corporate headshot',
       aspect_ratio: '4:5',
-      prompts: Array.from({ length: 8 }, (_, i) => `headshot of {subject} with {hair} in a law library, navy suit, 85mm lens, soft window light, take ${i + 1}`),
+      prompts: Array.from(
+        { length: 8 },
+        (_, i) => `headshot of {subject} with {hair} in a law library, navy suit, 85mm lens, soft window light, take ${i + 1}`,
+      ),
     };
     const file = join(dataDir, 'packs.json');
     writeFileSync(file, JSON.stringify({ version: 1, packs: [pack] }));
@@ -35,7 +38,11 @@ describe('admin packs command (pglite)', () => {
     expect((await admin(env, 'packs', 'export', out)).code).toBe(0);
     const exported = JSON.parse(readFileSync(out, 'utf8'));
     expect(exported.packs.length).toBeGreaterThanOrEqual(13);
-    expect(exported.packs.find((p: { id: string }) => p.id === pack.id)).toMatchObject({ name: 'Law Firm', hidden: false, prompts: pack.prompts });
+    expect(exported.packs.find((p: { id: string }) => p.id === pack.id)).toMatchObject({
+      name: 'Law Firm',
+      hidden: false,
+      prompts: pack.prompts,
+    });
 
     expect((await admin(env, 'packs', 'hide', pack.id)).out).toBe(`Pack ${pack.id} is hidden; shoots already running finish.`);
     expect((await admin(env, 'packs', 'hide', 'nope')).code).toBe(1);

@@ -128,12 +128,23 @@ describe.each(testDatabases())('billing (%s)', (database) => {
 
     it('grants once for checkout.completed and subscription.paid of the same first payment', async () => {
       const { client, userId } = await ts.signUp();
-      const fixture = { id: `sub_${uid()}`, productId: 'prod_sandbox_basic', customerId: `cust_${uid()}`, userId, transactionId: `tran_${uid()}` };
+      const fixture = {
+        id: `sub_${uid()}`,
+        productId: 'prod_sandbox_basic',
+        customerId: `cust_${uid()}`,
+        userId,
+        transactionId: `tran_${uid()}`,
+      };
       const completed = signedWebhook(SANDBOX_SECRET, 'checkout.completed', creemCheckoutCompleted(fixture));
       const paid = signedWebhook(SANDBOX_SECRET, 'subscription.paid', creemSubscription(fixture));
       expect((await post(completed.body, completed.headers)).status).toBe(200);
       expect((await post(paid.body, paid.headers)).status).toBe(200);
-      expect(await me(client)).toMatchObject({ credits: 1500, subscription_status: 'active', subscription_plan: 'BASIC', creem_customer_id: fixture.customerId });
+      expect(await me(client)).toMatchObject({
+        credits: 1500,
+        subscription_status: 'active',
+        subscription_plan: 'BASIC',
+        creem_customer_id: fixture.customerId,
+      });
       expect(await ts.rt.credits.ledgerSum(userId)).toBe(1500);
     });
 
@@ -159,7 +170,12 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       };
       const paid = creemSubscription({ ...sub, productId: 'prod_sandbox_basic', transactionId: `tran_${uid()}` });
       const upgraded = creemSubscription({ ...sub, productId: 'prod_sandbox_standard' });
-      const canceled = creemSubscription({ ...sub, productId: 'prod_sandbox_standard', status: 'canceled', canceledAt: new Date(t0 + 20_000) });
+      const canceled = creemSubscription({
+        ...sub,
+        productId: 'prod_sandbox_standard',
+        status: 'canceled',
+        canceledAt: new Date(t0 + 20_000),
+      });
 
       // Newest first: the cancel, the plan change before it, and the first payment whose delivery had failed.
       await send('subscription.canceled', canceled, t0 + 20_000);
@@ -172,7 +188,12 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       expect(row.lastEventAt?.getTime()).toBe(t0 + 20_000);
 
       // A newer event applies as usual: the subscription is paid again.
-      const renewed = creemSubscription({ ...sub, productId: 'prod_sandbox_standard', transactionId: `tran_${uid()}`, periodStart: new Date(t0 + 30_000) });
+      const renewed = creemSubscription({
+        ...sub,
+        productId: 'prod_sandbox_standard',
+        transactionId: `tran_${uid()}`,
+        periodStart: new Date(t0 + 30_000),
+      });
       await send('subscription.paid', renewed, t0 + 30_000);
       expect(await me(client)).toMatchObject({ subscription_status: 'active', subscription_plan: 'STANDARD', credits: 6000 });
       expect(await ts.rt.credits.ledgerSum(userId)).toBe(6000);
@@ -202,7 +223,14 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       const paid = signedWebhook(SANDBOX_SECRET, 'subscription.paid', paidEvent(userId, { transactionId, product: 'prod_sandbox_basic' }));
       await post(paid.body, paid.headers);
       await ts.rt.credits.debit(userId, 1000, 'spent in test', `test:${uid()}`);
-      const refund = { id: `ref_${uid()}`, object: 'refund', status: 'succeeded', refund_amount: 1900, transaction: { id: transactionId }, customer: { id: 'c' } };
+      const refund = {
+        id: `ref_${uid()}`,
+        object: 'refund',
+        status: 'succeeded',
+        refund_amount: 1900,
+        transaction: { id: transactionId },
+        customer: { id: 'c' },
+      };
       for (let i = 0; i < 2; i++) {
         const e = signedWebhook(SANDBOX_SECRET, 'refund.created', refund);
         expect((await post(e.body, e.headers)).status).toBe(200);
@@ -222,7 +250,16 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       const page = await client.get(path);
       expect(page.status).toBe(200);
       const html = await page.text();
-      for (const text of ['Test payment page — no real money', 'Likeness', 'Standard', '$49', '/month', '4,500 credits', '>Pay<', '>Cancel<']) {
+      for (const text of [
+        'Test payment page — no real money',
+        'Likeness',
+        'Standard',
+        '$49',
+        '/month',
+        '4,500 credits',
+        '>Pay<',
+        '>Cancel<',
+      ]) {
         expect(html).toContain(text);
       }
       expect(html).not.toContain('<script');
@@ -253,10 +290,17 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       expect(await stalePay.text()).toContain('already have an active subscription');
       expect(await me(client)).toMatchObject({ credits: 4500, subscription_plan: 'STANDARD' });
       const info = await (await client.get('/api/billing/subscription')).json();
-      expect(info).toMatchObject({ status: 'active', plan: 'STANDARD', customer_id: subscribed.creem_customer_id, cancel_at_period_end: false });
+      expect(info).toMatchObject({
+        status: 'active',
+        plan: 'STANDARD',
+        customer_id: subscribed.creem_customer_id,
+        cancel_at_period_end: false,
+      });
       expect(new Date(info.current_period_end).getTime()).toBeGreaterThan(Date.now());
 
-      const { customer_portal_link } = await (await client.post('/api/billing/portal', { customer_id: subscribed.creem_customer_id })).json();
+      const { customer_portal_link } = await (
+        await client.post('/api/billing/portal', { customer_id: subscribed.creem_customer_id })
+      ).json();
       const portal = await client.get(customer_portal_link);
       expect(portal.status).toBe(200);
       const portalHtml = await portal.text();
@@ -366,7 +410,11 @@ describe('creem provider', () => {
   it('passes the sign-in address when the browser sends no email, never the users row’s display copy', async () => {
     const { client, userId, email } = await ts.signUp();
     await ts.rt.db.update(users).set({ email: 'someone.else@example.com' }).where(eq(users.id, userId));
-    for (const body of [{ plan: 'BASIC', userId }, { plan: 'BASIC', userId, email: '' }, { plan: 'BASIC', userId, email: null }]) {
+    for (const body of [
+      { plan: 'BASIC', userId },
+      { plan: 'BASIC', userId, email: '' },
+      { plan: 'BASIC', userId, email: null },
+    ]) {
       expect((await client.post('/api/billing/checkout', body)).status).toBe(200);
       expect(creem.checkouts.at(-1)).toMatchObject({ customer: { email }, metadata: { userId } });
     }
@@ -374,14 +422,26 @@ describe('creem provider', () => {
 
   it('processes Creem-signed webhooks and opens the Creem portal for the active customer', async () => {
     const { client, userId } = await ts.signUp();
-    const fixture = { id: `sub_${uid()}`, productId: products.STANDARD, customerId: `cust_${uid()}`, userId, transactionId: `tran_${uid()}` };
+    const fixture = {
+      id: `sub_${uid()}`,
+      productId: products.STANDARD,
+      customerId: `cust_${uid()}`,
+      userId,
+      transactionId: `tran_${uid()}`,
+    };
     const e = signedWebhook(webhookSecret, 'subscription.paid', creemSubscription(fixture));
     const res = await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: e.body, headers: e.headers });
     expect(res.status).toBe(200);
     expect(await me(client)).toMatchObject({ credits: 4500, subscription_plan: 'STANDARD', creem_customer_id: fixture.customerId });
 
-    const sandboxSigned = signedWebhook(SANDBOX_SECRET, 'subscription.paid', creemSubscription({ ...fixture, transactionId: `tran_${uid()}` }));
-    expect((await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: sandboxSigned.body, headers: sandboxSigned.headers })).status).toBe(401);
+    const sandboxSigned = signedWebhook(
+      SANDBOX_SECRET,
+      'subscription.paid',
+      creemSubscription({ ...fixture, transactionId: `tran_${uid()}` }),
+    );
+    expect(
+      (await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: sandboxSigned.body, headers: sandboxSigned.headers })).status,
+    ).toBe(401);
     expect((await fetch(`${ts.url}/api/webhooks/sandbox`, { method: 'POST', body: e.body, headers: e.headers })).status).toBe(404);
     expect((await client.get('/sandbox/portal/anything')).status).not.toBe(200);
 
@@ -392,7 +452,8 @@ describe('creem provider', () => {
     expect(creem.portalRequests.at(-1)).toEqual({ customer_id: fixture.customerId });
   });
 
-  const postCreem = (body: string, headers: Record<string, string>) => fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body, headers });
+  const postCreem = (body: string, headers: Record<string, string>) =>
+    fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body, headers });
   const eventsNamed = async (eventId: string) => ts.rt.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, eventId));
 
   it('verifies Standard Webhooks deliveries with the SDK, in both envelopes, and each event once', async () => {
@@ -415,7 +476,13 @@ describe('creem provider', () => {
 
   it('refuses a stale, a future or a forged Standard Webhooks delivery and changes nothing', async () => {
     const { client, userId } = await ts.signUp();
-    const object = creemSubscription({ id: `sub_${uid()}`, productId: products.BASIC, customerId: `cust_${uid()}`, userId, transactionId: `tran_${uid()}` });
+    const object = creemSubscription({
+      id: `sub_${uid()}`,
+      productId: products.BASIC,
+      customerId: `cust_${uid()}`,
+      userId,
+      transactionId: `tran_${uid()}`,
+    });
     const stale = standardSignedWebhook(webhookSecret, 'subscription.paid', object, { sentAt: new Date(Date.now() - 6 * 60_000) });
     const future = standardSignedWebhook(webhookSecret, 'subscription.paid', object, { sentAt: new Date(Date.now() + 6 * 60_000) });
     const forged = standardSignedWebhook(`whsec_${randomBytes(24).toString('base64')}`, 'subscription.paid', object);
@@ -432,7 +499,17 @@ describe('creem provider', () => {
 
   it('accepts the legacy scheme with a sha256= prefix', async () => {
     const { client, userId } = await ts.signUp();
-    const e = signedWebhook(webhookSecret, 'subscription.paid', creemSubscription({ id: `sub_${uid()}`, productId: products.BASIC, customerId: `cust_${uid()}`, userId, transactionId: `tran_${uid()}` }));
+    const e = signedWebhook(
+      webhookSecret,
+      'subscription.paid',
+      creemSubscription({
+        id: `sub_${uid()}`,
+        productId: products.BASIC,
+        customerId: `cust_${uid()}`,
+        userId,
+        transactionId: `tran_${uid()}`,
+      }),
+    );
     const res = await postCreem(e.body, { ...e.headers, 'creem-signature': `sha256=${e.headers['creem-signature']}` });
     expect(res.status).toBe(200);
     expect((await me(client)).credits).toBe(1500);
@@ -466,7 +543,13 @@ describe('creem provider', () => {
 
   it('turns a refused API key into a provider error the user can retry', async () => {
     const bad = createCreemProvider({ apiKey: 'creem_test_wrong', webhookSecret, products, serverUrl: creem.url });
-    const attempt = bad.createCheckout({ plan: 'BASIC', userId: 'u1', email: 'a@example.com', successUrl: 'http://localhost/x', serverUrl: 'http://localhost' });
+    const attempt = bad.createCheckout({
+      plan: 'BASIC',
+      userId: 'u1',
+      email: 'a@example.com',
+      successUrl: 'http://localhost/x',
+      serverUrl: 'http://localhost',
+    });
     await expect(attempt).rejects.toBeInstanceOf(PaymentProviderError);
     await expect(bad.customerPortalLink('cust_1')).rejects.toBeInstanceOf(PaymentProviderError);
     expect(creem.checkouts.filter((c) => c.customer && (c.customer as { email?: string }).email === 'a@example.com')).toHaveLength(0);

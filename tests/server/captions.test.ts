@@ -274,7 +274,9 @@ describe.each(testDatabases())('uploads and captions with the builtin analyser (
 describe('prompt extraction refuses NSFW images (classifier verdict injected)', () => {
   it('answers 422 before charging, deletes the image, and still captions a safe one', async () => {
     const flagged = await samplePhoto('man');
-    const ts = await startTestServer({ runtime: { vision: withExplicitVerdict(sharedTestVision(), (image) => Buffer.compare(Buffer.from(image), flagged) === 0) } });
+    const ts = await startTestServer({
+      runtime: { vision: withExplicitVerdict(sharedTestVision(), (image) => Buffer.compare(Buffer.from(image), flagged) === 0) },
+    });
     try {
       const { client, userId } = await ts.signUp({ credits: 2 });
       const res = await upload(client, flagged);
@@ -328,7 +330,10 @@ describe('captions through fal.ai (fake fal on loopback)', () => {
     expect(detailed.status).toBe(200);
     expect((await detailed.json()).results).toMatch(/^The image shows a detailed scene/);
 
-    expect(fal.submitted.map((s) => s.endpoint)).toEqual(['fal-ai/florence-2-large/caption', 'fal-ai/florence-2-large/more-detailed-caption']);
+    expect(fal.submitted.map((s) => s.endpoint)).toEqual([
+      'fal-ai/florence-2-large/caption',
+      'fal-ai/florence-2-large/more-detailed-caption',
+    ]);
     const sent = fal.uploads.get((fal.submitted[0].input as { image_url: string }).image_url);
     expect(sent?.bytes).toEqual(photo);
     expect(await ts.rt.credits.balance(userId)).toBe(0);
@@ -343,7 +348,9 @@ describe('captions through fal.ai (fake fal on loopback)', () => {
     expect((await res.json()).message).toMatch(/credits were refunded/);
     expect(await ts.rt.credits.balance(userId)).toBe(2);
     expect(await ts.rt.credits.ledgerSum(userId)).toBe(2);
-    const refunds = await ts.rt.db.query.creditLedger.findMany({ where: (t, { and, eq }) => and(eq(t.userId, userId), eq(t.kind, 'refund')) });
+    const refunds = await ts.rt.db.query.creditLedger.findMany({
+      where: (t, { and, eq }) => and(eq(t.userId, userId), eq(t.kind, 'refund')),
+    });
     expect(refunds).toHaveLength(1);
     expect(refunds[0].delta).toBe(2);
     expect((await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId))).map((j) => [j.kind, j.status])).toEqual([
@@ -366,12 +373,19 @@ describe('an extraction whose instance dies', () => {
     const { client, userId } = await ts.signUp({ credits: 2 });
     const url = await uploadPhoto(client);
     const pending = client.post('/api/image/detail-caption', { image_url: url });
-    const job = await waitFor('the caption job', async () => (await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId)))[0], 10_000);
+    const job = await waitFor(
+      'the caption job',
+      async () => (await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId)))[0],
+      10_000,
+    );
     expect(job).toMatchObject({ kind: 'caption', cost: 2, status: 'PENDING' });
     expect(await ts.rt.credits.balance(userId)).toBe(0);
 
     // The instance running it is taken for dead: its lease runs out, and a sweep refunds it.
-    await ts.rt.db.update(generationJobs).set({ leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(generationJobs.id, job.id));
+    await ts.rt.db
+      .update(generationJobs)
+      .set({ leaseExpiresAt: sql`now() - interval '1 second'` })
+      .where(eq(generationJobs.id, job.id));
     expect(await refundAbandonedJobs(ts.rt)).toBe(1);
     expect(await refundAbandonedJobs(ts.rt)).toBe(0);
     expect(await ts.rt.credits.balance(userId)).toBe(2);

@@ -27,7 +27,11 @@ describe('Clerk configuration', () => {
     const byJwtKey = loadConfig({ CLERK_JWT_KEY: keys.publicKeyPem, ALLOWED_ORIGINS: TEST_SPA_ORIGIN });
     expect(byJwtKey.clerk).toMatchObject({ jwtKey: keys.publicKeyPem.trim(), authorizedParties: [TEST_SPA_ORIGIN] });
     const bySecret = loadConfig({ CLERK_SECRET_KEY: TEST_SECRET_KEY, PUBLIC_URL: 'https://likeness.example/', SANDBOX_PAYMENTS: 'allow' });
-    expect(bySecret.clerk).toMatchObject({ secretKey: TEST_SECRET_KEY, authorizedParties: ['https://likeness.example'], apiUrl: 'https://api.clerk.com' });
+    expect(bySecret.clerk).toMatchObject({
+      secretKey: TEST_SECRET_KEY,
+      authorizedParties: ['https://likeness.example'],
+      apiUrl: 'https://api.clerk.com',
+    });
     // A one-line PEM with literal \n (as many hosts store it) is read as the key.
     const oneLine = loadConfig({ CLERK_JWT_KEY: keys.publicKeyPem.replace(/\n/g, '\\n'), CLERK_AUTHORIZED_PARTIES: TEST_SPA_ORIGIN });
     expect(oneLine.clerk?.jwtKey).toBe(keys.publicKeyPem.trim());
@@ -40,15 +44,28 @@ describe('Clerk configuration', () => {
       expect(attempt).toThrow(`CLERK_PUBLISHABLE_KEY: ${INVALID_PUBLISHABLE_KEY}`);
     }
     expect(INVALID_PUBLISHABLE_KEY).toBe('Invalid identity provider publishable key format');
-    expect(loadConfig({ CLERK_PUBLISHABLE_KEY: TEST_PUBLISHABLE_KEY, CLERK_SECRET_KEY: TEST_SECRET_KEY, ALLOWED_ORIGINS: TEST_SPA_ORIGIN }).clerk?.publishableKey).toBe(
-      TEST_PUBLISHABLE_KEY,
-    );
-    expect(loadConfig({ CLERK_PUBLISHABLE_KEY: 'pk_live_Y2xlcmsuZXhhbXBsZS5jb20k', CLERK_SECRET_KEY: 'sk_live_x', ALLOWED_ORIGINS: TEST_SPA_ORIGIN }).clerk).toBeDefined();
+    expect(
+      loadConfig({ CLERK_PUBLISHABLE_KEY: TEST_PUBLISHABLE_KEY, CLERK_SECRET_KEY: TEST_SECRET_KEY, ALLOWED_ORIGINS: TEST_SPA_ORIGIN }).clerk
+        ?.publishableKey,
+    ).toBe(TEST_PUBLISHABLE_KEY);
+    expect(
+      loadConfig({
+        CLERK_PUBLISHABLE_KEY: 'pk_live_Y2xlcmsuZXhhbXBsZS5jb20k',
+        CLERK_SECRET_KEY: 'sk_live_x',
+        ALLOWED_ORIGINS: TEST_SPA_ORIGIN,
+      }).clerk,
+    ).toBeDefined();
   });
 
   it('stops the real server at start with that message (exit 78), before opening anything', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { PATH: process.env.PATH, CLERK_PUBLISHABLE_KEY: 'pk_prod_bad', CLERK_SECRET_KEY: TEST_SECRET_KEY, ALLOWED_ORIGINS: TEST_SPA_ORIGIN, DATA_DIR: '/nonexistent/likeness' },
+      env: {
+        PATH: process.env.PATH,
+        CLERK_PUBLISHABLE_KEY: 'pk_prod_bad',
+        CLERK_SECRET_KEY: TEST_SECRET_KEY,
+        ALLOWED_ORIGINS: TEST_SPA_ORIGIN,
+        DATA_DIR: '/nonexistent/likeness',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -60,11 +77,15 @@ describe('Clerk configuration', () => {
 
   it('names the variable when the rest of the Clerk configuration is wrong', () => {
     expect(() => loadConfig({ CLERK_SECRET_KEY: TEST_SECRET_KEY })).toThrow(/CLERK_AUTHORIZED_PARTIES: required/);
-    expect(() => loadConfig({ CLERK_JWT_KEY: 'not a pem', ALLOWED_ORIGINS: TEST_SPA_ORIGIN })).toThrow(/CLERK_JWT_KEY: must be the PEM public key/);
-    expect(() => loadConfig({ CLERK_SECRET_KEY: TEST_SECRET_KEY, ALLOWED_ORIGINS: 'https://app.example.com/path' })).toThrow(/ALLOWED_ORIGINS: "https:\/\/app.example.com\/path" is not an origin/);
-    expect(() => loadConfig({ CLERK_SECRET_KEY: TEST_SECRET_KEY, ALLOWED_ORIGINS: TEST_SPA_ORIGIN, CLERK_WEBHOOK_SIGNING_SECRET: 'abc' })).toThrow(
-      /CLERK_WEBHOOK_SIGNING_SECRET: must start with whsec_/,
+    expect(() => loadConfig({ CLERK_JWT_KEY: 'not a pem', ALLOWED_ORIGINS: TEST_SPA_ORIGIN })).toThrow(
+      /CLERK_JWT_KEY: must be the PEM public key/,
     );
+    expect(() => loadConfig({ CLERK_SECRET_KEY: TEST_SECRET_KEY, ALLOWED_ORIGINS: 'https://app.example.com/path' })).toThrow(
+      /ALLOWED_ORIGINS: "https:\/\/app.example.com\/path" is not an origin/,
+    );
+    expect(() =>
+      loadConfig({ CLERK_SECRET_KEY: TEST_SECRET_KEY, ALLOWED_ORIGINS: TEST_SPA_ORIGIN, CLERK_WEBHOOK_SIGNING_SECRET: 'abc' }),
+    ).toThrow(/CLERK_WEBHOOK_SIGNING_SECRET: must start with whsec_/);
     // Local mode keeps its cookies same-origin: cross-origin settings without Clerk are a mistake, said so.
     expect(() => loadConfig({ ALLOWED_ORIGINS: TEST_SPA_ORIGIN })).toThrow(/ALLOWED_ORIGINS: takes effect only with Clerk/);
   });
@@ -88,7 +109,13 @@ describe.each(testDatabases())('Clerk sign-in (%s)', (database) => {
     const res = await call(token, '/api/me');
     expect(res.status).toBe(200);
     const me = await res.json();
-    expect(me).toMatchObject({ clerk_id: sub, email: 'ada@example.com', full_name: 'Ada Lovelace', credits: 0, image_url: 'https://img.example/ada.png' });
+    expect(me).toMatchObject({
+      clerk_id: sub,
+      email: 'ada@example.com',
+      full_name: 'Ada Lovelace',
+      credits: 0,
+      image_url: 'https://img.example/ada.png',
+    });
     const [meta] = await ts.rt.db.select().from(userPublicMeta).where(eq(userPublicMeta.userId, me.id));
     expect(meta).toMatchObject({ credits: 0 });
     // Later calls find the row; they neither duplicate nor rewrite it.
@@ -103,7 +130,9 @@ describe.each(testDatabases())('Clerk sign-in (%s)', (database) => {
     const sub = newClerkUserId();
     const good = await clerk.mint({ sub });
     const [header, payload, signature] = good.split('.');
-    const tamperedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'user_someone_else' })).toString('base64url');
+    const tamperedPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), sub: 'user_someone_else' }),
+    ).toString('base64url');
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
     const refused: [string, Record<string, string>][] = [
       ['no Authorization header', {}],
@@ -150,7 +179,10 @@ describe.each(testDatabases())('Clerk sign-in (%s)', (database) => {
   it("answers 404 on the built-in accounts' routes and writes nothing there", async () => {
     const rateBefore = (await ts.rt.db.select({ n: count() }).from(rateLimits))[0].n;
     for (const path of ['/api/auth/sign-up/email', '/api/auth/sign-in/email', '/api/auth/get-session']) {
-      const res = await hostedFetch(ts.url, null, path, { method: path.endsWith('session') ? 'GET' : 'POST', json: path.endsWith('session') ? undefined : { email: 'x@example.com', password: 'correct-horse-1', name: 'X' } });
+      const res = await hostedFetch(ts.url, null, path, {
+        method: path.endsWith('session') ? 'GET' : 'POST',
+        json: path.endsWith('session') ? undefined : { email: 'x@example.com', password: 'correct-horse-1', name: 'X' },
+      });
       expect(res.status, path).toBe(404);
       expect(await res.json()).toMatchObject({ code: 'not_found' });
     }
@@ -182,7 +214,13 @@ describe.each(testDatabases())('Clerk sign-in (%s)', (database) => {
         ts.rt.db.execute(
           sql`insert into users (clerk_id, email, full_name, credits) values (${sub}, ${`race-${round}@example.com`}, 'Race Case', 0) on conflict (clerk_id) do nothing`,
         );
-      const results = await Promise.all([call(token, '/api/me'), spaInsert(), call(token, '/api/me/sync', { method: 'POST' }), spaInsert(), call(token, '/api/me')]);
+      const results = await Promise.all([
+        call(token, '/api/me'),
+        spaInsert(),
+        call(token, '/api/me/sync', { method: 'POST' }),
+        spaInsert(),
+        call(token, '/api/me'),
+      ]);
       for (const res of results) if (res instanceof Response) expect(res.status).toBe(200);
       const rows = await ts.rt.db.select().from(users).where(eq(users.clerkId, sub));
       expect(rows).toHaveLength(1);
@@ -226,7 +264,12 @@ describe("Clerk's Backend API (JWKS and profiles)", () => {
     api = await startFakeClerkBackendApi({ secretKey: TEST_SECRET_KEY, jwks: [clerk.jwk] });
     // No CLERK_JWT_KEY: tokens are checked against the keys Clerk serves for the secret key.
     ts = await startTestServer({
-      env: { CLERK_SECRET_KEY: TEST_SECRET_KEY, CLERK_API_URL: api.url, CLERK_PUBLISHABLE_KEY: TEST_PUBLISHABLE_KEY, ALLOWED_ORIGINS: TEST_SPA_ORIGIN },
+      env: {
+        CLERK_SECRET_KEY: TEST_SECRET_KEY,
+        CLERK_API_URL: api.url,
+        CLERK_PUBLISHABLE_KEY: TEST_PUBLISHABLE_KEY,
+        ALLOWED_ORIGINS: TEST_SPA_ORIGIN,
+      },
     });
   });
   afterAll(async () => {
@@ -258,7 +301,7 @@ describe("Clerk's Backend API (JWKS and profiles)", () => {
     }
   });
 
-  it("reads the profile from the Backend API when the token carries none, once per person, and caches it", async () => {
+  it('reads the profile from the Backend API when the token carries none, once per person, and caches it', async () => {
     const sub = newClerkUserId();
     api.addUser(clerkUserJson({ id: sub, email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper' }));
     const before = usersCalls();

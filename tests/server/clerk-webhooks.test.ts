@@ -34,24 +34,35 @@ describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
 
   it('user.created and user.updated write the email and full name; each delivery counts once', async () => {
     const id = newClerkUserId();
-    const created = signClerkWebhook(secret, clerkEvent('user.created', clerkUserJson({ id, email: 'mae@example.com', firstName: 'Mae', lastName: 'Jemison' })));
+    const created = signClerkWebhook(
+      secret,
+      clerkEvent('user.created', clerkUserJson({ id, email: 'mae@example.com', firstName: 'Mae', lastName: 'Jemison' })),
+    );
     const res = await deliver(created);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ received: true, outcome: 'processed' });
     expect(await rowOf(id)).toMatchObject({ email: 'mae@example.com', fullName: 'Mae Jemison', credits: 0 });
 
-    const updated = signClerkWebhook(secret, clerkEvent('user.updated', clerkUserJson({ id, email: 'mae.j@example.com', firstName: 'Mae C.', lastName: 'Jemison' })));
+    const updated = signClerkWebhook(
+      secret,
+      clerkEvent('user.updated', clerkUserJson({ id, email: 'mae.j@example.com', firstName: 'Mae C.', lastName: 'Jemison' })),
+    );
     expect(await (await deliver(updated)).json()).toMatchObject({ outcome: 'processed' });
     const after = await rowOf(id);
     expect(after).toMatchObject({ email: 'mae.j@example.com', fullName: 'Mae C. Jemison' });
 
     // Svix retries the same message: acknowledged, nothing changes, even were its body different.
     expect(await (await deliver(created)).json()).toEqual({ received: true, outcome: 'duplicate' });
-    const sameIdOtherBody = signClerkWebhook(secret, clerkEvent('user.updated', clerkUserJson({ id, email: 'replayed@example.com' })), { id: updated.id });
+    const sameIdOtherBody = signClerkWebhook(secret, clerkEvent('user.updated', clerkUserJson({ id, email: 'replayed@example.com' })), {
+      id: updated.id,
+    });
     expect(await (await deliver(sameIdOtherBody)).json()).toMatchObject({ outcome: 'duplicate' });
     expect(await rowOf(id)).toEqual(after);
     // The record of a delivery keeps no personal data.
-    const [record] = await ts.rt.db.select().from(paymentEvents).where(and(eq(paymentEvents.provider, 'clerk'), eq(paymentEvents.eventId, created.id)));
+    const [record] = await ts.rt.db
+      .select()
+      .from(paymentEvents)
+      .where(and(eq(paymentEvents.provider, 'clerk'), eq(paymentEvents.eventId, created.id)));
     expect(record).toMatchObject({ eventType: 'user.created', payload: null });
   });
 
@@ -136,18 +147,25 @@ describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
 
     expect((await hostedFetch(ts.url, token, '/api/me')).status).toBe(401);
     expect(await (await deliver(deleted)).json()).toMatchObject({ outcome: 'duplicate' });
-    const late = signClerkWebhook(secret, clerkEvent('user.updated', clerkUserJson({ id, email: 'leaving@example.com', firstName: 'Leaving' })));
+    const late = signClerkWebhook(
+      secret,
+      clerkEvent('user.updated', clerkUserJson({ id, email: 'leaving@example.com', firstName: 'Leaving' })),
+    );
     expect(await (await deliver(late)).json()).toMatchObject({ outcome: 'ignored' });
     expect(await rowOf(id)).toEqual(erased);
   });
 
   it('user.deleted for someone who never reached the server still closes their account', async () => {
     const id = newClerkUserId();
-    expect(await (await deliver(signClerkWebhook(secret, clerkEvent('user.deleted', { id, deleted: true, object: 'user' })))).json()).toMatchObject({
+    expect(
+      await (await deliver(signClerkWebhook(secret, clerkEvent('user.deleted', { id, deleted: true, object: 'user' })))).json(),
+    ).toMatchObject({
       outcome: 'processed',
     });
     expect((await hostedFetch(ts.url, await clerk.mint({ sub: id, email: 'ghost@example.com' }), '/api/me')).status).toBe(401);
-    expect(await ts.rt.db.select().from(users).where(eq(users.clerkId, id))).toEqual([expect.objectContaining({ email: null, erasedAt: expect.any(Date) })]);
+    expect(await ts.rt.db.select().from(users).where(eq(users.clerkId, id))).toEqual([
+      expect.objectContaining({ email: null, erasedAt: expect.any(Date) }),
+    ]);
   });
 });
 
@@ -158,10 +176,16 @@ describe('Clerk webhooks without a signing secret, and in local mode', () => {
     const local = await startTestServer();
     try {
       const delivery = signClerkWebhook(createClerkWebhookSecret(), clerkEvent('user.created', clerkUserJson({ id: newClerkUserId() })));
-      const unconfigured = await fetch(`${hosted.url}/api/webhooks/clerk`, { method: 'POST', body: delivery.body, headers: delivery.headers });
+      const unconfigured = await fetch(`${hosted.url}/api/webhooks/clerk`, {
+        method: 'POST',
+        body: delivery.body,
+        headers: delivery.headers,
+      });
       expect(unconfigured.status).toBe(503);
       expect(await unconfigured.json()).toMatchObject({ code: 'webhook_not_configured' });
-      expect((await fetch(`${local.url}/api/webhooks/clerk`, { method: 'POST', body: delivery.body, headers: delivery.headers })).status).toBe(404);
+      expect(
+        (await fetch(`${local.url}/api/webhooks/clerk`, { method: 'POST', body: delivery.body, headers: delivery.headers })).status,
+      ).toBe(404);
       expect(await local.rt.db.select().from(users)).toEqual([]);
     } finally {
       await hosted.stop();

@@ -93,7 +93,9 @@ describe('slow clients', () => {
   }
 
   it('drops a connection whose request body stalls, and one that never finishes its headers', async () => {
-    const stalledBody = holdOpen('POST /api/me/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":');
+    const stalledBody = holdOpen(
+      'POST /api/me/sync HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
+    );
     const stalledHeaders = holdOpen('GET /api/health HTTP/1.1\r\nHost: x\r\n');
     expect(await stalledBody).toBeLessThan(10_000);
     expect(await stalledHeaders).toBeLessThan(10_000);
@@ -112,11 +114,14 @@ describe('slow clients', () => {
       for (let i = 0; i < 15; i++) {
         seen.push(
           await new Promise((resolve, reject) => {
-            const req = request({ port: (server.address() as AddressInfo).port, host: '127.0.0.1', method: 'POST', agent, headers: { 'content-length': 2 } }, (res) => {
-              let text = '';
-              res.on('data', (chunk) => (text += chunk));
-              res.on('end', () => resolve({ listeners: text, socket: req.socket }));
-            });
+            const req = request(
+              { port: (server.address() as AddressInfo).port, host: '127.0.0.1', method: 'POST', agent, headers: { 'content-length': 2 } },
+              (res) => {
+                let text = '';
+                res.on('data', (chunk) => (text += chunk));
+                res.on('end', () => resolve({ listeners: text, socket: req.socket }));
+              },
+            );
             req.on('error', reject);
             req.end('{}');
           }),
@@ -144,7 +149,12 @@ describe('slow clients', () => {
         controller.enqueue(new TextEncoder().encode(next));
       },
     });
-    const res = await client.fetch('/api/me/sync', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+    const res = await client.fetch('/api/me/sync', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(200);
   });
 });

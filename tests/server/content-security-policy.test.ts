@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clerkFrontendApi } from '@common/clerk-frontend-api.ts';
-import { hostedContentSecurityPolicy, LOCAL_CONTENT_SECURITY_POLICY, PolicyInputError, staticHostHeaders } from '@common/content-security-policy.ts';
+import {
+  hostedContentSecurityPolicy,
+  LOCAL_CONTENT_SECURITY_POLICY,
+  PolicyInputError,
+  staticHostHeaders,
+} from '@common/content-security-policy.ts';
 import { ConfigError } from '../../server/config.ts';
 import { spaContentSecurityPolicy } from '../../server/http/spa-policy.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -36,7 +41,12 @@ function spaFolder(mode: 'hosted' | 'local', record?: Record<string, string>) {
   if (record) writeFileSync(join(dir, 'hosted-build.json'), JSON.stringify(record));
   return dir;
 }
-const hostedRecord = (over: Record<string, string> = {}) => ({ VITE_CLERK_PUBLISHABLE_KEY: DEV_KEY, VITE_SUPABASE_URL: SUPABASE, VITE_API_URL: '', ...over });
+const hostedRecord = (over: Record<string, string> = {}) => ({
+  VITE_CLERK_PUBLISHABLE_KEY: DEV_KEY,
+  VITE_SUPABASE_URL: SUPABASE,
+  VITE_API_URL: '',
+  ...over,
+});
 
 describe('the hosted SPA policy', () => {
   it('opens exactly what a development instance (pk_test_) and the Supabase project need', () => {
@@ -60,9 +70,15 @@ describe('the hosted SPA policy', () => {
   });
 
   it('uses a production instance’s custom domain (pk_live_), and an API on another origin for connections and images', () => {
-    const policy = hostedContentSecurityPolicy({ publishableKey: LIVE_KEY, supabaseUrl: `${SUPABASE}/`, apiUrl: 'https://api.example.com/' });
+    const policy = hostedContentSecurityPolicy({
+      publishableKey: LIVE_KEY,
+      supabaseUrl: `${SUPABASE}/`,
+      apiUrl: 'https://api.example.com/',
+    });
     expect(policy).toContain("script-src 'self' https://clerk.example.com https://challenges.cloudflare.com;");
-    expect(policy).toContain(`connect-src 'self' https://clerk.example.com ${SUPABASE} wss://abcdefghijklmnop.supabase.co https://api.example.com;`);
+    expect(policy).toContain(
+      `connect-src 'self' https://clerk.example.com ${SUPABASE} wss://abcdefghijklmnop.supabase.co https://api.example.com;`,
+    );
     expect(policy).toContain("img-src 'self' data: blob: https://img.clerk.com https://api.example.com;");
     expect(policy).not.toMatch(/unsafe-eval|\*/);
   });
@@ -97,12 +113,16 @@ describe('the hosted SPA policy', () => {
   });
 
   it('refuses an http Supabase URL under an https PUBLIC_URL (mixed content), and takes it on http (local tests)', () => {
-    expect(() => hostedContentSecurityPolicy({ publishableKey: DEV_KEY, supabaseUrl: 'http://127.0.0.1:54321', publicUrl: 'https://likeness.example' })).toThrow(
-      /^VITE_SUPABASE_URL: is http while PUBLIC_URL is https/,
-    );
-    expect(hostedContentSecurityPolicy({ publishableKey: DEV_KEY, supabaseUrl: 'http://127.0.0.1:54321', publicUrl: 'http://127.0.0.1:3000' })).toContain(
-      'http://127.0.0.1:54321 ws://127.0.0.1:54321',
-    );
+    expect(() =>
+      hostedContentSecurityPolicy({
+        publishableKey: DEV_KEY,
+        supabaseUrl: 'http://127.0.0.1:54321',
+        publicUrl: 'https://likeness.example',
+      }),
+    ).toThrow(/^VITE_SUPABASE_URL: is http while PUBLIC_URL is https/);
+    expect(
+      hostedContentSecurityPolicy({ publishableKey: DEV_KEY, supabaseUrl: 'http://127.0.0.1:54321', publicUrl: 'http://127.0.0.1:3000' }),
+    ).toContain('http://127.0.0.1:54321 ws://127.0.0.1:54321');
   });
 
   it('writes _headers for static hosts with the policy and the other security headers', () => {
@@ -158,10 +178,22 @@ describe('the policy the server sends', () => {
 
   it('refuses to start on a hosted build whose settings cannot go into the header, naming the variable', () => {
     const bad = [
-      [hostedRecord({ VITE_CLERK_PUBLISHABLE_KEY: key('pk_live_', 'clerk.example.com; img-src *$') }), {}, /^VITE_CLERK_PUBLISHABLE_KEY: decodes to/],
+      [
+        hostedRecord({ VITE_CLERK_PUBLISHABLE_KEY: key('pk_live_', 'clerk.example.com; img-src *$') }),
+        {},
+        /^VITE_CLERK_PUBLISHABLE_KEY: decodes to/,
+      ],
       [hostedRecord({ VITE_SUPABASE_URL: `${SUPABASE}/rest/v1?apikey=x` }), {}, /^VITE_SUPABASE_URL: must not have a query/],
-      [hostedRecord({ VITE_SUPABASE_URL: 'https://me:pw@abcdefghijklmnop.supabase.co' }), {}, /^VITE_SUPABASE_URL: must not carry credentials/],
-      [hostedRecord({ VITE_SUPABASE_URL: 'http://abcdefghijklmnop.supabase.co' }), { publicUrl: 'https://likeness.example' }, /^VITE_SUPABASE_URL: is http while PUBLIC_URL is https/],
+      [
+        hostedRecord({ VITE_SUPABASE_URL: 'https://me:pw@abcdefghijklmnop.supabase.co' }),
+        {},
+        /^VITE_SUPABASE_URL: must not carry credentials/,
+      ],
+      [
+        hostedRecord({ VITE_SUPABASE_URL: 'http://abcdefghijklmnop.supabase.co' }),
+        { publicUrl: 'https://likeness.example' },
+        /^VITE_SUPABASE_URL: is http while PUBLIC_URL is https/,
+      ],
       [hostedRecord(), { clerkPublishableKey: LIVE_KEY }, /^CLERK_PUBLISHABLE_KEY: differs from VITE_CLERK_PUBLISHABLE_KEY/],
     ] as const;
     for (const [record, opts, message] of bad) {

@@ -22,6 +22,8 @@ afterAll(async () => {
 it('fails to start in seconds, saying so, when Postgres takes the connection but never answers', async () => {
   const url = `postgres://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/test`;
   const started = Date.now();
-  await expect(openDatabase({ databaseUrl: url, dataDir: '/nonexistent', logger: createLogger('silent'), connectTimeoutMs: 500 })).rejects.toThrow(/timeout/i);
+  await expect(
+    openDatabase({ databaseUrl: url, dataDir: '/nonexistent', logger: createLogger('silent'), connectTimeoutMs: 500 }),
+  ).rejects.toThrow(/timeout/i);
   expect(Date.now() - started).toBeLessThan(5_000);
 });

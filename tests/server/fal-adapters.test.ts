@@ -34,7 +34,12 @@ const input: GenerateInput = {
 };
 
 const generator = (opts: { timeoutMs?: number; credentials?: string } = {}) =>
-  createFalGenerator({ credentials: opts.credentials ?? fal.key, fetch: fal.fetch, pollIntervalMs: 10, timeoutMs: opts.timeoutMs ?? 10_000 });
+  createFalGenerator({
+    credentials: opts.credentials ?? fal.key,
+    fetch: fal.fetch,
+    pollIntervalMs: 10,
+    timeoutMs: opts.timeoutMs ?? 10_000,
+  });
 
 const submits = (endpoint: string) => fal.received.filter((r) => r.method === 'POST' && r.path === `/queue/${endpoint}`);
 
@@ -141,7 +146,13 @@ describe('fal generator (fal-ai/flux-lora)', () => {
 describe('fal trainer (fal-ai/flux-lora-fast-training)', () => {
   const trainer = () => createFalTrainer({ credentials: fal.key, fetch: fal.fetch });
   const archive = () => Buffer.from(zipSync({ 'a.jpg': new Uint8Array([0xff, 0xd8, 0xff]), 'b.jpg': new Uint8Array([0xff, 0xd8, 0xff]) }));
-  const payload = (imagesDataUrl: string, triggerWord?: string) => ({ imagesDataUrl, triggerWord, createMasks: true, steps: 1000, isStyle: false });
+  const payload = (imagesDataUrl: string, triggerWord?: string) => ({
+    imagesDataUrl,
+    triggerWord,
+    createMasks: true,
+    steps: 1000,
+    isStyle: false,
+  });
 
   it('uploads the archive, trains, and reports the LoRA by signed webhook and by polling', async () => {
     const url = await trainer().uploadArchive(archive());
@@ -149,7 +160,13 @@ describe('fal trainer (fal-ai/flux-lora-fast-training)', () => {
     const { requestId } = await trainer().submit(payload(url, 'anna'), { webhookUrl: `${hooks.url}/hook` });
     const submitted = fal.received.filter((r) => r.path === '/queue/fal-ai/flux-lora-fast-training').at(-1)!;
     expect(new URLSearchParams(submitted.search).get('fal_webhook')).toBe(`${hooks.url}/hook`);
-    expect(JSON.parse(submitted.body)).toEqual({ images_data_url: url, trigger_word: 'anna', create_masks: true, steps: 1000, is_style: false });
+    expect(JSON.parse(submitted.body)).toEqual({
+      images_data_url: url,
+      trigger_word: 'anna',
+      create_masks: true,
+      steps: 1000,
+      is_style: false,
+    });
 
     await fal.settled(requestId);
     const hook = hooks.received.find((h) => h.headers['x-fal-webhook-request-id'] === requestId)!;
@@ -190,7 +207,10 @@ describe('fal trainer (fal-ai/flux-lora-fast-training)', () => {
     await fal.settled(requestId);
     expect(await trainer().status(requestId)).toEqual({ status: 'FAILED', error: 'Not enough faces found in the images' });
     const hook = hooks.received.find((h) => h.headers['x-fal-webhook-request-id'] === requestId)!;
-    expect(trainingStateFromWebhook(parseFalWebhook(hook.body)!)).toEqual({ status: 'FAILED', error: 'Not enough faces found in the images' });
+    expect(trainingStateFromWebhook(parseFalWebhook(hook.body)!)).toEqual({
+      status: 'FAILED',
+      error: 'Not enough faces found in the images',
+    });
   });
 
   it('fails a run whose archive is not a zip', async () => {
@@ -250,7 +270,9 @@ describe('fal webhook verification', () => {
   });
 
   it('rejects a webhook without signature headers', async () => {
-    expect(await verifyFalWebhook({ 'content-type': 'application/json' }, Buffer.from('{}'), { jwksUrl: fal.jwksUrl, fetch: fal.fetch })).toMatchObject({
+    expect(
+      await verifyFalWebhook({ 'content-type': 'application/json' }, Buffer.from('{}'), { jwksUrl: fal.jwksUrl, fetch: fal.fetch }),
+    ).toMatchObject({
       ok: false,
     });
   });

@@ -41,7 +41,13 @@ async function difference(a: Buffer, b: Buffer): Promise<number> {
 }
 
 const editBody = (sourceId: string, overrides: Record<string, unknown> = {}) =>
-  generationRequestBody({ prompt: 'the same person in a red jacket on a beach', seed: 11, source_id: sourceId, strength: 0.6, ...overrides });
+  generationRequestBody({
+    prompt: 'the same person in a red jacket on a beach',
+    seed: 11,
+    source_id: sourceId,
+    strength: 0.6,
+    ...overrides,
+  });
 
 describe.each(testDatabases())('finishing a result, built-in engine (%s)', (database) => {
   let ts: TestServer;
@@ -125,7 +131,10 @@ describe.each(testDatabases())('finishing a result, built-in engine (%s)', (data
   it('edits with a character only when it is one of the caller’s completed trainings', async () => {
     const { client, userId } = await ts.signUp({ credits: 20 });
     const source = await generate(client);
-    const res = await client.post('/api/image/edit', editBody(source.id, { loras: [{ path: '/media/loras/someone-else.safetensors', scale: 1 }] }));
+    const res = await client.post(
+      '/api/image/edit',
+      editBody(source.id, { loras: [{ path: '/media/loras/someone-else.safetensors', scale: 1 }] }),
+    );
     expect(res.status).toBe(403);
     expect((await res.json()).code).toBe('lora_not_allowed');
     await expectBalance(ts, userId, 10);
@@ -260,14 +269,19 @@ describe('finishing a result on fal (the fal fake)', () => {
     expect(fal.received.some((r) => r.path === '/rest/storage/upload/initiate')).toBe(true);
     expect(body.images[0].url).toMatch(new RegExp(`^/media/generations/${userId}/`));
     expect(await ts.rt.storage.exists(body.images[0].url.slice('/media/'.length))).toBe(true);
-    expect(body.generation).toMatchObject({ params: { image_size: { width: 1024, height: 1024 } }, source: { id: source.id, kind: 'upscale', factor: 2 } });
+    expect(body.generation).toMatchObject({
+      params: { image_size: { width: 1024, height: 1024 } },
+      source: { id: source.id, kind: 'upscale', factor: 2 },
+    });
     await expectBalance(ts, userId, 5);
   });
 
   it('edits with fal-ai/flux-lora/image-to-image and the character’s LoRA', async () => {
     const { client, userId } = await ts.signUp({ credits: 20 });
     const lora = 'https://v3.fal.media/files/abc/pytorch_lora_weights.safetensors';
-    await ts.rt.db.insert(loraTrainings).values({ userId, characterName: 'Mara', triggerWord: 'mara', status: 'COMPLETED', loraFileUrl: lora });
+    await ts.rt.db
+      .insert(loraTrainings)
+      .values({ userId, characterName: 'Mara', triggerWord: 'mara', status: 'COMPLETED', loraFileUrl: lora });
     const source = await generate(client, { loras: [{ path: lora, scale: 0.9 }] });
     const res = await client.post('/api/image/edit', editBody(source.id, { loras: [{ path: lora, scale: 0.9 }], strength: 0.45 }));
     expect(res.status).toBe(200);
@@ -283,7 +297,10 @@ describe('finishing a result on fal (the fal fake)', () => {
       num_images: 1,
       enable_safety_checker: true,
     });
-    expect(body.generation).toMatchObject({ lora_trainings: { character_name: 'Mara' }, source: { id: source.id, kind: 'edit', strength: 0.45 } });
+    expect(body.generation).toMatchObject({
+      lora_trainings: { character_name: 'Mara' },
+      source: { id: source.id, kind: 'edit', strength: 0.45 },
+    });
     await expectBalance(ts, userId, 0);
   });
 
@@ -311,7 +328,8 @@ describe('finishing a result on fal (the fal fake)', () => {
     expect(up.status).toBe(422);
     expect(await up.json()).toMatchObject({
       code: 'nsfw_content',
-      message: 'The image was flagged by the safety checker and was not saved. Your 5 credits were refunded; please try a different prompt.',
+      message:
+        'The image was flagged by the safety checker and was not saved. Your 5 credits were refunded; please try a different prompt.',
     });
     fal.control.nsfwNext();
     const ed = await client.post('/api/image/edit', editBody(source.id));

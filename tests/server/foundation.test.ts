@@ -115,7 +115,11 @@ describe('an unexpected failure inside sign-up', () => {
         body: JSON.stringify({ email: `u-${randomUUID()}@example.com`, password: 'correct-horse-1', name: 'Dana Park' }),
       });
       expect(res.status).toBe(500);
-      expect(await res.json()).toMatchObject({ message: 'Something went wrong on our side. Please try again.', code: 'internal', requestId: expect.any(String) });
+      expect(await res.json()).toMatchObject({
+        message: 'Something went wrong on our side. Please try again.',
+        code: 'internal',
+        requestId: expect.any(String),
+      });
       expect(consoleError).not.toHaveBeenCalled();
     } finally {
       consoleError.mockRestore();

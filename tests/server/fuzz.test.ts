@@ -86,7 +86,9 @@ interface JsonEndpoint {
 
 /** The field under test first; any other field of the endpoint may be the one a harmless value leaves at fault. */
 const fieldsOf = (endpoint: JsonEndpoint, field: string) =>
-  new RegExp(`(^|\\b)(${[field.split('.')[0], ...endpoint.fields.map((f) => f.split('.')[0])].map((f) => f.replace(/_/g, '_')).join('|')})\\b`);
+  new RegExp(
+    `(^|\\b)(${[field.split('.')[0], ...endpoint.fields.map((f) => f.split('.')[0])].map((f) => f.replace(/_/g, '_')).join('|')})\\b`,
+  );
 
 /** A Hono route pattern as a regular expression over request paths (`:id`, `:name{re}`, `*`). */
 const routePattern = (path: string) =>
@@ -126,7 +128,17 @@ describe('fuzzing every endpoint with hostile input', () => {
 
   /** Table sizes and the user's balance, to compare before and after. */
   const snapshot = async () => {
-    const tables = { users, generations, generationJobs, loraTrainings, uploads, creditLedger, paymentEvents, subscriptions, exploreGallery };
+    const tables = {
+      users,
+      generations,
+      generationJobs,
+      loraTrainings,
+      uploads,
+      creditLedger,
+      paymentEvents,
+      subscriptions,
+      exploreGallery,
+    };
     const counts: Record<string, number> = {};
     for (const [name, table] of Object.entries(tables)) counts[name] = (await ts.rt.db.select({ n: count() }).from(table))[0].n;
     return { counts, credits: await ts.rt.credits.balance(userId) };
@@ -150,7 +162,9 @@ describe('fuzzing every endpoint with hostile input', () => {
     expect(res.status, `${method} ${path.slice(0, 80)} with ${what}: ${text.slice(0, 200)}`).toBeLessThan(500);
     if (res.status === 400) {
       const message = (JSON.parse(text) as { message?: string }).message ?? '';
-      expect(message, `${method} ${path.slice(0, 80)} with ${what}`).toMatch(typeof field === 'string' ? new RegExp(`(^|\\b)${field.replace(/\./g, '\\.')}\\b`) : field);
+      expect(message, `${method} ${path.slice(0, 80)} with ${what}`).toMatch(
+        typeof field === 'string' ? new RegExp(`(^|\\b)${field.replace(/\./g, '\\.')}\\b`) : field,
+      );
     }
     return res.status;
   }
@@ -171,36 +185,93 @@ describe('fuzzing every endpoint with hostile input', () => {
       method: 'POST',
       path: '/api/image/generate-image',
       body: () =>
-        generationRequestBody({ prompt: 'a lighthouse', image_size: { width: 1024, height: 1024 }, loras: [{ path: '/media/loras/x.safetensors', scale: 1 }], seed: 1 }),
-      fields: ['prompt', 'image_size', 'image_size.width', 'image_size.height', 'loras', 'loras.0.path', 'loras.0.scale', 'seed', 'num_inference_steps', 'guidance_scale', 'num_images', 'enable_safety_checker', 'output_format'],
+        generationRequestBody({
+          prompt: 'a lighthouse',
+          image_size: { width: 1024, height: 1024 },
+          loras: [{ path: '/media/loras/x.safetensors', scale: 1 }],
+          seed: 1,
+        }),
+      fields: [
+        'prompt',
+        'image_size',
+        'image_size.width',
+        'image_size.height',
+        'loras',
+        'loras.0.path',
+        'loras.0.scale',
+        'seed',
+        'num_inference_steps',
+        'guidance_scale',
+        'num_images',
+        'enable_safety_checker',
+        'output_format',
+      ],
     },
     { method: 'POST', path: '/api/image/fast-caption', body: () => ({ image_url: othersUpload }), fields: ['image_url'] },
     { method: 'POST', path: '/api/image/detail-caption', body: () => ({ image_url: othersUpload }), fields: ['image_url'] },
     {
       method: 'POST',
       path: '/api/image/submit-lora-training',
-      body: () => ({ images_data_url: othersUpload, trigger_word: 'dana', create_masks: true, steps: 1000, is_style: false, character_name: 'Dana', gender: 'other', hair_color: 'other' }),
+      body: () => ({
+        images_data_url: othersUpload,
+        trigger_word: 'dana',
+        create_masks: true,
+        steps: 1000,
+        is_style: false,
+        character_name: 'Dana',
+        gender: 'other',
+        hair_color: 'other',
+      }),
       fields: ['images_data_url', 'trigger_word', 'create_masks', 'steps', 'is_style', 'character_name', 'gender', 'hair_color'],
     },
     // A different user's id: even a valid body changes nothing.
-    { method: 'POST', path: '/api/billing/checkout', body: () => ({ plan: 'BASIC', userId: randomUUID(), email }), fields: ['plan', 'userId', 'email'] },
+    {
+      method: 'POST',
+      path: '/api/billing/checkout',
+      body: () => ({ plan: 'BASIC', userId: randomUUID(), email }),
+      fields: ['plan', 'userId', 'email'],
+    },
     { method: 'POST', path: '/api/billing/portal', body: () => ({ customer_id: 'cust_not_mine' }), fields: ['customer_id'] },
     { method: 'PATCH', path: `/api/library/generations/${randomUUID()}`, body: () => ({ is_favorite: true }), fields: ['is_favorite'] },
     // Another person's (or no) character, another person's (or no) images, an e-mail that is not the account's.
     { method: 'PATCH', path: `/api/trainings/${randomUUID()}`, body: () => ({ character_name: 'Renamed' }), fields: ['character_name'] },
-    { method: 'POST', path: '/api/library/selection', body: () => ({ action: 'delete', ids: [randomUUID()] }), fields: ['action', 'ids', 'ids.0'] },
+    {
+      method: 'POST',
+      path: '/api/library/selection',
+      body: () => ({ action: 'delete', ids: [randomUUID()] }),
+      fields: ['action', 'ids', 'ids.0'],
+    },
     { method: 'POST', path: '/api/me/delete', body: () => ({ email: 'not-this-account@example.com' }), fields: ['email'] },
     // Finishing someone else's (or no) generation, and a shoot of someone else's (or no) character.
-    { method: 'POST', path: '/api/image/upscale', body: () => ({ generation_id: randomUUID(), factor: 2 }), fields: ['generation_id', 'factor'] },
+    {
+      method: 'POST',
+      path: '/api/image/upscale',
+      body: () => ({ generation_id: randomUUID(), factor: 2 }),
+      fields: ['generation_id', 'factor'],
+    },
     {
       method: 'POST',
       path: '/api/image/edit',
-      body: () => ({ ...generationRequestBody({ prompt: 'a lighthouse', image_size: { width: 1024, height: 1024 }, loras: [], seed: 1 }), source_id: randomUUID(), strength: 0.6 }),
+      body: () => ({
+        ...generationRequestBody({ prompt: 'a lighthouse', image_size: { width: 1024, height: 1024 }, loras: [], seed: 1 }),
+        source_id: randomUUID(),
+        strength: 0.6,
+      }),
       fields: ['source_id', 'strength', 'prompt'],
     },
-    { method: 'POST', path: '/api/shoots', body: () => ({ pack_id: 'linkedin-profile', lora_id: randomUUID() }), fields: ['pack_id', 'lora_id'] },
+    {
+      method: 'POST',
+      path: '/api/shoots',
+      body: () => ({ pack_id: 'linkedin-profile', lora_id: randomUUID() }),
+      fields: ['pack_id', 'lora_id'],
+    },
     // A weak password and a taken e-mail: no variant can make an account (or sign the fuzzer in as one).
-    { method: 'POST', path: '/api/auth/sign-up/email', body: () => ({ name: 'Fuzz', email, password: 'password' }), fields: ['name', 'email', 'password'] },
+    {
+      method: 'POST',
+      path: '/api/auth/sign-up/email',
+      body: () => ({ name: 'Fuzz', email, password: 'password' }),
+      fields: ['name', 'email', 'password'],
+    },
   ];
 
   it('answers every hostile value in every body field with a 4xx naming the field', async () => {
@@ -229,7 +300,8 @@ describe('fuzzing every endpoint with hostile input', () => {
       ['PATCH', '/api/me/notifications'],
     ];
     for (const [method, path] of paths) {
-      for (const [name, body, type] of HOSTILE_BODIES) await probe(method, path, { body, type }, /^(body\b|\w+: )|JSON|Content-Type|upload|multipart|file/i, name);
+      for (const [name, body, type] of HOSTILE_BODIES)
+        await probe(method, path, { body, type }, /^(body\b|\w+: )|JSON|Content-Type|upload|multipart|file/i, name);
     }
   });
 
@@ -246,11 +318,18 @@ describe('fuzzing every endpoint with hostile input', () => {
     for (const field of ['currentPassword', 'newPassword']) {
       for (const [name, value] of HOSTILE) {
         const body = JSON.stringify({ currentPassword: 'not-the-password', newPassword: 'violet ferry lantern 42', [field]: value });
-        const status = await probe('POST', '/api/auth/change-password', { body, type: 'application/json' }, /\b(currentPassword|newPassword|password)\b/, `${field} = ${name}`);
+        const status = await probe(
+          'POST',
+          '/api/auth/change-password',
+          { body, type: 'application/json' },
+          /\b(currentPassword|newPassword|password)\b/,
+          `${field} = ${name}`,
+        );
         expect(status, `${field} = ${name}`).toBeGreaterThanOrEqual(400);
       }
     }
-    for (const [name, body, type] of HOSTILE_BODIES) await probe('POST', '/api/auth/change-password', { body, type }, /^(body\b|\w+: )|JSON|password/i, name);
+    for (const [name, body, type] of HOSTILE_BODIES)
+      await probe('POST', '/api/auth/change-password', { body, type }, /^(body\b|\w+: )|JSON|password/i, name);
     expect((await ts.client().post('/api/auth/sign-in/email', { email, password: 'correct-horse-1' })).status).toBe(200);
   });
 
@@ -264,11 +343,40 @@ describe('fuzzing every endpoint with hostile input', () => {
       ['/api/library/selection.zip', ['ids']],
       ['/api/shoots', ['running']],
       // Routes that read no parameter: whatever comes is ignored, never a 5xx.
-      ...['/api/explore/featured', '/api/characters', '/api/trainings', '/api/me', '/api/me/export', '/api/me/notifications', '/api/photo-packs', '/api/favorites/archive', '/api/billing/subscription', '/api/public-config', '/api/health', '/healthz', '/readyz', '/metrics'].map(
-        (path) => [path, ['x']] as [string, string[]],
-      ),
+      ...[
+        '/api/explore/featured',
+        '/api/characters',
+        '/api/trainings',
+        '/api/me',
+        '/api/me/export',
+        '/api/me/notifications',
+        '/api/photo-packs',
+        '/api/favorites/archive',
+        '/api/billing/subscription',
+        '/api/public-config',
+        '/api/health',
+        '/healthz',
+        '/readyz',
+        '/metrics',
+      ].map((path) => [path, ['x']] as [string, string[]]),
     ];
-    const raw = ['%00', '%ZZ', '%E0%A4%A', '%ED%A0%80', '-1', '0', '1e308', 'NaN', 'Infinity', '99999999999999999999', '1.5', 'true', '', encodeURIComponent(MB_STRING.slice(0, 6000)), '%27%20or%201%3D1'];
+    const raw = [
+      '%00',
+      '%ZZ',
+      '%E0%A4%A',
+      '%ED%A0%80',
+      '-1',
+      '0',
+      '1e308',
+      'NaN',
+      'Infinity',
+      '99999999999999999999',
+      '1.5',
+      'true',
+      '',
+      encodeURIComponent(MB_STRING.slice(0, 6000)),
+      '%27%20or%201%3D1',
+    ];
     for (const [path, params] of queries) {
       for (const param of params) {
         for (const value of raw) await probe('GET', `${path}?${param}=${value}`, {}, param, `${param}=${value.slice(0, 20)}`);
@@ -279,7 +387,18 @@ describe('fuzzing every endpoint with hostile input', () => {
   });
 
   it('answers hostile path parameters with a 4xx', async () => {
-    const segments = ['%00', '%ZZ', '%E0%A4%A', '%ED%A0%80', '..%2F..%2Fetc%2Fpasswd', 'not-a-uuid', '00000000-0000-0000-0000-000000000000', 'x'.repeat(3000), '%2e%2e', "'%20or%201=1"];
+    const segments = [
+      '%00',
+      '%ZZ',
+      '%E0%A4%A',
+      '%ED%A0%80',
+      '..%2F..%2Fetc%2Fpasswd',
+      'not-a-uuid',
+      '00000000-0000-0000-0000-000000000000',
+      'x'.repeat(3000),
+      '%2e%2e',
+      "'%20or%201=1",
+    ];
     for (const seg of segments) {
       for (const [method, path] of [
         ['GET', `/media/${seg}`],
@@ -304,17 +423,35 @@ describe('fuzzing every endpoint with hostile input', () => {
         ['POST', `/api/shoots/${seg}/cancel`],
         ['GET', `/api/shoots/${seg}/archive`],
       ] as const) {
-        await probe(method, path, method === 'PATCH' ? { body: '{"is_favorite":true,"character_name":"X"}', type: 'application/json' } : {}, /^path\b|\w+: /, `segment ${seg.slice(0, 20)}`);
+        await probe(
+          method,
+          path,
+          method === 'PATCH' ? { body: '{"is_favorite":true,"character_name":"X"}', type: 'application/json' } : {},
+          /^path\b|\w+: /,
+          `segment ${seg.slice(0, 20)}`,
+        );
       }
     }
   });
 
   it('answers hostile unsubscribe links and local-outbox ids with a 4xx page, changing nothing', async () => {
-    const values = ['%00', '%ZZ', '%ED%A0%80', 'x'.repeat(3000), '..%2F..%2Fauth-secret', "'%20or%201=1", '00000000-0000-0000-0000-000000000000'];
+    const values = [
+      '%00',
+      '%ZZ',
+      '%ED%A0%80',
+      'x'.repeat(3000),
+      '..%2F..%2Fauth-secret',
+      "'%20or%201=1",
+      '00000000-0000-0000-0000-000000000000',
+    ];
     const page = async (method: string, path: string) => {
       fuzzed.requests++;
       fuzzed.probed.add(`${method} ${path.split('?')[0]}`);
-      const res = await client.fetch(path, { method, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: method === 'POST' ? 'List-Unsubscribe=One-Click' : undefined });
+      const res = await client.fetch(path, {
+        method,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: method === 'POST' ? 'List-Unsubscribe=One-Click' : undefined,
+      });
       const text = await res.text();
       expect(res.status, `${method} ${path.slice(0, 80)}: ${text.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
       expect(res.status, `${method} ${path.slice(0, 80)}`).toBeLessThan(500);
@@ -340,7 +477,13 @@ describe('fuzzing every endpoint with hostile input', () => {
         async (endpoint, pick, value) => {
           const field = endpoint.fields[pick % endpoint.fields.length];
           const body = JSON.stringify(setPath(endpoint.body(), field, value));
-          const status = await probe(endpoint.method, endpoint.path, { body, type: 'application/json' }, fieldsOf(endpoint, field), `${field} = ${JSON.stringify(value)?.slice(0, 80)}`);
+          const status = await probe(
+            endpoint.method,
+            endpoint.path,
+            { body, type: 'application/json' },
+            fieldsOf(endpoint, field),
+            `${field} = ${JSON.stringify(value)?.slice(0, 80)}`,
+          );
           return status < 500;
         },
       ),

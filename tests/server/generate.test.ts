@@ -63,7 +63,8 @@ function paint(width: number, height: number, format: 'jpeg' | 'png') {
   return (format === 'png' ? img.png() : img.jpeg({ quality: 85 })).toBuffer();
 }
 
-const request = (overrides: Record<string, unknown> = {}) => generationRequestBody({ image_size: { width: 1024, height: 576 }, ...overrides });
+const request = (overrides: Record<string, unknown> = {}) =>
+  generationRequestBody({ image_size: { width: 1024, height: 576 }, ...overrides });
 
 describe.each(testDatabases())('generate image (%s)', (database) => {
   let ts: TestServer;
@@ -176,7 +177,15 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
     ['image_size.width', { image_size: { width: 1025, height: 1024 } }],
     ['image_size', { image_size: undefined }],
     ['loras.0.scale', { loras: [{ path: '/media/x', scale: 1.6 }] }],
-    ['loras', { loras: [{ path: '/media/x', scale: 1 }, { path: '/media/y', scale: 1 }] }],
+    [
+      'loras',
+      {
+        loras: [
+          { path: '/media/x', scale: 1 },
+          { path: '/media/y', scale: 1 },
+        ],
+      },
+    ],
     ['seed', { seed: 2147483647 }],
     ['seed', { seed: -3 }],
     ['seed', { seed: '12' }],
@@ -199,7 +208,11 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
 
   it('rejects malformed JSON and anonymous callers', async () => {
     const { client } = await ts.signUp({ credits: 10 });
-    const bad = await client.fetch('/api/image/generate-image', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const bad = await client.fetch('/api/image/generate-image', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(bad.status).toBe(400);
     const anon = await ts.client().post('/api/image/generate-image', request());
     expect(anon.status).toBe(401);
@@ -224,13 +237,20 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
     const ok = await owner.client.post('/api/image/generate-image', request({ loras: [{ path: training.loraFileUrl, scale: 0.75 }] }));
     expect(ok.status).toBe(200);
     const { generation } = await ok.json();
-    expect(generation.lora_trainings).toEqual({ id: training.id, character_name: 'Mara', trigger_word: 'mara', lora_file_url: training.loraFileUrl });
+    expect(generation.lora_trainings).toEqual({
+      id: training.id,
+      character_name: 'Mara',
+      trigger_word: 'mara',
+      lora_file_url: training.loraFileUrl,
+    });
     expect(generation.params.loras).toEqual([{ path: training.loraFileUrl, scale: 0.75 }]);
     const [row] = await ts.rt.db.select().from(generations).where(eq(generations.id, generation.id));
     expect(row).toMatchObject({ loraId: training.id, loraScale: 0.75 });
 
     const characters = await (await owner.client.get('/api/characters')).json();
-    expect(characters.items).toEqual([expect.objectContaining({ id: training.id, character_name: 'Mara', lora_file_url: training.loraFileUrl })]);
+    expect(characters.items).toEqual([
+      expect.objectContaining({ id: training.id, character_name: 'Mara', lora_file_url: training.loraFileUrl }),
+    ]);
     expect((await (await other.client.get('/api/characters')).json()).items).toEqual([]);
   });
 
@@ -321,7 +341,10 @@ describe.each(testDatabases())('generate image (%s)', (database) => {
     await expectBalance(userId, 0);
     // Its lease still runs: the instance may be working on it.
     expect(await refundAbandonedJobs(ts.rt)).toBe(0);
-    await ts.rt.db.update(generationJobs).set({ leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(generationJobs.id, jobId));
+    await ts.rt.db
+      .update(generationJobs)
+      .set({ leaseExpiresAt: sql`now() - interval '1 second'` })
+      .where(eq(generationJobs.id, jobId));
     expect(await refundAbandonedJobs(ts.rt)).toBe(1);
     await expectBalance(userId, 10);
     const [job] = await jobsOf(userId);

@@ -23,7 +23,14 @@ const API_URL = 'https://api.likeness.test';
 
 /** The Clerk user of `clerkId` as the SPA reads it (product §3). */
 const sessionUserFor = (clerkId: string, overrides: Partial<SessionUser> = {}) =>
-  sessionUser({ id: clerkId, imageUrl: 'https://img.clerk.com/ana.png', fullName: 'Ana Lima', primaryEmailAddress: { emailAddress: 'ana@example.com' }, createdAt: '2026-01-02T03:04:05.000Z', ...overrides });
+  sessionUser({
+    id: clerkId,
+    imageUrl: 'https://img.clerk.com/ana.png',
+    fullName: 'Ana Lima',
+    primaryEmailAddress: { emailAddress: 'ana@example.com' },
+    createdAt: '2026-01-02T03:04:05.000Z',
+    ...overrides,
+  });
 
 /** How long to wait for a check to pass: realtime deliveries arrive on their own time. */
 const REALTIME = { timeout: 10_000, interval: 50 };
@@ -61,7 +68,9 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
   async function person(name: string) {
     const clerkId = `user_${name}_${randomUUID().slice(0, 8)}`;
     const session = open(clerkId);
-    const me = await session.data.syncUser(sessionUserFor(clerkId, { fullName: name, primaryEmailAddress: { emailAddress: `${name}@example.com` } }));
+    const me = await session.data.syncUser(
+      sessionUserFor(clerkId, { fullName: name, primaryEmailAddress: { emailAddress: `${name}@example.com` } }),
+    );
     // The new user's own changes are delivered before a test subscribes, or under load one could reach its
     // channel after SUBSCRIBED and be counted as the change under test.
     await fakes.realtime.settled();
@@ -74,7 +83,14 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
     const { rows } = await q(
       `insert into generations (user_id, prompt, width, height, image_url, lora_id, is_favorite, status, seed, created_at)
        values ($1, 'a prompt', 1024, 576, $2, $3, $4, $5, '42', now() - make_interval(mins => $6)) returning id`,
-      [userId, `/media/generations/${userId}/${randomUUID()}.jpeg`, opts.loraId ?? null, opts.favorite ?? false, opts.status ?? 'ACTIVE', opts.minutesAgo],
+      [
+        userId,
+        `/media/generations/${userId}/${randomUUID()}.jpeg`,
+        opts.loraId ?? null,
+        opts.favorite ?? false,
+        opts.status ?? 'ACTIVE',
+        opts.minutesAgo,
+      ],
     );
     return rows[0].id as string;
   }
@@ -102,7 +118,9 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
         joined_at: '2026-01-02T03:04:05.000Z',
       });
 
-      const again = await open(clerkId).data.syncUser(sessionUserFor(clerkId, { fullName: 'Ana L.', primaryEmailAddress: { emailAddress: 'ana@new.example' } }));
+      const again = await open(clerkId).data.syncUser(
+        sessionUserFor(clerkId, { fullName: 'Ana L.', primaryEmailAddress: { emailAddress: 'ana@new.example' } }),
+      );
       expect(again).toMatchObject({ id: first.id, email: 'ana@new.example', full_name: 'Ana L.', credits: 0 });
       expect(new Date(again.updated_at) >= new Date(first.updated_at)).toBe(true);
       const { rows } = await q('select count(*)::int as n from users where clerk_id = $1', [clerkId]);
@@ -133,7 +151,11 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       });
       const me = await session.data.syncUser(sessionUserFor(clerkId));
       expect(me).toMatchObject({ clerk_id: clerkId, email: 'ana@example.com', full_name: 'Ana Lima', credits: 0 });
-      expect(fakes.rest.requests.slice(before).map((r) => `${r.method} ${r.path.split('?')[0]} ${r.status}`)).toEqual(['GET /users 406', 'POST /users 409', 'PATCH /users 200']);
+      expect(fakes.rest.requests.slice(before).map((r) => `${r.method} ${r.path.split('?')[0]} ${r.status}`)).toEqual([
+        'GET /users 406',
+        'POST /users 409',
+        'PATCH /users 200',
+      ]);
       const { rows } = await q('select count(*)::int as n from users where clerk_id = $1', [clerkId]);
       expect(rows[0].n).toBe(1);
     });
@@ -142,10 +164,15 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       const clerkId = `user_notoken_${randomUUID().slice(0, 8)}`;
       const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
       const before = fakes.rest.requests.length;
-      await expect(open(clerkId, async () => null).data.syncUser(sessionUserFor(clerkId))).rejects.toThrow('Failed to get authentication token');
+      await expect(open(clerkId, async () => null).data.syncUser(sessionUserFor(clerkId))).rejects.toThrow(
+        'Failed to get authentication token',
+      );
       expect(fakes.rest.requests.slice(before)).toEqual([]);
       // supabase-js asks for the realtime token as the client is made, and says so when there is none.
-      expect(warn).toHaveBeenCalledWith('Failed to set initial Realtime auth token:', expect.objectContaining({ message: 'Failed to get authentication token' }));
+      expect(warn).toHaveBeenCalledWith(
+        'Failed to set initial Realtime auth token:',
+        expect.objectContaining({ message: 'Failed to get authentication token' }),
+      );
       warn.mockRestore();
     });
 
@@ -164,14 +191,20 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       const other = await person('other');
       const character = await addTraining(me.id, 'COMPLETED', 500, '/media/loras/ana.safetensors');
       const ids: string[] = [];
-      for (let i = 0; i < 43; i++) ids.push(await addGeneration(me.id, { minutesAgo: i, favorite: i % 10 === 0, loraId: i === 0 ? character : null }));
+      for (let i = 0; i < 43; i++)
+        ids.push(await addGeneration(me.id, { minutesAgo: i, favorite: i % 10 === 0, loraId: i === 0 ? character : null }));
       await addGeneration(me.id, { minutesAgo: 1000, status: 'DELETED' });
       await addGeneration(other.me.id, { minutesAgo: 0 });
 
       const first = await session.data.generationsPage({ page: 1, favorites: false });
       expect(first).toMatchObject({ page: 1, pageSize: LIMITS.pageSize, total: 43, pageCount: 2 });
       expect(first.items.map((g) => g.id)).toEqual(ids.slice(0, 40));
-      expect(first.items[0].lora_trainings).toEqual({ id: character, character_name: 'Character COMPLETED', trigger_word: 'anal', lora_file_url: '/media/loras/ana.safetensors' });
+      expect(first.items[0].lora_trainings).toEqual({
+        id: character,
+        character_name: 'Character COMPLETED',
+        trigger_word: 'anal',
+        lora_file_url: '/media/loras/ana.safetensors',
+      });
       expect(first.items[0].params.loras).toEqual([{ path: '/media/loras/ana.safetensors', scale: 1 }]);
       expect(first.items[0].params).toMatchObject({ seed: '42', image_size: { width: 1024, height: 576 } });
       // Images are served by our server: the SPA on another origin gets their full address.
@@ -202,7 +235,10 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
 
       await expect(session.data.setFavorite(theirs, true)).rejects.toMatchObject({ code: 'PGRST116' });
       await expect(session.data.deleteGeneration(theirs)).rejects.toMatchObject({ code: 'PGRST116' });
-      expect((await q('select status, is_favorite from generations where id = $1', [theirs])).rows[0]).toEqual({ status: 'ACTIVE', is_favorite: false });
+      expect((await q('select status, is_favorite from generations where id = $1', [theirs])).rows[0]).toEqual({
+        status: 'ACTIVE',
+        is_favorite: false,
+      });
     });
   });
 
@@ -237,7 +273,10 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       const res = await restore(clerkId, id);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ id });
-      expect((await q('select status, deleted_at from generations where id = $1', [id])).rows[0]).toEqual({ status: 'ACTIVE', deleted_at: null });
+      expect((await q('select status, deleted_at from generations where id = $1', [id])).rows[0]).toEqual({
+        status: 'ACTIVE',
+        deleted_at: null,
+      });
       await fakes.realtime.settled();
       await vi.waitFor(() => expect(changed.mock.calls.length).toBeGreaterThan(before), REALTIME);
       expect((await session.data.generationsPage({ page: 1, favorites: false })).items.map((g) => g.id)).toEqual([id]);
@@ -257,7 +296,8 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       const other = await person('undocharother');
       const older = await addTraining(me.id, 'COMPLETED', 20, '/media/loras/older.safetensors');
       const id = await addTraining(me.id, 'COMPLETED', 10, `/media/loras/${me.id}/undo.safetensors`);
-      const call = async (who: string, path: string, method: string) => hostedFetch(server.url, await clerk.mint({ sub: who }), path, { method });
+      const call = async (who: string, path: string, method: string) =>
+        hostedFetch(server.url, await clerk.mint({ sub: who }), path, { method });
       const changed = vi.fn();
       const stop = session.live.watchChanges('trainings', changed);
       await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(1), REALTIME); // SUBSCRIBED
@@ -302,7 +342,13 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
 
       const trainings = await session.data.trainings();
       expect(trainings.map((t) => t.id)).toEqual([running, recent, failed, noFile, old]);
-      expect(trainings[0]).toMatchObject({ status: 'IN_PROGRESS', trigger_word: 'anal', gender: 'other', hair_color: 'other', lora_file_url: null });
+      expect(trainings[0]).toMatchObject({
+        status: 'IN_PROGRESS',
+        trigger_word: 'anal',
+        gender: 'other',
+        hair_color: 'other',
+        lora_file_url: null,
+      });
 
       const characters = await session.data.characters();
       expect(characters).toEqual([
@@ -319,7 +365,15 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
         await q(
           `insert into explore_gallery (image_url, prompt, width, height, style, gender, ethnicity, hair_color, is_featured, created_at)
            values ($1, 'p', 512, 512, $2, $3, $4, $5, $6, now() - make_interval(mins => $7))`,
-          [`/media/explore/${i}.jpeg`, i % 2 ? 'cinematic' : 'portrait', i % 3 ? 'female' : 'male', i === 7 ? null : 'hispanic', i % 2 ? 'black' : 'brown', i % 4 === 0, i],
+          [
+            `/media/explore/${i}.jpeg`,
+            i % 2 ? 'cinematic' : 'portrait',
+            i % 3 ? 'female' : 'male',
+            i === 7 ? null : 'hispanic',
+            i % 2 ? 'black' : 'brown',
+            i % 4 === 0,
+            i,
+          ],
         );
       }
     });
@@ -367,7 +421,13 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       expect(fakes.realtime.channels().some((c) => c.topic.startsWith('realtime:user_public_meta:'))).toBe(true);
 
       stop();
-      await vi.waitFor(() => expect(fakes.realtime.channels().filter((c) => c.topic.startsWith('realtime:user_public_meta:') && c.sub === me.clerk_id)).toEqual([]), REALTIME);
+      await vi.waitFor(
+        () =>
+          expect(
+            fakes.realtime.channels().filter((c) => c.topic.startsWith('realtime:user_public_meta:') && c.sub === me.clerk_id),
+          ).toEqual([]),
+        REALTIME,
+      );
     });
 
     it('any change on lora_trainings is a signal to reload; others’ changes do not reach this user', async () => {
@@ -412,7 +472,10 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       const stop = session.live.watchBalance(() => {});
       // realtime-js itself sends a new token once after the join and then with its 25 s heartbeat; more
       // updates within a second or two come from the adapter's refresh timer.
-      await vi.waitFor(() => expect(fakes.realtime.channels().find((c) => c.sub === clerkId)?.accessTokenUpdates).toBeGreaterThanOrEqual(3), REALTIME);
+      await vi.waitFor(
+        () => expect(fakes.realtime.channels().find((c) => c.sub === clerkId)?.accessTokenUpdates).toBeGreaterThanOrEqual(3),
+        REALTIME,
+      );
       stop();
     });
 

@@ -28,13 +28,19 @@ const SPA_CALLS: [method: string, path: string][] = [
 ];
 
 const preflight = (url: string, origin: string, method: string) =>
-  fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' } });
+  fetch(url, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type' },
+  });
 
 describe.each(testDatabases())('hosted SPA on another origin (%s)', (database) => {
   const clerk = createClerkTestKeys();
   let ts: TestServer;
   beforeAll(async () => {
-    ts = await startTestServer({ database, env: { CLERK_JWT_KEY: clerk.publicKeyPem, ALLOWED_ORIGINS: `${TEST_SPA_ORIGIN},https://app.likeness.example` } });
+    ts = await startTestServer({
+      database,
+      env: { CLERK_JWT_KEY: clerk.publicKeyPem, ALLOWED_ORIGINS: `${TEST_SPA_ORIGIN},https://app.likeness.example` },
+    });
   });
   afterAll(() => ts?.stop());
 
@@ -69,7 +75,11 @@ describe.each(testDatabases())('hosted SPA on another origin (%s)', (database) =
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
     // A state-changing call is refused outright: nothing charged.
     const ledger = (await ts.rt.db.select({ n: count() }).from(creditLedger))[0].n;
-    const forged = await hostedFetch(ts.url, token, '/api/image/generate-image', { method: 'POST', json: generation, headers: { origin: EVIL } });
+    const forged = await hostedFetch(ts.url, token, '/api/image/generate-image', {
+      method: 'POST',
+      json: generation,
+      headers: { origin: EVIL },
+    });
     expect(forged.status).toBe(403);
     expect(await forged.json()).toMatchObject({ code: 'bad_origin' });
     expect((await ts.rt.db.select({ n: count() }).from(creditLedger))[0].n).toBe(ledger);
@@ -105,7 +115,10 @@ describe.each(testDatabases())('hosted SPA on another origin (%s)', (database) =
   it('sends the payer back to the SPA after the sandbox checkout, which works without the SPA’s token', async () => {
     const token = await clerk.mint({ email: 'payer@example.com' });
     const me = await (await hostedFetch(ts.url, token, '/api/me')).json();
-    const started = await hostedFetch(ts.url, token, '/api/billing/checkout', { method: 'POST', json: { plan: 'STANDARD', userId: me.id, email: 'payer@example.com' } });
+    const started = await hostedFetch(ts.url, token, '/api/billing/checkout', {
+      method: 'POST',
+      json: { plan: 'STANDARD', userId: me.id, email: 'payer@example.com' },
+    });
     expect(started.status).toBe(200);
     const { checkout_url } = await started.json();
     // The test payment page is the server's own; the browser arrives there with no token at all.
@@ -123,11 +136,18 @@ describe.each(testDatabases())('hosted SPA on another origin (%s)', (database) =
     expect(after).toMatchObject({ credits: 4500, subscription_status: 'active', subscription_plan: 'STANDARD' });
 
     // A link that is not one of the sandbox's own pays nothing.
-    const forged = await fetch(`${checkout_url.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A'))}/pay`, { method: 'POST', headers: { origin: ts.url }, redirect: 'manual' });
+    const forged = await fetch(`${checkout_url.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A'))}/pay`, {
+      method: 'POST',
+      headers: { origin: ts.url },
+      redirect: 'manual',
+    });
     expect(forged.status).toBe(404);
 
     // The portal link carries its own short-lived access, and leads back to the SPA.
-    const portal = await hostedFetch(ts.url, token, '/api/billing/portal', { method: 'POST', json: { customer_id: after.creem_customer_id } });
+    const portal = await hostedFetch(ts.url, token, '/api/billing/portal', {
+      method: 'POST',
+      json: { customer_id: after.creem_customer_id },
+    });
     expect(portal.status).toBe(200);
     const { customer_portal_link } = await portal.json();
     expect(customer_portal_link).toMatch(new RegExp(`^${ts.url}/sandbox/portal/${after.creem_customer_id}\\?access=`));
@@ -137,7 +157,11 @@ describe.each(testDatabases())('hosted SPA on another origin (%s)', (database) =
     expect(portalHtml).toContain(`href="${TEST_SPA_ORIGIN}/app/subscription">Return to Likeness`);
     const access = new URL(customer_portal_link).search;
     expect(portalHtml).toContain(`/cancel${access.replace(/&/g, '&amp;')}"`);
-    const cancel = await fetch(`${ts.url}/sandbox/portal/${after.creem_customer_id}/cancel${access}`, { method: 'POST', headers: { origin: ts.url }, redirect: 'manual' });
+    const cancel = await fetch(`${ts.url}/sandbox/portal/${after.creem_customer_id}/cancel${access}`, {
+      method: 'POST',
+      headers: { origin: ts.url },
+      redirect: 'manual',
+    });
     expect(cancel.status).toBe(303);
     expect(cancel.headers.get('location')).toBe(`/sandbox/portal/${after.creem_customer_id}${access}&done=canceled`);
     // Cancelled at the end of the paid period (the Terms): still in force until then.
@@ -147,7 +171,15 @@ describe.each(testDatabases())('hosted SPA on another origin (%s)', (database) =
     // Without the access, or with another customer's, the portal shows nothing and changes nothing.
     expect((await fetch(`${ts.url}/sandbox/portal/${after.creem_customer_id}`)).status).toBe(403);
     expect((await fetch(`${ts.url}/sandbox/portal/cust_sbx_other${access}`)).status).toBe(403);
-    expect((await fetch(`${ts.url}/sandbox/portal/${after.creem_customer_id}/renew`, { method: 'POST', headers: { origin: ts.url }, redirect: 'manual' })).status).toBe(403);
+    expect(
+      (
+        await fetch(`${ts.url}/sandbox/portal/${after.creem_customer_id}/renew`, {
+          method: 'POST',
+          headers: { origin: ts.url },
+          redirect: 'manual',
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
@@ -175,9 +207,15 @@ describe('Creem checkout from a hosted SPA', () => {
   it("gives Creem the SPA's address to return to", async () => {
     const token = await clerk.mint();
     const me = await (await hostedFetch(ts.url, token, '/api/me')).json();
-    const res = await hostedFetch(ts.url, token, '/api/billing/checkout', { method: 'POST', json: { plan: 'BASIC', userId: me.id, email: 'c@example.com' } });
+    const res = await hostedFetch(ts.url, token, '/api/billing/checkout', {
+      method: 'POST',
+      json: { plan: 'BASIC', userId: me.id, email: 'c@example.com' },
+    });
     expect(res.status).toBe(200);
-    expect(creem.checkouts.at(-1)).toMatchObject({ success_url: `${TEST_SPA_ORIGIN}/app/subscription?checkout=success`, metadata: { userId: me.id } });
+    expect(creem.checkouts.at(-1)).toMatchObject({
+      success_url: `${TEST_SPA_ORIGIN}/app/subscription?checkout=success`,
+      metadata: { userId: me.id },
+    });
   });
 });
 

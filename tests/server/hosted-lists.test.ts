@@ -52,7 +52,9 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
       () => clerk.mint({ sub: clerkId }),
     );
     sessions.push(session);
-    const me = await session.data.syncUser(sessionUser({ id: clerkId, fullName: 'Lists', primaryEmailAddress: { emailAddress: `${clerkId}@example.com` } }));
+    const me = await session.data.syncUser(
+      sessionUser({ id: clerkId, fullName: 'Lists', primaryEmailAddress: { emailAddress: `${clerkId}@example.com` } }),
+    );
     return { me, session };
   }
 
@@ -61,7 +63,12 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
       await db.owner.query('delete from explore_gallery');
       // Every value of the vocabulary but the rarest ones, cycling; then one row each for values that appear
       // only once, far past the first 1,000 rows a read returns.
-      const common = { gender: ['female', 'male'], hair_color: EXPLORE_VOCABULARY.hair_color.slice(0, 6), ethnicity: EXPLORE_VOCABULARY.ethnicity.slice(0, 6), style: EXPLORE_VOCABULARY.style.slice(0, 6) };
+      const common = {
+        gender: ['female', 'male'],
+        hair_color: EXPLORE_VOCABULARY.hair_color.slice(0, 6),
+        ethnicity: EXPLORE_VOCABULARY.ethnicity.slice(0, 6),
+        style: EXPLORE_VOCABULARY.style.slice(0, 6),
+      };
       await db.owner.query(
         `insert into explore_gallery (image_url, prompt, width, height, gender, hair_color, ethnicity, style, created_at)
          select '/media/explore/' || i || '.jpeg', 'prompt ' || i, 512, 512,
@@ -90,7 +97,9 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
         style: sorted(EXPLORE_VOCABULARY.style),
       });
       const asked = fakes.rest.requests.slice(before);
-      expect(asked.map((r) => `${r.method} ${decodeURIComponent(r.path)} ${r.status}`)).toEqual(['GET /explore_filter_options?select=gender,hair_color,ethnicity,style 200']);
+      expect(asked.map((r) => `${r.method} ${decodeURIComponent(r.path)} ${r.status}`)).toEqual([
+        'GET /explore_filter_options?select=gender,hair_color,ethnicity,style 200',
+      ]);
       // Visitors (anon) read the same lists.
       expect((await db.asClaims(ANON, 'select gender, hair_color, ethnicity, style from explore_filter_options')).rows).toEqual([options]);
       // The server's Explore reads the same view.
@@ -109,11 +118,17 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
     it('answers in under 20 ms at 100,000 rows (Postgres execution time, median of 7, as the anon role)', async () => {
       const times: number[] = [];
       for (let i = 0; i < 7; i++) {
-        const plan = await db.withClaims(ANON, (client) => client.query('explain (analyze, format json) select * from explore_filter_options'), { readOnly: true });
+        const plan = await db.withClaims(
+          ANON,
+          (client) => client.query('explain (analyze, format json) select * from explore_filter_options'),
+          { readOnly: true },
+        );
         times.push((plan.rows[0]['QUERY PLAN'] as [{ 'Execution Time': number }])[0]['Execution Time']);
       }
       const median = [...times].sort((x, y) => x - y)[3];
-      console.info(`explore_filter_options over ${EXPLORE_ROWS} rows: median ${median.toFixed(2)} ms (runs: ${times.map((t) => t.toFixed(2)).join(', ')})`);
+      console.info(
+        `explore_filter_options over ${EXPLORE_ROWS} rows: median ${median.toFixed(2)} ms (runs: ${times.map((t) => t.toFixed(2)).join(', ')})`,
+      );
       expect(median).toBeLessThan(20);
     });
   });
@@ -122,7 +137,9 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
     beforeAll(async () => {
       // The order must come from the queries, not from whichever index a plan happens to walk (the list
       // indexes end with id too): without them Postgres sorts, and ties come in whatever order it holds them.
-      await db.owner.query('drop index generations_user_active_created_idx, generations_user_favorite_created_idx, explore_gallery_order_idx');
+      await db.owner.query(
+        'drop index generations_user_active_created_idx, generations_user_favorite_created_idx, explore_gallery_order_idx',
+      );
     });
 
     /** Every page's ids, 1 to the last, as `read` answers them. */
@@ -140,14 +157,20 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
         }
         return 0;
       });
-    const chunks = (ids: string[]) => Array.from({ length: Math.ceil(ids.length / LIMITS.pageSize) }, (_, i) => ids.slice(i * LIMITS.pageSize, (i + 1) * LIMITS.pageSize));
+    const chunks = (ids: string[]) =>
+      Array.from({ length: Math.ceil(ids.length / LIMITS.pageSize) }, (_, i) => ids.slice(i * LIMITS.pageSize, (i + 1) * LIMITS.pageSize));
 
     it('My Generations and Favorites: the server’s repository and the hosted adapter give the same pages', async () => {
       const { me, session } = await signedIn();
       // 95 generations in 10 timestamps (so every page boundary falls inside a group), inserted in random
       // order so that neither insertion nor physical order matches the id order.
       const verdicts = ['strong', 'weak', 'no_face', null] as const;
-      const rows = Array.from({ length: 95 }, (_, i) => ({ id: randomUUID(), group: i % 10, favorite: i % 3 === 0, verdict: verdicts[i % 4] }));
+      const rows = Array.from({ length: 95 }, (_, i) => ({
+        id: randomUUID(),
+        group: i % 10,
+        favorite: i % 3 === 0,
+        verdict: verdicts[i % 4],
+      }));
       rows.sort(() => Math.random() - 0.5);
       for (const r of rows) {
         await db.owner.query(
@@ -156,14 +179,23 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
         );
       }
       // My Generations, Favorites, and My Generations' 'Weak likeness' filter (weak or no face).
-      for (const [favorites, weak] of [[false, false], [true, false], [false, true]] as const) {
+      for (const [favorites, weak] of [
+        [false, false],
+        [true, false],
+        [false, true],
+      ] as const) {
         const { rows: stored } = await db.owner.query(
           `select id, created_at from generations where user_id = $1 and status = 'ACTIVE' ${favorites ? 'and is_favorite' : ''} ${weak ? `and likeness_verdict in ('weak', 'no_face')` : ''}`,
           [me.id],
         );
         const expected = chunks(inListOrder(stored, (favorites ? LISTS.favorites : LISTS.myGenerations).order).map((r) => r.id as string));
-        const hosted = await pages(stored.length, async (page) => (await session.data.generationsPage({ page, favorites, weakLikeness: weak })).items);
-        const onServer = await pages(stored.length, async (page) => (await libraryRepository.listPage(server.db, me.id, favorites, page, weak)).map((r) => r.generation));
+        const hosted = await pages(
+          stored.length,
+          async (page) => (await session.data.generationsPage({ page, favorites, weakLikeness: weak })).items,
+        );
+        const onServer = await pages(stored.length, async (page) =>
+          (await libraryRepository.listPage(server.db, me.id, favorites, page, weak)).map((r) => r.generation),
+        );
         const what = favorites ? 'favorites' : weak ? 'weak likeness' : 'my generations';
         expect(hosted, `${what} (hosted)`).toEqual(expected);
         expect(onServer, `${what} (server)`).toEqual(expected);
@@ -176,7 +208,12 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
 
     it('Explore, with and without filters: the same pages on both sides', async () => {
       await db.owner.query('delete from explore_gallery');
-      const rows = Array.from({ length: 130 }, (_, i) => ({ id: randomUUID(), group: i % 6, featured: i % 11 === 0, gender: i % 2 ? 'female' : 'male' }));
+      const rows = Array.from({ length: 130 }, (_, i) => ({
+        id: randomUUID(),
+        group: i % 6,
+        featured: i % 11 === 0,
+        gender: i % 2 ? 'female' : 'male',
+      }));
       rows.sort(() => Math.random() - 0.5);
       for (const r of rows) {
         await db.owner.query(
@@ -186,7 +223,9 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
       }
       const { session } = await signedIn();
       for (const filters of [{}, { gender: 'female' }]) {
-        const { rows: stored } = await db.owner.query(`select id, is_featured, created_at from explore_gallery ${'gender' in filters ? `where gender = 'female'` : ''}`);
+        const { rows: stored } = await db.owner.query(
+          `select id, is_featured, created_at from explore_gallery ${'gender' in filters ? `where gender = 'female'` : ''}`,
+        );
         const expected = chunks(inListOrder(stored, LISTS.explore.order).map((r) => r.id as string));
         const hosted = await pages(stored.length, async (page) => (await session.data.explorePage(filters, page)).items);
         expect(hosted, JSON.stringify(filters)).toEqual(expected);
@@ -195,9 +234,14 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
           expect(onServer, `${JSON.stringify(filters)} few=${few}`).toEqual(expected);
         }
       }
-      const featured = inListOrder((await db.owner.query('select id, created_at from explore_gallery where is_featured')).rows, LISTS.exploreFeatured.order).map((r) => r.id);
+      const featured = inListOrder(
+        (await db.owner.query('select id, created_at from explore_gallery where is_featured')).rows,
+        LISTS.exploreFeatured.order,
+      ).map((r) => r.id);
       expect((await session.data.exploreFeatured()).map((e) => e.id)).toEqual(featured.slice(0, LIMITS.featuredLimit));
-      expect((await exploreRepository.featured(server.db, LIMITS.featuredLimit)).map((e) => e.id)).toEqual(featured.slice(0, LIMITS.featuredLimit));
+      expect((await exploreRepository.featured(server.db, LIMITS.featuredLimit)).map((e) => e.id)).toEqual(
+        featured.slice(0, LIMITS.featuredLimit),
+      );
     });
   });
 });

@@ -52,7 +52,9 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
       () => clerk.mint({ sub: clerkId }),
     );
     sessions.push(session);
-    const me = await session.data.syncUser(sessionUser({ id: clerkId, fullName: name, primaryEmailAddress: { emailAddress: `${clerkId}@example.com` } }));
+    const me = await session.data.syncUser(
+      sessionUser({ id: clerkId, fullName: name, primaryEmailAddress: { emailAddress: `${clerkId}@example.com` } }),
+    );
     const {
       rows: [character],
     } = await db.owner.query<{ id: string }>(
@@ -67,7 +69,12 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
    * A shoot of `packIndex`'s pack as the server writes it (shootsRepository.insertShoot), `minutesAgo` old,
    * with its first photo landed and its second failed when `progress` says so.
    */
-  async function shoot(owner: Awaited<ReturnType<typeof person>>, packIndex: number, minutesAgo: number, progress: 'queued' | 'partly' | 'done') {
+  async function shoot(
+    owner: Awaited<ReturnType<typeof person>>,
+    packIndex: number,
+    minutesAgo: number,
+    progress: 'queued' | 'partly' | 'done',
+  ) {
     const pack = catalogue.packs[packIndex];
     const id = randomUUID();
     await shootsRepository.insertShoot(
@@ -83,15 +90,32 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
         cost: shootCost(pack.prompts.length),
         createdAt: new Date(Date.now() - minutesAgo * 60_000),
       },
-      pack.prompts.map((prompt, position) => ({ shootId: id, userId: owner.me.id, position, prompt, width: 832, height: 1216, seed: 1000 + position })),
+      pack.prompts.map((prompt, position) => ({
+        shootId: id,
+        userId: owner.me.id,
+        position,
+        prompt,
+        width: 832,
+        height: 1216,
+        seed: 1000 + position,
+      })),
     );
     const photos = await shootsRepository.listPhotos(server.db, id);
     if (progress !== 'queued') {
-      await shootsRepository.finishPhoto(server.db, photos[0].id, { status: 'SUCCEEDED', generationId: randomUUID(), imageUrl: `/media/generations/${owner.me.id}/${id}-0.jpeg` });
+      await shootsRepository.finishPhoto(server.db, photos[0].id, {
+        status: 'SUCCEEDED',
+        generationId: randomUUID(),
+        imageUrl: `/media/generations/${owner.me.id}/${id}-0.jpeg`,
+      });
       await shootsRepository.finishPhoto(server.db, photos[1].id, { status: 'FAILED', error: 'refused by the safety checker' });
     }
     if (progress === 'done') {
-      for (const p of photos.slice(2)) await shootsRepository.finishPhoto(server.db, p.id, { status: 'SUCCEEDED', generationId: randomUUID(), imageUrl: `/media/generations/${owner.me.id}/${p.id}.jpeg` });
+      for (const p of photos.slice(2))
+        await shootsRepository.finishPhoto(server.db, p.id, {
+          status: 'SUCCEEDED',
+          generationId: randomUUID(),
+          imageUrl: `/media/generations/${owner.me.id}/${p.id}.jpeg`,
+        });
       await shootsRepository.endShoot(server.db, id, 'COMPLETED');
     }
     return { id, pack, photos: pack.prompts.length };
@@ -110,11 +134,15 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
     expect(packs.every((p) => p.prompts.length === p.photo_count && p.photo_count >= 8)).toBe(true);
     // The hidden pack's prompts are not readable either, through the embed or on their own.
     const token = await clerk.mint({ sub: 'user_reader' });
-    const res = await fetch(`${fakes.url}/rest/v1/photo_pack_prompts?select=pack_id&pack_id=eq.${hiddenPack}`, { headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` } });
+    const res = await fetch(`${fakes.url}/rest/v1/photo_pack_prompts?select=pack_id&pack_id=eq.${hiddenPack}`, {
+      headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual([]);
     // Visitors (anon) read the same visible catalogue; nobody but the server writes it.
-    expect((await db.asClaims(ANON, 'select id from photo_packs order by position, id')).rows.map((r) => r.id)).toEqual(packs.map((p) => p.id));
+    expect((await db.asClaims(ANON, 'select id from photo_packs order by position, id')).rows.map((r) => r.id)).toEqual(
+      packs.map((p) => p.id),
+    );
     const write = await fetch(`${fakes.url}/rest/v1/photo_packs?id=eq.${packs[0].id}`, {
       method: 'PATCH',
       headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -133,18 +161,35 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
 
     const list = await ann.session.data.shoots({ running: false });
     expect(list.map((s) => s.id)).toEqual([annRunning.id, annOld.id]);
-    expect(list[0]).toMatchObject({ pack_id: annRunning.pack.id, pack_name: annRunning.pack.name, lora_id: ann.characterId, character_name: ann.characterName, status: 'RUNNING', photo_count: annRunning.photos, cost: shootCost(annRunning.photos), ready: 1, failed: 1, finished_at: null });
+    expect(list[0]).toMatchObject({
+      pack_id: annRunning.pack.id,
+      pack_name: annRunning.pack.name,
+      lora_id: ann.characterId,
+      character_name: ann.characterName,
+      status: 'RUNNING',
+      photo_count: annRunning.photos,
+      cost: shootCost(annRunning.photos),
+      ready: 1,
+      failed: 1,
+      finished_at: null,
+    });
     expect(list[1]).toMatchObject({ status: 'COMPLETED', ready: annOld.photos - 1, failed: 1 });
     expect(list[1].finished_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     // The same summaries the server's repository gives (counts and order), read under RLS by the SPA.
     const serverList = await shootsRepository.listShoots(server.db, ann.me.id, { limit: 50 });
-    expect(list.map((s) => [s.id, s.ready, s.failed, s.created_at])).toEqual(serverList.map((r) => [r.shoot.id, r.ready, r.failed, r.shoot.createdAt.toISOString()]));
+    expect(list.map((s) => [s.id, s.ready, s.failed, s.created_at])).toEqual(
+      serverList.map((r) => [r.shoot.id, r.ready, r.failed, r.shoot.createdAt.toISOString()]),
+    );
     expect((await ann.session.data.shoots({ running: true })).map((s) => s.id)).toEqual([annRunning.id]);
 
     const full = await ann.session.data.shoot(annRunning.id);
     expect(full.photos.map((p) => p.position)).toEqual([...Array(annRunning.photos).keys()]);
     expect(full.photos.map((p) => p.prompt)).toEqual(annRunning.pack.prompts);
-    expect(full.photos[0]).toMatchObject({ status: 'SUCCEEDED', image_url: `/media/generations/${ann.me.id}/${annRunning.id}-0.jpeg`, ahead: null });
+    expect(full.photos[0]).toMatchObject({
+      status: 'SUCCEEDED',
+      image_url: `/media/generations/${ann.me.id}/${annRunning.id}-0.jpeg`,
+      ahead: null,
+    });
     expect(full.photos[0].finished_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(full.photos[1]).toMatchObject({ status: 'FAILED', image_url: null, error: 'refused by the safety checker' });
     expect(full.photos.slice(2).every((p) => p.status === 'QUEUED' && p.image_url === null)).toBe(true);
@@ -153,10 +198,14 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
     expect(list.some((s) => s.id === bobs.id)).toBe(false);
     await expect(ann.session.data.shoot(bobs.id)).rejects.toMatchObject({ status: 406, code: 'PGRST116' });
     const token = await clerk.mint({ sub: ann.me.clerk_id });
-    const photos = await fetch(`${fakes.url}/rest/v1/shoot_photos?select=id&shoot_id=eq.${bobs.id}`, { headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` } });
+    const photos = await fetch(`${fakes.url}/rest/v1/shoot_photos?select=id&shoot_id=eq.${bobs.id}`, {
+      headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` },
+    });
     expect(await photos.json()).toEqual([]);
     // Even a filter that names Bob finds nothing for Ann; Bob sees his own.
-    const byUser = await fetch(`${fakes.url}/rest/v1/photo_shoots?select=id&user_id=eq.${bob.me.id}`, { headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` } });
+    const byUser = await fetch(`${fakes.url}/rest/v1/photo_shoots?select=id&user_id=eq.${bob.me.id}`, {
+      headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` },
+    });
     expect(await byUser.json()).toEqual([]);
     expect((await bob.session.data.shoots({ running: false })).map((s) => s.id)).toEqual([bobs.id]);
     expect((await bob.session.data.shoot(bobs.id)).photos).toHaveLength(bobs.photos);
@@ -173,7 +222,9 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
       [id, ann.me.id, catalogue.packs[0].id],
     );
     const token = await clerk.mint({ sub: ann.me.clerk_id });
-    const res = await fetch(`${fakes.url}/rest/v1/photo_shoots?select=id,lora_trainings(id),shoot_photos(id)&id=eq.${id}`, { headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` } });
+    const res = await fetch(`${fakes.url}/rest/v1/photo_shoots?select=id,lora_trainings(id),shoot_photos(id)&id=eq.${id}`, {
+      headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual([{ id, lora_trainings: null, shoot_photos: [] }]);
     expect((await ann.session.data.shoot(id)).photos).toEqual([]);

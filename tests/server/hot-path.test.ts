@@ -55,7 +55,10 @@ describe.each(testDatabases())('generate path statements (%s)', (database) => {
     const { userId } = await ts.signUp();
     const { userId: otherUser } = await ts.signUp();
     const lease = { leaseOwner: 'instance-a', leaseExpiresAt: sql<Date>`now() + interval '1 minute'` };
-    const job = (user: string, extra: { leaseOwner?: string; leaseExpiresAt?: ReturnType<typeof sql<Date>>; status?: 'SUCCEEDED' } = {}) => ({
+    const job = (
+      user: string,
+      extra: { leaseOwner?: string; leaseExpiresAt?: ReturnType<typeof sql<Date>>; status?: 'SUCCEEDED' } = {},
+    ) => ({
       id: randomUUID(),
       userId: user,
       kind: 'generation' as const,
@@ -93,12 +96,18 @@ describe.each(testDatabases())('generate path statements (%s)', (database) => {
     const me = await ts.rt.users.findById(userId);
     const ofUser = eq(authSessions.userId, me!.clerkId);
 
-    await ts.rt.db.update(authSessions).set({ expiresAt: sql`now() + interval '29 days' - interval '1 hour'` }).where(ofUser);
+    await ts.rt.db
+      .update(authSessions)
+      .set({ expiresAt: sql`now() + interval '29 days' - interval '1 hour'` })
+      .where(ofUser);
     expect((await client.get('/api/me')).status).toBe(200);
     const [extended] = await ts.rt.db.select({ expiresAt: authSessions.expiresAt }).from(authSessions).where(ofUser);
     expect(extended.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29.9 * 24 * 3600_000);
 
-    await ts.rt.db.update(authSessions).set({ expiresAt: sql`now() - interval '1 second'` }).where(ofUser);
+    await ts.rt.db
+      .update(authSessions)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(ofUser);
     expect((await client.get('/api/me')).status).toBe(401);
   });
 
@@ -128,14 +137,18 @@ describe.each(testDatabases())('session lookup in one query (%s)', (database) =>
     expect(fast?.who).toEqual(who);
     expect(fast?.row).toEqual(await ts.rt.users.findById(userId));
     expect(fast?.row?.credits).toBe(30);
-    const [session] = await ts.rt.db.select().from(authSessions).where(and(eq(authSessions.id, fast!.who.session!.id)));
+    const [session] = await ts.rt.db
+      .select()
+      .from(authSessions)
+      .where(and(eq(authSessions.id, fast!.who.session!.id)));
     expect(session.expiresAt.getTime()).toBe(fast!.who.session!.expiresAt.getTime());
   });
 });
 
 describe('signed session cookie', () => {
   const secret = 'a-secret-of-the-server-a-secret-of-the-server';
-  const signed = (token: string, key = secret) => encodeURIComponent(`${token}.${createHmac('sha256', key).update(token).digest('base64')}`);
+  const signed = (token: string, key = secret) =>
+    encodeURIComponent(`${token}.${createHmac('sha256', key).update(token).digest('base64')}`);
 
   it('reads the token of a cookie signed with the secret, and nothing else', () => {
     expect(signedCookieValue(`other=1; s=${signed('tok')}; last=2`, 's', secret)).toBe('tok');

@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { GenerationView } from '@common/generation.ts';
-import { GENERATION_UNDO_SECONDS, restoreRefused, SELECTION_GONE, type ExploreFilterOptions, type ExplorePage, type LibraryPage } from '@common/library.ts';
+import {
+  GENERATION_UNDO_SECONDS,
+  restoreRefused,
+  SELECTION_GONE,
+  type ExploreFilterOptions,
+  type ExplorePage,
+  type LibraryPage,
+} from '@common/library.ts';
 import type { RealtimeEvent } from '@common/events.ts';
 import { exploreGallery, generations, loraTrainings } from '../../server/db/schema.ts';
 import { seedCatalogue, seedExploreGallery, SEED_SIZE } from '../../server/services/explore-seed.ts';
@@ -12,7 +19,8 @@ import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
 const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const patch = (client: TestClient, id: string, body: unknown) => client.fetch(`/api/library/generations/${id}`, { method: 'PATCH', ...json(body) });
+const patch = (client: TestClient, id: string, body: unknown) =>
+  client.fetch(`/api/library/generations/${id}`, { method: 'PATCH', ...json(body) });
 const del = (client: TestClient, id: string) => client.fetch(`/api/library/generations/${id}`, { method: 'DELETE' });
 const restore = (client: TestClient, id: string) => client.fetch(`/api/library/generations/${id}/restore`, { method: 'POST' });
 const selection = (client: TestClient, action: string, ids: string[]) => client.post('/api/library/selection', { action, ids });
@@ -64,7 +72,11 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     expect(first).toMatchObject({ page: 1, pageSize: 40, total: 85, pageCount: 3 });
     expect(first.items).toHaveLength(40);
     expect(first.items[0].id).toBe(ids[84]);
-    expect(first.items[0]).toMatchObject({ params: { prompt: 'prompt 84', image_size: { width: 1024, height: 768 }, seed: '84' }, isFavorited: false, lora_trainings: null });
+    expect(first.items[0]).toMatchObject({
+      params: { prompt: 'prompt 84', image_size: { width: 1024, height: 768 }, seed: '84' },
+      isFavorited: false,
+      lora_trainings: null,
+    });
     const third = await page(owner.client, '?page=3');
     expect(third.items.map((g) => g.id)).toEqual(ids.slice(0, 5).reverse());
     const all = [...first.items, ...(await page(owner.client, '?page=2')).items, ...third.items].map((g) => g.id);
@@ -77,11 +89,22 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     const owner = await ts.signUp();
     const [training] = await ts.rt.db
       .insert(loraTrainings)
-      .values({ userId: owner.userId, characterName: 'Ana', triggerWord: 'anaxy', status: 'COMPLETED', loraFileUrl: '/media/loras/x/ana.bin' })
+      .values({
+        userId: owner.userId,
+        characterName: 'Ana',
+        triggerWord: 'anaxy',
+        status: 'COMPLETED',
+        loraFileUrl: '/media/loras/x/ana.bin',
+      })
       .returning();
     await insertGenerations(ts, owner.userId, 1, { loraId: training.id, loraScale: 0.8 });
     const [item] = (await page(owner.client, '')).items;
-    expect(item.lora_trainings).toEqual({ id: training.id, character_name: 'Ana', trigger_word: 'anaxy', lora_file_url: '/media/loras/x/ana.bin' });
+    expect(item.lora_trainings).toEqual({
+      id: training.id,
+      character_name: 'Ana',
+      trigger_word: 'anaxy',
+      lora_file_url: '/media/loras/x/ana.bin',
+    });
     expect(item.params.loras).toEqual([{ path: '/media/loras/x/ana.bin', scale: 0.8 }]);
   });
 
@@ -118,7 +141,10 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     const statusOf = async (id: string) => (await ts.rt.db.select().from(generations).where(eq(generations.id, id)))[0];
     /** Moves a delete back in time, as if it had happened `seconds` ago. */
     const deletedAgo = (id: string, seconds: number) =>
-      ts.rt.db.update(generations).set({ deletedAt: sql`now() - make_interval(secs => ${seconds})` }).where(eq(generations.id, id));
+      ts.rt.db
+        .update(generations)
+        .set({ deletedAt: sql`now() - make_interval(secs => ${seconds})` })
+        .where(eq(generations.id, id));
     const refused = (count: number) => ({ code: 'restore_refused', message: restoreRefused(count), requestId: expect.any(String) });
 
     it('brings a deleted image back within the window, in its place with its favourite, and tells the other tabs; a second Undo changes nothing', async () => {
@@ -139,11 +165,13 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
         // Twice (a retried request): still there, and no second event (the favourite after it is the next one).
         expect((await restore(client, ids[1])).status).toBe(200);
         await patch(client, ids[0], { is_favorite: true });
-        await expect.poll(() => events.filter((e) => e.type === 'generation'), { timeout: 10_000 }).toEqual([
-          { type: 'generation', action: 'deleted', id: ids[1] },
-          { type: 'generation', action: 'restored', id: ids[1] },
-          { type: 'generation', action: 'updated', id: ids[0] },
-        ]);
+        await expect
+          .poll(() => events.filter((e) => e.type === 'generation'), { timeout: 10_000 })
+          .toEqual([
+            { type: 'generation', action: 'deleted', id: ids[1] },
+            { type: 'generation', action: 'restored', id: ids[1] },
+            { type: 'generation', action: 'updated', id: ids[0] },
+          ]);
       } finally {
         unsubscribe();
       }
@@ -168,7 +196,10 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
       expect(await statusOf(late)).toMatchObject({ status: 'DELETED' });
 
       // Within the window by its time, but the files are gone (marked as the purge marks them).
-      await ts.rt.db.update(generations).set({ filesRemovedAt: sql`now()` }).where(eq(generations.id, purged));
+      await ts.rt.db
+        .update(generations)
+        .set({ filesRemovedAt: sql`now()` })
+        .where(eq(generations.id, purged));
       expect(await (await restore(client, purged)).json()).toEqual(refused(1));
       expect(await statusOf(purged)).toMatchObject({ status: 'DELETED' });
 
@@ -256,7 +287,10 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
       ['GET', '/api/explore/filters'],
       ['GET', '/api/explore/featured'],
     ]) {
-      expect((await anonymous.fetch(path, { method, ...(method === 'PATCH' ? json({ is_favorite: true }) : {}) })).status, `${method} ${path}`).toBe(401);
+      expect(
+        (await anonymous.fetch(path, { method, ...(method === 'PATCH' ? json({ is_favorite: true }) : {}) })).status,
+        `${method} ${path}`,
+      ).toBe(401);
     }
   });
 
@@ -274,7 +308,10 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
       ['/api/explore?gender=robot', 'gender: must be one of female, male, other'],
       ['/api/explore?hair_color=green', 'hair_color: must be one of black, blonde, brown, gray, red, white, other'],
       ['/api/explore?style=%27%20or%201%3D1', 'style: must be one of cinematic, editorial, fashion, headshot, lifestyle, portrait, street'],
-      ['/api/explore?ethnicity=martian', 'ethnicity: must be one of african, east-asian, hispanic, middle-eastern, south-asian, white, mixed'],
+      [
+        '/api/explore?ethnicity=martian',
+        'ethnicity: must be one of african, east-asian, hispanic, middle-eastern, south-asian, white, mixed',
+      ],
     ];
     for (const [path, message] of cases) {
       const res = await client.get(path);
@@ -283,8 +320,16 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     }
     const badBody = await patch(client, id, { is_favorite: 'yes' });
     expect(badBody.status).toBe(400);
-    expect(await badBody.json()).toEqual({ code: 'invalid_input', message: 'is_favorite: must be true or false', requestId: expect.any(String) });
-    const notJson = await client.fetch(`/api/library/generations/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(await badBody.json()).toEqual({
+      code: 'invalid_input',
+      message: 'is_favorite: must be true or false',
+      requestId: expect.any(String),
+    });
+    const notJson = await client.fetch(`/api/library/generations/${id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(notJson.status).toBe(400);
   });
 
@@ -321,7 +366,12 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     expect((await (await client.get('/api/explore?page=2')).json()).items).toHaveLength(10);
 
     const options: ExploreFilterOptions = await (await client.get('/api/explore/filters')).json();
-    expect(options).toEqual({ gender: ['female', 'male'], hair_color: ['black', 'blonde', 'red'], ethnicity: ['hispanic'], style: ['portrait', 'street'] });
+    expect(options).toEqual({
+      gender: ['female', 'male'],
+      hair_color: ['black', 'blonde', 'red'],
+      ethnicity: ['hispanic'],
+      style: ['portrait', 'street'],
+    });
     const featured = await (await client.get('/api/explore/featured')).json();
     expect(featured.items).toHaveLength(12);
     expect(featured.items.every((i: { is_featured: boolean }) => i.is_featured)).toBe(true);
@@ -329,7 +379,9 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
 
   it('seeds the starter gallery once, with every attribute value and some featured items', async () => {
     await ts.rt.db.delete(exploreGallery);
-    const tiny = await sharp({ create: { width: 8, height: 10, channels: 3, background: '#888' } }).jpeg().toBuffer();
+    const tiny = await sharp({ create: { width: 8, height: 10, channels: 3, background: '#888' } })
+      .jpeg()
+      .toBuffer();
     let renders = 0;
     const generator: ImageGenerator = {
       name: 'builtin',
@@ -363,7 +415,9 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     const { db, storage } = ts.rt;
     await db.delete(exploreGallery);
     await storage.delete('explore/seed-v2.complete');
-    const old = await sharp({ create: { width: 8, height: 10, channels: 3, background: '#777' } }).jpeg().toBuffer();
+    const old = await sharp({ create: { width: 8, height: 10, channels: 3, background: '#777' } })
+      .jpeg()
+      .toBuffer();
     const v1Key = (id: string) => `explore/seed-v1/${id}.jpeg`;
     // An install that completed v1 (the silhouettes); the operator then removed its first item and
     // unfeatured a featured one, added an item of their own, and a user has a generation.
@@ -393,7 +447,9 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     const [generationId] = await insertGenerations(ts, user.userId, 1);
     const [generationBefore] = await db.select().from(generations).where(eq(generations.id, generationId!));
 
-    const fresh = await sharp({ create: { width: 8, height: 10, channels: 3, background: '#c8202a' } }).jpeg().toBuffer();
+    const fresh = await sharp({ create: { width: 8, height: 10, channels: 3, background: '#c8202a' } })
+      .jpeg()
+      .toBuffer();
     const prompts: string[] = [];
     const generator: ImageGenerator = {
       name: 'builtin',
@@ -411,7 +467,11 @@ describe.each(testDatabases())('library and explore (%s)', (database) => {
     expect(rows.find((r) => r.id === removed!.id)).toBeUndefined();
     for (const item of kept) {
       const row = rows.find((r) => r.id === item.id)!;
-      expect(row).toMatchObject({ imageUrl: `/media/explore/seed-v2/${item.id}.jpeg`, prompt: item.prompt, isFeatured: item.id === unfeatured.id ? false : item.featured });
+      expect(row).toMatchObject({
+        imageUrl: `/media/explore/seed-v2/${item.id}.jpeg`,
+        prompt: item.prompt,
+        isFeatured: item.id === unfeatured.id ? false : item.featured,
+      });
       expect((await storage.read(`explore/seed-v2/${item.id}.jpeg`))!.equals(fresh)).toBe(true);
       expect(await storage.exists(v1Key(item.id))).toBe(false);
     }

@@ -40,7 +40,13 @@ describe('instances stopping and dying (postgres)', { timeout: 120_000 }, () => 
   });
 
   const spawn = (env: Record<string, string>) =>
-    spawnServerProcess({ DATABASE_URL: scratch.url, AUTH_SECRET: TEST_AUTH_SECRET, DATA_DIR: dataDir, TRAINING_POLL_SECONDS: '0.2', ...env });
+    spawnServerProcess({
+      DATABASE_URL: scratch.url,
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      DATA_DIR: dataDir,
+      TRAINING_POLL_SECONDS: '0.2',
+      ...env,
+    });
   /** A request to the server process with the user's session, as their browser would send it. */
   const send = (server: ServerProcess, cookie: string, path: string, body?: unknown) =>
     fetch(server.url + path, {
@@ -66,7 +72,12 @@ describe('instances stopping and dying (postgres)', { timeout: 120_000 }, () => 
     // The stream ends long before the generation does, so the browser reconnects to another instance.
     for (let part = await reader.read(); !part.done; part = await reader.read());
     const streamEnded = Date.now();
-    await waitFor('the port to close', async () => fetch(`${server.url}/healthz`).then(() => false, () => true));
+    await waitFor('the port to close', async () =>
+      fetch(`${server.url}/healthz`).then(
+        () => false,
+        () => true,
+      ),
+    );
 
     const { res, at } = await generation;
     expect(res.status).toBe(200);
@@ -100,11 +111,21 @@ describe('instances stopping and dying (postgres)', { timeout: 120_000 }, () => 
     const { client, userId } = await other.signUp({ credits: 500 });
     const url = await uploadArchive(client, await trainingArchive(4));
     // Its training step outlasts the grace period (and its own close), so it cannot end the training itself.
-    const server = await spawn({ JOB_LEASE_SECONDS: '60', SHUTDOWN_GRACE_SECONDS: '1', TRAINING_DURATION_SECONDS: '0', TEST_TRAINING_DELAY_MS: '60000' });
+    const server = await spawn({
+      JOB_LEASE_SECONDS: '60',
+      SHUTDOWN_GRACE_SECONDS: '1',
+      TRAINING_DURATION_SECONDS: '0',
+      TEST_TRAINING_DELAY_MS: '60000',
+    });
     const submitted = await send(server, client.cookieHeader(), '/api/image/submit-lora-training', trainingPayload(url));
     expect(submitted.status).toBe(200);
     const { request_id } = await submitted.json();
-    const row = () => other.rt.db.select().from(loraTrainings).where(eq(loraTrainings.requestId, request_id)).then((r) => r[0]);
+    const row = () =>
+      other.rt.db
+        .select()
+        .from(loraTrainings)
+        .where(eq(loraTrainings.requestId, request_id))
+        .then((r) => r[0]);
     await waitFor('the server process to lease the training', async () => (await row())?.leaseOwner);
     server.kill('SIGTERM');
     expect(await server.exited).toBe(0);
@@ -130,7 +151,7 @@ describe('instances stopping and dying (postgres)', { timeout: 120_000 }, () => 
     expect(await other.rt.credits.balance(userId)).toBe(0);
   });
 
-  it("SIGKILL during a generation: the user generates on the other instance at once, and the dead job is refunded within seconds", async () => {
+  it('SIGKILL during a generation: the user generates on the other instance at once, and the dead job is refunded within seconds', async () => {
     const { client, userId } = await other.signUp({ credits: 20 });
     const server = await spawn({ TEST_GENERATION_DELAY_MS: '60000', JOB_LEASE_SECONDS: '6' });
     void send(server, client.cookieHeader(), '/api/image/generate-image', request).catch(() => undefined);
@@ -147,7 +168,10 @@ describe('instances stopping and dying (postgres)', { timeout: 120_000 }, () => 
     const [stored] = await other.rt.db.select().from(generations).where(eq(generations.id, generation.id));
 
     const refunded = await waitFor('the dead job to be refunded', async () => {
-      const [job] = await other.rt.db.select().from(generationJobs).where(and(eq(generationJobs.id, dead.id), eq(generationJobs.status, 'FAILED')));
+      const [job] = await other.rt.db
+        .select()
+        .from(generationJobs)
+        .where(and(eq(generationJobs.id, dead.id), eq(generationJobs.status, 'FAILED')));
       return job;
     });
     // The second generation was saved before the dead one's lease ran out and it was refunded.

@@ -91,7 +91,12 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
     expect(row.referenceCheckedAt).toBeInstanceOf(Date);
 
     // Four strangers and a room: no face agrees with the others, so there is no reference (and no error).
-    const crowd = await character(userId, [await portraitPhoto('man'), await portraitPhoto('blondeWoman'), await portraitPhoto('auburnWoman'), await sceneWithoutFace()]);
+    const crowd = await character(userId, [
+      await portraitPhoto('man'),
+      await portraitPhoto('blondeWoman'),
+      await portraitPhoto('auburnWoman'),
+      await sceneWithoutFace(),
+    ]);
     const [none] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, crowd.id));
     expect(none.referenceFace).toBeNull();
     expect(none.referenceCheckedAt).toBeInstanceOf(Date);
@@ -106,11 +111,15 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
       return ((await res.json()) as GenerateImageResponse).generation;
     };
     const scored = (id: string) =>
-      waitFor(`generation ${id} scored`, async () => {
-        const { items } = (await (await client.get('/api/library/generations?page=1')).json()) as { items: GenerationView[] };
-        const g = items.find((i) => i.id === id);
-        return g?.likeness_verdict ? g : undefined;
-      }, 30_000);
+      waitFor(
+        `generation ${id} scored`,
+        async () => {
+          const { items } = (await (await client.get('/api/library/generations?page=1')).json()) as { items: GenerationView[] };
+          const g = items.find((i) => i.id === id);
+          return g?.likeness_verdict ? g : undefined;
+        },
+        30_000,
+      );
 
     const own = await generate();
     const ownScored = await scored(own.id);
@@ -208,7 +217,8 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
       createdAt: new Date(Date.now() - n * 1000),
     });
     await ts.rt.db.insert(generations).values([row(1, 'strong'), row(2, 'weak'), row(3, 'no_face'), row(4, null)]);
-    const list = async (query: string) => (await (await client.get(`/api/library/generations?${query}`)).json()) as { items: GenerationView[]; total: number };
+    const list = async (query: string) =>
+      (await (await client.get(`/api/library/generations?${query}`)).json()) as { items: GenerationView[]; total: number };
     const weak = await list('page=1&likeness=weak');
     expect(weak.total).toBe(2);
     expect(weak.items.map((g) => [g.params.prompt, g.likeness, g.likeness_verdict])).toEqual([
@@ -252,7 +262,11 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
 
   it('a character without a reference: nothing is scored, nothing re-taken, no error', async () => {
     const { client, userId } = await ts.signUp({ credits: N * 10 });
-    const crowd = await character(userId, [await portraitPhoto('man'), await portraitPhoto('blondeWoman'), await portraitPhoto('auburnWoman')]);
+    const crowd = await character(userId, [
+      await portraitPhoto('man'),
+      await portraitPhoto('blondeWoman'),
+      await portraitPhoto('auburnWoman'),
+    ]);
     fal.control.strangerNext(3);
     const before = fluxCalls();
     const res = await client.post('/api/shoots', { pack_id: pack.id, lora_id: crowd.id });

@@ -23,12 +23,18 @@ const onServer = (link: string) => {
 
 async function trainingRow(ts: TestServer, userId: string, characterName: string): Promise<string> {
   const id = randomUUID();
-  await ts.rt.db.insert(loraTrainings).values({ id, userId, characterName, requestId: randomUUID(), provider: 'builtin', nextRunAt: new Date(Date.now() + 3600_000) });
+  await ts.rt.db
+    .insert(loraTrainings)
+    .values({ id, userId, characterName, requestId: randomUUID(), provider: 'builtin', nextRunAt: new Date(Date.now() + 3600_000) });
   return id;
 }
 
 const endTraining = (ts: TestServer, id: string, status: 'COMPLETED' | 'FAILED') =>
-  finishTraining(ts.rt, id, status === 'COMPLETED' ? { status, loraFileUrl: `/media/loras/x/${id}.json`, result: {} } : { status, error: 'broken' });
+  finishTraining(
+    ts.rt,
+    id,
+    status === 'COMPLETED' ? { status, loraFileUrl: `/media/loras/x/${id}.json`, result: {} } : { status, error: 'broken' },
+  );
 
 describe('mail configuration', () => {
   it('refuses a malformed SMTP_URL or MAIL_FROM, naming the variable', () => {
@@ -41,7 +47,9 @@ describe('mail configuration', () => {
       }
     }
     expect(() => loadConfig({ MAIL_FROM: 'Likeness <no-reply@example.com>\r\nBcc: victim@example.com' })).toThrowError(/MAIL_FROM/);
-    expect(loadConfig({ SMTP_URL: 'smtps://u:p%40ss@smtp.example.com:465', MAIL_FROM: 'Likeness <hello@example.com>' }).mailFrom).toBe('Likeness <hello@example.com>');
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p%40ss@smtp.example.com:465', MAIL_FROM: 'Likeness <hello@example.com>' }).mailFrom).toBe(
+      'Likeness <hello@example.com>',
+    );
     expect(loadConfig({}).mailFrom).toBe('Likeness <support@likeness.app>');
   });
 });
@@ -113,7 +121,10 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     expect(reset.status, await reset.clone().text()).toBe(200);
     // Every session of the account is signed out, its stream included.
     expect(await (await oldSession.get('/api/auth/get-session')).json()).toBeNull();
-    await Promise.race([ended, new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open 5 s after the reset')), 5000))]);
+    await Promise.race([
+      ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('stream still open 5 s after the reset')), 5000)),
+    ]);
     expect(events.at(-1)).toBe('signed-out');
     // Used once: a second use changes nothing.
     const again = await visitor.post('/api/auth/reset-password', { token, newPassword: 'another-strong-passphrase-7' });
@@ -131,9 +142,15 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     const link = linkIn(mail, '/api/auth/reset-password/');
     const token = new URL(link).pathname.split('/').pop()!;
     const [{ clerkId }] = await ts.rt.db.select({ clerkId: users.clerkId }).from(users).where(eq(users.id, userId));
-    const expired = await ts.rt.db.update(authVerifications).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authVerifications.value, clerkId)).returning();
+    const expired = await ts.rt.db
+      .update(authVerifications)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authVerifications.value, clerkId))
+      .returning();
     expect(expired).toHaveLength(1);
-    expect(new URL((await ts.client().get(onServer(link))).headers.get('location')!, ts.url).searchParams.get('error')).toBe('INVALID_TOKEN');
+    expect(new URL((await ts.client().get(onServer(link))).headers.get('location')!, ts.url).searchParams.get('error')).toBe(
+      'INVALID_TOKEN',
+    );
     const res = await ts.client().post('/api/auth/reset-password', { token, newPassword: STRONG });
     expect(res.status).toBe(400);
     expect((await ts.client().post('/api/auth/sign-in/email', { email, password: 'correct-horse-1' })).status).toBe(200);
@@ -168,7 +185,10 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     return ts.rt.db.select().from(authVerifications).where(eq(authVerifications.value, clerkId!));
   };
   const outboxRows = (email: string, kind: 'password-reset' | 'verify-email') =>
-    ts.rt.db.select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, kind)));
+    ts.rt.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, email), eq(mailOutbox.kind, kind)));
   /** Runs `work` while the database refuses rows with a real CHECK constraint on `table`. */
   async function whileRefused(table: 'mail_outbox' | 'auth_verifications', check: string, work: () => Promise<void>) {
     await ts.rt.db.execute(sql.raw(`alter table ${table} add constraint test_refuses check (${check}) not valid`));
@@ -219,7 +239,9 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     // The link is a signed, expiring token the server keeps nowhere but in the outbox row.
     const token = new URL(linkIn(first, '/api/auth/verify-email')).searchParams.get('token')!;
     expect(await storedTokens(userId)).toEqual([]);
-    expect((await ts.rt.db.select().from(authVerifications)).some((v) => v.identifier.includes(token) || v.value.includes(token))).toBe(false);
+    expect((await ts.rt.db.select().from(authVerifications)).some((v) => v.identifier.includes(token) || v.value.includes(token))).toBe(
+      false,
+    );
 
     logLines.length = 0;
     await whileRefused('mail_outbox', "kind <> 'verify-email'", async () => {
@@ -300,7 +322,10 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     expect(linkIn(failedMail, '/mail/unsubscribe')).toBe(unsubscribe);
     const forged = new URL(unsubscribe);
     forged.searchParams.set('u', randomUUID());
-    const refused = await fetch(ts.url + forged.pathname + forged.search, { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) });
+    const refused = await fetch(ts.url + forged.pathname + forged.search, {
+      method: 'POST',
+      body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }),
+    });
     expect(refused.status).toBe(400);
     const altered = await fetch(ts.url + onServer(unsubscribe).slice(0, -2) + 'xx');
     expect(altered.status).toBe(400);
@@ -308,11 +333,17 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     const [{ on }] = await ts.rt.db.select({ on: users.emailNotifications }).from(users).where(eq(users.id, userId));
     expect(on).toBe(true);
 
-    const oneClick = await fetch(ts.url + onServer(unsubscribe), { method: 'POST', body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) });
+    const oneClick = await fetch(ts.url + onServer(unsubscribe), {
+      method: 'POST',
+      body: new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }),
+    });
     expect(oneClick.status).toBe(204);
     const next = await trainingRow(ts, userId, 'Cleo');
     await endTraining(ts, next, 'COMPLETED');
-    const rows = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, `character-ready:${next}`));
+    const rows = await ts.rt.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.dedupeKey, `character-ready:${next}`));
     expect(rows).toHaveLength(0);
 
     // The link clicked in a browser (GET) unsubscribes too and offers to subscribe again.
@@ -322,12 +353,15 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     expect(await again.text()).toContain('Notifications are on');
   });
 
-  it("recipients: the sign-in address with built-in accounts; in Clerk mode nothing until the verified address is known (never users.email)", async () => {
+  it('recipients: the sign-in address with built-in accounts; in Clerk mode nothing until the verified address is known (never users.email)', async () => {
     const { userId, email } = await ts.signUp();
     await ts.rt.db.update(users).set({ email: 'written-by-the-browser@example.com' }).where(eq(users.id, userId));
     expect(await recipientAddress(ts.rt.db, userId)).toEqual({ to: email });
     // A Clerk person (no built-in login): nothing until the server knows the verified address, then that.
-    const [clerkPerson] = await ts.rt.db.insert(users).values({ clerkId: `user_${randomUUID()}`, email: 'typed-by-the-browser@example.com' }).returning();
+    const [clerkPerson] = await ts.rt.db
+      .insert(users)
+      .values({ clerkId: `user_${randomUUID()}`, email: 'typed-by-the-browser@example.com' })
+      .returning();
     expect(await recipientAddress(ts.rt.db, clerkPerson.id)).toEqual({ wait: 'no verified address known for this person yet' });
     await ts.rt.db.update(users).set({ verifiedEmail: 'verified@example.com' }).where(eq(users.id, clerkPerson.id));
     expect(await recipientAddress(ts.rt.db, clerkPerson.id)).toEqual({ to: 'verified@example.com' });
@@ -337,12 +371,25 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
   it('the profile switch turns notifications off and on', async () => {
     const { client, userId } = await ts.signUp();
     expect(await (await client.get('/api/me/notifications')).json()).toEqual({ email_notifications: true });
-    const off = await client.fetch('/api/me/notifications', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email_notifications: false }) });
+    const off = await client.fetch('/api/me/notifications', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email_notifications: false }),
+    });
     expect(off.status).toBe(200);
     const id = await trainingRow(ts, userId, 'Dee');
     await endTraining(ts, id, 'COMPLETED');
-    expect(await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, `character-ready:${id}`))).toHaveLength(0);
-    const bad = await client.fetch('/api/me/notifications', { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email_notifications: 'yes' }) });
+    expect(
+      await ts.rt.db
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.dedupeKey, `character-ready:${id}`)),
+    ).toHaveLength(0);
+    const bad = await client.fetch('/api/me/notifications', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email_notifications: 'yes' }),
+    });
     expect(bad.status).toBe(400);
     expect((await new TestClient(ts.url).get('/api/me/notifications')).status).toBe(401);
   });
@@ -374,7 +421,10 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     const id = await trainingRow(ts, userId, 'Eve');
     await endTraining(ts, id, 'COMPLETED');
     await waitFor('a refused attempt', async () => smtp.refused > refusedBefore);
-    const [row] = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, `character-ready:${id}`));
+    const [row] = await ts.rt.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.dedupeKey, `character-ready:${id}`));
     await waitFor('the retry scheduled', async () => {
       const [r] = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.id, row.id));
       return r.attempts >= 1 && r.status === 'PENDING' && r.lastError?.includes('Try again later');
@@ -386,7 +436,9 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     const [sent] = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.id, row.id));
     expect(sent.status).toBe('SENT');
     expect(sent.payload).toEqual({});
-    const metrics = parseMetrics(await (await fetch(`${ts.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-metrics-token' } })).text());
+    const metrics = parseMetrics(
+      await (await fetch(`${ts.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-metrics-token' } })).text(),
+    );
     expect(metrics.get('likeness_mail_total{kind="character-ready",outcome="retried"}')).toBeGreaterThanOrEqual(1);
     expect(metrics.get('likeness_mail_total{kind="character-ready",outcome="sent"}')).toBeGreaterThanOrEqual(1);
   });
@@ -417,11 +469,21 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     await smtp.waitFor(email);
     smtp.mode = 'fail';
     await ts.client().post('/api/auth/request-password-reset', { email });
-    const row = await waitFor('the reset row', async () => (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).find((r) => r.kind === 'password-reset'));
-    await ts.rt.db.update(mailOutbox).set({ createdAt: new Date(Date.now() - 25 * 3600_000), nextRunAt: new Date() }).where(eq(mailOutbox.id, row.id));
-    await waitFor('given up', async () => (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.id, row.id)))[0].status === 'FAILED');
+    const row = await waitFor('the reset row', async () =>
+      (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).find((r) => r.kind === 'password-reset'),
+    );
+    await ts.rt.db
+      .update(mailOutbox)
+      .set({ createdAt: new Date(Date.now() - 25 * 3600_000), nextRunAt: new Date() })
+      .where(eq(mailOutbox.id, row.id));
+    await waitFor(
+      'given up',
+      async () => (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.id, row.id)))[0].status === 'FAILED',
+    );
     expect(logLines.some((l) => l.msg === 'mail given up: not delivered within 24 hours' && l.mailId === row.id)).toBe(true);
-    const metrics = parseMetrics(await (await fetch(`${ts.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-metrics-token' } })).text());
+    const metrics = parseMetrics(
+      await (await fetch(`${ts.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-metrics-token' } })).text(),
+    );
     expect(metrics.get('likeness_mail_total{kind="password-reset",outcome="given_up"}')).toBe(1);
   });
 });
@@ -503,7 +565,11 @@ describe('the local outbox (no SMTP_URL)', () => {
     const { userId, email } = await ts.signUp();
     const id = await trainingRow(ts, userId, 'Fay');
     await endTraining(ts, id, 'COMPLETED');
-    const mine = () => ts.rt.db.select().from(mailOutbox).where(or(eq(mailOutbox.userId, userId), eq(mailOutbox.toAddress, email)));
+    const mine = () =>
+      ts.rt.db
+        .select()
+        .from(mailOutbox)
+        .where(or(eq(mailOutbox.userId, userId), eq(mailOutbox.toAddress, email)));
     expect((await mine()).length).toBeGreaterThanOrEqual(2);
     await ts.rt.erasure.eraseSelected({ email });
     expect(await mine()).toHaveLength(0);
@@ -515,7 +581,10 @@ describe('the local outbox on a public server', () => {
     const products = { BASIC: 'prod_b', STANDARD: 'prod_s', PROFESSIONAL: 'prod_p' };
     const creem = await startFakeCreem({ apiKey: 'creem_test_key', products: Object.values(products) });
     const ts = await startTestServer({
-      env: { PUBLIC_URL: 'https://127.0.0.1:8443', ...creemEnv({ url: creem.url, apiKey: 'creem_test_key', webhookSecret: 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ=', products }) },
+      env: {
+        PUBLIC_URL: 'https://127.0.0.1:8443',
+        ...creemEnv({ url: creem.url, apiKey: 'creem_test_key', webhookSecret: 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ=', products }),
+      },
     });
     try {
       const res = await fetch(`${ts.url}/sandbox/mail`);
@@ -539,7 +608,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one Postgres',
   it('send each notification once, also when the SMTP server refuses the first attempts', async () => {
     const smtp = await startTestSmtp();
     const a = await startTestServer({ database: 'postgres', env: { SMTP_URL: smtp.url, ...FAST_MAIL }, runtime: { mailPollMs: 50 } });
-    const b = await startTestServer({ databaseUrl: a.rt.config.DATABASE_URL!, env: { SMTP_URL: smtp.url, ...FAST_MAIL }, runtime: { mailPollMs: 50 } });
+    const b = await startTestServer({
+      databaseUrl: a.rt.config.DATABASE_URL!,
+      env: { SMTP_URL: smtp.url, ...FAST_MAIL },
+      runtime: { mailPollMs: 50 },
+    });
     try {
       const { userId, email } = await a.signUp();
       await smtp.waitFor(email);

@@ -22,8 +22,13 @@ describe.each(testDatabases())('operations (%s)', (database) => {
     name: 'builtin',
     async generate(input) {
       if (fail) throw new ProviderError('upstream exploded', 'failed', 500);
-      const data = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } }).jpeg().toBuffer();
-      return { images: [{ data, width: input.imageSize.width, height: input.imageSize.height, contentType: 'image/jpeg', nsfw: false }], seed: input.seed };
+      const data = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } })
+        .jpeg()
+        .toBuffer();
+      return {
+        images: [{ data, width: input.imageSize.width, height: input.imageSize.height, contentType: 'image/jpeg', nsfw: false }],
+        seed: input.seed,
+      };
     },
   };
 
@@ -86,7 +91,8 @@ describe.each(testDatabases())('operations (%s)', (database) => {
   it('counts requests by route pattern, a stored generation, a refund and the credits they move', async () => {
     const { client } = await ts.signUp({ credits: 20 });
     const before = await metrics();
-    const at = (samples: Map<string, number>, name: string, labels: Record<string, string> = {}) => samples.get(sampleKey(name, labels)) ?? 0;
+    const at = (samples: Map<string, number>, name: string, labels: Record<string, string> = {}) =>
+      samples.get(sampleKey(name, labels)) ?? 0;
 
     expect((await client.post('/api/image/generate-image', request)).status).toBe(200);
     fail = true;
@@ -138,12 +144,17 @@ describe.each(testDatabases())('operations (%s)', (database) => {
     expect(lines[0].durationMs).toEqual(expect.any(Number));
 
     const all = JSON.stringify(logLines);
-    const session = client.cookieHeader().split(';').map((c) => c.split('=')[1]);
+    const session = client
+      .cookieHeader()
+      .split(';')
+      .map((c) => c.split('=')[1]);
     expect(all).not.toContain(email);
     expect(all).not.toContain('correct-horse-1');
     expect(all).not.toContain('Private Person');
     for (const token of session) expect(all).not.toContain(token);
-    expect(logLines.filter((l) => l.msg === 'request').every((l) => typeof l.route === 'string' && !String(l.route).includes('?'))).toBe(true);
+    expect(logLines.filter((l) => l.msg === 'request').every((l) => typeof l.route === 'string' && !String(l.route).includes('?'))).toBe(
+      true,
+    );
   });
 
   it('returns the request id in a header and in every error body', async () => {
@@ -166,7 +177,10 @@ describe.each(testDatabases())('operations (%s)', (database) => {
     expect((await invalid.json()).requestId).toBe(invalid.headers.get('x-request-id'));
 
     // The sandbox's HTML error pages show it as a reference.
-    const crossSite = await client.fetch('/sandbox/checkout/x/pay', { method: 'POST', headers: { origin: 'https://evil.example', 'x-request-id': 'ref-42' } });
+    const crossSite = await client.fetch('/sandbox/checkout/x/pay', {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'x-request-id': 'ref-42' },
+    });
     expect(crossSite.status).toBe(403);
     expect(await crossSite.text()).toContain('Reference: ref-42');
   });
@@ -224,7 +238,8 @@ describe('readiness of the payment configuration (fake Creem)', () => {
 
   it('names what Creem refuses: the key, an unknown or archived product', async () => {
     const problem = (key: string, plans: Record<string, string>) =>
-      createCreemProvider({ apiKey: key, webhookSecret: 'whsec_x', products: plans as never, serverUrl: creem.url }).configurationProblem!();
+      createCreemProvider({ apiKey: key, webhookSecret: 'whsec_x', products: plans as never, serverUrl: creem.url })
+        .configurationProblem!();
     expect(await problem(apiKey, products)).toBeNull();
     expect(await problem('creem_test_not-the-key', products)).toBe('Creem refuses CREEM_API_KEY');
     expect(await problem(apiKey, { ...products, BASIC: 'prod_nobody_sells' })).toBe('Creem does not know CREEM_PRODUCT_BASIC');

@@ -13,7 +13,11 @@ const TOO_MANY = 'Too many photos checked in a short time. Please wait a few min
 const PER_ADDRESS = 900;
 
 const checkFrom = (client: TestClient, forwardedFor?: string) =>
-  client.fetch('/api/trainings/check-photo', { method: 'POST', body: new FormData(), headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+  client.fetch('/api/trainings/check-photo', {
+    method: 'POST',
+    body: new FormData(),
+    headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+  });
 
 async function filled(ts: TestServer, address: string, count = PER_ADDRESS) {
   await ts.rt.db.insert(rateLimits).values({ key: `photo-check-address:${address}`, count, windowStart: new Date() });

@@ -57,7 +57,11 @@ describe('training photo check', () => {
   });
 
   it('classifies every safe sample photo as allowed (the classifier’s real output)', async () => {
-    const photos = [...(await Promise.all(PORTRAITS.map((p) => portraitPhoto(p)))), await samplePhoto('fullBody', 480), await samplePhoto('webcamMan')];
+    const photos = [
+      ...(await Promise.all(PORTRAITS.map((p) => portraitPhoto(p)))),
+      await samplePhoto('fullBody', 480),
+      await samplePhoto('webcamMan'),
+    ];
     for (const photo of photos) {
       const measures = await ts.rt.vision.check(photo);
       const scores = measures.decoded!.nsfw;
@@ -68,7 +72,10 @@ describe('training photo check', () => {
   });
 
   it('judges a smaller copy by the original size the page states', async () => {
-    const copy = await sharp(await portraitPhoto('man')).resize({ width: 320 }).jpeg().toBuffer();
+    const copy = await sharp(await portraitPhoto('man'))
+      .resize({ width: 320 })
+      .jpeg()
+      .toBuffer();
     expect(photoBadge(await verdict(copy))).toBe('Too small (at least 512 px)');
     expect(await verdict(copy, { query: '?width=1280&height=1600' })).toMatchObject({ problems: [], width: 1280, height: 1600 });
     // A stated size of another shape, or smaller than the copy, is not believed.
@@ -107,13 +114,20 @@ describe('training photo check: bad input gets a clear verdict, never a 500', ()
     expect(fromIphone).toMatchObject({ problems: ['unreadable'] });
     expect(fromIphone.detail).toMatch(/^HEIC and AVIF photos cannot be used\. Choose JPG, PNG or WEBP/);
 
-    expect(await verdict(Buffer.from('not a photo at all'), { name: 'notes.jpg' })).toMatchObject({ problems: ['unreadable'], detail: 'This file is not a photo.' });
+    expect(await verdict(Buffer.from('not a photo at all'), { name: 'notes.jpg' })).toMatchObject({
+      problems: ['unreadable'],
+      detail: 'This file is not a photo.',
+    });
   });
 
   it('checks a 50 MP photo and refuses a larger one without decoding it', async () => {
-    const fifty = await sharp({ create: { width: 8660, height: 5773, channels: 3, background: { r: 120, g: 130, b: 140 } } }).jpeg().toBuffer();
+    const fifty = await sharp({ create: { width: 8660, height: 5773, channels: 3, background: { r: 120, g: 130, b: 140 } } })
+      .jpeg()
+      .toBuffer();
     expect(await verdict(fifty)).toMatchObject({ problems: ['no-face'], width: 8660, height: 5773 });
-    const over = await sharp({ create: { width: 8300, height: 6200, channels: 3, background: { r: 120, g: 130, b: 140 } } }).jpeg().toBuffer();
+    const over = await sharp({ create: { width: 8300, height: 6200, channels: 3, background: { r: 120, g: 130, b: 140 } } })
+      .jpeg()
+      .toBuffer();
     expect(photoBadge(await verdict(over))).toBe('Too large (max 50 MP)');
   });
 

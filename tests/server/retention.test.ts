@@ -18,7 +18,8 @@ import { uploadFile } from '../helpers/uploads.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const generateBody = (loras: { path: string; scale: number }[]) => generationRequestBody({ prompt: 'a portrait of danap in a park', loras, seed: 7 });
+const generateBody = (loras: { path: string; scale: number }[]) =>
+  generationRequestBody({ prompt: 'a portrait of danap in a park', loras, seed: 7 });
 
 /** Moves a row's upload and expiry back, as if it had been made `days` ago. */
 async function age(ts: TestServer, url: string, days: number) {
@@ -63,7 +64,10 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
     await ts.rt.retention.runNow();
     expect(ts.rt.retention.lastReport()).toMatchObject({ uploads: 2 });
 
-    const left = await ts.rt.db.select().from(uploads).where(inArray(uploads.url, [oldPhoto, newPhoto, archive]));
+    const left = await ts.rt.db
+      .select()
+      .from(uploads)
+      .where(inArray(uploads.url, [oldPhoto, newPhoto, archive]));
     expect(left.map((r) => r.url)).toEqual([newPhoto]);
     expect(await ts.rt.storage.exists(keyFromMediaUrl(oldPhoto)!)).toBe(false);
     expect(await ts.rt.storage.exists(keyFromMediaUrl(archive)!)).toBe(false);
@@ -90,7 +94,14 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
     await age(ts, archive, 40);
     const [row] = await ts.rt.db
       .insert(loraTrainings)
-      .values({ userId, characterName: 'Slow', status: 'IN_PROGRESS', uploadUrl: archive, provider: 'fal', nextRunAt: new Date(Date.now() + DAY_MS) })
+      .values({
+        userId,
+        characterName: 'Slow',
+        status: 'IN_PROGRESS',
+        uploadUrl: archive,
+        provider: 'fal',
+        nextRunAt: new Date(Date.now() + DAY_MS),
+      })
       .returning();
     await ts.rt.retention.release();
     await ts.rt.retention.runNow();
@@ -138,7 +149,10 @@ describe('retention of generated images', () => {
       const { client } = await first.signUp({ credits: 30 });
       const oldUrl = await make(client);
       const newUrl = await make(client);
-      await first.rt.db.update(generations).set({ createdAt: new Date(Date.now() - 31 * DAY_MS) }).where(eq(generations.imageUrl, oldUrl));
+      await first.rt.db
+        .update(generations)
+        .set({ createdAt: new Date(Date.now() - 31 * DAY_MS) })
+        .where(eq(generations.imageUrl, oldUrl));
       await first.rt.retention.release();
       await first.rt.retention.runNow();
       expect(first.rt.retention.lastReport()).toMatchObject({ generations: 0 });
@@ -178,7 +192,9 @@ describe('retention across instances (postgres)', () => {
     const [a, b] = [await start(), await start()];
     try {
       const { client } = await a.signUp();
-      const photo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+      const photo = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#336699' } })
+        .jpeg()
+        .toBuffer();
       const urls: string[] = [];
       for (let i = 0; i < 24; i++) urls.push(await uploadFile(client, photo, `p${i}.jpg`, 'image/jpeg'));
       for (const url of urls) await age(a, url, 31);

@@ -35,7 +35,10 @@ const cookieOf = (client: TestClient) => ({ cookie: client.cookieHeader() });
 
 /** Resolves with the time the stream ended, or rejects if it is still open after `ms`. */
 function endsWithin(stream: { ended: Promise<number> }, ms: number): Promise<number> {
-  return Promise.race([stream.ended, new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`stream still open after ${ms} ms`)), ms))]);
+  return Promise.race([
+    stream.ended,
+    new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`stream still open after ${ms} ms`)), ms)),
+  ]);
 }
 
 async function signIn(ts: TestServer, email: string, password = PASSWORD): Promise<TestClient> {
@@ -120,7 +123,13 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
       const revoked = client.cookieHeader();
       expect((await client.post('/api/auth/sign-out', {})).status).toBe(200);
       const name = revoked.split('=')[0];
-      for (const cookie of [revoked, `${name}=${randomUUID()}.forgedsignature`, `${name}=`, `${name}=%00%0d%0a`, `${name}=${'a'.repeat(10_000)}`]) {
+      for (const cookie of [
+        revoked,
+        `${name}=${randomUUID()}.forgedsignature`,
+        `${name}=`,
+        `${name}=%00%0d%0a`,
+        `${name}=${'a'.repeat(10_000)}`,
+      ]) {
         const res = await fetch(`${ts.url}/api/events`, { headers: { cookie } });
         expect(res.status, cookie.slice(0, 60)).toBe(401);
         await res.body?.cancel();
@@ -149,19 +158,28 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
         expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(status);
         expect((await res.json()).message).toMatch(message);
       }
-      const notJson = await client.fetch('/api/auth/change-password', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+      const notJson = await client.fetch('/api/auth/change-password', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{',
+      });
       expect(notJson.status).toBe(400);
       // Nothing changed: the old password still signs in, and the session is still good.
       await signIn(ts, email);
       expect((await client.get('/api/me')).status).toBe(200);
-      expect((await ts.client().post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(401);
+      expect((await ts.client().post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(
+        401,
+      );
     });
 
     it('limits wrong current passwords to 10 per 15 minutes per account, then 429 with the time to wait', { timeout: 90_000 }, async () => {
       const { client, email } = await ts.signUp();
       const other = await signIn(ts, email);
       for (let i = 0; i < 10; i++) {
-        const res = await (i % 2 ? other : client).post('/api/auth/change-password', { currentPassword: `wrong-${i}`, newPassword: NEW_PASSWORD });
+        const res = await (i % 2 ? other : client).post('/api/auth/change-password', {
+          currentPassword: `wrong-${i}`,
+          newPassword: NEW_PASSWORD,
+        });
         expect(res.status).toBe(400);
       }
       const refused = await client.post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
@@ -175,13 +193,17 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
       expect((await other.get('/api/me')).status).toBe(200);
       // Another account is not affected.
       const stranger = await ts.signUp();
-      expect((await stranger.client.post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(200);
+      expect(
+        (await stranger.client.post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status,
+      ).toBe(200);
     });
 
     it('does not count right passwords, and parallel changes take turns (one wins, the rest are told the current password is wrong)', async () => {
       const { client, email } = await ts.signUp();
       const answers = await Promise.all(
-        Array.from({ length: 4 }, (_, i) => client.post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: `${NEW_PASSWORD} ${i}` })),
+        Array.from({ length: 4 }, (_, i) =>
+          client.post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: `${NEW_PASSWORD} ${i}` }),
+        ),
       );
       const statuses = answers.map((r) => r.status).sort();
       expect(statuses).toEqual([200, 400, 400, 400]);
@@ -193,7 +215,11 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
     it('signs out every other session of the account, whatever the client asks', async () => {
       const { client, userId, email } = await ts.signUp();
       const others = [await signIn(ts, email), await signIn(ts, email)];
-      const res = await client.post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD, revokeOtherSessions: false });
+      const res = await client.post('/api/auth/change-password', {
+        currentPassword: PASSWORD,
+        newPassword: NEW_PASSWORD,
+        revokeOtherSessions: false,
+      });
       expect(res.status).toBe(200);
       for (const other of others) expect((await other.get('/api/me')).status).toBe(401);
       const accountId = (await ts.rt.users.findById(userId))!.clerkId!;
@@ -262,14 +288,22 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
         expect(taken.status).toBe(422);
         expect((await taken.json()).code).toBe('USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL');
         // A weak password counts too; a form-encoded body counts the same; X-Forwarded-For is not trusted here.
-        expect((await own.client().post('/api/auth/sign-up/email', { email: 'a@example.com', password: 'password', name: 'A' })).status).toBe(400);
+        expect(
+          (await own.client().post('/api/auth/sign-up/email', { email: 'a@example.com', password: 'password', name: 'A' })).status,
+        ).toBe(400);
         const form = await own.client().fetch('/api/auth/sign-up/email', {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.9' },
           body: new URLSearchParams({ email: `${randomUUID()}@example.com`, password: 'another horse 77', name: 'B' }).toString(),
         });
         expect(form.status).toBe(200);
-        const refused = await own.client().post('/api/auth/sign-up/email', { email: `${randomUUID()}@example.com`, password: 'another horse 77', name: 'C' }, { 'x-forwarded-for': '198.51.100.7' });
+        const refused = await own
+          .client()
+          .post(
+            '/api/auth/sign-up/email',
+            { email: `${randomUUID()}@example.com`, password: 'another horse 77', name: 'C' },
+            { 'x-forwarded-for': '198.51.100.7' },
+          );
         expect(refused.status).toBe(429);
         const retryAfter = Number(refused.headers.get('retry-after'));
         expect(retryAfter).toBeGreaterThan(59 * 60);
@@ -300,10 +334,14 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
       const statuses = pays.map((r) => r.status);
       expect(statuses.filter((s) => s === 303)).toHaveLength(1);
       expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-      for (const res of pays.filter((r) => r.status === 409)) expect(await res.text()).toContain('You already have an active subscription.');
+      for (const res of pays.filter((r) => r.status === 409))
+        expect(await res.text()).toContain('You already have an active subscription.');
       const subs = await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
       expect(subs).toHaveLength(1);
-      const grants = await ts.rt.db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.kind, 'grant')));
+      const grants = await ts.rt.db
+        .select()
+        .from(creditLedger)
+        .where(and(eq(creditLedger.userId, userId), eq(creditLedger.kind, 'grant')));
       expect(grants).toHaveLength(1);
       const me = await (await client.get('/api/me')).json();
       expect(me).toMatchObject({ subscription_status: 'active', credits: grants[0].delta });
@@ -316,16 +354,28 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
       const portal = `/sandbox/portal/${me.creem_customer_id}`;
       // So these checkouts are made by the provider directly, as if started before the first payment.
       for (let i = 0; i < 5; i++) {
-        const url = await ts.rt.payments.createCheckout({ plan: 'PROFESSIONAL', userId, email, successUrl: `${ts.url}/app/subscription?checkout=success`, serverUrl: ts.url });
+        const url = await ts.rt.payments.createCheckout({
+          plan: 'PROFESSIONAL',
+          userId,
+          email,
+          successUrl: `${ts.url}/app/subscription?checkout=success`,
+          serverUrl: ts.url,
+        });
         more.push(new URL(url, ts.url).pathname);
       }
       const race = await Promise.all([client.fetch(`${portal}/cancel`, form), ...more.map((path) => client.fetch(`${path}/pay`, form))]);
       for (const res of race) expect(res.status).toBeLessThan(500);
-      const inForce = await ts.rt.db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['active', 'scheduled_cancel', 'past_due'])));
+      const inForce = await ts.rt.db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, ['active', 'scheduled_cancel', 'past_due'])));
       expect(inForce.length).toBeLessThanOrEqual(1);
       const paid = race.slice(1).filter((r) => r.status === 303).length;
       expect(paid).toBeLessThanOrEqual(1);
-      const allGrants = await ts.rt.db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.kind, 'grant')));
+      const allGrants = await ts.rt.db
+        .select()
+        .from(creditLedger)
+        .where(and(eq(creditLedger.userId, userId), eq(creditLedger.kind, 'grant')));
       expect(allGrants).toHaveLength(1 + paid);
     });
   });
@@ -400,7 +450,15 @@ describe.runIf(testDatabases().includes('postgres'))('streams across instances (
     const { client, email } = await a.signUp();
     const onB = await openStream(b.url, cookieOf(client));
     const start = Date.now();
-    expect((await a.client().fetch('/api/auth/sign-out', { method: 'POST', headers: { cookie: client.cookieHeader(), 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
+    expect(
+      (
+        await a.client().fetch('/api/auth/sign-out', {
+          method: 'POST',
+          headers: { cookie: client.cookieHeader(), 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+    ).toBe(200);
     expect((await endsWithin(onB, 5_000)) - start).toBeLessThan(5_000);
 
     const second = await signIn(a, email);

@@ -12,7 +12,14 @@ import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGener
 import { readCatalogue, seedCatalogue } from '../../server/services/packs.service.ts';
 import { shootsRepository } from '../../server/repositories/shoots.repository.ts';
 import { spawnServerProcess } from '../helpers/server-process-control.ts';
-import { createScratchDatabase, startTestServer, TEST_AUTH_SECRET, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+import {
+  createScratchDatabase,
+  startTestServer,
+  TEST_AUTH_SECRET,
+  testDatabases,
+  type TestClient,
+  type TestServer,
+} from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 type Mode = 'ok' | 'fail' | 'timeout' | 'nsfw';
@@ -33,10 +40,18 @@ function createTestGenerator() {
           });
         });
       }
-      if (state.mode === 'fail' || (state.failEvery && state.calls.length % state.failEvery === 0)) throw new ProviderError('upstream exploded', 'failed', 500);
+      if (state.mode === 'fail' || (state.failEvery && state.calls.length % state.failEvery === 0))
+        throw new ProviderError('upstream exploded', 'failed', 500);
       if (state.mode === 'timeout') throw new ProviderError('deadline passed', 'timeout');
-      const data = await sharp({ create: { width: 64, height: 80, channels: 3, background: '#4a7bb0' } }).jpeg().toBuffer();
-      return { images: [{ data, width: input.imageSize.width, height: input.imageSize.height, contentType: 'image/jpeg', nsfw: state.mode === 'nsfw' }], seed: input.seed };
+      const data = await sharp({ create: { width: 64, height: 80, channels: 3, background: '#4a7bb0' } })
+        .jpeg()
+        .toBuffer();
+      return {
+        images: [
+          { data, width: input.imageSize.width, height: input.imageSize.height, contentType: 'image/jpeg', nsfw: state.mode === 'nsfw' },
+        ],
+        seed: input.seed,
+      };
     },
   };
   return { generator, state };
@@ -59,7 +74,15 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
   async function character(userId: string, status: 'COMPLETED' | 'IN_PROGRESS' | 'FAILED' = 'COMPLETED', name = 'Mara') {
     const [row] = await ts.rt.db
       .insert(loraTrainings)
-      .values({ userId, characterName: name, triggerWord: 'mara', gender: 'female', hairColor: 'red', status, loraFileUrl: status === 'COMPLETED' ? `/media/loras/${userId}/${randomUUID()}.json` : null })
+      .values({
+        userId,
+        characterName: name,
+        triggerWord: 'mara',
+        gender: 'female',
+        hairColor: 'red',
+        status,
+        loraFileUrl: status === 'COMPLETED' ? `/media/loras/${userId}/${randomUUID()}.json` : null,
+      })
       .returning();
     return row;
   }
@@ -88,11 +111,27 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
       expect(pack.prompts[0]).toMatch(/the person/);
     }
     expect(new Set(items.map((p) => p.category))).toEqual(
-      new Set(['Corporate headshot', 'LinkedIn profile', 'Studio black & white', 'Outdoor natural light', 'Creative professional', 'Doctor / medical', 'Real estate agent', 'Actor headshot', 'Dating profile', 'Travel', 'Fitness', 'Cinematic']),
+      new Set([
+        'Corporate headshot',
+        'LinkedIn profile',
+        'Studio black & white',
+        'Outdoor natural light',
+        'Creative professional',
+        'Doctor / medical',
+        'Real estate agent',
+        'Actor headshot',
+        'Dating profile',
+        'Travel',
+        'Fitness',
+        'Cinematic',
+      ]),
     );
     // A second seed of the same version writes nothing; a new version updates; a dropped pack is hidden, not deleted.
     expect(await seedCatalogue(ts.rt.db, catalogue)).toEqual({ written: [], hidden: [] });
-    const next = { version: catalogue.version + 1, packs: catalogue.packs.filter((p) => p.id !== 'fitness').map((p) => (p.id === 'travel' ? { ...p, name: 'Travel Diary' } : p)) };
+    const next = {
+      version: catalogue.version + 1,
+      packs: catalogue.packs.filter((p) => p.id !== 'fitness').map((p) => (p.id === 'travel' ? { ...p, name: 'Travel Diary' } : p)),
+    };
     const report = await seedCatalogue(ts.rt.db, next);
     expect(report.hidden).toEqual(['fitness']);
     expect(report.written).toContain('travel');
@@ -225,7 +264,11 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
       [{ pack_id: linkedin.id, lora_id: theirs.id }, 403, 'That character is not one of yours. Choose one of your trained characters.'],
       [{ pack_id: linkedin.id, lora_id: randomUUID() }, 403, 'That character is not one of yours. Choose one of your trained characters.'],
       [{ pack_id: linkedin.id, lora_id: training.id }, 409, 'Theo is still training. Start the shoot when the training has completed.'],
-      [{ pack_id: linkedin.id, lora_id: failedOne.id }, 409, 'The training of Ines failed, so it cannot be photographed. Choose another character.'],
+      [
+        { pack_id: linkedin.id, lora_id: failedOne.id },
+        409,
+        'The training of Ines failed, so it cannot be photographed. Choose another character.',
+      ],
       [{ pack_id: linkedin.id, lora_id: 'nope' }, 400, ''],
       [{ pack_id: linkedin.id }, 400, ''],
     ];
@@ -240,7 +283,20 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
     await shootsRepository.setHidden(ts.rt.db, 'cinematic', true);
     expect((await client.post('/api/shoots', { pack_id: 'cinematic', lora_id: mara.id })).status).toBe(404);
     await shootsRepository.setHidden(ts.rt.db, 'cinematic', false);
-    await shootsRepository.upsertPack(ts.rt.db, { id: 'empty-pack', name: 'Empty', description: 'x', category: 'Travel', aspectRatio: '1:1', width: 1024, height: 1024, source: 'operator' }, []);
+    await shootsRepository.upsertPack(
+      ts.rt.db,
+      {
+        id: 'empty-pack',
+        name: 'Empty',
+        description: 'x',
+        category: 'Travel',
+        aspectRatio: '1:1',
+        width: 1024,
+        height: 1024,
+        source: 'operator',
+      },
+      [],
+    );
     const empty = await client.post('/api/shoots', { pack_id: 'empty-pack', lora_id: mara.id });
     expect(empty.status).toBe(422);
     expect((await empty.json()).message).toBe('The Empty shoot has no photos yet. Choose another one.');
@@ -296,11 +352,22 @@ describe('photo shoots across instances', () => {
   it('two instances with one killed mid-shoot finish every photo exactly once', async () => {
     const scratch = await createScratchDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'likeness-shoot-'));
-    const env = { DATABASE_URL: scratch.url, AUTH_SECRET: TEST_AUTH_SECRET, DATA_DIR: dataDir, JOB_LEASE_SECONDS: '2', INFERENCE_CONCURRENCY: '2' };
+    const env = {
+      DATABASE_URL: scratch.url,
+      AUTH_SECRET: TEST_AUTH_SECRET,
+      DATA_DIR: dataDir,
+      JOB_LEASE_SECONDS: '2',
+      INFERENCE_CONCURRENCY: '2',
+    };
     const doomed = await spawnServerProcess({ ...env, TEST_GENERATION_DELAY_MS: '1500' });
     const { generator, state } = createTestGenerator();
     state.delayMs = 1500;
-    const survivor = await startTestServer({ databaseUrl: scratch.url, dataDir, runtime: { generator }, env: { JOB_LEASE_SECONDS: '2', INFERENCE_CONCURRENCY: '2', S3_BUCKET: '' } });
+    const survivor = await startTestServer({
+      databaseUrl: scratch.url,
+      dataDir,
+      runtime: { generator },
+      env: { JOB_LEASE_SECONDS: '2', INFERENCE_CONCURRENCY: '2', S3_BUCKET: '' },
+    });
     try {
       const { client, userId } = await survivor.signUp({ credits: N * 10 });
       const [mara] = await survivor.rt.db
@@ -314,15 +381,22 @@ describe('photo shoots across instances', () => {
       expect(res.status).toBe(201);
       const shootId = (await res.json()).id as string;
       const doomedId = await waitFor('the doomed instance holds photos', async () => {
-        const rows = await survivor.rt.db.select().from(shootPhotos).where(and(eq(shootPhotos.shootId, shootId), eq(shootPhotos.status, 'RUNNING')));
+        const rows = await survivor.rt.db
+          .select()
+          .from(shootPhotos)
+          .where(and(eq(shootPhotos.shootId, shootId), eq(shootPhotos.status, 'RUNNING')));
         return rows.find((r) => r.leaseOwner && r.leaseOwner !== survivor.rt.leases.owner)?.leaseOwner;
       });
       doomed.kill('SIGKILL');
       await doomed.exited;
-      const done = await waitFor('every photo ended', async () => {
-        const rows = await survivor.rt.db.select().from(shootPhotos).where(eq(shootPhotos.shootId, shootId));
-        return rows.every((r) => r.status === 'SUCCEEDED') && rows;
-      }, 60_000);
+      const done = await waitFor(
+        'every photo ended',
+        async () => {
+          const rows = await survivor.rt.db.select().from(shootPhotos).where(eq(shootPhotos.shootId, shootId));
+          return rows.every((r) => r.status === 'SUCCEEDED') && rows;
+        },
+        60_000,
+      );
       expect(done).toHaveLength(N);
       expect(done.some((r) => r.attempts > 1)).toBe(true);
       expect(done.filter((r) => r.leaseOwner === doomedId && r.status !== 'SUCCEEDED')).toHaveLength(0);
@@ -335,7 +409,10 @@ describe('photo shoots across instances', () => {
         return row.status !== 'RUNNING' && row;
       });
       expect(shoot.status).toBe('COMPLETED');
-      const ledger = await survivor.rt.db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), like(creditLedger.idempotencyKey, '%shoot%')));
+      const ledger = await survivor.rt.db
+        .select()
+        .from(creditLedger)
+        .where(and(eq(creditLedger.userId, userId), like(creditLedger.idempotencyKey, '%shoot%')));
       expect(ledger.map((l) => l.delta)).toEqual([-N * 10]);
       expect(await survivor.rt.credits.ledgerSum(userId)).toBe(0);
     } finally {

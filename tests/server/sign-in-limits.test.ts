@@ -54,7 +54,8 @@ describe('sign-in limits', () => {
   it('ignores client-written X-Forwarded-For entries', async () => {
     const email = await newAccount();
     const answers = [];
-    for (let i = 0; i < LIMIT + 1; i++) answers.push((await signIn(email, `wrong-guess-${i}`, '203.0.113.20', { spoof: `198.51.100.${i}` })).status);
+    for (let i = 0; i < LIMIT + 1; i++)
+      answers.push((await signIn(email, `wrong-guess-${i}`, '203.0.113.20', { spoof: `198.51.100.${i}` })).status);
     expect(answers).toEqual([...Array(LIMIT).fill(401), 429]);
   });
 

@@ -24,7 +24,13 @@ let s3rver: S3rver;
 let s3Endpoint = '';
 
 beforeAll(async () => {
-  s3rver = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: scratch(), configureBuckets: [{ name: BUCKET, configs: [] }] });
+  s3rver = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: scratch(),
+    configureBuckets: [{ name: BUCKET, configs: [] }],
+  });
   const address = await s3rver.run();
   s3Endpoint = `http://127.0.0.1:${address.port}`;
 });
@@ -150,7 +156,8 @@ describe.each(providers)('storage contract (%s)', (_name, make) => {
   });
 
   it('deletes everything under a folder, counting it, and nothing beside it', async () => {
-    for (const key of ['loras/u7/a.json', 'loras/u7/deep/b.safetensors', 'loras/u70/c.json', 'loras/u7.json']) await storage.put(key, Buffer.from(key), 'application/json');
+    for (const key of ['loras/u7/a.json', 'loras/u7/deep/b.safetensors', 'loras/u70/c.json', 'loras/u7.json'])
+      await storage.put(key, Buffer.from(key), 'application/json');
     expect(await storage.deleteAll('loras/u7/')).toBe(2);
     expect(await storage.exists('loras/u7/a.json')).toBe(false);
     expect(await storage.exists('loras/u7/deep/b.safetensors')).toBe(false);
@@ -185,7 +192,9 @@ describe('media delivery from S3', () => {
     try {
       expect(ts.rt.storage.name).toBe('s3');
       const key = `explore/${Date.now()}.png`;
-      const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c04020' } }).png().toBuffer();
+      const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#c04020' } })
+        .png()
+        .toBuffer();
       await ts.rt.storage.put(key, png, 'image/png');
 
       const res = await fetch(`${ts.url}/media/${key}`);

@@ -53,25 +53,43 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
   async function seed(name: string): Promise<Person> {
     const clerkId = `user_${name}_${randomUUID().slice(0, 8)}`;
     const q = (text: string, values: unknown[]) => db.owner.query(text, values);
-    const { rows: [user] } = await q(`insert into users (clerk_id, email, full_name, credits) values ($1, $2, $3, 100) returning id`, [clerkId, `${name}@example.com`, name]);
+    const {
+      rows: [user],
+    } = await q(`insert into users (clerk_id, email, full_name, credits) values ($1, $2, $3, 100) returning id`, [
+      clerkId,
+      `${name}@example.com`,
+      name,
+    ]);
     await q('update user_public_meta set credits = 100 where user_id = $1', [user.id]);
     const loraUrl = `/media/loras/${user.id}/${randomUUID()}.json`;
     const training = async (status: string, minutesAgo: number, url: string | null) =>
-      (await q(`insert into lora_trainings (user_id, character_name, status, lora_file_url, request_id, created_at) values ($1, $2, $3, $4, $5, now() - make_interval(mins => $6)) returning id`, [user.id, `${name} ${status}`, status, url, randomUUID(), minutesAgo])).rows[0].id as string;
+      (
+        await q(
+          `insert into lora_trainings (user_id, character_name, status, lora_file_url, request_id, created_at) values ($1, $2, $3, $4, $5, now() - make_interval(mins => $6)) returning id`,
+          [user.id, `${name} ${status}`, status, url, randomUUID(), minutesAgo],
+        )
+      ).rows[0].id as string;
     const completed = await training('COMPLETED', 300, loraUrl);
     const failed = await training('FAILED', 200, null);
     const inProgress = await training('IN_PROGRESS', 100, null);
     const active: string[] = [];
     const favourites: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const { rows: [g] } = await q(
+      const {
+        rows: [g],
+      } = await q(
         `insert into generations (user_id, prompt, width, height, image_url, lora_id, is_favorite, created_at) values ($1, $2, 512, 512, $3, $4, $5, now() - make_interval(mins => $6)) returning id`,
         [user.id, `${name} ${i}`, `/media/generations/${user.id}/${i}.jpeg`, i === 0 ? completed : null, i % 2 === 1, 10 + i],
       );
       active.push(g.id);
       if (i % 2 === 1) favourites.push(g.id);
     }
-    const { rows: [deleted] } = await q(`insert into generations (user_id, prompt, width, height, image_url, status, created_at) values ($1, 'gone', 512, 512, '/media/x.jpeg', 'DELETED', now()) returning id`, [user.id]);
+    const {
+      rows: [deleted],
+    } = await q(
+      `insert into generations (user_id, prompt, width, height, image_url, status, created_at) values ($1, 'gone', 512, 512, '/media/x.jpeg', 'DELETED', now()) returning id`,
+      [user.id],
+    );
     return { clerkId, id: user.id, active, deleted: deleted.id, favourites, training: { completed, inProgress, failed, loraUrl } };
   }
 
@@ -119,7 +137,12 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       const own = await supabase.from('users').select('id, clerk_id').eq('clerk_id', a.clerkId).maybeSingle();
       expect(own.error).toBeNull();
       expect(own.data).toEqual({ id: a.id, clerk_id: a.clerkId });
-      expect(lastRequest()).toMatchObject({ method: 'GET', path: `/users?select=id%2Cclerk_id&clerk_id=eq.${a.clerkId}`, role: 'authenticated', status: 200 });
+      expect(lastRequest()).toMatchObject({
+        method: 'GET',
+        path: `/users?select=id%2Cclerk_id&clerk_id=eq.${a.clerkId}`,
+        role: 'authenticated',
+        status: 200,
+      });
 
       const others = await supabase.from('users').select('id').eq('clerk_id', b.clerkId).maybeSingle();
       expect(others).toMatchObject({ data: null, error: null });
@@ -131,19 +154,38 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       const { data, error, status } = await as(a).from('users').select('id').eq('clerk_id', b.clerkId).single();
       expect(data).toBeNull();
       expect(status).toBe(406);
-      expect(error).toMatchObject({ code: 'PGRST116', message: 'JSON object requested, multiple (or no) rows returned', details: 'The result contains 0 rows' });
+      expect(error).toMatchObject({
+        code: 'PGRST116',
+        message: 'JSON object requested, multiple (or no) rows returned',
+        details: 'The result contains 0 rows',
+      });
     });
 
     it('a new person inserts their row with 0 credits, then updates email, full_name and updated_at', async () => {
       const carol = { clerkId: `user_carol_${randomUUID().slice(0, 8)}` } as Person;
       const supabase = as(carol);
-      const created = await supabase.from('users').insert({ clerk_id: carol.clerkId, email: 'carol@example.com', full_name: 'Carol', credits: 0 }).select().single();
+      const created = await supabase
+        .from('users')
+        .insert({ clerk_id: carol.clerkId, email: 'carol@example.com', full_name: 'Carol', credits: 0 })
+        .select()
+        .single();
       expect(created.error).toBeNull();
       expect(created.status).toBe(201);
-      expect(created.data).toMatchObject({ clerk_id: carol.clerkId, email: 'carol@example.com', full_name: 'Carol', credits: 0, subscription_status: null });
+      expect(created.data).toMatchObject({
+        clerk_id: carol.clerkId,
+        email: 'carol@example.com',
+        full_name: 'Carol',
+        credits: 0,
+        subscription_status: null,
+      });
 
       const updatedAt = new Date().toISOString();
-      const updated = await supabase.from('users').update({ email: 'carol@new.example', full_name: 'Carol N', updated_at: updatedAt }).eq('id', created.data!.id).select().single();
+      const updated = await supabase
+        .from('users')
+        .update({ email: 'carol@new.example', full_name: 'Carol N', updated_at: updatedAt })
+        .eq('id', created.data!.id)
+        .select()
+        .single();
       expect(updated.error).toBeNull();
       expect(updated.data).toMatchObject({ id: created.data!.id, email: 'carol@new.example', full_name: 'Carol N' });
       expect(new Date(updated.data!.updated_at).toISOString()).toBe(updatedAt);
@@ -155,14 +197,21 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
 
     it('row-level security refusals on writes are 403 with code 42501, and change nothing', async () => {
       const supabase = as(a);
-      const rich = await supabase.from('users').insert({ clerk_id: `user_x_${randomUUID().slice(0, 8)}`, email: 'x@example.com', full_name: 'X', credits: 0 }).select().single();
+      const rich = await supabase
+        .from('users')
+        .insert({ clerk_id: `user_x_${randomUUID().slice(0, 8)}`, email: 'x@example.com', full_name: 'X', credits: 0 })
+        .select()
+        .single();
       expect(rich).toMatchObject({ status: 403, error: { code: '42501' } });
       const gift = await supabase.from('users').update({ credits: 1_000_000 }).eq('id', a.id);
       expect(gift).toMatchObject({ status: 403, error: { code: '42501' } });
       const hijack = await supabase.from('users').update({ email: 'evil@example.com' }).eq('id', b.id).select();
       expect(hijack).toMatchObject({ error: null, data: [] });
       const { rows } = await db.owner.query('select credits, email from users where id = any($1) order by email', [[a.id, b.id]]);
-      expect(rows).toEqual([{ credits: 100, email: 'ana@example.com' }, { credits: 100, email: 'ben@example.com' }]);
+      expect(rows).toEqual([
+        { credits: 100, email: 'ana@example.com' },
+        { credits: 100, email: 'ben@example.com' },
+      ]);
     });
   });
 
@@ -183,7 +232,12 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       expect(first.count).toBe(5);
       expect(first.status).toBe(206);
       expect(first.data!.map((g) => g.id)).toEqual(a.active.slice(0, 2));
-      expect(first.data![0].lora_trainings).toEqual({ id: a.training.completed, character_name: 'ana COMPLETED', trigger_word: null, lora_file_url: a.training.loraUrl });
+      expect(first.data![0].lora_trainings).toEqual({
+        id: a.training.completed,
+        character_name: 'ana COMPLETED',
+        trigger_word: null,
+        lora_file_url: a.training.loraUrl,
+      });
       expect(first.data![1].lora_trainings).toBeNull();
       expect(lastRequest().path).toBe(
         `/generations?select=*%2Clora_trainings%28id%2Ccharacter_name%2Ctrigger_word%2Clora_file_url%29&user_id=eq.${a.id}&status=eq.ACTIVE&order=created_at.desc&offset=0&limit=2`,
@@ -206,13 +260,23 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
     });
 
     it('a count alone (HEAD, head: true) carries the total in Content-Range and no rows', async () => {
-      const { data, count, error, status } = await as(a).from('generations').select('*', { count: 'exact', head: true }).eq('user_id', a.id).eq('status', 'ACTIVE');
+      const { data, count, error, status } = await as(a)
+        .from('generations')
+        .select('*', { count: 'exact', head: true })
+        .eq('user_id', a.id)
+        .eq('status', 'ACTIVE');
       expect({ data, count, error, status }).toEqual({ data: null, count: 5, error: null, status: 200 });
       expect(lastRequest().method).toBe('HEAD');
     });
 
     it('favourites: is_favorite = true', async () => {
-      const { data, count } = await as(a).from('generations').select('id', { count: 'exact' }).eq('user_id', a.id).eq('status', 'ACTIVE').eq('is_favorite', true).order('created_at', { ascending: false });
+      const { data, count } = await as(a)
+        .from('generations')
+        .select('id', { count: 'exact' })
+        .eq('user_id', a.id)
+        .eq('status', 'ACTIVE')
+        .eq('is_favorite', true)
+        .order('created_at', { ascending: false });
       expect(count).toBe(2);
       expect(data!.map((g) => g.id)).toEqual(a.favourites);
     });
@@ -256,9 +320,16 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
 
     it('usable characters: COMPLETED with a LoRA file; none of another person’s', async () => {
       const supabase = as(a);
-      const usable = await supabase.from('lora_trainings').select('id, character_name, lora_file_url').eq('status', 'COMPLETED').not('lora_file_url', 'is', null).order('created_at', { ascending: false });
+      const usable = await supabase
+        .from('lora_trainings')
+        .select('id, character_name, lora_file_url')
+        .eq('status', 'COMPLETED')
+        .not('lora_file_url', 'is', null)
+        .order('created_at', { ascending: false });
       expect(usable.data).toEqual([{ id: a.training.completed, character_name: 'ana COMPLETED', lora_file_url: a.training.loraUrl }]);
-      expect(lastRequest().path).toBe('/lora_trainings?select=id%2Ccharacter_name%2Clora_file_url&status=eq.COMPLETED&lora_file_url=not.is.null&order=created_at.desc');
+      expect(lastRequest().path).toBe(
+        '/lora_trainings?select=id%2Ccharacter_name%2Clora_file_url&status=eq.COMPLETED&lora_file_url=not.is.null&order=created_at.desc',
+      );
       const theirs = await supabase.from('lora_trainings').select('id').eq('user_id', b.id);
       expect(theirs.data).toEqual([]);
     });
@@ -280,7 +351,9 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       expect(error).toBeNull();
       expect(count).toBe(expected.length);
       expect(data!.map((e) => e.image_url)).toEqual(expected.slice(0, 3).map((e) => e.image_url));
-      expect(lastRequest().path).toBe('/explore_gallery?select=*&gender=eq.female&style=eq.cinematic&order=is_featured.desc%2Ccreated_at.desc&offset=0&limit=3');
+      expect(lastRequest().path).toBe(
+        '/explore_gallery?select=*&gender=eq.female&style=eq.cinematic&order=is_featured.desc%2Ccreated_at.desc&offset=0&limit=3',
+      );
     });
 
     it('filter values: one column, nulls left out, sorted (the client keeps each value once)', async () => {
@@ -294,7 +367,12 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
     });
 
     it('featured, newest first, at most 12', async () => {
-      const { data } = await as(a).from('explore_gallery').select('id, image_url').eq('is_featured', true).order('created_at', { ascending: false }).limit(12);
+      const { data } = await as(a)
+        .from('explore_gallery')
+        .select('id, image_url')
+        .eq('is_featured', true)
+        .order('created_at', { ascending: false })
+        .limit(12);
       expect(data!.map((e) => e.image_url)).toEqual(ordered.filter((e) => e.is_featured).map((e) => e.image_url));
     });
   });
@@ -317,21 +395,29 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
     });
 
     it('a token without the role claim runs as anon too (the Clerk session-token template was not set up)', async () => {
-      const { status, error } = await client(() => clerk.mint({ sub: a.clerkId }, { omit: ['role'] })).from('user_public_meta').select('credits');
+      const { status, error } = await client(() => clerk.mint({ sub: a.clerkId }, { omit: ['role'] }))
+        .from('user_public_meta')
+        .select('credits');
       expect(lastRequest().role).toBe('anon');
       expect({ status, code: error?.code }).toEqual({ status: 401, code: '42501' });
     });
 
     it('a signed-in person without a users row sees empty lists', async () => {
-      const { data, count, error } = await client(() => clerk.mint({ sub: 'user_nobody' })).from('generations').select('id', { count: 'exact' });
+      const { data, count, error } = await client(() => clerk.mint({ sub: 'user_nobody' }))
+        .from('generations')
+        .select('id', { count: 'exact' });
       expect({ data, count, error }).toEqual({ data: [], count: 0, error: null });
     });
 
     it('an expired token is 401 PGRST303 "JWT expired"; a token signed by another key is 401 PGRST301', async () => {
-      const expired = await client(() => clerk.mint({ sub: a.clerkId }, { expiresIn: -120 })).from('users').select('id');
+      const expired = await client(() => clerk.mint({ sub: a.clerkId }, { expiresIn: -120 }))
+        .from('users')
+        .select('id');
       expect(expired).toMatchObject({ status: 401, data: null, error: { code: 'PGRST303', message: 'JWT expired' } });
       const stranger = createClerkTestKeys();
-      const forged = await client(() => stranger.mint({ sub: a.clerkId })).from('users').select('id');
+      const forged = await client(() => stranger.mint({ sub: a.clerkId }))
+        .from('users')
+        .select('id');
       expect(forged).toMatchObject({ status: 401, data: null, error: { code: 'PGRST301' } });
     });
 
@@ -363,9 +449,17 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       ['another operator', (s: SupabaseClient) => s.from('generations').select('id').gte('created_at', '2026-01-01'), 'the operator "gte"'],
       ['another method', (s: SupabaseClient) => s.from('generations').delete().eq('id', randomUUID()), 'the method DELETE'],
       ['another media type', (s: SupabaseClient) => s.from('generations').select('id').csv(), 'the media type "Accept: text/csv"'],
-      ['another preference', (s: SupabaseClient) => s.from('users').upsert({ clerk_id: 'user_x' }), 'the preference "Prefer: resolution=merge-duplicates"'],
+      [
+        'another preference',
+        (s: SupabaseClient) => s.from('users').upsert({ clerk_id: 'user_x' }),
+        'the preference "Prefer: resolution=merge-duplicates"',
+      ],
       ['a cast in select', (s: SupabaseClient) => s.from('generations').select('seed::int'), 'the select item "seed::int"'],
-      ['an or filter', (s: SupabaseClient) => s.from('generations').select('id').or('status.eq.ACTIVE,is_favorite.eq.true'), 'the query parameter "or"'],
+      [
+        'an or filter',
+        (s: SupabaseClient) => s.from('generations').select('id').or('status.eq.ACTIVE,is_favorite.eq.true'),
+        'the query parameter "or"',
+      ],
     ])('%s', async (_name, query, named) => {
       const { status, error } = await query(as(a));
       expect(status).toBe(501);
@@ -374,16 +468,29 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
 
     it('an unknown column is PostgREST’s 400 42703', async () => {
       const { status, error } = await as(a).from('generations').select('id, colour');
-      expect({ status, code: error?.code, message: error?.message }).toEqual({ status: 400, code: '42703', message: 'column generations.colour does not exist' });
+      expect({ status, code: error?.code, message: error?.message }).toEqual({
+        status: 400,
+        code: '42703',
+        message: 'column generations.colour does not exist',
+      });
     });
   });
 
   describe('realtime', () => {
     /** Subscribes as the SPA does: the token set first, then the channel; resolves once SUBSCRIBED. */
-    async function listen(supabase: SupabaseClient, name: string, table: string, filter?: string): Promise<{ channel: RealtimeChannel; events: Change[] }> {
+    async function listen(
+      supabase: SupabaseClient,
+      name: string,
+      table: string,
+      filter?: string,
+    ): Promise<{ channel: RealtimeChannel; events: Change[] }> {
       await supabase.realtime.setAuth();
       const events: Change[] = [];
-      const channel = supabase.channel(name).on('postgres_changes', { event: '*', schema: 'public', table, ...(filter ? { filter } : {}) }, (payload: Change) => events.push(payload));
+      const channel = supabase
+        .channel(name)
+        .on('postgres_changes', { event: '*', schema: 'public', table, ...(filter ? { filter } : {}) }, (payload: Change) =>
+          events.push(payload),
+        );
       await new Promise<void>((resolve, reject) =>
         channel.subscribe((status, err) => {
           if (status === 'SUBSCRIBED') resolve();
@@ -405,18 +512,28 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       );
     }
 
-    const setCredits = (person: Person, credits: number) => db.owner.query('update user_public_meta set credits = $2 where user_id = $1', [person.id, credits]);
+    const setCredits = (person: Person, credits: number) =>
+      db.owner.query('update user_public_meta set credits = $2 where user_id = $1', [person.id, credits]);
     const channelsNamed = (topic: string) => fakes.realtime.channels().filter((c) => c.topic === `realtime:${topic}`);
 
     it('a balance change reaches its owner’s channel only, with the new row', async () => {
       const mine = await listen(as(a), 'balance-a', 'user_public_meta', `user_id=eq.${a.id}`);
       const theirs = await listen(as(b), 'balance-b', 'user_public_meta', `user_id=eq.${b.id}`);
-      expect(channelsNamed('balance-a')[0]).toMatchObject({ sub: a.clerkId, subscriptions: [{ event: '*', schema: 'public', table: 'user_public_meta', filter: `user_id=eq.${a.id}` }] });
+      expect(channelsNamed('balance-a')[0]).toMatchObject({
+        sub: a.clerkId,
+        subscriptions: [{ event: '*', schema: 'public', table: 'user_public_meta', filter: `user_id=eq.${a.id}` }],
+      });
 
       await setCredits(a, 150);
       await fakes.realtime.settled();
       await vi.waitFor(() => expect(mine.events).toHaveLength(1));
-      expect(mine.events[0]).toMatchObject({ eventType: 'UPDATE', schema: 'public', table: 'user_public_meta', new: { user_id: a.id, credits: 150 }, old: { user_id: a.id } });
+      expect(mine.events[0]).toMatchObject({
+        eventType: 'UPDATE',
+        schema: 'public',
+        table: 'user_public_meta',
+        new: { user_id: a.id, credits: 150 },
+        old: { user_id: a.id },
+      });
       expect(theirs.events).toEqual([]);
 
       await setCredits(b, 90);
@@ -443,7 +560,9 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
 
     it('a DELETE is neither filtered nor checked against row-level security, and carries only the key', async () => {
       const { events } = await listen(as(a), 'deletes-a', 'lora_trainings', `user_id=eq.${a.id}`);
-      const { rows: [gone] } = await db.owner.query(`insert into lora_trainings (user_id, character_name) values ($1, 'short-lived') returning id`, [b.id]);
+      const {
+        rows: [gone],
+      } = await db.owner.query(`insert into lora_trainings (user_id, character_name) values ($1, 'short-lived') returning id`, [b.id]);
       await db.owner.query('delete from lora_trainings where id = $1', [gone.id]);
       await fakes.realtime.settled();
       await vi.waitFor(() => expect(events).toHaveLength(1));
@@ -492,7 +611,10 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       await listen(supabase, 'rotating', 'user_public_meta', `user_id=eq.${a.id}`);
       expect(channelsNamed('rotating')[0]).toMatchObject({ accessTokenUpdates: 0, tokenExpiresAt: decodeJwt(token).exp });
       token = await clerk.mint({ sub: a.clerkId }, { expiresIn: 120 });
-      await vi.waitFor(() => expect(channelsNamed('rotating')[0]).toMatchObject({ accessTokenUpdates: 1, tokenExpiresAt: decodeJwt(token).exp }), { timeout: 5_000 });
+      await vi.waitFor(
+        () => expect(channelsNamed('rotating')[0]).toMatchObject({ accessTokenUpdates: 1, tokenExpiresAt: decodeJwt(token).exp }),
+        { timeout: 5_000 },
+      );
       const conn = fakes.realtime.connections().find((c) => c.channels.some((ch) => ch.topic === 'realtime:rotating'))!;
       expect(conn.heartbeats).toBeGreaterThan(0);
     });
@@ -508,7 +630,9 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       const lately = client(() => clerk.mint({ sub: a.clerkId }, { expiresIn: -10 }));
       expect((await lately.from('users').select('id')).data).toEqual([{ id: a.id }]);
       await lately.realtime.setAuth();
-      expect(await refusal(lately, 'lately', 'user_public_meta')).toMatch(/^CHANNEL_ERROR: InvalidJWTToken: Token has expired 1\d seconds ago$/);
+      expect(await refusal(lately, 'lately', 'user_public_meta')).toMatch(
+        /^CHANNEL_ERROR: InvalidJWTToken: Token has expired 1\d seconds ago$/,
+      );
       expect(['anonymous', 'stale', 'lately'].flatMap(channelsNamed)).toEqual([]);
     });
 
@@ -523,12 +647,43 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       ws.on('message', (data) => frames.push(JSON.parse(data.toString()) as unknown[]));
       await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
       const wanted = { event: 'UPDATE', schema: 'public', table: 'user_public_meta', filter: `user_id=eq.${a.id}` };
-      ws.send(JSON.stringify(['1', '1', 'realtime:raw', 'phx_join', { config: { postgres_changes: [wanted, { event: 'INSERT', schema: 'public', table: 'lora_trainings' }] }, access_token: await clerk.mint({ sub: a.clerkId }) }]));
+      ws.send(
+        JSON.stringify([
+          '1',
+          '1',
+          'realtime:raw',
+          'phx_join',
+          {
+            config: { postgres_changes: [wanted, { event: 'INSERT', schema: 'public', table: 'lora_trainings' }] },
+            access_token: await clerk.mint({ sub: a.clerkId }),
+          },
+        ]),
+      );
       ws.send(JSON.stringify([null, '2', 'phoenix', 'heartbeat', {}]));
       await vi.waitFor(() => expect(frames).toHaveLength(3));
       const [reply, system, heartbeat] = frames as [unknown[], unknown[], unknown[]];
-      expect(reply).toEqual(['1', '1', 'realtime:raw', 'phx_reply', { status: 'ok', response: { postgres_changes: [{ id: expect.any(Number), ...wanted }, { id: expect.any(Number), event: 'INSERT', schema: 'public', table: 'lora_trainings' }] } }]);
-      expect(system).toEqual(['1', null, 'realtime:raw', 'system', { message: 'Subscribed to PostgreSQL', status: 'ok', extension: 'postgres_changes', channel: 'raw' }]);
+      expect(reply).toEqual([
+        '1',
+        '1',
+        'realtime:raw',
+        'phx_reply',
+        {
+          status: 'ok',
+          response: {
+            postgres_changes: [
+              { id: expect.any(Number), ...wanted },
+              { id: expect.any(Number), event: 'INSERT', schema: 'public', table: 'lora_trainings' },
+            ],
+          },
+        },
+      ]);
+      expect(system).toEqual([
+        '1',
+        null,
+        'realtime:raw',
+        'system',
+        { message: 'Subscribed to PostgreSQL', status: 'ok', extension: 'postgres_changes', channel: 'raw' },
+      ]);
       expect(heartbeat).toEqual([null, '2', 'phoenix', 'phx_reply', { status: 'ok', response: {} }]);
 
       await setCredits(a, 77);
@@ -547,7 +702,10 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
             table: 'user_public_meta',
             type: 'UPDATE',
             commit_timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-            columns: [{ name: 'user_id', type: 'uuid' }, { name: 'credits', type: 'int4' }],
+            columns: [
+              { name: 'user_id', type: 'uuid' },
+              { name: 'credits', type: 'int4' },
+            ],
             record: { user_id: a.id, credits: 77 },
             old_record: { user_id: a.id },
             errors: null,
@@ -555,7 +713,12 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
         },
       ]);
       ws.send(JSON.stringify(['1', '3', 'realtime:raw', 'phx_leave', {}]));
-      await vi.waitFor(() => expect(frames.slice(4)).toEqual([['1', '3', 'realtime:raw', 'phx_reply', { status: 'ok', response: {} }], ['1', null, 'realtime:raw', 'phx_close', {}]]));
+      await vi.waitFor(() =>
+        expect(frames.slice(4)).toEqual([
+          ['1', '3', 'realtime:raw', 'phx_reply', { status: 'ok', response: {} }],
+          ['1', null, 'realtime:raw', 'phx_close', {}],
+        ]),
+      );
       ws.close();
       await setCredits(a, 100);
     });
@@ -575,7 +738,9 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
     it('a table outside the supabase_realtime publication is refused, naming it', async () => {
       const supabase = as(a);
       await supabase.realtime.setAuth();
-      expect(await refusal(supabase, 'not-published', 'explore_gallery')).toContain('public.explore_gallery is not in the supabase_realtime publication');
+      expect(await refusal(supabase, 'not-published', 'explore_gallery')).toContain(
+        'public.explore_gallery is not in the supabase_realtime publication',
+      );
     });
 
     it('the channel is closed when its token expires without a refresh', async () => {

@@ -27,7 +27,10 @@ describe('supabase/migrations', () => {
   });
 
   const generatedBefore = (handWritten: string) =>
-    [...readGeneratedMigrations().entries()].filter(([file]) => file < handWritten).map(([, sql]) => sql).join('\n');
+    [...readGeneratedMigrations().entries()]
+      .filter(([file]) => file < handWritten)
+      .map(([, sql]) => sql)
+      .join('\n');
 
   it.each(HAND_WRITTEN_MIGRATIONS)('applies %s after every table and view it names', (handWritten) => {
     const before = generatedBefore(handWritten);
@@ -55,7 +58,9 @@ describe('supabase/migrations', () => {
     const handWritten = '20261125200200_verified_email_and_filter_options_grants.sql';
     expect(HAND_WRITTEN_MIGRATIONS).toContain(handWritten);
     expect(generatedBefore(handWritten)).toContain('ADD COLUMN "verified_email"');
-    expect(code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, handWritten), 'utf8'))).toMatch(/create policy users_insert_own[^;]*verified_email is null/);
+    expect(code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, handWritten), 'utf8'))).toMatch(
+      /create policy users_insert_own[^;]*verified_email is null/,
+    );
   });
 
   it('applies the security migration after the columns and schema it names', () => {

@@ -14,11 +14,28 @@ import { parseBuiltinLora } from '../../server/providers/inference/builtin-lora.
 import { finishTraining } from '../../server/services/trainings.service.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
-import { FAST_TRAINING, listTrainings, trainingArchive, trainingArchiveOf, trainingEnded, trainingPayload, trainingPhotos, uploadArchive } from '../helpers/training.ts';
+import {
+  FAST_TRAINING,
+  listTrainings,
+  trainingArchive,
+  trainingArchiveOf,
+  trainingEnded,
+  trainingPayload,
+  trainingPhotos,
+  uploadArchive,
+} from '../helpers/training.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { spawnServerProcess } from '../helpers/server-process-control.ts';
 import { pngHeader, sceneWithoutFace } from '../helpers/photos.ts';
-import { createScratchDatabase, sharedTestVision, startTestServer, testDatabases, TEST_AUTH_SECRET, type TestClient, type TestServer } from '../helpers/server.ts';
+import {
+  createScratchDatabase,
+  sharedTestVision,
+  startTestServer,
+  testDatabases,
+  TEST_AUTH_SECRET,
+  type TestClient,
+  type TestServer,
+} from '../helpers/server.ts';
 import { failingChecks, withExplicitVerdict } from '../helpers/vision.ts';
 
 async function balance(client: TestClient): Promise<number> {
@@ -44,7 +61,14 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     expect(await balance(client)).toBe(120);
 
     const done = await trainingEnded(client, request_id);
-    expect(done).toMatchObject({ status: 'COMPLETED', character_name: 'Dana', trigger_word: 'danap', gender: 'female', hair_color: 'brown', error: null });
+    expect(done).toMatchObject({
+      status: 'COMPLETED',
+      character_name: 'Dana',
+      trigger_word: 'danap',
+      gender: 'female',
+      hair_color: 'brown',
+      error: null,
+    });
     expect(done.lora_file_url).toBe(`/media/loras/${userId}/${done.id}.json`);
     const artefact = await client.get(done.lora_file_url!);
     expect(artefact.status).toBe(200);
@@ -57,7 +81,10 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     const characters = (await (await client.get('/api/characters')).json()).items;
     expect(characters.map((c: { id: string }) => c.id)).toContain(done.id);
     const generate = async (loras: { path: string; scale: number }[]) => {
-      const r = await client.post('/api/image/generate-image', generationRequestBody({ prompt: 'a portrait of danap in a park', loras, seed: 7 }));
+      const r = await client.post(
+        '/api/image/generate-image',
+        generationRequestBody({ prompt: 'a portrait of danap in a park', loras, seed: 7 }),
+      );
       expect(r.status, await r.clone().text()).toBe(200);
       const body = await r.json();
       return Buffer.from(await (await client.get(body.images[0].url)).arrayBuffer());
@@ -71,15 +98,36 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     const { client } = await ts.signUp({ credits: 500 });
     const [a, b, c, d] = await trainingPhotos(4);
     const cases: [string, Zippable, RegExp][] = [
-      ['a non-image', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, 'notes.jpg': new TextEncoder().encode('not a photo at all') }, /not a photo/],
+      [
+        'a non-image',
+        { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, 'notes.jpg': new TextEncoder().encode('not a photo at all') },
+        /not a photo/,
+      ],
       ['too few photos', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c! }, /at least 4 photos/],
       ['a zip bomb', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '4.jpg': [new Uint8Array(20 * 1024 * 1024), { level: 9 }] }, /zip bomb/],
       ['a path traversal', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '../../etc/4.jpg': d! }, /unsafe path/],
       ['an absolute path', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '/tmp/4.jpg': d! }, /unsafe path/],
-      ['a symbolic link', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '4.jpg': [new TextEncoder().encode('/etc/passwd'), { os: 3, attrs: (0o120777 << 16) >>> 0 }] }, /symbolic link/],
+      [
+        'a symbolic link',
+        {
+          '1.jpg': a!,
+          '2.jpg': b!,
+          '3.jpg': c!,
+          '4.jpg': [new TextEncoder().encode('/etc/passwd'), { os: 3, attrs: (0o120777 << 16) >>> 0 }],
+        },
+        /symbolic link/,
+      ],
       // Tiny files whose headers claim 16000×16000 pixels: refused from the header, never decoded.
-      ['a decompression bomb', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '4.png': Buffer.concat([pngHeader(16_000, 16_000), Buffer.alloc(64)]) }, /^4\.png: File is too large \(max 50 megapixels\)\.$/],
-      ['an unreadable photo', { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '4.jpg': Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(64, 0x41)]) }, /^4\.jpg: Invalid file type/],
+      [
+        'a decompression bomb',
+        { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '4.png': Buffer.concat([pngHeader(16_000, 16_000), Buffer.alloc(64)]) },
+        /^4\.png: File is too large \(max 50 megapixels\)\.$/,
+      ],
+      [
+        'an unreadable photo',
+        { '1.jpg': a!, '2.jpg': b!, '3.jpg': c!, '4.jpg': Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(64, 0x41)]) },
+        /^4\.jpg: Invalid file type/,
+      ],
     ];
     for (const [name, files, message] of cases) {
       const url = await uploadArchive(client, zipSync(files));
@@ -109,7 +157,10 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     const { client } = await ts.signUp({ credits: 500 });
     const [a, b, c] = await trainingPhotos(3);
     const pair = await sharp({ create: { width: 340, height: 180, channels: 3, background: '#202020' } })
-      .composite([{ input: a!, left: 10, top: 10 }, { input: b!, left: 170, top: 10 }])
+      .composite([
+        { input: a!, left: 10, top: 10 },
+        { input: b!, left: 170, top: 10 },
+      ])
       .jpeg()
       .toBuffer();
     const url = await uploadArchive(client, trainingArchiveOf([a!, b!, c!, await sceneWithoutFace(), pair]));
@@ -128,13 +179,18 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     expect(stolen.status).toBe(403);
     expect(await balance(other.client)).toBe(1000);
 
-    const { request_id } = await (await owner.client.post('/api/image/submit-lora-training', trainingPayload(url, { trigger_word: '' }))).json();
+    const { request_id } = await (
+      await owner.client.post('/api/image/submit-lora-training', trainingPayload(url, { trigger_word: '' }))
+    ).json();
     const done = await trainingEnded(owner.client, request_id);
     expect(done.status).toBe('COMPLETED');
     expect(done.trigger_word).toBeNull();
     expect(await listTrainings(other.client)).toEqual([]);
     expect((await other.client.get(done.lora_file_url!)).status).toBe(404);
-    const use = await other.client.post('/api/image/generate-image', generationRequestBody({ prompt: 'someone else', loras: [{ path: done.lora_file_url, scale: 1 }], seed: 1 }));
+    const use = await other.client.post(
+      '/api/image/generate-image',
+      generationRequestBody({ prompt: 'someone else', loras: [{ path: done.lora_file_url, scale: 1 }], seed: 1 }),
+    );
     expect(use.status).toBe(403);
     expect(await balance(other.client)).toBe(1000);
   });
@@ -143,7 +199,10 @@ describe.each(testDatabases())('character training (%s)', (database) => {
 describe.each(testDatabases())('training failures and restarts (%s)', (database) => {
   it('fails a training that runs past the time limit and refunds it exactly once', async () => {
     // 3 s of built-in training against a limit of 0.6 s.
-    const ts = await startTestServer({ database, env: { ...FAST_TRAINING, TRAINING_DURATION_SECONDS: '3', TRAINING_TIMEOUT_MINUTES: '0.01' } });
+    const ts = await startTestServer({
+      database,
+      env: { ...FAST_TRAINING, TRAINING_DURATION_SECONDS: '3', TRAINING_TIMEOUT_MINUTES: '0.01' },
+    });
     try {
       const { client, userId } = await ts.signUp({ credits: 500 });
       const url = await uploadArchive(client, await trainingArchive(4));
@@ -167,7 +226,8 @@ describe.each(testDatabases())('training failures and restarts (%s)', (database)
   it('finishes a training after the server is stopped in the middle and started again', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'likeness-training-restart-'));
     const scratch = database === 'postgres' ? await createScratchDatabase() : undefined;
-    const start = (env: Record<string, string>) => startTestServer({ database, dataDir, databaseUrl: scratch?.url, env: { ...FAST_TRAINING, ...env } });
+    const start = (env: Record<string, string>) =>
+      startTestServer({ database, dataDir, databaseUrl: scratch?.url, env: { ...FAST_TRAINING, ...env } });
     try {
       // The built-in trainer takes 2 s; the first server is stopped once its runner has scheduled the job.
       const first = await start({ TRAINING_DURATION_SECONDS: '2' });
@@ -217,7 +277,11 @@ describe.each(testDatabases())('training failures and restarts (%s)', (database)
       await setup.stop();
 
       // A server process takes the training, and is killed without warning while it runs.
-      const server = await spawnServerProcess({ ...env, DATA_DIR: dataDir, ...(scratch ? { DATABASE_URL: scratch.url, AUTH_SECRET: TEST_AUTH_SECRET } : {}) });
+      const server = await spawnServerProcess({
+        ...env,
+        DATA_DIR: dataDir,
+        ...(scratch ? { DATABASE_URL: scratch.url, AUTH_SECRET: TEST_AUTH_SECRET } : {}),
+      });
       const res = await fetch(`${server.url}/api/image/submit-lora-training`, {
         method: 'POST',
         headers: { cookie, origin: server.url, 'content-type': 'application/json' },
@@ -261,9 +325,18 @@ describe('fal trainer (against the fake fal)', () => {
     proxy = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
-      const answer = await fetch(target + req.url, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
-      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' }).end(Buffer.from(await answer.arrayBuffer()));
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<
+        string,
+        string
+      >;
+      const answer = await fetch(target + req.url, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
+      res
+        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' })
+        .end(Buffer.from(await answer.arrayBuffer()));
     });
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const publicUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
@@ -295,7 +368,13 @@ describe('fal trainer (against the fake fal)', () => {
   it('submits the contract payload with the webhook, and the webhook completes the training', async () => {
     const { client, requestId, falId } = await submit();
     const request = fal.requests.get(falId)!;
-    expect(request.input).toEqual({ images_data_url: expect.stringMatching(/^http/), trigger_word: 'danap', create_masks: true, steps: 1000, is_style: false });
+    expect(request.input).toEqual({
+      images_data_url: expect.stringMatching(/^http/),
+      trigger_word: 'danap',
+      create_masks: true,
+      steps: 1000,
+      is_style: false,
+    });
     expect(request.webhookUrl).toMatch(/\/api\/webhooks\/fal$/);
     await fal.settled(falId);
     const done = await trainingEnded(client, requestId);
@@ -331,11 +410,21 @@ describe('fal trainer (against the fake fal)', () => {
   it('refuses a forged or tampered webhook with 401 and changes nothing', async () => {
     fal.control.stallNext({ endpoint: 'fal-ai/flux-lora-fast-training' });
     const { client, requestId, falId } = await submit();
-    const forged = await fal.control.sendWebhook(falId, { body: { request_id: falId, status: 'ERROR', error: 'forged', payload: null }, forged: true });
+    const forged = await fal.control.sendWebhook(falId, {
+      body: { request_id: falId, status: 'ERROR', error: 'forged', payload: null },
+      forged: true,
+    });
     expect(forged.status).toBe(401);
-    const stale = await fal.control.sendWebhook(falId, { body: { request_id: falId, status: 'ERROR', error: 'stale', payload: null }, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const stale = await fal.control.sendWebhook(falId, {
+      body: { request_id: falId, status: 'ERROR', error: 'stale', payload: null },
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
     expect(stale.status).toBe(401);
-    const bare = await fetch(`${ts.url}/api/webhooks/fal`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request_id: falId, status: 'ERROR', error: 'x' }) });
+    const bare = await fetch(`${ts.url}/api/webhooks/fal`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ request_id: falId, status: 'ERROR', error: 'x' }),
+    });
     expect(bare.status).toBe(401);
     const [t] = (await listTrainings(client)).filter((x) => x.request_id === requestId);
     expect(t!.status).toBe('IN_PROGRESS');
@@ -345,7 +434,6 @@ describe('fal trainer (against the fake fal)', () => {
   });
 });
 
-
 describe('the submission re-checks photos and never trusts the page', () => {
   it('refuses an archive with a photo the classifier finds NSFW, naming it, and charges nothing', async () => {
     const files = await trainingPhotos(5);
@@ -354,7 +442,10 @@ describe('the submission re-checks photos and never trusts the page', () => {
     const ts = await startTestServer({ env: FAST_TRAINING, runtime: { vision: withExplicitVerdict(sharedTestVision(), sameBytes) } });
     try {
       const { client, userId } = await ts.signUp({ credits: 500 });
-      const res = await client.post('/api/image/submit-lora-training', trainingPayload(await uploadArchive(client, trainingArchiveOf(files))));
+      const res = await client.post(
+        '/api/image/submit-lora-training',
+        trainingPayload(await uploadArchive(client, trainingArchiveOf(files))),
+      );
       expect(res.status).toBe(422);
       expect(await res.json()).toEqual({
         code: 'photos_refused',
@@ -365,7 +456,10 @@ describe('the submission re-checks photos and never trusts the page', () => {
       expect(await ts.rt.credits.ledgerSum(userId)).toBe(500);
       expect(await listTrainings(client)).toEqual([]);
       // Without that photo the same person trains.
-      const ok = await client.post('/api/image/submit-lora-training', trainingPayload(await uploadArchive(client, trainingArchiveOf(files.filter((f) => f !== flagged)))));
+      const ok = await client.post(
+        '/api/image/submit-lora-training',
+        trainingPayload(await uploadArchive(client, trainingArchiveOf(files.filter((f) => f !== flagged)))),
+      );
       expect(ok.status, await ok.clone().text()).toBe(200);
       expect(await balance(client)).toBe(0);
     } finally {
@@ -377,9 +471,14 @@ describe('the submission re-checks photos and never trusts the page', () => {
     const ts = await startTestServer({ env: FAST_TRAINING, runtime: { vision: failingChecks(sharedTestVision()) } });
     try {
       const { client } = await ts.signUp({ credits: 500 });
-      const res = await client.post('/api/image/submit-lora-training', trainingPayload(await uploadArchive(client, await trainingArchive(4))));
+      const res = await client.post(
+        '/api/image/submit-lora-training',
+        trainingPayload(await uploadArchive(client, await trainingArchive(4))),
+      );
       expect(res.status).toBe(503);
-      expect((await res.json()).message).toBe('Your photos could not be checked right now. Nothing was charged; please try again in a moment.');
+      expect((await res.json()).message).toBe(
+        'Your photos could not be checked right now. Nothing was charged; please try again in a moment.',
+      );
       expect(await balance(client)).toBe(500);
       expect(await listTrainings(client)).toEqual([]);
     } finally {

@@ -116,7 +116,9 @@ describe.each(testDatabases())('the verified address in Clerk mode (%s)', (datab
     expect(withBody.status).toBe(200);
     expect((await deliver('user.updated', clerkUserJson({ id: sub, email: 'ada.lovelace@example.com' }))).status).toBe(200);
     expect((await rowOf(sub)).verifiedEmail).toBe('ada.lovelace@example.com');
-    expect((await deliver('user.updated', clerkUserJson({ id: sub, email: 'not.yet@example.com', emailVerified: false }))).status).toBe(200);
+    expect((await deliver('user.updated', clerkUserJson({ id: sub, email: 'not.yet@example.com', emailVerified: false }))).status).toBe(
+      200,
+    );
     expect((await rowOf(sub)).verifiedEmail).toBeNull();
   });
 
@@ -137,7 +139,10 @@ describe.each(testDatabases())('the verified address in Clerk mode (%s)', (datab
     const [one, two] = [newClerkUserId(), newClerkUserId()];
     for (const sub of [one, two]) expect((await call({ sub, email: `${sub}@example.com` })).status).toBe(200);
     // Two rows with one verified address (e.g. an account deleted in Clerk whose user.deleted never arrived).
-    await ts.rt.db.update(users).set({ verifiedEmail: 'shared@example.com' }).where(inArray(users.clerkId, [one, two]));
+    await ts.rt.db
+      .update(users)
+      .set({ verifiedEmail: 'shared@example.com' })
+      .where(inArray(users.clerkId, [one, two]));
     const ambiguous = await ts.rt.erasure.eraseSelected({ email: 'Shared@Example.com' });
     expect(ambiguous.outcome).toBe('ambiguous');
     expect(ambiguous.outcome === 'ambiguous' && ambiguous.accounts.map((a) => a.clerkId).sort()).toEqual([one, two].sort());
@@ -180,17 +185,24 @@ describe('admin users erase: three selectors and a refusal (postgres, next to a 
     // Someone's browser wrote the twin address into its own display copy: it is not a match.
     const c = await person('bystander@example.com');
     await ts.rt.db.update(users).set({ email: 'twin@example.com' }).where(eq(users.id, c.id));
-    await ts.rt.db.insert(generations).values({ userId: a.id, prompt: 'p', width: 512, height: 512, imageUrl: `/media/generations/${a.id}/x.jpeg` });
+    await ts.rt.db
+      .insert(generations)
+      .values({ userId: a.id, prompt: 'p', width: 512, height: 512, imageUrl: `/media/generations/${a.id}/x.jpeg` });
 
     const refused = await admin(env, 'users', 'erase', 'twin@example.com');
     expect(refused.code).toBe(65);
     expect(refused.out).toBe('');
-    expect(refused.err).toContain('2 accounts have the verified address twin@example.com. Nothing was removed. Erase one of them by its id:');
+    expect(refused.err).toContain(
+      '2 accounts have the verified address twin@example.com. Nothing was removed. Erase one of them by its id:',
+    );
     expect(refused.err).toContain(`  ${a.id}  Clerk user ${a.clerkId}, verified address twin@example.com, since `);
     expect(refused.err).toContain(`  ${b.id}  Clerk user ${b.clerkId}, verified address twin@example.com, since `);
     expect(refused.err).toContain(`(npm run admin -- users erase --id ${b.id})`);
     expect(refused.err).not.toContain(c.id);
-    const rows = await ts.rt.db.select({ id: users.id, erasedAt: users.erasedAt }).from(users).where(inArray(users.id, [a.id, b.id, c.id]));
+    const rows = await ts.rt.db
+      .select({ id: users.id, erasedAt: users.erasedAt })
+      .from(users)
+      .where(inArray(users.id, [a.id, b.id, c.id]));
     expect(rows.every((r) => r.erasedAt === null)).toBe(true);
     expect(await ts.rt.db.select().from(generations).where(eq(generations.userId, a.id))).toHaveLength(1);
 
@@ -214,7 +226,9 @@ describe('admin users erase: three selectors and a refusal (postgres, next to a 
       out: 'No account has the verified address twin@example.com (already erased, never signed up, or the address was never verified). Nothing was removed.',
       err: '',
     });
-    expect((await admin(env, 'users', 'erase', '--clerk-id', 'user_nobody')).out).toBe('No account has the Clerk user id user_nobody. Nothing was removed.');
+    expect((await admin(env, 'users', 'erase', '--clerk-id', 'user_nobody')).out).toBe(
+      'No account has the Clerk user id user_nobody. Nothing was removed.',
+    );
     const unknownId = '6f1f7c1e-0000-4000-8000-00000000000a';
     expect((await admin(env, 'users', 'erase', '--id', unknownId)).out).toBe(`No account has the id ${unknownId}. Nothing was removed.`);
     const badId = await admin(env, 'users', 'erase', '--id', 'someone@example.com');

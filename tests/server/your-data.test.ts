@@ -110,7 +110,10 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
       const refused = await owner.client.post('/api/image/generate-image', generationRequestBody({ loras: [{ path: lora, scale: 1 }] }));
       expect(refused.status).toBe(403);
       expect((await refused.json()).code).toBe('lora_not_allowed');
-      await expect(requireUsableCharacter(ts.rt.db, owner.userId, { id: done.id })).rejects.toMatchObject({ status: 410, code: 'character_deleted' });
+      await expect(requireUsableCharacter(ts.rt.db, owner.userId, { id: done.id })).rejects.toMatchObject({
+        status: 410,
+        code: 'character_deleted',
+      });
       await expect(requireUsableCharacter(ts.rt.db, stranger.userId, { id: done.id })).rejects.toMatchObject({ status: 403 });
       await expect(requireUsableCharacter(ts.rt.db, owner.userId, { id: 'not-an-id' })).rejects.toMatchObject({ status: 403 });
       // Renaming a deleted character finds nothing.
@@ -155,7 +158,8 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
     });
 
     describe('Undo of a delete', () => {
-      const rowOf = async (server: TestServer, id: string) => (await server.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, id)))[0];
+      const rowOf = async (server: TestServer, id: string) =>
+        (await server.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, id)))[0];
       async function trained(name: string) {
         // Enough for a second training and an image.
         const owner = await ts.signUp({ credits: 1200 });
@@ -177,7 +181,13 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
           const res = await restoreCharacter(owner.client, done.id);
           expect(res.status).toBe(200);
           expect(await res.json()).toMatchObject({ id: done.id, character_name: 'Undone', status: 'COMPLETED', lora_file_url: lora });
-          expect(await rowOf(ts, done.id)).toMatchObject({ deletedAt: null, deletedFiles: null, filesRemovedAt: null, loraFileUrl: lora, uploadUrl: archive });
+          expect(await rowOf(ts, done.id)).toMatchObject({
+            deletedAt: null,
+            deletedFiles: null,
+            filesRemovedAt: null,
+            loraFileUrl: lora,
+            uploadUrl: archive,
+          });
           expect((await owner.client.get(lora)).status).toBe(200);
           // Where it was in Previous Trainings, and in the character picker; generating with it works.
           expect((await listTrainings(owner.client)).map((t) => t.id)).toEqual(before);
@@ -192,10 +202,12 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
           await purgeCharacters(ts);
           expect(existsSync(fileOf(ts, lora))).toBe(true);
           expect(existsSync(fileOf(ts, archive))).toBe(true);
-          await expect.poll(() => events.filter((e) => e.type === 'training' && e.id === done.id), { timeout: 10_000 }).toEqual([
-            { type: 'training', action: 'deleted', id: done.id, status: 'COMPLETED' },
-            { type: 'training', action: 'restored', id: done.id, status: 'COMPLETED' },
-          ]);
+          await expect
+            .poll(() => events.filter((e) => e.type === 'training' && e.id === done.id), { timeout: 10_000 })
+            .toEqual([
+              { type: 'training', action: 'deleted', id: done.id, status: 'COMPLETED' },
+              { type: 'training', action: 'restored', id: done.id, status: 'COMPLETED' },
+            ]);
         } finally {
           unsubscribe();
         }
@@ -214,7 +226,10 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
         // Back inside the window by its time, but purged: refused too.
         await purgeCharacters(ts);
         expect(existsSync(fileOf(ts, lora))).toBe(false);
-        await ts.rt.db.update(loraTrainings).set({ deletedAt: sql`now()` }).where(eq(loraTrainings.id, done.id));
+        await ts.rt.db
+          .update(loraTrainings)
+          .set({ deletedAt: sql`now()` })
+          .where(eq(loraTrainings.id, done.id));
         const purged = await restoreCharacter(owner.client, done.id);
         expect(purged.status).toBe(410);
         expect((await purged.json()).message).toBe(CHARACTER_RESTORE_REFUSED);
@@ -261,7 +276,14 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
     it('renames a character, refusing an empty, a 200-character or a malformed name', async () => {
       const owner = await ts.signUp({ credits: 1000 });
       const done = await trainingEnded(owner.client, (await train(owner.client, 'Old name')).requestId);
-      for (const body of [{ character_name: '' }, { character_name: '   ' }, { character_name: 'x'.repeat(200) }, {}, null, { character_name: 5 }]) {
+      for (const body of [
+        { character_name: '' },
+        { character_name: '   ' },
+        { character_name: 'x'.repeat(200) },
+        {},
+        null,
+        { character_name: 5 },
+      ]) {
         const res = await patch(owner.client, `/api/trainings/${done.id}`, body);
         expect(res.status).toBe(400);
         expect((await res.json()).message).toMatch(/character_name|body/);
@@ -304,7 +326,10 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
       expect((await mixed.json()).message).toBe(SELECTION_GONE);
       expect((await owner.client.post('/api/library/selection', { action: 'favorite', ids: [theirs.generation.id] })).status).toBe(404);
       expect((await ts.client().post('/api/library/selection', { action: 'delete', ids })).status).toBe(401);
-      const statuses = await ts.rt.db.select({ status: generations.status, fav: generations.isFavorite }).from(generations).where(eq(generations.userId, owner.userId));
+      const statuses = await ts.rt.db
+        .select({ status: generations.status, fav: generations.isFavorite })
+        .from(generations)
+        .where(eq(generations.userId, owner.userId));
       expect(statuses.every((s) => s.status === 'ACTIVE' && !s.fav)).toBe(true);
       const [theirRow] = await ts.rt.db.select().from(generations).where(eq(generations.id, theirs.generation.id));
       expect(theirRow).toMatchObject({ status: 'ACTIVE', isFavorite: false });
@@ -377,7 +402,9 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
       });
       expect(images).toContain(gens[0].file);
       expect(gens[1]).toMatchObject({ prompt: 'second prompt', character: null });
-      expect(JSON.parse(strFromU8(zip['characters.json']))).toEqual([expect.objectContaining({ id: done.id, name: 'Exported', status: 'COMPLETED' })]);
+      expect(JSON.parse(strFromU8(zip['characters.json']))).toEqual([
+        expect.objectContaining({ id: done.id, name: 'Exported', status: 'COMPLETED' }),
+      ]);
 
       const csv = strFromU8(zip['credits.csv']).trim().split('\r\n');
       expect(csv[0]).toBe('created_at,kind,amount,balance_after,reason');
@@ -428,7 +455,13 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
       const done = await trainingEnded(person.client, (await train(person.client)).requestId);
       const made = await generate(person.client, [{ path: done.lora_file_url!, scale: 1 }]);
       const sandbox = ts.rt.payments as SandboxProvider;
-      const sub = { id: `sub_${uid()}`, productId: sandbox.productIdFor('BASIC'), customerId: sandbox.customerIdFor(person.userId), userId: person.userId, transactionId: `tran_${uid()}` };
+      const sub = {
+        id: `sub_${uid()}`,
+        productId: sandbox.productIdFor('BASIC'),
+        customerId: sandbox.customerIdFor(person.userId),
+        userId: person.userId,
+        transactionId: `tran_${uid()}`,
+      };
       const paid = signedWebhook(SANDBOX_SECRET, 'subscription.paid', creemSubscription(sub));
       expect((await fetch(`${ts.url}/api/webhooks/sandbox`, { method: 'POST', body: paid.body, headers: paid.headers })).status).toBe(200);
       expect(await (await person.client.get('/api/me')).json()).toMatchObject({ subscription_status: 'active' });
@@ -471,7 +504,13 @@ describe('delete account with Creem', () => {
   it('erases nothing while Creem refuses the cancellation, and says why; erases once Creem cancels', async () => {
     const person = await ts.signUp({ credits: 30 });
     const made = await generate(person.client);
-    const sub = { id: `sub_${uid()}`, productId: products.STANDARD, customerId: `cust_${uid()}`, userId: person.userId, transactionId: `tran_${uid()}` };
+    const sub = {
+      id: `sub_${uid()}`,
+      productId: products.STANDARD,
+      customerId: `cust_${uid()}`,
+      userId: person.userId,
+      transactionId: `tran_${uid()}`,
+    };
     const paid = signedWebhook(webhookSecret, 'subscription.paid', creemSubscription(sub));
     expect((await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: paid.body, headers: paid.headers })).status).toBe(200);
     creem.addSubscription(sub);
@@ -483,7 +522,12 @@ describe('delete account with Creem', () => {
     expect(creem.cancellations).toEqual([{ id: sub.id, body: { mode: 'immediate' } }]);
     expect(await (await person.client.get('/api/me')).json()).toMatchObject({ email: person.email, subscription_status: 'active' });
     expect(existsSync(fileOf(ts, made.images[0].url))).toBe(true);
-    expect(await ts.rt.db.select().from(generations).where(and(eq(generations.userId, person.userId), eq(generations.status, 'ACTIVE')))).toHaveLength(1);
+    expect(
+      await ts.rt.db
+        .select()
+        .from(generations)
+        .where(and(eq(generations.userId, person.userId), eq(generations.status, 'ACTIVE'))),
+    ).toHaveLength(1);
 
     creem.refuseCancellations(null);
     expect((await person.client.post('/api/me/delete', { email: person.email })).status).toBe(204);
@@ -492,8 +536,14 @@ describe('delete account with Creem', () => {
     expect(user.erasedAt).toBeInstanceOf(Date);
     expect(existsSync(fileOf(ts, made.images[0].url))).toBe(false);
     // Creem's subscription.canceled arrives afterwards and is recorded against the tombstone.
-    const canceled = signedWebhook(webhookSecret, 'subscription.canceled', creemSubscription({ ...sub, status: 'canceled', canceledAt: new Date() }));
-    expect((await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: canceled.body, headers: canceled.headers })).status).toBe(200);
+    const canceled = signedWebhook(
+      webhookSecret,
+      'subscription.canceled',
+      creemSubscription({ ...sub, status: 'canceled', canceledAt: new Date() }),
+    );
+    expect((await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: canceled.body, headers: canceled.headers })).status).toBe(
+      200,
+    );
   });
 
   it('cancels a training in progress when its character is deleted, with the usual refund', async () => {
@@ -527,7 +577,12 @@ describe('delete account with Creem', () => {
         .where(and(eq(creditLedger.userId, owner.userId), eq(creditLedger.kind, 'refund')));
       expect(refunds).toHaveLength(1);
       // The person cancelled it: no 'training failed' mail for that.
-      expect(await slow.rt.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, `training-failed:${running.id}`))).toEqual([]);
+      expect(
+        await slow.rt.db
+          .select()
+          .from(mailOutbox)
+          .where(eq(mailOutbox.dedupeKey, `training-failed:${running.id}`)),
+      ).toEqual([]);
       // A second delete refunds nothing more.
       expect((await del(owner.client, `/api/trainings/${running.id}`)).status).toBe(204);
       expect((await (await owner.client.get('/api/me')).json()).credits).toBe(600);

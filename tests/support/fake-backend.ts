@@ -83,11 +83,13 @@ export function localBackendOver(request: ApiPort['request'], opts: { identity?:
  * An in-memory Backend for component tests: identity answers from `user`, API calls go to `routes`
  * (path → handler), and `emit` pushes realtime events to subscribers.
  */
-export function fakeBackend(opts: {
-  user?: SessionUser | null;
-  token?: string | null;
-  routes?: Record<string, (body: unknown, method: string) => unknown | Promise<unknown>>;
-} = {}) {
+export function fakeBackend(
+  opts: {
+    user?: SessionUser | null;
+    token?: string | null;
+    routes?: Record<string, (body: unknown, method: string) => unknown | Promise<unknown>>;
+  } = {},
+) {
   const { events, emit } = fakeEvents();
   const user = opts.user === undefined ? sessionUser() : opts.user;
   const request = vi.fn(async (path: string, o: { method?: string; body?: unknown } = {}) => {

@@ -41,7 +41,8 @@ export async function photoIndex(body: unknown): Promise<number> {
   return new Uint8Array(await file.arrayBuffer())[3]!;
 }
 
-export const photos = (n: number) => Array.from({ length: n }, (_, i) => new File([new Uint8Array([0xff, 0xd8, 0xff, i])], `p${i}.jpg`, { type: 'image/jpeg' }));
+export const photos = (n: number) =>
+  Array.from({ length: n }, (_, i) => new File([new Uint8Array([0xff, 0xd8, 0xff, i])], `p${i}.jpg`, { type: 'image/jpeg' }));
 
 export async function fillForm(n = 4) {
   const user = userEvent.setup();

@@ -7,4 +7,7 @@ export declare const HOSTED_E2E: {
   publishableKey: string;
   distDir: string;
 };
-export declare const HOSTED_E2E_BUILD_ENV: Record<'VITE_CLERK_PUBLISHABLE_KEY' | 'VITE_SUPABASE_URL' | 'VITE_SUPABASE_ANON_KEY' | 'VITE_API_URL', string>;
+export declare const HOSTED_E2E_BUILD_ENV: Record<
+  'VITE_CLERK_PUBLISHABLE_KEY' | 'VITE_SUPABASE_URL' | 'VITE_SUPABASE_ANON_KEY' | 'VITE_API_URL',
+  string
+>;

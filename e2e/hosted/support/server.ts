@@ -64,7 +64,9 @@ async function seedExplore() {
   for (const [i, p] of people.entries()) {
     const id = randomUUID();
     const key = `explore/${id}.jpeg`;
-    const image = await sharp({ create: { width: 256, height: 256, channels: 3, background: `hsl(${p.hue}, 55%, 55%)` } }).jpeg().toBuffer();
+    const image = await sharp({ create: { width: 256, height: 256, channels: 3, background: `hsl(${p.hue}, 55%, 55%)` } })
+      .jpeg()
+      .toBuffer();
     await rt.storage.put(key, image, 'image/jpeg');
     await rt.db.insert(exploreGallery).values({
       id,

@@ -42,7 +42,9 @@ export function composeScene(W: number, H: number, reading: SceneReading, p: Pal
   const back: string[] = [`<rect width="${W}" height="${H}" fill="url(#sky)"/>`];
   if (reading.night && !indoors && !overcast) back.push(stars(W, horizon, rng));
   if (!indoors) {
-    back.push(`<circle cx="${sun.x}" cy="${sun.y}" r="${W * 0.55}" fill="url(#glow)" opacity="${reading.night || overcast ? 0.35 : 0.8}"/>`);
+    back.push(
+      `<circle cx="${sun.x}" cy="${sun.y}" r="${W * 0.55}" fill="url(#glow)" opacity="${reading.night || overcast ? 0.35 : 0.8}"/>`,
+    );
     if (!overcast) back.push(`<circle cx="${sun.x}" cy="${sun.y}" r="${W * (reading.night ? 0.05 : 0.045)}" fill="url(#disc)"/>`);
   }
   switch (reading.kind) {
@@ -78,7 +80,9 @@ export function composeScene(W: number, H: number, reading: SceneReading, p: Pal
   if (!reading.night && !indoors && !overcast) front.push(rays(W, H, sun, rng));
   if (subject && (reading.night || reading.weather === 'rain')) {
     // A light behind the person, as a photographer would set one: dark clothes stand out from a dark scene.
-    front.push(`<ellipse cx="${subject.x.toFixed(1)}" cy="${subject.y.toFixed(1)}" rx="${(subject.size * 2.2).toFixed(1)}" ry="${(subject.size * 3).toFixed(1)}" fill="url(#glow)" opacity="0.5"/>`);
+    front.push(
+      `<ellipse cx="${subject.x.toFixed(1)}" cy="${subject.y.toFixed(1)}" rx="${(subject.size * 2.2).toFixed(1)}" ry="${(subject.size * 3).toFixed(1)}" fill="url(#glow)" opacity="0.5"/>`,
+    );
   }
   if (reading.weather === 'rain') front.push(wetGround(W, H, horizon, p, rng));
   const falling = reading.weather === 'snow' || reading.weather === 'rain' ? reading.weather : null;
@@ -101,7 +105,8 @@ function weatherParticles(W: number, H: number, weather: 'snow' | 'rain', depth:
       const r = (near ? between(rng, 3, 7.5) : between(rng, 1.2, 3.4)) * unit;
       const x = rng() * W;
       const y = rng() * H;
-      paths[rng() < 0.5 ? 0 : 1] += `M${(x - r).toFixed(1)} ${y.toFixed(1)}a${r.toFixed(2)} ${r.toFixed(2)} 0 1 0 ${(2 * r).toFixed(2)} 0a${r.toFixed(2)} ${r.toFixed(2)} 0 1 0 ${(-2 * r).toFixed(2)} 0`;
+      paths[rng() < 0.5 ? 0 : 1] +=
+        `M${(x - r).toFixed(1)} ${y.toFixed(1)}a${r.toFixed(2)} ${r.toFixed(2)} 0 1 0 ${(2 * r).toFixed(2)} 0a${r.toFixed(2)} ${r.toFixed(2)} 0 1 0 ${(-2 * r).toFixed(2)} 0`;
     }
     return paths.map((d, i) => `<path d="${d}" fill="#fff" opacity="${near ? [0.75, 0.95][i] : [0.55, 0.85][i]}"/>`).join('');
   }
@@ -155,7 +160,8 @@ function interior(W: number, H: number, floor: number, p: Palette, reading: Scen
   out += `<rect x="${(wx - W * 0.01).toFixed(1)}" y="${(wy - W * 0.01).toFixed(1)}" width="${(ww + W * 0.02).toFixed(1)}" height="${(wh + W * 0.02).toFixed(1)}" fill="${frame}"/>`;
   out += `<rect x="${wx.toFixed(1)}" y="${wy.toFixed(1)}" width="${ww.toFixed(1)}" height="${wh.toFixed(1)}" fill="${pane}"/>`;
   out += `<path d="M${(wx + ww / 2).toFixed(1)} ${wy.toFixed(1)}v${wh.toFixed(1)}M${wx.toFixed(1)} ${(wy + wh / 2).toFixed(1)}h${ww.toFixed(1)}" stroke="${frame}" stroke-width="${(W * 0.008).toFixed(1)}"/>`;
-  if (!reading.night) out += `<ellipse cx="${(wx + ww / 2).toFixed(1)}" cy="${(wy + wh / 2).toFixed(1)}" rx="${(ww * 1.3).toFixed(1)}" ry="${(wh * 0.9).toFixed(1)}" fill="url(#glow)" opacity="0.6"/>`;
+  if (!reading.night)
+    out += `<ellipse cx="${(wx + ww / 2).toFixed(1)}" cy="${(wy + wh / 2).toFixed(1)}" rx="${(ww * 1.3).toFixed(1)}" ry="${(wh * 0.9).toFixed(1)}" fill="url(#glow)" opacity="0.6"/>`;
   const freeLeft = windowLeft ? wx + ww + W * 0.05 : W * 0.02;
   const freeRight = windowLeft ? W * 0.98 : wx - W * 0.05;
   if (reading.interior === 'shelves') {
@@ -168,7 +174,8 @@ function interior(W: number, H: number, floor: number, p: Palette, reading: Scen
       while (x < freeRight - W * 0.03) {
         const bw = W * between(rng, 0.012, 0.024);
         const bh = H * between(rng, 0.09, 0.13);
-        books[Math.floor(rng() * colours.length)] += `M${x.toFixed(1)} ${(shelf + H * 0.14 - bh).toFixed(1)}h${bw.toFixed(1)}v${bh.toFixed(1)}h${(-bw).toFixed(1)}z`;
+        books[Math.floor(rng() * colours.length)] +=
+          `M${x.toFixed(1)} ${(shelf + H * 0.14 - bh).toFixed(1)}h${bw.toFixed(1)}v${bh.toFixed(1)}h${(-bw).toFixed(1)}z`;
         x += bw + W * 0.002;
       }
       out += `<rect x="${freeLeft.toFixed(1)}" y="${(shelf + H * 0.14).toFixed(1)}" width="${(freeRight - freeLeft).toFixed(1)}" height="${(H * 0.015).toFixed(1)}" fill="${shade(p.near, -0.2)}"/>`;
@@ -208,7 +215,8 @@ function stars(W: number, horizon: number, rng: Rng): string {
     const r = ((rng() < 0.9 ? between(rng, 0.6, 1.4) : between(rng, 1.6, 2.6)) * W) / 1024;
     const x = rng() * W;
     const y = rng() * horizon * 0.9;
-    paths[Math.floor(rng() * 3)] += `M${(x - r).toFixed(1)} ${y.toFixed(1)}a${r.toFixed(2)} ${r.toFixed(2)} 0 1 0 ${(2 * r).toFixed(2)} 0a${r.toFixed(2)} ${r.toFixed(2)} 0 1 0 ${(-2 * r).toFixed(2)} 0`;
+    paths[Math.floor(rng() * 3)] +=
+      `M${(x - r).toFixed(1)} ${y.toFixed(1)}a${r.toFixed(2)} ${r.toFixed(2)} 0 1 0 ${(2 * r).toFixed(2)} 0a${r.toFixed(2)} ${r.toFixed(2)} 0 1 0 ${(-2 * r).toFixed(2)} 0`;
   }
   return paths.map((d, i) => (d ? `<path d="${d}" fill="#fff" opacity="${[0.4, 0.65, 0.95][i]}"/>` : '')).join('');
 }
@@ -329,7 +337,8 @@ function city(W: number, H: number, horizon: number, p: Palette, lit: boolean, r
       for (let r = 0; r < rows; r++) {
         for (let c = 0; c < cols; c++) {
           if (rng() > litShare) continue;
-          windows[Math.floor(rng() * 3)] += `M${(x + (bw * (c + 0.3)) / cols).toFixed(1)} ${(top + H * 0.012 + r * H * 0.022).toFixed(1)}h${ww}v${wh}h-${ww}z`;
+          windows[Math.floor(rng() * 3)] +=
+            `M${(x + (bw * (c + 0.3)) / cols).toFixed(1)} ${(top + H * 0.012 + r * H * 0.022).toFixed(1)}h${ww}v${wh}h-${ww}z`;
         }
       }
       x += bw + W * between(rng, 0.003, 0.02);
@@ -392,4 +401,3 @@ function rays(W: number, H: number, sun: { x: number; y: number }, rng: Rng): st
   }
   return out;
 }
-

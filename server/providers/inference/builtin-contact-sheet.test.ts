@@ -53,7 +53,12 @@ function caption(prompt: string): Buffer {
   }
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE.width}" height="${CAPTION}">` +
-      lines.map((l, i) => `<text x="0" y="${14 + i * 16}" font-family="DejaVu Sans, sans-serif" font-size="12" fill="#222">${escape(l.trim().slice(0, 64))}</text>`).join('') +
+      lines
+        .map(
+          (l, i) =>
+            `<text x="0" y="${14 + i * 16}" font-family="DejaVu Sans, sans-serif" font-size="12" fill="#222">${escape(l.trim().slice(0, 64))}</text>`,
+        )
+        .join('') +
       `</svg>`,
   );
 }
@@ -74,7 +79,12 @@ describe('the built-in engine contact sheet', () => {
     }
     const rows = Math.ceil(PROMPTS.length / COLUMNS);
     const sheet = await sharp({
-      create: { width: GAP + COLUMNS * (SIZE.width + GAP), height: GAP + rows * (SIZE.height + CAPTION + GAP), channels: 3, background: '#f4f2ee' },
+      create: {
+        width: GAP + COLUMNS * (SIZE.width + GAP),
+        height: GAP + rows * (SIZE.height + CAPTION + GAP),
+        channels: 3,
+        background: '#f4f2ee',
+      },
     })
       .composite(cells)
       .png()
@@ -83,8 +93,18 @@ describe('the built-in engine contact sheet', () => {
     await writeFile(CONTACT_SHEET, sheet);
 
     expect(genders).toEqual([
-      'feminine', 'masculine', 'masculine', 'feminine', 'feminine', 'masculine',
-      'feminine', 'feminine', 'masculine', 'feminine', genders[10], 'feminine',
+      'feminine',
+      'masculine',
+      'masculine',
+      'feminine',
+      'feminine',
+      'masculine',
+      'feminine',
+      'feminine',
+      'masculine',
+      'feminine',
+      genders[10],
+      'feminine',
     ]);
     expect(genders[10]).toBeDefined();
     // Twelve different pictures, not one picture twelve times.

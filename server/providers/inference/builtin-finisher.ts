@@ -1,6 +1,13 @@
 import sharp, { type Sharp } from 'sharp';
 import { LIMITS } from '@common/product.ts';
-import { ProviderError, type CallOptions, type GenerateOutput, type ImageFinisher, type ImageGenerator, type SourceImage } from './index.ts';
+import {
+  ProviderError,
+  type CallOptions,
+  type GenerateOutput,
+  type ImageFinisher,
+  type ImageGenerator,
+  type SourceImage,
+} from './index.ts';
 
 /**
  * The built-in engine's finishing, honest about what it is: no model adds detail here.
@@ -66,7 +73,9 @@ async function blend(source: SourceImage, fresh: Buffer, width: number, height: 
 }
 
 function encode(image: Sharp, format: 'jpeg' | 'png'): Promise<Buffer> {
-  return format === 'png' ? image.png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer() : image.jpeg({ quality: 90, chromaSubsampling: '4:2:0' }).toBuffer();
+  return format === 'png'
+    ? image.png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer()
+    : image.jpeg({ quality: 90, chromaSubsampling: '4:2:0' }).toBuffer();
 }
 
 function output(data: Buffer, width: number, height: number, format: 'jpeg' | 'png', seed: number): GenerateOutput {

@@ -66,7 +66,9 @@ describe('builtin generator', () => {
 
   it("marks every image 'preview' in its bottom-right corner", async () => {
     // A bright scene: the mark is a dark pill with light lettering, 2% of the short side high.
-    const { data, info } = await sharp(await render({ prompt: 'a snowy field under a white sky', imageSize: { width: 1000, height: 800 } })).raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(await render({ prompt: 'a snowy field under a white sky', imageSize: { width: 1000, height: 800 } }))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const luma = (x: number, y: number) => {
       const i = (y * info.width + x) * info.channels;
       return 0.299 * data[i]! + 0.587 * data[i + 1]! + 0.114 * data[i + 2]!;
@@ -112,7 +114,7 @@ describe('builtin generator', () => {
     expect(await difference(plain, strong)).toBeGreaterThan(await difference(plain, one));
   });
 
-  it('blends the character\'s photo where the head is, more closely with a higher scale', async () => {
+  it("blends the character's photo where the head is, more closely with a higher scale", async () => {
     const reference = await photo('#e0b090', '#2a6f4f');
     const lora = parseBuiltinLora(await buildBuiltinLora({ images: [reference], characterName: 'Ada', triggerWord: 'ada' }))!;
     const colours = await characterColours(lora);
@@ -174,10 +176,17 @@ const luma = ([r, g, b]: Rgb) => 0.299 * r + 0.587 * g + 0.114 * b;
 
 /** Mean absolute difference between the head's box in `image` and the reference photo scaled to it. */
 async function regionDistance(image: Buffer, head: { cx: number; cy: number; rx: number; ry: number }, reference: Buffer): Promise<number> {
-  const box = { left: Math.round(head.cx - head.rx * 0.7), top: Math.round(head.cy - head.ry * 0.7), width: Math.round(head.rx * 1.4), height: Math.round(head.ry * 1.4) };
+  const box = {
+    left: Math.round(head.cx - head.rx * 0.7),
+    top: Math.round(head.cy - head.ry * 0.7),
+    width: Math.round(head.rx * 1.4),
+    height: Math.round(head.ry * 1.4),
+  };
   const crop = await sharp(image).extract(box).removeAlpha().raw().toBuffer();
   // The reference crop is square and centred on the face; the head's box is its middle.
-  const ref = await sharp(await sharp(reference).resize(256, 256, { fit: 'cover' }).extract({ left: 64, top: 48, width: 128, height: 160 }).toBuffer())
+  const ref = await sharp(
+    await sharp(reference).resize(256, 256, { fit: 'cover' }).extract({ left: 64, top: 48, width: 128, height: 160 }).toBuffer(),
+  )
     .resize(box.width, box.height, { fit: 'fill' })
     .removeAlpha()
     .raw()
@@ -242,7 +251,9 @@ describe('the person the prompt describes', () => {
     const crown = async (prompt: string) => {
       const input = { ...base, prompt, imageSize: portrait };
       const head = headBox(layoutOf(input).at!);
-      return meanColour(await render(input), [{ left: head.cx - head.rx * 0.4, top: head.cy - head.ry * 0.95, width: head.rx * 0.8, height: head.ry * 0.2 }]);
+      return meanColour(await render(input), [
+        { left: head.cx - head.rx * 0.4, top: head.cy - head.ry * 0.95, width: head.rx * 0.8, height: head.ry * 0.2 },
+      ]);
     };
     const blonde = await crown('close-up portrait of a woman with long blonde hair');
     const black = await crown('close-up portrait of a woman with long black hair');
@@ -253,12 +264,17 @@ describe('the person the prompt describes', () => {
     const input = (prompt: string) => ({ ...base, prompt, imageSize: portrait, seed: 5 });
     const sky = { left: 0, top: 0, width: portrait.width, height: portrait.height * 0.3 };
     const whiteDots = async (prompt: string) => {
-      const { data } = await sharp(await render(input(prompt))).extract(sky).raw().toBuffer({ resolveWithObject: true });
+      const { data } = await sharp(await render(input(prompt)))
+        .extract(sky)
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       let n = 0;
       for (let i = 0; i < data.length; i += 3) if (data[i]! > 215 && data[i + 1]! > 215 && data[i + 2]! > 215) n++;
       return n;
     };
-    expect(await whiteDots('a woman on a snowy street at night')).toBeGreaterThan(20 + 3 * (await whiteDots('a woman on a street at night')));
+    expect(await whiteDots('a woman on a snowy street at night')).toBeGreaterThan(
+      20 + 3 * (await whiteDots('a woman on a street at night')),
+    );
     const day = luma(await meanColour(await render(input('a woman on a city street')), [sky]));
     const night = luma(await meanColour(await render(input('a woman on a city street at night')), [sky]));
     expect(day - night).toBeGreaterThan(40);
@@ -272,7 +288,11 @@ describe('buildBuiltinLora', () => {
     expect(lora).toMatchObject({ format: BUILTIN_LORA_FORMAT, characterName: 'Ada', triggerWord: 'ada', imageCount: 1 });
     expect(lora.palette.length).toBeGreaterThan(0);
     const reference = await sharp(Buffer.from(lora.referenceImage, 'base64')).metadata();
-    expect({ format: reference.format, width: reference.width, height: reference.height }).toEqual({ format: 'jpeg', width: 256, height: 256 });
+    expect({ format: reference.format, width: reference.width, height: reference.height }).toEqual({
+      format: 'jpeg',
+      width: 256,
+      height: 256,
+    });
   });
 
   it('refuses when no photo can be read', async () => {

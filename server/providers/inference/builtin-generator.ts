@@ -3,7 +3,17 @@ import sharp from 'sharp';
 import { characterColours, parseBuiltinLora, type BuiltinLora, type CharacterColours } from './builtin-lora.ts';
 import { composeScene } from './builtin-backdrop.ts';
 import { between, type Rng } from './builtin-random.ts';
-import { castPerson, headBox, personBounds, personSvg, placePair, placePerson, type Cast, type Light, type Placement } from './builtin-person.ts';
+import {
+  castPerson,
+  headBox,
+  personBounds,
+  personSvg,
+  placePair,
+  placePerson,
+  type Cast,
+  type Light,
+  type Placement,
+} from './builtin-person.ts';
 import { mix, parseHex, readPrompt, saturate, tintPalette, type Palette, type SceneReading } from './builtin-scene.ts';
 import type { Framing } from './builtin-words.ts';
 import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
@@ -82,10 +92,25 @@ export async function renderImage(input: GenerateInput, loras: AppliedLora[] = [
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const painted = downscale > 1 ? await sharp(small.data, { raw: small.info }).resize(pw, ph, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer() : small.data;
+  const painted =
+    downscale > 1
+      ? await sharp(small.data, { raw: small.info }).resize(pw, ph, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer()
+      : small.data;
   // Overlays are blended here rather than by sharp's composite, which converts the whole frame to floats.
-  blendInto({ data: painted, width: pw, height: ph }, await rasterise(svgDocument(width, height, pw, ph, scene.defs, scene.foreground)), 0, 0);
-  const full = { data: await sharp(painted, { raw: { width: pw, height: ph, channels: 3 } }).resize(width, height, { fit: 'fill', kernel: 'linear' }).raw().toBuffer(), width, height };
+  blendInto(
+    { data: painted, width: pw, height: ph },
+    await rasterise(svgDocument(width, height, pw, ph, scene.defs, scene.foreground)),
+    0,
+    0,
+  );
+  const full = {
+    data: await sharp(painted, { raw: { width: pw, height: ph, channels: 3 } })
+      .resize(width, height, { fit: 'fill', kernel: 'linear' })
+      .raw()
+      .toBuffer(),
+    width,
+    height,
+  };
 
   // The person is drawn at full size, crisp against the soft place, and only over the part of the picture it
   // can cover: the body, a character's face (its reference photo), then what is worn over the face and the
@@ -96,9 +121,14 @@ export async function renderImage(input: GenerateInput, loras: AppliedLora[] = [
     const person = personSvg(cast, at, light, !!character);
     // A companion stands beside, a step behind: drawn first.
     const beside = companion ? personSvg(companion.cast, companion.at, light) : { body: '', over: '' };
-    const box = unionOf([personBounds(cast, at, width, height), ...(companion ? [personBounds(companion.cast, companion.at, width, height)] : [])]);
+    const box = unionOf([
+      personBounds(cast, at, width, height),
+      ...(companion ? [personBounds(companion.cast, companion.at, width, height)] : []),
+    ]);
     const inBox = (body: string) =>
-      rasterise(`<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${box.height}" viewBox="${box.left} ${box.top} ${box.width} ${box.height}">${body}</svg>`);
+      rasterise(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${box.width}" height="${box.height}" viewBox="${box.left} ${box.top} ${box.width} ${box.height}">${body}</svg>`,
+      );
     blendInto(full, await inBox(beside.body + beside.over + person.body), box.left, box.top);
     if (character) {
       const photo = await portraitLayer(character, headBox(at), palette, width, height);
@@ -145,19 +175,31 @@ function composition(input: GenerateInput, loras: AppliedLora[], rng: Rng): Comp
   // Guidance is the engine's "contrast with the prompt": more guidance, richer colour.
   palette = saturate(palette, 0.8 + Math.min(20, Math.max(1, input.guidanceScale)) * 0.06);
   // A character is about a face: unless the prompt asks for the whole figure, it is framed no wider than half.
-  const personReading = reading.person && loras.length > 0 && reading.person.framing === 'full' && !reading.person.framingSaid ? { ...reading.person, framing: 'half' as const } : reading.person;
+  const personReading =
+    reading.person && loras.length > 0 && reading.person.framing === 'full' && !reading.person.framingSaid
+      ? { ...reading.person, framing: 'half' as const }
+      : reading.person;
   let cast = reading.person || loras.length > 0 ? castPerson(personReading, reading, rng) : null;
   const character = loras[0];
   if (cast && character) {
     // The character's own skin and hair; its photo shows its hairstyle, so none is drawn unless asked for.
-    cast = { ...cast, ...character.colours, hair: reading.person?.hairColour ?? character.colours.hair, hairStyle: reading.person?.hairStyle ?? 'short' };
+    cast = {
+      ...cast,
+      ...character.colours,
+      hair: reading.person?.hairColour ?? character.colours.hair,
+      hairStyle: reading.person?.hairStyle ?? 'short',
+    };
   }
   const { width, height } = input.imageSize;
   if (cast && reading.companion) {
     // Two people share a framing (no wider than a couple's half-body when one face was asked for).
     const framing = cast.framing === 'head' ? 'half' : cast.framing;
     const first = { ...cast, framing };
-    const other = castPerson({ ...reading.companion, gender: reading.companion.gender ?? (cast.gender === 'feminine' ? 'masculine' : 'feminine') }, reading, rng);
+    const other = castPerson(
+      { ...reading.companion, gender: reading.companion.gender ?? (cast.gender === 'feminine' ? 'masculine' : 'feminine') },
+      reading,
+      rng,
+    );
     const second = { ...other, framing, walking: cast.walking };
     const [at, beside] = placePair(width, height, first, second, rng);
     return { reading, palette, cast: first, at, companion: { cast: second, at: beside } };
@@ -218,7 +260,13 @@ function shiftForSeed(p: Palette, rng: Rng): Palette {
  * The character's reference photo, blended over the drawn head like a double exposure: a soft oval that
  * fades into the picture, more present the higher the LoRA scale.
  */
-async function portraitLayer({ lora, scale }: AppliedLora, head: { cx: number; cy: number; ry: number }, p: Palette, width: number, height: number): Promise<Raster & { left: number; top: number }> {
+async function portraitLayer(
+  { lora, scale }: AppliedLora,
+  head: { cx: number; cy: number; ry: number },
+  p: Palette,
+  width: number,
+  height: number,
+): Promise<Raster & { left: number; top: number }> {
   const side = Math.max(16, Math.min(width, height, Math.round(head.ry * 3.2)));
   const opacity = Math.min(1, Math.max(0.3, 0.2 + 0.65 * scale));
   const mask = Buffer.from(

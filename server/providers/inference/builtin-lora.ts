@@ -150,7 +150,12 @@ export async function characterColours(lora: BuiltinLora): Promise<CharacterColo
   const meanOf = async (left: number, top: number, width: number, height: number) => {
     const { channels } = await sharp(reference)
       .resize(REFERENCE_SIZE, REFERENCE_SIZE, { fit: 'fill' })
-      .extract({ left: Math.round(left * REFERENCE_SIZE), top: Math.round(top * REFERENCE_SIZE), width: Math.round(width * REFERENCE_SIZE), height: Math.round(height * REFERENCE_SIZE) })
+      .extract({
+        left: Math.round(left * REFERENCE_SIZE),
+        top: Math.round(top * REFERENCE_SIZE),
+        width: Math.round(width * REFERENCE_SIZE),
+        height: Math.round(height * REFERENCE_SIZE),
+      })
       .stats();
     return toHex([channels[0]!.mean, channels[1]!.mean, channels[2]!.mean]);
   };

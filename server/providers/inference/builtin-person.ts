@@ -50,7 +50,20 @@ function naturalHair(skinIndex: number): readonly (readonly [string, number])[] 
 const HAIR_GREY = ['#a9a7a3', '#c9c6c0', '#ebe7df'];
 
 /** Colours a stylist might choose when the prompt names none: muted, and distinct from one another. */
-const CASUAL = ['#2d3142', '#c9b79c', '#1f2a44', '#7b4f3a', '#8aa4c8', '#9bb58a', '#d8a05a', '#c98a9a', '#5b6b7f', '#a33b3b', '#e9e4da', '#3f5f4a'];
+const CASUAL = [
+  '#2d3142',
+  '#c9b79c',
+  '#1f2a44',
+  '#7b4f3a',
+  '#8aa4c8',
+  '#9bb58a',
+  '#d8a05a',
+  '#c98a9a',
+  '#5b6b7f',
+  '#a33b3b',
+  '#e9e4da',
+  '#3f5f4a',
+];
 const TAILORED = ['#1f2b4d', '#35383f', '#2d3142', '#5b6b7f', '#6b4428', '#1a1b20', '#c4a47a'];
 const SHIRTS = ['#f3f1ec', '#f3f1ec', '#dfe6f2', '#ede3cf', '#1a1b20'];
 const TROUSERS = ['#2b3a55', '#1a1b20', '#35383f', '#c4a47a', '#4a6a94'];
@@ -92,8 +105,19 @@ export function castPerson(reading: PersonReading | null, scene: Pick<SceneReadi
   const hairStyle: HairStyle =
     r.hairStyle ??
     (gender === 'masculine'
-      ? weighted(rng, [['short', 7], ['curly', 2], ['bald', elderly ? 3 : 1]])
-      : weighted(rng, [['long', elderly ? 0 : 4], ['wavy', elderly ? 0 : 3], ['bun', 2], ['bob', 2], ['ponytail', elderly ? 0 : 1], ['curly', 1]]));
+      ? weighted(rng, [
+          ['short', 7],
+          ['curly', 2],
+          ['bald', elderly ? 3 : 1],
+        ])
+      : weighted(rng, [
+          ['long', elderly ? 0 : 4],
+          ['wavy', elderly ? 0 : 3],
+          ['bun', 2],
+          ['bob', 2],
+          ['ponytail', elderly ? 0 : 1],
+          ['curly', 1],
+        ]));
 
   const formal = scene.kind === 'studio' || r.formal;
   const cold = scene.weather === 'snow';
@@ -105,11 +129,34 @@ export function castPerson(reading: PersonReading | null, scene: Pick<SceneReadi
     outer = { kind, colour: given.outer.colour ?? pick(rng, DEFAULT_OUTER_COLOUR[kind] ?? TAILORED) };
   } else if (!dress && !given.top) {
     // Dressed for the place and the weather when the prompt does not say.
-    const kind = formal ? 'blazer' : cold ? pick(rng, ['coat', 'puffer'] as const) : scene.weather === 'rain' ? 'trench' : rng() < 0.35 ? pick(rng, ['jacket', 'coat', 'cardigan'] as const) : null;
+    const kind = formal
+      ? 'blazer'
+      : cold
+        ? pick(rng, ['coat', 'puffer'] as const)
+        : scene.weather === 'rain'
+          ? 'trench'
+          : rng() < 0.35
+            ? pick(rng, ['jacket', 'coat', 'cardigan'] as const)
+            : null;
     if (kind) outer = { kind, colour: pick(rng, DEFAULT_OUTER_COLOUR[kind] ?? (formal ? TAILORED : CASUAL)) };
   }
-  const topKind: GarmentKind = given.top?.kind ?? (outer && ['blazer', 'suit'].includes(outer.kind) ? (gender === 'masculine' || rng() < 0.5 ? 'shirt' : 'blouse') : cold ? 'turtleneck' : pick(rng, ['t-shirt', 'sweater', 'shirt'] as const));
-  const topColour = given.top?.colour ?? (topKind === 'shirt' || topKind === 'blouse' ? pick(rng, SHIRTS) : pick(rng, CASUAL.filter((c) => c !== outer?.colour)));
+  const topKind: GarmentKind =
+    given.top?.kind ??
+    (outer && ['blazer', 'suit'].includes(outer.kind)
+      ? gender === 'masculine' || rng() < 0.5
+        ? 'shirt'
+        : 'blouse'
+      : cold
+        ? 'turtleneck'
+        : pick(rng, ['t-shirt', 'sweater', 'shirt'] as const));
+  const topColour =
+    given.top?.colour ??
+    (topKind === 'shirt' || topKind === 'blouse'
+      ? pick(rng, SHIRTS)
+      : pick(
+          rng,
+          CASUAL.filter((c) => c !== outer?.colour),
+        ));
   const bottom: Garment =
     outer?.kind === 'suit'
       ? { kind: 'trousers', colour: outer.colour }
@@ -123,11 +170,15 @@ export function castPerson(reading: PersonReading | null, scene: Pick<SceneReadi
 
   const accessories = [...r.accessories];
   // Small earrings, now and then, where a woman's ears show: a cue that reads even at thumbnail size.
-  if (gender === 'feminine' && age !== 'child' && ['short', 'bun', 'ponytail', 'bob', 'bald'].includes(hairStyle) && rng() < 0.6) accessories.push({ kind: 'earrings', colour: null });
+  if (gender === 'feminine' && age !== 'child' && ['short', 'bun', 'ponytail', 'bob', 'bald'].includes(hairStyle) && rng() < 0.6)
+    accessories.push({ kind: 'earrings', colour: null });
   if (cold && !accessories.some((a) => a.kind === 'scarf') && rng() < 0.5) accessories.push({ kind: 'scarf', colour: null });
-  if (scene.weather === 'rain' && r.framing === 'full' && !accessories.some((a) => a.kind === 'umbrella') && rng() < 0.4) accessories.push({ kind: 'umbrella', colour: null });
+  if (scene.weather === 'rain' && r.framing === 'full' && !accessories.some((a) => a.kind === 'umbrella') && rng() < 0.4)
+    accessories.push({ kind: 'umbrella', colour: null });
 
-  const framing: Framing = r.framing ?? (scene.kind === 'studio' ? 'head' : scene.kind === 'portrait' ? pick(rng, ['head', 'half'] as const) : rng() < 0.55 ? 'half' : 'full');
+  const framing: Framing =
+    r.framing ??
+    (scene.kind === 'studio' ? 'head' : scene.kind === 'portrait' ? pick(rng, ['head', 'half'] as const) : rng() < 0.55 ? 'half' : 'full');
   return {
     gender,
     age,
@@ -168,7 +219,16 @@ export function placePerson(width: number, height: number, cast: Cast, rng: Rng)
   const wide = width > height * 1.15;
   const side = rng() < 0.5 ? -1 : 1;
   // Off-centre on a wide frame (the rule of thirds), near the middle on a tall one; a headshot barely moves.
-  const offset = cast.framing === 'head' ? (wide ? 0.2 : (rng() - 0.5) * 0.08) : cast.framing === 'half' ? (wide ? 0.2 : (rng() - 0.5) * 0.16) : between(rng, wide ? 0.14 : 0.06, wide ? 0.24 : 0.16);
+  const offset =
+    cast.framing === 'head'
+      ? wide
+        ? 0.2
+        : (rng() - 0.5) * 0.08
+      : cast.framing === 'half'
+        ? wide
+          ? 0.2
+          : (rng() - 0.5) * 0.16
+        : between(rng, wide ? 0.14 : 0.06, wide ? 0.24 : 0.16);
   return framed(height, cast, width * (0.5 + side * offset), 1, light);
 }
 
@@ -177,7 +237,14 @@ export function placePair(width: number, height: number, first: Cast, second: Ca
   const light = rng() < 0.5 ? -1 : 1;
   const side = rng() < 0.5 ? -1 : 1;
   const gap = width > height * 1.15 ? 0.15 : 0.17;
-  const place = (cast: Cast, at: number) => framed(height, cast, width * (0.5 + at * gap), (cast.framing === 'full' ? 0.92 : 0.8) * (cast.gender === 'masculine' ? 1.04 : 1), light);
+  const place = (cast: Cast, at: number) =>
+    framed(
+      height,
+      cast,
+      width * (0.5 + at * gap),
+      (cast.framing === 'full' ? 0.92 : 0.8) * (cast.gender === 'masculine' ? 1.04 : 1),
+      light,
+    );
   return [place(first, side), place(second, -side)];
 }
 
@@ -253,7 +320,12 @@ export function torsoBox(cast: Cast, at: Placement): { left: number; top: number
  * The part of the picture the person can cover (clothes, hair, hat, umbrella, shadow), in whole pixels
  * and inside the picture: only this much needs drawing at full size.
  */
-export function personBounds(cast: Cast, at: Placement, width: number, height: number): { left: number; top: number; width: number; height: number } {
+export function personBounds(
+  cast: Cast,
+  at: Placement,
+  width: number,
+  height: number,
+): { left: number; top: number; width: number; height: number } {
   const umbrella = cast.accessories.some((a) => a.kind === 'umbrella') && cast.framing !== 'head';
   const [x0, x1, y0, y1] = [-240, umbrella ? 320 : 240, umbrella ? -330 : -130, 1000];
   const left = Math.max(0, Math.floor(at.x + x0 * at.scale));
@@ -326,14 +398,20 @@ export function personSvg(cast: Cast, at: Placement, light: Light, faceless = fa
   if (dress) out.push(dressShape(b, dress.colour, skin, dress.kind === 'gown'));
   else out.push(`<path d="${torsoPath(b, hem, b.hip + 6)}" fill="${top.colour}"/>`);
   if (!dress && bottom.kind === 'skirt') {
-    out.push(`<path d="M${f(-b.hip - 4)} ${f(b.hipY - 20)} L${f(-b.hip - 34)} ${f(b.kneeY - 10)} L${f(b.hip + 34)} ${f(b.kneeY - 10)} L${f(b.hip + 4)} ${f(b.hipY - 20)}Z" fill="${bottom.colour}"/>`);
+    out.push(
+      `<path d="M${f(-b.hip - 4)} ${f(b.hipY - 20)} L${f(-b.hip - 34)} ${f(b.kneeY - 10)} L${f(b.hip + 34)} ${f(b.kneeY - 10)} L${f(b.hip + 4)} ${f(b.hipY - 20)}Z" fill="${bottom.colour}"/>`,
+    );
   }
   if (outer) out.push(outerShape(b, outer, top.colour));
   else if (!dress) out.push(topDetails(b, top, skin, skinShade));
   out.push(shaded(torsoPath(b, outer ? outerHem(b, outer.kind) : hem, b.hip + 6)));
 
   // Arms with sleeves of the outermost layer, and hands.
-  const sleeve = outer ? { colour: outer.colour, length: 'long' as const, width: outer.kind === 'puffer' ? 1.35 : 1.12 } : dress ? { colour: dress.colour, length: 'none' as const, width: 1 } : { colour: top.colour, length: sleeveLength(top.kind), width: 1 };
+  const sleeve = outer
+    ? { colour: outer.colour, length: 'long' as const, width: outer.kind === 'puffer' ? 1.35 : 1.12 }
+    : dress
+      ? { colour: dress.colour, length: 'none' as const, width: 1 }
+      : { colour: top.colour, length: sleeveLength(top.kind), width: 1 };
   const holdsUmbrella = !!accessory('umbrella') && cast.framing !== 'head';
   out.push(arms(b, sleeve, skin, stride, holdsUmbrella));
 
@@ -343,22 +421,33 @@ export function personSvg(cast: Cast, at: Placement, light: Light, faceless = fa
   if (scarf) out.push(scarfShape(b, accessoryColour('scarf', '#a33b3b')));
   if (outer || (!dress && (top.kind === 'shirt' || top.kind === 'blouse'))) out.push(collar(b, outer, top));
   if (accessory('tie')) {
-    out.push(`<path d="M-9 ${f(b.shoulderY - 30)} L9 ${f(b.shoulderY - 30)} L13 ${f(b.shoulderY + 110)} L0 ${f(b.shoulderY + 128)} L-13 ${f(b.shoulderY + 110)}Z" fill="${accessoryColour('tie', '#6e1a2c')}"/>`);
+    out.push(
+      `<path d="M-9 ${f(b.shoulderY - 30)} L9 ${f(b.shoulderY - 30)} L13 ${f(b.shoulderY + 110)} L0 ${f(b.shoulderY + 128)} L-13 ${f(b.shoulderY + 110)}Z" fill="${accessoryColour('tie', '#6e1a2c')}"/>`,
+    );
   }
-  if (accessory('necklace')) out.push(`<path d="M-34 ${f(b.shoulderY - 36)} Q0 ${f(b.shoulderY + 10)} 34 ${f(b.shoulderY - 36)}" stroke="${lit('#e8c77a')}" stroke-width="4" fill="none"/><circle cx="0" cy="${f(b.shoulderY - 14)}" r="6" fill="${lit('#f0d58a')}"/>`);
+  if (accessory('necklace'))
+    out.push(
+      `<path d="M-34 ${f(b.shoulderY - 36)} Q0 ${f(b.shoulderY + 10)} 34 ${f(b.shoulderY - 36)}" stroke="${lit('#e8c77a')}" stroke-width="4" fill="none"/><circle cx="0" cy="${f(b.shoulderY - 14)}" r="6" fill="${lit('#f0d58a')}"/>`,
+    );
   out.push(head(cast, skin, skinShade));
   if (!faceless) out.push(face(cast, skinShade, hair, lit), hairFront(cast, hair));
-  if (accessory('earrings')) out.push(`<circle cx="-57" cy="30" r="6" fill="${lit('#e8c77a')}"/><circle cx="57" cy="30" r="6" fill="${lit('#e8c77a')}"/>`);
+  if (accessory('earrings'))
+    out.push(`<circle cx="-57" cy="30" r="6" fill="${lit('#e8c77a')}"/><circle cx="57" cy="30" r="6" fill="${lit('#e8c77a')}"/>`);
   out.push(shaded(`M0 -70 C32 -70 57 -42 57 0 C57 42 32 70 0 70 C-32 70 -57 42 -57 0 C-57 -42 -32 -70 0 -70Z`));
   const over: string[] = [];
   const glasses = accessory('sunglasses') ? 'sun' : accessory('glasses') ? 'clear' : null;
   if (glasses) over.push(eyewear(glasses, accessoryColour(glasses === 'sun' ? 'sunglasses' : 'glasses', '#1a1b20')));
   const hat = cast.accessories.find((a) => a.kind === 'hat' || a.kind === 'beanie' || a.kind === 'cap');
-  if (hat) over.push(headwear(hat.kind, lit(hat.colour ?? (hat.kind === 'beanie' ? '#a33b3b' : hat.kind === 'cap' ? '#1f2b4d' : '#3b2a20'))));
-  if (accessory('headphones')) over.push(`<path d="M-62 8 C-70 -90 70 -90 62 8" stroke="${lit('#1a1b20')}" stroke-width="10" fill="none"/><rect x="-74" y="-6" width="20" height="34" rx="8" fill="${lit('#1a1b20')}"/><rect x="54" y="-6" width="20" height="34" rx="8" fill="${lit('#1a1b20')}"/>`);
+  if (hat)
+    over.push(headwear(hat.kind, lit(hat.colour ?? (hat.kind === 'beanie' ? '#a33b3b' : hat.kind === 'cap' ? '#1f2b4d' : '#3b2a20'))));
+  if (accessory('headphones'))
+    over.push(
+      `<path d="M-62 8 C-70 -90 70 -90 62 8" stroke="${lit('#1a1b20')}" stroke-width="10" fill="none"/><rect x="-74" y="-6" width="20" height="34" rx="8" fill="${lit('#1a1b20')}"/><rect x="54" y="-6" width="20" height="34" rx="8" fill="${lit('#1a1b20')}"/>`,
+    );
   if (holdsUmbrella) over.push(umbrella(b, accessoryColour('umbrella', '#1a1b20'), at.light));
 
-  const placed = (parts: string[]) => (parts.length ? `<g transform="translate(${f(at.x)} ${f(at.y)}) scale(${at.scale.toFixed(5)})">${parts.join('')}</g>` : '');
+  const placed = (parts: string[]) =>
+    parts.length ? `<g transform="translate(${f(at.x)} ${f(at.y)}) scale(${at.scale.toFixed(5)})">${parts.join('')}</g>` : '';
   return { body: placed(out), over: placed(over) };
 }
 
@@ -401,7 +490,8 @@ function legs(cast: Cast, b: Body, bottom: Garment, skin: string, shoes: string,
     const ankleY = b.ankleY - step * 46;
     let g = `<path d="M${f(sideX)} ${f(b.hipY - 30)} L${f(kneeX)} ${f(kneeY)}" stroke="${colour}" stroke-width="${f(width)}" stroke-linecap="round"/>`;
     g += `<path d="M${f(kneeX)} ${f(kneeY)} L${f(ankleX)} ${f(ankleY)}" stroke="${colour}" stroke-width="${f(calf)}" stroke-linecap="round"/>`;
-    if (bottom.kind === 'shorts' && !cast.dress) g += `<path d="M${f(sideX)} ${f(b.hipY - 30)} L${f(sideX * 0.95)} ${f(b.hipY + 110)}" stroke="${bottom.colour}" stroke-width="${f(b.leg * 1.02)}" stroke-linecap="butt"/>`;
+    if (bottom.kind === 'shorts' && !cast.dress)
+      g += `<path d="M${f(sideX)} ${f(b.hipY - 30)} L${f(sideX * 0.95)} ${f(b.hipY + 110)}" stroke="${bottom.colour}" stroke-width="${f(b.leg * 1.02)}" stroke-linecap="butt"/>`;
     g += `<ellipse cx="${f(ankleX + Math.sign(sideX || 1) * 6)}" cy="${f(ankleY + 26)}" rx="${f(b.leg * 0.52)}" ry="${f(22 - step * 6)}" fill="${shoes}"/>`;
     return g;
   };
@@ -429,7 +519,14 @@ function outerShape(b: Body, outer: Garment, inner: string): string {
   let g = `<path d="${torsoPath({ ...b, shoulder: b.shoulder + (outer.kind === 'puffer' ? 10 : 4) }, hemY, hemHalf)}" fill="${outer.colour}"/>`;
   const vTop = b.shoulderY - 42;
   // The opening at the front: deep for a blazer or suit, to the waist for a coat, a zip line for a jacket.
-  const vDepth = outer.kind === 'blazer' || outer.kind === 'suit' ? b.shoulderY + 150 : long ? b.shoulderY + 110 : outer.kind === 'cardigan' ? hemY : b.shoulderY + 60;
+  const vDepth =
+    outer.kind === 'blazer' || outer.kind === 'suit'
+      ? b.shoulderY + 150
+      : long
+        ? b.shoulderY + 110
+        : outer.kind === 'cardigan'
+          ? hemY
+          : b.shoulderY + 60;
   const open = b.neck + 10;
   if (outer.kind === 'puffer' || outer.kind === 'hoodie') {
     g += `<path d="M${f(-open)} ${f(vTop)} L0 ${f(b.shoulderY + 4)} L${f(open)} ${f(vTop)}Z" fill="${inner}"/>`;
@@ -450,9 +547,11 @@ function outerShape(b: Body, outer: Garment, inner: string): string {
   } else if (outer.kind === 'jacket' || outer.kind === 'leather-jacket') {
     g += `<path d="M${f(-open)} ${f(vTop)} L-4 ${f(vDepth)} L-4 ${f(hemY)} M${f(open)} ${f(vTop)} L4 ${f(vDepth)} L4 ${f(hemY)}" stroke="#000" stroke-opacity="0.22" stroke-width="5" fill="none"/>`;
     g += `<path d="M${f(-open - 4)} ${f(vTop)} L${f(-open - 40)} ${f(vTop + 40)} L${f(-open - 10)} ${f(vTop + 70)}Z M${f(open + 4)} ${f(vTop)} L${f(open + 40)} ${f(vTop + 40)} L${f(open + 10)} ${f(vTop + 70)}Z" fill="#000" opacity="0.18"/>`;
-    if (outer.kind === 'leather-jacket') g += `<path d="M${f(-b.shoulder * 0.7)} ${f(b.shoulderY + 20)} Q${f(-b.shoulder * 0.5)} ${f(b.shoulderY + 120)} ${f(-b.shoulder * 0.55)} ${f(hemY - 30)}" stroke="#fff" stroke-opacity="0.14" stroke-width="10" fill="none"/>`;
+    if (outer.kind === 'leather-jacket')
+      g += `<path d="M${f(-b.shoulder * 0.7)} ${f(b.shoulderY + 20)} Q${f(-b.shoulder * 0.5)} ${f(b.shoulderY + 120)} ${f(-b.shoulder * 0.55)} ${f(hemY - 30)}" stroke="#fff" stroke-opacity="0.14" stroke-width="10" fill="none"/>`;
   } else if (outer.kind === 'puffer') {
-    for (let y = b.shoulderY + 30; y < hemY - 10; y += 56) g += `<path d="M${f(-b.waist - 20)} ${f(y)} Q0 ${f(y + 12)} ${f(b.waist + 20)} ${f(y)}" stroke="#000" stroke-opacity="0.16" stroke-width="5" fill="none"/>`;
+    for (let y = b.shoulderY + 30; y < hemY - 10; y += 56)
+      g += `<path d="M${f(-b.waist - 20)} ${f(y)} Q0 ${f(y + 12)} ${f(b.waist + 20)} ${f(y)}" stroke="#000" stroke-opacity="0.16" stroke-width="5" fill="none"/>`;
     g += `<path d="M0 ${f(b.shoulderY + 4)} L0 ${f(hemY)}" stroke="#000" stroke-opacity="0.22" stroke-width="5"/>`;
   } else if (outer.kind === 'hoodie') {
     g += `<path d="M${f(-b.neck - 30)} ${f(vTop - 6)} C${f(-b.neck - 40)} ${f(vTop - 50)} ${f(b.neck + 40)} ${f(vTop - 50)} ${f(b.neck + 30)} ${f(vTop - 6)}" stroke="#000" stroke-opacity="0.18" stroke-width="14" fill="none"/>`;
@@ -477,7 +576,10 @@ function topDetails(b: Body, top: Garment, skin: string, skinShade: string): str
     case 'blouse':
       return `<path d="M${f(-b.neck - 8)} ${f(y)} L0 ${f(y + 70)} L${f(b.neck + 8)} ${f(y)}Z" fill="${skinShade}"/>`;
     case 'shirt':
-      return `<path d="M0 ${f(y + 30)} L0 ${f(b.hipY)}" stroke="#000" stroke-opacity="0.14" stroke-width="4"/>` + [60, 120, 180].map((d) => `<circle cx="0" cy="${f(y + d)}" r="4" fill="#000" opacity="0.2"/>`).join('');
+      return (
+        `<path d="M0 ${f(y + 30)} L0 ${f(b.hipY)}" stroke="#000" stroke-opacity="0.14" stroke-width="4"/>` +
+        [60, 120, 180].map((d) => `<circle cx="0" cy="${f(y + d)}" r="4" fill="#000" opacity="0.2"/>`).join('')
+      );
     default:
       return '';
   }
@@ -485,7 +587,10 @@ function topDetails(b: Body, top: Garment, skin: string, skinShade: string): str
 
 function collar(b: Body, outer: Garment | null, top: Garment): string {
   const y = b.shoulderY - 44;
-  if (top.kind === 'shirt' && (!outer || outer.kind === 'blazer' || outer.kind === 'suit' || outer.kind === 'coat' || outer.kind === 'trench')) {
+  if (
+    top.kind === 'shirt' &&
+    (!outer || outer.kind === 'blazer' || outer.kind === 'suit' || outer.kind === 'coat' || outer.kind === 'trench')
+  ) {
     // Shirt collar points either side of the neck.
     return `<path d="M${f(-b.neck - 2)} ${f(y - 8)} L${f(-b.neck - 26)} ${f(y + 26)} L-4 ${f(y + 30)}Z M${f(b.neck + 2)} ${f(y - 8)} L${f(b.neck + 26)} ${f(y + 26)} L4 ${f(y + 30)}Z" fill="${top.colour}"/><path d="M${f(-b.neck - 26)} ${f(y + 26)} L-4 ${f(y + 30)} M${f(b.neck + 26)} ${f(y + 26)} L4 ${f(y + 30)}" stroke="#000" stroke-opacity="0.15" stroke-width="3"/>`;
   }
@@ -495,7 +600,13 @@ function collar(b: Body, outer: Garment | null, top: Garment): string {
   return '';
 }
 
-function arms(b: Body, sleeve: { colour: string; length: 'long' | 'short' | 'none'; width: number }, skin: string, stride: number, umbrella: boolean): string {
+function arms(
+  b: Body,
+  sleeve: { colour: string; length: 'long' | 'short' | 'none'; width: number },
+  skin: string,
+  stride: number,
+  umbrella: boolean,
+): string {
   const one = (side: -1 | 1, swing: number, raised: boolean) => {
     const sx = side * (b.shoulder - b.arm * 0.45);
     // Low enough that the arm's round top sits inside the shoulder's curve.
@@ -525,7 +636,8 @@ function arms(b: Body, sleeve: { colour: string; length: 'long' | 'short' | 'non
 function neck(b: Body, skinShade: string, turtleneck: string | null): string {
   let g = `<rect x="${f(-b.neck)}" y="40" width="${f(b.neck * 2)}" height="${f(b.shoulderY - 64)}" rx="${f(b.neck * 0.8)}" fill="${skinShade}"/>`;
   g += `<path d="M${f(-b.neck)} 62 Q0 92 ${f(b.neck)} 62 L${f(b.neck)} 52 L${f(-b.neck)} 52Z" fill="#000" opacity="0.12"/>`;
-  if (turtleneck) g += `<path d="M${f(-b.neck - 8)} ${f(b.shoulderY - 24)} V78 Q${f(-b.neck - 8)} 70 ${f(-b.neck)} 70 H${f(b.neck)} Q${f(b.neck + 8)} 70 ${f(b.neck + 8)} 78 V${f(b.shoulderY - 24)}Z" fill="${turtleneck}"/><path d="M${f(-b.neck - 8)} 92 L${f(b.neck + 8)} 92 M${f(-b.neck - 8)} 110 L${f(b.neck + 8)} 110" stroke="#000" stroke-opacity="0.14" stroke-width="4"/>`;
+  if (turtleneck)
+    g += `<path d="M${f(-b.neck - 8)} ${f(b.shoulderY - 24)} V78 Q${f(-b.neck - 8)} 70 ${f(-b.neck)} 70 H${f(b.neck)} Q${f(b.neck + 8)} 70 ${f(b.neck + 8)} 78 V${f(b.shoulderY - 24)}Z" fill="${turtleneck}"/><path d="M${f(-b.neck - 8)} 92 L${f(b.neck + 8)} 92 M${f(-b.neck - 8)} 110 L${f(b.neck + 8)} 110" stroke="#000" stroke-opacity="0.14" stroke-width="4"/>`;
   return g;
 }
 
@@ -556,7 +668,8 @@ function face(cast: Cast, skinShade: string, hair: string, lit: (hex: string) =>
     `<ellipse cx="-22" cy="4" rx="5" ry="6" fill="#2a1d1a"/><ellipse cx="22" cy="4" rx="5" ry="6" fill="#2a1d1a"/>` +
     `<circle cx="-20" cy="2" r="1.6" fill="#fff" opacity="0.8"/><circle cx="24" cy="2" r="1.6" fill="#fff" opacity="0.8"/>` +
     `<path d="M0 8 Q-4 26 2 30" stroke="${skinShade}" stroke-width="3" stroke-linecap="round" fill="none"/>`;
-  if (!masc && cast.age !== 'child') g += `<path d="M-28 -2 L-31 -6 M28 -2 L31 -6" stroke="#2a1d1a" stroke-width="2.2" stroke-linecap="round"/>`;
+  if (!masc && cast.age !== 'child')
+    g += `<path d="M-28 -2 L-31 -6 M28 -2 L31 -6" stroke="#2a1d1a" stroke-width="2.2" stroke-linecap="round"/>`;
   g += `<path d="M-18 40 Q0 56 18 40" stroke="${lit(masc ? '#9a5048' : '#b5525a')}" stroke-width="${masc ? 4 : 5}" stroke-linecap="round" fill="none"/>`;
   g += `<circle cx="-32" cy="28" r="9" fill="#e77f7f" opacity="${masc ? 0.08 : 0.2}"/><circle cx="32" cy="28" r="9" fill="#e77f7f" opacity="${masc ? 0.08 : 0.2}"/>`;
   if (old || cast.age === 'middle') {
@@ -583,10 +696,25 @@ function hairBack(cast: Cast, hair: string): string {
     case 'bob':
       return `<path d="M-66 0 C-72 -72 -34 -84 0 -84 C36 -84 72 -72 66 0 C68 30 72 52 76 68 C50 80 -50 80 -76 68 C-72 52 -68 30 -66 0Z" fill="${hair}"/>`;
     case 'curly':
-      return `<g fill="${hair}">${[[-50, -42], [-25, -67], [5, -74], [35, -66], [55, -40], [-58, -7], [62, -7], [0, -54], [-60, 22], [64, 22]].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="30"/>`).join('')}</g>`;
+      return `<g fill="${hair}">${[
+        [-50, -42],
+        [-25, -67],
+        [5, -74],
+        [35, -66],
+        [55, -40],
+        [-58, -7],
+        [62, -7],
+        [0, -54],
+        [-60, 22],
+        [64, 22],
+      ]
+        .map(([x, y]) => `<circle cx="${x}" cy="${y}" r="30"/>`)
+        .join('')}</g>`;
     case 'bun':
       // Under a hat, a top knot does not show.
-      return cast.accessories.some((a) => a.kind === 'hat' || a.kind === 'beanie' || a.kind === 'cap') ? '' : `<circle cx="0" cy="-84" r="27" fill="${hair}"/>`;
+      return cast.accessories.some((a) => a.kind === 'hat' || a.kind === 'beanie' || a.kind === 'cap')
+        ? ''
+        : `<circle cx="0" cy="-84" r="27" fill="${hair}"/>`;
     case 'ponytail':
       return `<path d="M28 -60 C92 -50 100 40 74 120 C66 140 46 134 50 112 C66 50 62 -6 18 -36Z" fill="${hair}"/>`;
     default:
@@ -606,7 +734,14 @@ function hairFront(cast: Cast, hair: string): string {
     case 'ponytail':
       return `<path d="M-58 -12 C-56 -54 -28 -68 0 -68 C30 -68 58 -52 58 -12 C40 -36 16 -44 0 -44 C-18 -44 -42 -34 -58 -12Z" fill="${hair}"/>`;
     case 'curly':
-      return `<g fill="${hair}">${[[-42, -50], [-14, -66], [18, -64], [44, -48]].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="22"/>`).join('')}</g>`;
+      return `<g fill="${hair}">${[
+        [-42, -50],
+        [-14, -66],
+        [18, -64],
+        [44, -48],
+      ]
+        .map(([x, y]) => `<circle cx="${x}" cy="${y}" r="22"/>`)
+        .join('')}</g>`;
     case 'bald':
       return `<ellipse cx="-14" cy="-50" rx="18" ry="9" fill="#fff" opacity="0.14"/>`;
   }

@@ -20,10 +20,15 @@ const person = (prompt: string) => {
 };
 
 describe('reading a prompt', () => {
-  it('reads the issue\'s example: a woman, a red coat, walking, a snowy city street at night', () => {
+  it("reads the issue's example: a woman, a red coat, walking, a snowy city street at night", () => {
     const reading = readPrompt('a woman in a red coat walking through a snowy city street at night');
     expect(reading).toMatchObject({ kind: 'city', night: true, weather: 'snow' });
-    expect(reading.person).toMatchObject({ gender: 'feminine', garments: { outer: { kind: 'coat', colour: '#c8202a' } }, framing: 'full', walking: true });
+    expect(reading.person).toMatchObject({
+      gender: 'feminine',
+      garments: { outer: { kind: 'coat', colour: '#c8202a' } },
+      framing: 'full',
+      walking: true,
+    });
   });
 
   it('gives each colour to the thing it is written before, and the rest to the scene', () => {
@@ -33,7 +38,9 @@ describe('reading a prompt', () => {
     expect(p.garments).toEqual({ outer: { kind: 'blazer', colour: '#1f2b4d' }, top: { kind: 'shirt', colour: '#f3f1ec' } });
     expect(p.accessories).toEqual([{ kind: 'scarf', colour: '#c8202a' }]);
     // Only "teal" is left for the scene: its palette leans teal, not red or navy.
-    expect(readPrompt('headshot, teal backdrop').palette).toEqual(readPrompt('headshot of a man with short black hair in a navy blazer and a white shirt, red scarf, teal backdrop').palette);
+    expect(readPrompt('headshot, teal backdrop').palette).toEqual(
+      readPrompt('headshot of a man with short black hair in a navy blazer and a white shirt, red scarf, teal backdrop').palette,
+    );
   });
 
   it('reads fabrics and cuts between a colour and a garment ("a red wool coat", "a black leather jacket")', () => {
@@ -44,7 +51,11 @@ describe('reading a prompt', () => {
   });
 
   it('reads hair colour only next to hair, and hair-only words alone', () => {
-    expect(person('a woman with curly red hair in a green dress')).toMatchObject({ hairColour: '#a7441d', hairStyle: 'curly', garments: { dress: { colour: '#2f8a4a' } } });
+    expect(person('a woman with curly red hair in a green dress')).toMatchObject({
+      hairColour: '#a7441d',
+      hairStyle: 'curly',
+      garments: { dress: { colour: '#2f8a4a' } },
+    });
     expect(person('a red-haired man').hairColour).toBe('#a7441d');
     expect(person('a blonde woman').hairColour).toBe('#d8b36a');
     expect(person('a woman in a red dress').hairColour).toBeNull();
@@ -108,26 +119,88 @@ describe('reading a prompt', () => {
  */
 describe('the word tables', () => {
   function misread<T, V>(table: { words: readonly string[]; value: T }[], read: (word: string) => V, expected: (value: T) => V): string[] {
-    return table.flatMap((e) => e.words.filter((w) => JSON.stringify(read(w)) !== JSON.stringify(expected(e.value))).map((w) => `${w} → ${JSON.stringify(read(w))}`));
+    return table.flatMap((e) =>
+      e.words.filter((w) => JSON.stringify(read(w)) !== JSON.stringify(expected(e.value))).map((w) => `${w} → ${JSON.stringify(read(w))}`),
+    );
   }
 
   it('reads every garment, colour, hair colour and hair style', () => {
-    expect(misread(GARMENT_WORDS, (w) => person(`a person wearing a ${w}`).garments, (v) => ({ [v.layer]: { kind: v.kind, colour: null } }))).toEqual([]);
-    expect(misread(COLOUR_WORDS, (w) => person(`a person in a ${w} coat`).garments.outer?.colour, (v) => v)).toEqual([]);
-    expect(misread(HAIR_COLOUR_WORDS, (w) => person(`a person with ${w} hair`).hairColour, (v) => v)).toEqual([]);
-    expect(misread(HAIR_STYLE_WORDS, (w) => person(`a person, ${w}`).hairStyle, (v) => v)).toEqual([]);
+    expect(
+      misread(
+        GARMENT_WORDS,
+        (w) => person(`a person wearing a ${w}`).garments,
+        (v) => ({ [v.layer]: { kind: v.kind, colour: null } }),
+      ),
+    ).toEqual([]);
+    expect(
+      misread(
+        COLOUR_WORDS,
+        (w) => person(`a person in a ${w} coat`).garments.outer?.colour,
+        (v) => v,
+      ),
+    ).toEqual([]);
+    expect(
+      misread(
+        HAIR_COLOUR_WORDS,
+        (w) => person(`a person with ${w} hair`).hairColour,
+        (v) => v,
+      ),
+    ).toEqual([]);
+    expect(
+      misread(
+        HAIR_STYLE_WORDS,
+        (w) => person(`a person, ${w}`).hairStyle,
+        (v) => v,
+      ),
+    ).toEqual([]);
   });
 
   it('reads every accessory, gender, age and framing', () => {
-    expect(misread(ACCESSORY_WORDS, (w) => person(`a person with a ${w}`).accessories.map((a) => a.kind), (v) => [v])).toEqual([]);
-    expect(misread(GENDER_WORDS, (w) => person(`portrait, ${w}`).gender, (v) => v)).toEqual([]);
-    expect(misread(AGE_WORDS, (w) => person(`portrait, ${w}`).age, (v) => v)).toEqual([]);
-    expect(misread(FRAMING_WORDS, (w) => person(`a person, ${w}`).framing, (v) => v)).toEqual([]);
+    expect(
+      misread(
+        ACCESSORY_WORDS,
+        (w) => person(`a person with a ${w}`).accessories.map((a) => a.kind),
+        (v) => [v],
+      ),
+    ).toEqual([]);
+    expect(
+      misread(
+        GENDER_WORDS,
+        (w) => person(`portrait, ${w}`).gender,
+        (v) => v,
+      ),
+    ).toEqual([]);
+    expect(
+      misread(
+        AGE_WORDS,
+        (w) => person(`portrait, ${w}`).age,
+        (v) => v,
+      ),
+    ).toEqual([]);
+    expect(
+      misread(
+        FRAMING_WORDS,
+        (w) => person(`a person, ${w}`).framing,
+        (v) => v,
+      ),
+    ).toEqual([]);
   });
 
   it('reads every weather and place', () => {
-    expect(misread(WEATHER_WORDS, (w) => readPrompt(`a field, ${w}`).weather, (v) => v)).toEqual([]);
+    expect(
+      misread(
+        WEATHER_WORDS,
+        (w) => readPrompt(`a field, ${w}`).weather,
+        (v) => v,
+      ),
+    ).toEqual([]);
     const places = SCENE_WORDS.filter((e) => e.value !== 'night');
-    expect(misread(places, (w) => readPrompt(`a view of the ${w}`).kind, (v) => v)).toEqual([]);
+    expect(
+      misread(
+        places,
+        (w) => readPrompt(`a view of the ${w}`).kind,
+        (v) => v,
+      ),
+    ).toEqual([]);
   });
 });

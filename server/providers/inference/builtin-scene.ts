@@ -95,23 +95,64 @@ export interface SceneReading {
 
 const BASE_PALETTES: Record<SceneKind, Palette> = {
   studio: { skyTop: '#3a3f4a', skyBottom: '#9aa3ad', glow: '#f3ede4', far: '#59606b', mid: '#2c3038', near: '#16181d', accent: '#d9b48f' },
-  interior: { skyTop: '#8a6a52', skyBottom: '#e8d2b4', glow: '#fff0d6', far: '#b08a66', mid: '#6e4c36', near: '#3a271c', accent: '#ffcf8a' },
-  portrait: { skyTop: '#6d7f94', skyBottom: '#e6cfb4', glow: '#fff1dc', far: '#9fa8a4', mid: '#4d5a55', near: '#24292a', accent: '#e5a77d' },
+  interior: {
+    skyTop: '#8a6a52',
+    skyBottom: '#e8d2b4',
+    glow: '#fff0d6',
+    far: '#b08a66',
+    mid: '#6e4c36',
+    near: '#3a271c',
+    accent: '#ffcf8a',
+  },
+  portrait: {
+    skyTop: '#6d7f94',
+    skyBottom: '#e6cfb4',
+    glow: '#fff1dc',
+    far: '#9fa8a4',
+    mid: '#4d5a55',
+    near: '#24292a',
+    accent: '#e5a77d',
+  },
   beach: { skyTop: '#3f86c6', skyBottom: '#f4d9b0', glow: '#fff4d6', far: '#2f8fa3', mid: '#1f6f86', near: '#e9d2a6', accent: '#ffb27a' },
   city: { skyTop: '#233a63', skyBottom: '#e59a6f', glow: '#ffd6a0', far: '#4b5470', mid: '#2b3047', near: '#15172a', accent: '#ffc46b' },
   forest: { skyTop: '#7fa7b8', skyBottom: '#e9e2c2', glow: '#fff6d8', far: '#6f8f7c', mid: '#36593f', near: '#142619', accent: '#d9c774' },
-  mountain: { skyTop: '#4a78b0', skyBottom: '#f1d7c2', glow: '#fff3e0', far: '#8ea2c0', mid: '#56698c', near: '#27324a', accent: '#ffcf9e' },
+  mountain: {
+    skyTop: '#4a78b0',
+    skyBottom: '#f1d7c2',
+    glow: '#fff3e0',
+    far: '#8ea2c0',
+    mid: '#56698c',
+    near: '#27324a',
+    accent: '#ffcf9e',
+  },
   desert: { skyTop: '#5b8fc4', skyBottom: '#f6d3a3', glow: '#fff0cf', far: '#d8a06a', mid: '#c07a45', near: '#8a4f2b', accent: '#ffd08a' },
   night: { skyTop: '#070b1f', skyBottom: '#2b2d5e', glow: '#dfe7ff', far: '#262b52', mid: '#151937', near: '#0a0c1e', accent: '#ffd58a' },
-  landscape: { skyTop: '#5d8fc2', skyBottom: '#f0dcc0', glow: '#fff4df', far: '#93a9b8', mid: '#5d7a6a', near: '#2b3d33', accent: '#f4c27f' },
+  landscape: {
+    skyTop: '#5d8fc2',
+    skyBottom: '#f0dcc0',
+    glow: '#fff4df',
+    far: '#93a9b8',
+    mid: '#5d7a6a',
+    near: '#2b3d33',
+    accent: '#f4c27f',
+  },
 };
 
 // ───────────────────────── Matching words ─────────────────────────
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A phrase's words, separated in the prompt by spaces or hyphens; a trailing "s" or "es" is allowed. */
-const phrase = (words: string) => words.trim().split(/[\s-]+/).map(escape).join('[\\s-]+');
-const alternatives = (words: readonly string[]) => [...words].sort((a, b) => b.length - a.length).map(phrase).join('|');
+const phrase = (words: string) =>
+  words
+    .trim()
+    .split(/[\s-]+/)
+    .map(escape)
+    .join('[\\s-]+');
+const alternatives = (words: readonly string[]) =>
+  [...words]
+    .sort((a, b) => b.length - a.length)
+    .map(phrase)
+    .join('|');
 /** Matches whole words only: letters and digits may not continue the phrase on either side. */
 const wordsPattern = (words: readonly string[]) => `(?<![a-z0-9])(?:${alternatives(words)})(?:e?s)?(?![a-z0-9])`;
 
@@ -125,7 +166,8 @@ interface Found<T> {
 function findAll<T>(text: string, table: readonly WordEntry<T>[]): Found<T>[] {
   const found: Found<T>[] = [];
   for (const entry of table) {
-    for (const m of text.matchAll(new RegExp(wordsPattern(entry.words), 'g'))) found.push({ value: entry.value, index: m.index, end: m.index + m[0].length });
+    for (const m of text.matchAll(new RegExp(wordsPattern(entry.words), 'g')))
+      found.push({ value: entry.value, index: m.index, end: m.index + m[0].length });
   }
   return found.sort((a, b) => a.index - b.index);
 }
@@ -157,7 +199,10 @@ const MODIFIERS = `(?:[\\s-]+(?:${alternatives(GARMENT_MODIFIERS)}))*?`;
  * so that the colours left over are the scene's.
  */
 function findWorn<K>(text: string, table: readonly WordEntry<K>[]): { found: Found<Worn<K>>[]; rest: string } {
-  const pattern = new RegExp(`(?<![a-z0-9])(?:(${COLOUR})${MODIFIERS}[\\s-]+)?(${alternatives(table.flatMap((e) => e.words))})(?:e?s)?(?![a-z0-9])`, 'g');
+  const pattern = new RegExp(
+    `(?<![a-z0-9])(?:(${COLOUR})${MODIFIERS}[\\s-]+)?(${alternatives(table.flatMap((e) => e.words))})(?:e?s)?(?![a-z0-9])`,
+    'g',
+  );
   const found: Found<Worn<K>>[] = [];
   let rest = text;
   for (const m of text.matchAll(pattern)) {
@@ -222,7 +267,12 @@ function readPeople(text: string, kind: SceneKind): { person: PersonReading | nu
 }
 
 /** One person from `text` (their part of the prompt); framing, movement and dress code from `whole`. */
-function readPerson(text: string, whole: string, kind: SceneKind, gender: Gender | null = null): { person: PersonReading | null; rest: string } {
+function readPerson(
+  text: string,
+  whole: string,
+  kind: SceneKind,
+  gender: Gender | null = null,
+): { person: PersonReading | null; rest: string } {
   const hair = readHair(text);
   const worn = findWorn(hair.rest, GARMENT_WORDS);
   const accessories = findWorn(worn.rest, ACCESSORY_WORDS);
@@ -270,7 +320,11 @@ export function readPrompt(prompt: string): SceneReading {
   let kind: SceneKind | null = firstEntry(text, SCENE_WORDS);
   // "Stars" or "moon" is the time of day when a place is named too ("a city under the stars" is a city).
   if (kind === 'night' && !mentions(text, ['galaxy', 'space', 'milky way'])) {
-    kind = firstEntry(text, SCENE_WORDS.filter((e) => e.value !== 'night')) ?? 'night';
+    kind =
+      firstEntry(
+        text,
+        SCENE_WORDS.filter((e) => e.value !== 'night'),
+      ) ?? 'night';
   }
   const { person, companion, rest } = readPeople(text, kind ?? 'landscape');
   kind ??= person ? 'portrait' : 'landscape';
@@ -284,7 +338,16 @@ export function readPrompt(prompt: string): SceneReading {
   for (const t of time) sceneText = sceneText.slice(0, t.index) + ' '.repeat(t.end - t.index) + sceneText.slice(t.end);
   const colours = findAll(sceneText, COLOUR_WORDS).map((f) => f.value);
   if (colours.length) palette = tintPalette(palette, colours);
-  return { kind, palette, night: night || kind === 'night', golden, weather, interior: firstEntry(text, INTERIOR_WORDS) ?? 'room', person, companion };
+  return {
+    kind,
+    palette,
+    night: night || kind === 'night',
+    golden,
+    weather,
+    interior: firstEntry(text, INTERIOR_WORDS) ?? 'room',
+    person,
+    companion,
+  };
 }
 
 /** Weather changes the light: each colour of the palette moves towards another by an amount. */
@@ -292,7 +355,14 @@ const WEATHER_LIGHT: Record<Weather, Partial<Record<keyof Palette, readonly [str
   // Bright and cool.
   snow: { skyTop: ['#9fb0c8', 0.35], skyBottom: ['#dfe6ef', 0.45], far: ['#e8eef5', 0.5], mid: ['#cfd9e6', 0.45], near: ['#eef3f8', 0.6] },
   // Dark and grey.
-  rain: { skyTop: ['#3a4350', 0.5], skyBottom: ['#7d8794', 0.5], glow: ['#c9d3de', 0.4], far: ['#4e5865', 0.35], mid: ['#2c333d', 0.3], near: ['#1c2129', 0.3] },
+  rain: {
+    skyTop: ['#3a4350', 0.5],
+    skyBottom: ['#7d8794', 0.5],
+    glow: ['#c9d3de', 0.4],
+    far: ['#4e5865', 0.35],
+    mid: ['#2c333d', 0.3],
+    near: ['#1c2129', 0.3],
+  },
   // Pale and flat.
   fog: { skyTop: ['#c9ced4', 0.55], skyBottom: ['#e4e6e8', 0.55], far: ['#d4d8dc', 0.6], mid: ['#aab0b6', 0.45], near: ['#6f767d', 0.3] },
 };
@@ -359,7 +429,16 @@ export function parseHex(hex: string): [number, number, number] {
 }
 
 export function toHex([r, g, b]: [number, number, number]): string {
-  return '#' + [r, g, b].map((v) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, '0')).join('');
+  return (
+    '#' +
+    [r, g, b]
+      .map((v) =>
+        Math.max(0, Math.min(255, Math.round(v)))
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')
+  );
 }
 
 /** Scales every colour's distance from its grey: above 1 richer, below 1 more muted. */

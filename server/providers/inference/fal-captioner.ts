@@ -20,7 +20,10 @@ function toProviderError(err: unknown): ProviderError {
     return new ProviderError(`fal.ai answered ${err.status}: ${err.message}`, kind, err.status, err.body);
   }
   if (isAbort(err)) {
-    return new ProviderError('fal.ai did not finish the caption in time.', (err as Error).name === 'TimeoutError' ? 'timeout' : 'cancelled');
+    return new ProviderError(
+      'fal.ai did not finish the caption in time.',
+      (err as Error).name === 'TimeoutError' ? 'timeout' : 'cancelled',
+    );
   }
   return new ProviderError(`fal.ai caption failed: ${err instanceof Error ? err.message : String(err)}`, 'failed');
 }

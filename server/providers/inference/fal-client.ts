@@ -20,7 +20,9 @@ function detailMessage(body: unknown): string | null {
   if (typeof detail === 'string') return detail;
   if (Array.isArray(detail)) {
     const parts = detail
-      .map((d: { loc?: unknown[]; msg?: string }) => [Array.isArray(d.loc) ? d.loc.filter((l) => l !== 'body').join('.') : '', d.msg].filter(Boolean).join(': '))
+      .map((d: { loc?: unknown[]; msg?: string }) =>
+        [Array.isArray(d.loc) ? d.loc.filter((l) => l !== 'body').join('.') : '', d.msg].filter(Boolean).join(': '),
+      )
       .filter(Boolean);
     return parts.length ? parts.join('; ') : null;
   }

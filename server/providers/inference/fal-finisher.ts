@@ -28,7 +28,9 @@ const clarityOutput = z.object({
  * `fal-ai/flux-lora/image-to-image` (with the character's LoRA) for edits. The source image is read from our
  * storage and uploaded to fal's storage first, since our server may not be reachable from fal.
  */
-export function createFalFinisher(opts: FalConnection & Pick<FalGeneratorOptions, 'timeoutMs' | 'pollIntervalMs' | 'logger'>): ImageFinisher {
+export function createFalFinisher(
+  opts: FalConnection & Pick<FalGeneratorOptions, 'timeoutMs' | 'pollIntervalMs' | 'logger'>,
+): ImageFinisher {
   const fal = falClient(opts);
   const queue = { timeoutMs: opts.timeoutMs ?? 180_000, pollIntervalMs: opts.pollIntervalMs ?? 500, logger: opts.logger };
 

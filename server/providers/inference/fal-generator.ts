@@ -95,7 +95,11 @@ export async function runFalQueue(
     if (signal.aborted) {
       if (requestId) await cancelQuietly(requestId);
       // A submit still in flight may yet start work at fal: cancel it if it lands.
-      else submitting?.then((s) => cancelQuietly(s.request_id), () => {});
+      else
+        submitting?.then(
+          (s) => cancelQuietly(s.request_id),
+          () => {},
+        );
       throw timedOut
         ? new ProviderError(`fal did not finish within ${Math.round(opts.timeoutMs / 1000)} s`, 'timeout')
         : new ProviderError('The request was cancelled', 'cancelled');

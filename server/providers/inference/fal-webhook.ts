@@ -20,9 +20,7 @@ export interface VerifyFalWebhookOptions {
   now?: () => number;
 }
 
-export type FalWebhookVerdict =
-  | { ok: true; requestId: string; userId: string; timestamp: number }
-  | { ok: false; reason: string };
+export type FalWebhookVerdict = { ok: true; requestId: string; userId: string; timestamp: number } | { ok: false; reason: string };
 
 /** Thrown when fal's keys cannot be fetched: answer 5xx so that fal delivers the webhook again later. */
 export class FalJwksUnavailableError extends Error {

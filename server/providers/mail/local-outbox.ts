@@ -51,7 +51,11 @@ export function createLocalOutbox(dir: string): LocalOutbox {
       } catch {
         return [];
       }
-      const ids = names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).map((n) => n.slice(0, -5)).sort().reverse();
+      const ids = names
+        .filter((n) => n.endsWith('.json') && !n.startsWith('.'))
+        .map((n) => n.slice(0, -5))
+        .sort()
+        .reverse();
       const messages: OutboxMessage[] = [];
       for (const id of ids) messages.push(JSON.parse(await readFile(join(dir, `${id}.json`), 'utf8')) as OutboxMessage);
       return messages;

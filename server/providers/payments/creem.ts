@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Creem } from 'creem';
 import { CreemError } from 'creem/models/errors';
 import { PLAN_IDS, type PlanId } from '@common/plans.ts';
-import {
-  PaymentProviderError,
-  verifyWebhookDelivery,
-  type CheckoutRequest,
-  type PaymentProvider,
-} from './index.ts';
+import { PaymentProviderError, verifyWebhookDelivery, type CheckoutRequest, type PaymentProvider } from './index.ts';
 
 export interface CreemOptions {
   apiKey: string;

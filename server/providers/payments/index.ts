@@ -168,7 +168,8 @@ function checkStorable(value: unknown): void {
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (typeof v === 'string') {
-      if (!isStorableText(v)) throw new MalformedWebhookError('The event contains text that cannot be stored (NUL or an unpaired surrogate).');
+      if (!isStorableText(v))
+        throw new MalformedWebhookError('The event contains text that cannot be stored (NUL or an unpaired surrogate).');
     } else if (typeof v === 'object' && v !== null) {
       if (depth >= MAX_PAYLOAD_DEPTH) throw new MalformedWebhookError(`The event is nested deeper than ${MAX_PAYLOAD_DEPTH} levels.`);
       for (const [key, child] of Object.entries(v)) {
@@ -218,7 +219,8 @@ export function parseWebhookEvent(
   const id = str(envelope.id);
   const type = str(envelope.type);
   const object = envelope.data;
-  if (!isObj(envelope.raw) || !id || !type || !isObj(object)) throw new MalformedWebhookError('The webhook body is not a Creem event envelope.');
+  if (!isObj(envelope.raw) || !id || !type || !isObj(object))
+    throw new MalformedWebhookError('The webhook body is not a Creem event envelope.');
   const kind = str(object.object);
 
   let subscription: SubscriptionSnapshot | undefined;

@@ -72,7 +72,9 @@ export function createSandboxProvider(opts: { webhookSecret: string; publicUrl?:
 
   /** A signed, expiring token carrying `data` (the sandbox keeps no state for its links). */
   const seal = (data: Record<string, unknown>, ttlMs: number) => {
-    const payload = Buffer.from(JSON.stringify({ ...data, x: Date.now() + ttlMs, n: randomBytes(6).toString('base64url') })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ ...data, x: Date.now() + ttlMs, n: randomBytes(6).toString('base64url') })).toString(
+      'base64url',
+    );
     return `${payload}.${tokenMac(payload)}`;
   };
   /** The data of a token this sandbox sealed and that has not expired; undefined otherwise. */
@@ -172,7 +174,13 @@ export function isSandboxProvider(provider: PaymentProvider): provider is Sandbo
 /** Short stable ids derived from a seed, so a repeated sandbox action describes the same payment. */
 export function sandboxIds(seed: string) {
   const h = createHash('sha256').update(seed).digest('hex').slice(0, 24);
-  return { subscription: `sub_sbx_${h}`, transaction: `tran_sbx_${h}`, order: `ord_sbx_${h}`, checkout: `ch_sbx_${h}`, event: `evt_sbx_${h}` };
+  return {
+    subscription: `sub_sbx_${h}`,
+    transaction: `tran_sbx_${h}`,
+    order: `ord_sbx_${h}`,
+    checkout: `ch_sbx_${h}`,
+    event: `evt_sbx_${h}`,
+  };
 }
 
 export function sandboxProduct(sandbox: SandboxProvider, plan: PlanId) {

@@ -27,11 +27,7 @@ export interface S3StorageOptions {
 
 /** S3 reports a missing object as NoSuchKey (GET) or a bare 404 NotFound (HEAD). */
 function isMissing(err: unknown): boolean {
-  return (
-    err instanceof NoSuchKey ||
-    err instanceof NotFound ||
-    (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404)
-  );
+  return err instanceof NoSuchKey || err instanceof NotFound || (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404);
 }
 
 const unquote = (etag: string | undefined) => (etag ?? '').replace(/^W\//, '').replace(/"/g, '');
@@ -46,9 +42,7 @@ export function createS3Storage(opts: S3StorageOptions): StorageProvider {
     endpoint: opts.endpoint,
     forcePathStyle: opts.forcePathStyle,
     credentials:
-      opts.accessKeyId && opts.secretAccessKey
-        ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey }
-        : undefined,
+      opts.accessKeyId && opts.secretAccessKey ? { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } : undefined,
   });
   const Bucket = opts.bucket;
   const checked = (key: string) => {
@@ -125,7 +119,8 @@ export function createS3Storage(opts: S3StorageOptions): StorageProvider {
         const keys = (page.Contents ?? []).map((o) => o.Key).filter((k): k is string => Boolean(k));
         if (keys.length === 0) return deleted;
         const out = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
-        if (out.Errors?.length) throw new Error(`S3 could not delete ${out.Errors.length} objects under ${prefix}: ${out.Errors[0].Message}`);
+        if (out.Errors?.length)
+          throw new Error(`S3 could not delete ${out.Errors.length} objects under ${prefix}: ${out.Errors[0].Message}`);
         deleted += keys.length;
       }
     },

@@ -6,7 +6,17 @@ import { Logo } from '@/components/logo';
 import { NAV_ITEMS, creditsLabel, profileLabel } from './nav-items';
 
 /** Under 768px: a top bar with the logo, the balance and a drop-down menu of every section. */
-export function MobileTopBar({ credits, fullName, email, imageUrl }: { credits: number; fullName: string | null; email: string | null; imageUrl: string | null }) {
+export function MobileTopBar({
+  credits,
+  fullName,
+  email,
+  imageUrl,
+}: {
+  credits: number;
+  fullName: string | null;
+  email: string | null;
+  imageUrl: string | null;
+}) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const isCurrent = (to: string) => pathname === to || pathname.startsWith(`${to}/`);
@@ -16,7 +26,10 @@ export function MobileTopBar({ credits, fullName, email, imageUrl }: { credits: 
         <Logo />
       </Link>
       <div className="flex items-center gap-2">
-        <Link to="/app/subscription" className="flex items-center gap-1.5 whitespace-nowrap rounded-full bg-bg-muted px-3 py-1 text-xs font-semibold tabular-nums text-fg">
+        <Link
+          to="/app/subscription"
+          className="flex items-center gap-1.5 whitespace-nowrap rounded-full bg-bg-muted px-3 py-1 text-xs font-semibold tabular-nums text-fg"
+        >
           <Coins className="size-3.5 shrink-0 text-warning" aria-hidden />
           {creditsLabel(credits)}
         </Link>
@@ -28,12 +41,27 @@ export function MobileTopBar({ credits, fullName, email, imageUrl }: { credits: 
             </button>
           }
           items={[
-            ...NAV_ITEMS.map(({ to, label, icon: Icon }) => ({ label, icon: <Icon className="size-4" />, onSelect: () => navigate(to), current: isCurrent(to) })),
-            { label: creditsLabel(credits), icon: <Coins className="size-4" />, onSelect: () => navigate('/app/subscription'), current: isCurrent('/app/subscription') },
+            ...NAV_ITEMS.map(({ to, label, icon: Icon }) => ({
+              label,
+              icon: <Icon className="size-4" />,
+              onSelect: () => navigate(to),
+              current: isCurrent(to),
+            })),
+            {
+              label: creditsLabel(credits),
+              icon: <Coins className="size-4" />,
+              onSelect: () => navigate('/app/subscription'),
+              current: isCurrent('/app/subscription'),
+            },
             {
               label: profileLabel(fullName),
               current: isCurrent('/app/profile'),
-              icon: imageUrl || fullName || email ? <Avatar src={imageUrl} name={fullName} email={email} className="size-4 shrink-0" /> : <UserRound className="size-4" />,
+              icon:
+                imageUrl || fullName || email ? (
+                  <Avatar src={imageUrl} name={fullName} email={email} className="size-4 shrink-0" />
+                ) : (
+                  <UserRound className="size-4" />
+                ),
               onSelect: () => navigate('/app/profile'),
             },
           ]}

@@ -75,7 +75,10 @@ export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, on
           {/* Closed, the balance shows compactly under the coin; open, the full '{n} Credits' beside it. The
               compact number is hidden from screen readers, which read the full label in both states. */}
           <span className="relative flex size-[18px] shrink-0 justify-center">
-            <Coins className={cn('size-[18px] text-warning transition-transform duration-300', open ? 'translate-y-0' : '-translate-y-[7px]')} aria-hidden />
+            <Coins
+              className={cn('size-[18px] text-warning transition-transform duration-300', open ? 'translate-y-0' : '-translate-y-[7px]')}
+              aria-hidden
+            />
             <span
               aria-hidden
               data-testid="sidebar-credits-compact"

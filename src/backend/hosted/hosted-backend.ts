@@ -16,8 +16,10 @@ export function createHostedBackend(clerk: ClerkLike, config: HostedConfig, scri
   const api = createHttpApi({ baseUrl: config.apiUrl, getToken: () => identity.getToken() });
   let session: Promise<SupabaseSession> | null = null;
   const open = () =>
-    (session ??= import('./supabase-session').then((m) => m.openSupabaseSession(config, () => identity.getToken(), { mediaUrl: api.mediaUrl })));
-  const withData = <T,>(use: (data: DataPort) => Promise<T>) => open().then((s) => use(s.data));
+    (session ??= import('./supabase-session').then((m) =>
+      m.openSupabaseSession(config, () => identity.getToken(), { mediaUrl: api.mediaUrl }),
+    ));
+  const withData = <T>(use: (data: DataPort) => Promise<T>) => open().then((s) => use(s.data));
 
   /** Subscribes once Supabase is loaded; the returned function works before and after that. */
   const watch = (subscribe: (live: LivePort) => () => void) => {

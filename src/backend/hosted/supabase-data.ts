@@ -1,6 +1,15 @@
 import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
 import { toGenerationView, type GenerationRecord } from '@common/generation';
-import { EXPLORE_FILTER_NAMES, generationsList, LISTS, pageCountOf, type ExploreFilterOptions, type ExploreItem, type ListDefinition, type Page } from '@common/library';
+import {
+  EXPLORE_FILTER_NAMES,
+  generationsList,
+  LISTS,
+  pageCountOf,
+  type ExploreFilterOptions,
+  type ExploreItem,
+  type ListDefinition,
+  type Page,
+} from '@common/library';
 import { LIMITS } from '@common/product';
 import type { TrainingView } from '@common/training';
 import { describePrompt, shootCost, type PackView, type ShootPhotoView, type ShootSummary, type ShootView } from '@common/photo-shoots';
@@ -29,12 +38,14 @@ import type { Character, DataPort, Me, SessionUser } from '../port';
 const USER_COLUMNS = 'id, clerk_id, email, full_name, credits, updated_at, subscription_status, subscription_plan, creem_customer_id';
 const GENERATION_COLUMNS =
   'id, prompt, style, width, height, output_format, image_url, lora_id, lora_scale, seed, num_inference_steps, guidance_scale, status, is_favorite, created_at, source_id, derivation, upscale_factor, edit_strength, likeness, likeness_verdict, shoot_id, lora_trainings(id, character_name, trigger_word, lora_file_url)';
-const TRAINING_COLUMNS = 'id, character_name, trigger_word, gender, hair_color, status, created_at, lora_file_url, request_id, result, error';
+const TRAINING_COLUMNS =
+  'id, character_name, trigger_word, gender, hair_color, status, created_at, lora_file_url, request_id, result, error';
 const CHARACTER_COLUMNS = 'id, character_name, trigger_word, lora_file_url';
 const EXPLORE_COLUMNS =
   'id, image_url, prompt, width, height, style, seed, num_inference_steps, guidance_scale, gender, ethnicity, hair_color, is_featured, created_at';
 
-const PACK_COLUMNS = 'id, name, description, category, aspect_ratio, width, height, cover_url, sample_urls, position, photo_pack_prompts(position, template)';
+const PACK_COLUMNS =
+  'id, name, description, category, aspect_ratio, width, height, cover_url, sample_urls, position, photo_pack_prompts(position, template)';
 const SHOOT_COLUMNS = 'id, pack_id, pack_name, lora_id, character_name, status, photo_count, cost, created_at, finished_at, retaken';
 const PHOTO_COLUMNS = 'id, position, status, prompt, width, height, image_url, generation_id, error, started_at, finished_at';
 
@@ -105,7 +116,10 @@ const toTraining = (row: TrainingView): TrainingView => ({ ...row, created_at: i
  * `media`: images live on our server under /media/… and the rows keep that path; a SPA served from another
  * origin turns it into our server's address (ApiPort.mediaUrl).
  */
-export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (path: string) => string } = {}): DataPort & { userId(): string } {
+export function createSupabaseData(
+  supabase: SupabaseClient,
+  opts: { media?: (path: string) => string } = {},
+): DataPort & { userId(): string } {
   const media = opts.media ?? ((path: string) => path);
   const toView = (row: GenerationRecord) => toGenerationView({ ...row, image_url: media(row.image_url) });
   const toExploreItem = (row: ExploreItem): ExploreItem => ({ ...row, image_url: media(row.image_url), created_at: iso(row.created_at) });
@@ -126,7 +140,12 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
       const lookup = await supabase.from('users').select('id, clerk_id').eq('clerk_id', user.id).single();
       if (lookup.error && lookup.error.code !== NO_ROW) throw failure(lookup.error, lookup.status);
       const refresh = () =>
-        supabase.from('users').update({ email, full_name: fullName, updated_at: new Date().toISOString() }).eq('clerk_id', user.id).select(USER_COLUMNS).single();
+        supabase
+          .from('users')
+          .update({ email, full_name: fullName, updated_at: new Date().toISOString() })
+          .eq('clerk_id', user.id)
+          .select(USER_COLUMNS)
+          .single();
       let saved = lookup.data
         ? await refresh()
         : await supabase.from('users').insert({ clerk_id: user.id, email, full_name: fullName, credits: 0 }).select(USER_COLUMNS).single();
@@ -164,7 +183,12 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
     },
 
     async setFavorite(id, isFavorite) {
-      const result = await supabase.from('generations').update({ is_favorite: isFavorite }).eq('id', id).select(GENERATION_COLUMNS).single();
+      const result = await supabase
+        .from('generations')
+        .update({ is_favorite: isFavorite })
+        .eq('id', id)
+        .select(GENERATION_COLUMNS)
+        .single();
       return toView(rowsOf(result as Result<GenerationRecord>));
     },
 
@@ -214,7 +238,11 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
 
     async exploreFilterOptions(signal) {
       // One row: the four distinct-value lists, sorted, computed by the database (never the table's rows).
-      const result = await supabase.from('explore_filter_options').select(EXPLORE_FILTER_NAMES.join(', ')).abortSignal(abortable(signal)).single();
+      const result = await supabase
+        .from('explore_filter_options')
+        .select(EXPLORE_FILTER_NAMES.join(', '))
+        .abortSignal(abortable(signal))
+        .single();
       return rowsOf(result as Result<ExploreFilterOptions>);
     },
 
@@ -283,7 +311,12 @@ export function createSupabaseData(supabase: SupabaseClient, opts: { media?: (pa
     },
 
     async balance(signal) {
-      const result = await supabase.from('user_public_meta').select('credits').eq('user_id', ownId()).abortSignal(abortable(signal)).single();
+      const result = await supabase
+        .from('user_public_meta')
+        .select('credits')
+        .eq('user_id', ownId())
+        .abortSignal(abortable(signal))
+        .single();
       return rowsOf(result as Result<{ credits: number }>).credits;
     },
   };

@@ -11,7 +11,10 @@ export function createLocalData(api: ApiPort): DataPort {
     syncUser: () => api.request<Me>('/api/me/sync', { method: 'POST' }),
 
     generationsPage: ({ page, favorites, weakLikeness }, signal) =>
-      api.request<LibraryPage>(`/api/library/generations?page=${page}${favorites ? '&favorites=true' : ''}${weakLikeness ? '&likeness=weak' : ''}`, { signal }),
+      api.request<LibraryPage>(
+        `/api/library/generations?page=${page}${favorites ? '&favorites=true' : ''}${weakLikeness ? '&likeness=weak' : ''}`,
+        { signal },
+      ),
 
     recentGenerations: async (limit, signal) =>
       (await api.request<{ items: GenerationView[] }>(`/api/generations?limit=${limit}`, { signal })).items,
@@ -19,7 +22,10 @@ export function createLocalData(api: ApiPort): DataPort {
     generation: (id, signal) => api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(id)}`, { signal }),
 
     setFavorite: (id, isFavorite) =>
-      api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(id)}`, { method: 'PATCH', body: { is_favorite: isFavorite } }),
+      api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(id)}`, {
+        method: 'PATCH',
+        body: { is_favorite: isFavorite },
+      }),
 
     deleteGeneration: (id) => api.request<void>(`/api/library/generations/${encodeURIComponent(id)}`, { method: 'DELETE' }),
 

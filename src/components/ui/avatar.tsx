@@ -22,7 +22,17 @@ export function initialsAvatarUrl(name: string | null | undefined, email?: strin
   return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
 }
 
-export function Avatar({ src, name, email, className }: { src?: string | null; name?: string | null; email?: string | null; className?: string }) {
+export function Avatar({
+  src,
+  name,
+  email,
+  className,
+}: {
+  src?: string | null;
+  name?: string | null;
+  email?: string | null;
+  className?: string;
+}) {
   const [failed, setFailed] = useState(false);
   const url = src && !failed ? src : initialsAvatarUrl(name, email);
   return (

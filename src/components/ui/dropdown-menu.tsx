@@ -13,7 +13,17 @@ export interface MenuItem {
 }
 
 /** A keyboard-accessible drop-down menu opened by `trigger` (which must be a focusable element). */
-export function DropdownMenu({ trigger, items, align = 'end', label }: { trigger: ReactNode; items: MenuItem[]; align?: 'start' | 'end'; label?: string }) {
+export function DropdownMenu({
+  trigger,
+  items,
+  align = 'end',
+  label,
+}: {
+  trigger: ReactNode;
+  items: MenuItem[];
+  align?: 'start' | 'end';
+  label?: string;
+}) {
   return (
     <Menu.Root modal={false}>
       <Menu.Trigger asChild>{trigger}</Menu.Trigger>

@@ -24,7 +24,14 @@ function useFieldControl(id: string | undefined, { error, hint }: Omit<FieldProp
 }
 
 /** Label, control, then the error (or else the hint) below it. */
-function FieldFrame({ controlId, label, error, hint, className, children }: FieldProps & { controlId: string; className?: string; children: ReactNode }) {
+function FieldFrame({
+  controlId,
+  label,
+  error,
+  hint,
+  className,
+  children,
+}: FieldProps & { controlId: string; className?: string; children: ReactNode }) {
   return (
     <div className={cn('flex flex-col gap-1.5', className)}>
       <label htmlFor={controlId} className="text-sm font-medium text-fg">
@@ -56,13 +63,14 @@ export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputE
   );
 });
 
-export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement> & FieldProps>(
-  function Textarea({ label, error, hint, className, id, ...rest }, ref) {
-    const control = useFieldControl(id, { error, hint });
-    return (
-      <FieldFrame controlId={control.id} label={label} error={error} hint={hint} className={className}>
-        <textarea ref={ref} {...control} className={cn(fieldClasses, 'min-h-24 py-2 leading-relaxed')} {...rest} />
-      </FieldFrame>
-    );
-  },
-);
+export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<HTMLTextAreaElement> & FieldProps>(function Textarea(
+  { label, error, hint, className, id, ...rest },
+  ref,
+) {
+  const control = useFieldControl(id, { error, hint });
+  return (
+    <FieldFrame controlId={control.id} label={label} error={error} hint={hint} className={className}>
+      <textarea ref={ref} {...control} className={cn(fieldClasses, 'min-h-24 py-2 leading-relaxed')} {...rest} />
+    </FieldFrame>
+  );
+});

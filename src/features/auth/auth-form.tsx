@@ -16,7 +16,6 @@ import { authPath, NEXT_PARAM, postAuthPath } from './paths';
 /** The password rule carries zxcvbn's dictionaries (~400 KB): loaded only when someone signs up. */
 const loadPasswordRule = () => import('@common/password');
 
-
 function authErrorMessage(err: unknown, mode: 'sign-in' | 'sign-up'): string {
   if (err instanceof ApiError) {
     if (err.status === 401 || err.code === 'INVALID_EMAIL_OR_PASSWORD') return 'Incorrect email or password. Please try again.';

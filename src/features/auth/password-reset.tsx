@@ -49,7 +49,9 @@ export function ForgotPasswordForm() {
       {sent ? (
         <div className="mt-6 flex flex-col gap-4">
           <Banner tone="green">{RESET_REQUESTED_TEXT}</Banner>
-          <p className="text-sm text-fg-muted">The link works once, for one hour. Nothing arrived? Check your spam folder, or try again in a few minutes.</p>
+          <p className="text-sm text-fg-muted">
+            The link works once, for one hour. Nothing arrived? Check your spam folder, or try again in a few minutes.
+          </p>
           <Link to="/sign-in" className={buttonClasses('secondary', 'lg', 'w-full')}>
             Back to sign in
           </Link>
@@ -182,7 +184,9 @@ export function VerifyEmailResult() {
     <AuthShell title={error ? 'Link not valid' : 'E-mail address confirmed'}>
       <div className="mt-6 flex flex-col gap-4">
         {error ? (
-          <Banner tone="red">This confirmation link is invalid or has expired. Sign in and use Send again on the banner for a new one.</Banner>
+          <Banner tone="red">
+            This confirmation link is invalid or has expired. Sign in and use Send again on the banner for a new one.
+          </Banner>
         ) : (
           <Banner tone="green">Thank you! Your e-mail address is confirmed.</Banner>
         )}

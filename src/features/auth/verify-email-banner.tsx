@@ -44,7 +44,7 @@ export function VerifyEmailBanner() {
       <p className="break-words">
         {state.sent
           ? `We sent a new link to ${email}.`
-          : state.error ?? `We sent a link to ${email}. Open it to confirm that this address is yours.`}
+          : (state.error ?? `We sent a link to ${email}. Open it to confirm that this address is yours.`)}
       </p>
       {!state.sent && (
         <Button size="sm" variant="secondary" busy={state.busy} className="mt-2" onClick={() => void sendAgain()}>

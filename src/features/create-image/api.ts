@@ -18,7 +18,11 @@ export async function generateImage(api: ApiPort, request: GenerationRequestInpu
   // The saved image is on our server; the hosted SPA may be served from elsewhere.
   const images = (list: GenerateImageResponse['images']) => list.map((image) => ({ ...image, url: api.mediaUrl(image.url) }));
   const { generation } = res;
-  return { ...res, images: images(res.images), generation: { ...generation, result: { ...generation.result, images: images(generation.result.images) } } };
+  return {
+    ...res,
+    images: images(res.images),
+    generation: { ...generation, result: { ...generation.result, images: images(generation.result.images) } },
+  };
 }
 
 /** 'Recent Generations' (product §2): the 6 newest ACTIVE generations, kept fresh by realtime events. */

@@ -53,7 +53,8 @@ export async function uploadImage(api: ApiPort, file: File, signal?: AbortSignal
     if (err instanceof ApiError) throw new ExtractionError(`Upload failed: ${err.status} - ${responseBody(err)}`);
     throw err;
   }
-  if (!answer?.success || typeof answer.url !== 'string' || !answer.url) throw new ExtractionError('Upload failed: Invalid response format');
+  if (!answer?.success || typeof answer.url !== 'string' || !answer.url)
+    throw new ExtractionError('Upload failed: Invalid response format');
   return answer.url;
 }
 
@@ -61,7 +62,11 @@ export async function uploadImage(api: ApiPort, file: File, signal?: AbortSignal
 export async function captionImage(api: ApiPort, imageUrl: string, type: AnalysisType, signal?: AbortSignal): Promise<string> {
   let answer: Partial<CaptionResponse> | null;
   try {
-    answer = await api.request<Partial<CaptionResponse> | null>(CAPTION_PATH[type], { method: 'POST', body: { image_url: imageUrl }, signal });
+    answer = await api.request<Partial<CaptionResponse> | null>(CAPTION_PATH[type], {
+      method: 'POST',
+      body: { image_url: imageUrl },
+      signal,
+    });
   } catch (err) {
     if (err instanceof ApiError) throw new ExtractionError(`API error: ${err.status} - ${responseBody(err)}`);
     throw err;

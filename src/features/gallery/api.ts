@@ -11,7 +11,8 @@ import type { GalleryItem } from './gallery-item';
 export type LibraryKind = 'generations' | 'favorites';
 
 export const libraryKey = ['library'] as const;
-const libraryPageKey = (kind: LibraryKind, page: number, weakLikeness: boolean) => [...libraryKey, kind, page, weakLikeness ? 'weak' : 'all'] as const;
+const libraryPageKey = (kind: LibraryKind, page: number, weakLikeness: boolean) =>
+  [...libraryKey, kind, page, weakLikeness ? 'weak' : 'all'] as const;
 export const exploreKey = ['explore'] as const;
 
 /** My Generations or Favorites, one page (product §4: 40 a page, newest first, exact total). */
@@ -106,11 +107,11 @@ export function useRestoreGenerations() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async (ids: string[]): Promise<void> => {
-      if (ids.length === 1) await api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(ids[0])}/restore`, { method: 'POST' });
+      if (ids.length === 1)
+        await api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(ids[0])}/restore`, { method: 'POST' });
       else await api.request<SelectionResult>('/api/library/selection', { method: 'POST', body: { action: 'restore', ids } });
     },
-    onSuccess: () =>
-      Promise.all([qc.invalidateQueries({ queryKey: libraryKey }), qc.invalidateQueries({ queryKey: ['generations'] })]),
+    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: libraryKey }), qc.invalidateQueries({ queryKey: ['generations'] })]),
   });
 }
 

@@ -29,4 +29,8 @@ export function cutPrompt(prompt: string, limit: number = LAYOUT.explorePromptCu
 }
 
 /** 'east-asian' → 'East Asian', 'hair_color' → 'Hair Color'. */
-export const labelOf = (value: string) => value.split(/[-_\s]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+export const labelOf = (value: string) =>
+  value
+    .split(/[-_\s]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');

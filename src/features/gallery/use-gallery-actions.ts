@@ -28,7 +28,10 @@ export function useGalleryActions() {
         await downloadImage(api, item);
       } catch (err) {
         console.error('Download failed', err);
-        toast.show(`Failed to download image: ${errorMessage(err, 'unknown error')}. Please try again.`, { tone: 'error', durationMs: DOWNLOAD_ERROR_MS });
+        toast.show(`Failed to download image: ${errorMessage(err, 'unknown error')}. Please try again.`, {
+          tone: 'error',
+          durationMs: DOWNLOAD_ERROR_MS,
+        });
       }
     },
     [api, toast],
@@ -92,7 +95,11 @@ export function useGalleryActions() {
 
   // Favourite and delete failures are logged by the mutations, with no message to the user (product §8).
   const toggleFavorite = useCallback(
-    (item: GalleryItem) => setFavorite.mutateAsync({ id: item.id, isFavorite: !item.isFavorite }).then(() => true, () => false),
+    (item: GalleryItem) =>
+      setFavorite.mutateAsync({ id: item.id, isFavorite: !item.isFavorite }).then(
+        () => true,
+        () => false,
+      ),
     [setFavorite],
   );
   /** Delete (card menu, viewer, phone sheet); a deleted image offers Undo for a few seconds. */

@@ -6,7 +6,6 @@ import { downloadFile } from '@/lib/download-file';
 import { PRODUCT_NAME } from '@common/product';
 import { ACCOUNT_DELETED_PATH, markAccountDeleted } from '@/features/auth/paths';
 
-
 /**
  * 'Download my data' and 'Delete account'. In the hosted build the account is deleted in the
  * identity provider's own page (`openAccountDeletion`), whose user.deleted webhook erases the data.

@@ -32,9 +32,7 @@ export function useLiveUserRecord() {
         refreshMe().catch((err: unknown) => console.error('Could not refresh the user record', err));
         void qc.invalidateQueries({ queryKey: ['billing'] });
       }),
-      live.watchStale(({ account }) =>
-        void qc.invalidateQueries(account ? undefined : { predicate: (q) => q.queryKey[0] !== meKey[0] }),
-      ),
+      live.watchStale(({ account }) => void qc.invalidateQueries(account ? undefined : { predicate: (q) => q.queryKey[0] !== meKey[0] })),
       // The session ended elsewhere: to the sign-in page with a full load, so nothing of this account stays
       // in memory (as Sign Out does).
       live.watchSignedOut?.(() => window.location.assign(signedOutPath())) ?? (() => {}),

@@ -10,7 +10,8 @@ import { InstagramIcon, LinkedInIcon, XIcon, YouTubeIcon } from './social-icons'
 export const SOCIAL_PROFILE_URL = 'https://www.instagram.com/likeness.app';
 
 const linkClass = 'rounded-sm text-fg-muted transition-colors hover:text-fg';
-const iconClass = 'grid size-9 place-items-center rounded-full border border-border text-fg-muted transition-colors hover:border-border-strong hover:text-fg';
+const iconClass =
+  'grid size-9 place-items-center rounded-full border border-border text-fg-muted transition-colors hover:border-border-strong hover:text-fg';
 
 function Column({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -40,7 +41,13 @@ export function SiteFooter() {
               </Link>
             </li>
             <li>
-              <a href={SOCIAL_PROFILE_URL} target="_blank" rel="noopener noreferrer" aria-label={`${PRODUCT_NAME} on Instagram`} className={iconClass}>
+              <a
+                href={SOCIAL_PROFILE_URL}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-label={`${PRODUCT_NAME} on Instagram`}
+                className={iconClass}
+              >
                 <InstagramIcon />
               </a>
             </li>
@@ -59,14 +66,30 @@ export function SiteFooter() {
         <div className="grid grid-cols-3 gap-6">
           <nav aria-label="Product">
             <Column title="Product">
-              <li><Link to={`/#${SECTION_IDS.features}`} className={linkClass}>Features</Link></li>
-              <li><Link to="/pricing" className={linkClass}>Pricing</Link></li>
+              <li>
+                <Link to={`/#${SECTION_IDS.features}`} className={linkClass}>
+                  Features
+                </Link>
+              </li>
+              <li>
+                <Link to="/pricing" className={linkClass}>
+                  Pricing
+                </Link>
+              </li>
             </Column>
           </nav>
           <nav aria-label="Company">
             <Column title="Company">
-              <li><Link to="/about" className={linkClass}>About</Link></li>
-              <li><Link to="/blog" className={linkClass}>Blog</Link></li>
+              <li>
+                <Link to="/about" className={linkClass}>
+                  About
+                </Link>
+              </li>
+              <li>
+                <Link to="/blog" className={linkClass}>
+                  Blog
+                </Link>
+              </li>
               <li>
                 <button type="button" onClick={() => navigate('/login')} className={linkClass}>
                   Careers
@@ -76,15 +99,25 @@ export function SiteFooter() {
           </nav>
           <nav aria-label="Legal">
             <Column title="Legal">
-              <li><Link to="/terms-of-service" className={linkClass}>Terms</Link></li>
-              <li><Link to="/privacy-policy" className={linkClass}>Privacy</Link></li>
+              <li>
+                <Link to="/terms-of-service" className={linkClass}>
+                  Terms
+                </Link>
+              </li>
+              <li>
+                <Link to="/privacy-policy" className={linkClass}>
+                  Privacy
+                </Link>
+              </li>
             </Column>
           </nav>
         </div>
       </div>
       <div className="border-t border-border">
         <div className="container-page flex flex-col gap-2 py-6 text-sm text-fg-muted sm:flex-row sm:items-center sm:justify-between">
-          <p>© {new Date().getFullYear()} {PRODUCT_NAME}. All rights reserved.</p>
+          <p>
+            © {new Date().getFullYear()} {PRODUCT_NAME}. All rights reserved.
+          </p>
           {/* min-height keeps the row still while the address loads. */}
           <p className="min-h-5">
             Contact:{' '}

@@ -26,7 +26,9 @@ export const TRAINING_ARCHIVE_NAME = 'training_images.zip';
 /** Uploads the photo archive through the uploader; answers its URL ('Upload failed: {status} - {body}'). */
 export async function uploadTrainingArchive(api: ApiPort, archive: Blob): Promise<string> {
   if (archive.size > LIMITS.trainingArchiveMaxBytes) {
-    throw new TrainingError(`Upload failed: 413 - The photos are too large together (max ${LIMITS.trainingArchiveMaxBytes / 1024 / 1024} MB).`);
+    throw new TrainingError(
+      `Upload failed: 413 - The photos are too large together (max ${LIMITS.trainingArchiveMaxBytes / 1024 / 1024} MB).`,
+    );
   }
   const form = new FormData();
   form.append('file', new File([archive], TRAINING_ARCHIVE_NAME, { type: 'application/zip' }));
@@ -55,7 +57,12 @@ export async function submitTraining(api: ApiPort, payload: TrainingSubmission):
  * POST /api/trainings/check-photo: the server's verdict on one photo (free, rate-limited). `original` is the
  * photo's own size when `file` is a smaller copy of it.
  */
-export function checkTrainingPhoto(api: ApiPort, file: Blob, original: { width: number; height: number } | null, signal?: AbortSignal): Promise<PhotoCheck> {
+export function checkTrainingPhoto(
+  api: ApiPort,
+  file: Blob,
+  original: { width: number; height: number } | null,
+  signal?: AbortSignal,
+): Promise<PhotoCheck> {
   const form = new FormData();
   form.append('file', file, 'photo');
   const query = original ? `?width=${original.width}&height=${original.height}` : '';
@@ -64,7 +71,10 @@ export function checkTrainingPhoto(api: ApiPort, file: Blob, original: { width: 
 
 /** 'Rename' in Previous Trainings: PATCH /api/trainings/:id (the server checks the name again). */
 export function renameCharacter(api: ApiPort, id: string, characterName: string): Promise<TrainingView> {
-  return api.request<TrainingView>(`/api/trainings/${encodeURIComponent(id)}`, { method: 'PATCH', body: { character_name: characterName } });
+  return api.request<TrainingView>(`/api/trainings/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body: { character_name: characterName },
+  });
 }
 
 /** 'Delete' in Previous Trainings: DELETE /api/trainings/:id, through our server in both builds. */

@@ -36,7 +36,11 @@ export default function ProfilePage() {
       subscriptionPlan={me.subscription_plan}
       currentPeriodEnd={subscription.data?.current_period_end ?? null}
       onSignOut={() => void signOut()}
-      data={{ onDownloadData: account.downloadData, onDeleteAccount: account.deleteAccount, onOpenAccountDeletion: account.openAccountDeletion }}
+      data={{
+        onDownloadData: account.downloadData,
+        onDeleteAccount: account.deleteAccount,
+        onOpenAccountDeletion: account.openAccountDeletion,
+      }}
       notificationsSection={<NotificationsCard />}
       passwordSection={changePassword && <ChangePasswordCard email={me.email} fullName={me.full_name} changePassword={changePassword} />}
     />

@@ -19,7 +19,14 @@ export interface ActivePlanPanelProps {
  * The plan in force: name, monthly credits, renewal (or the day a cancelled plan ends) and the way to the
  * customer portal, where a cancelled plan can be resumed.
  */
-export function ActivePlanPanel({ plan, currentPeriodEnd, cancelAtPeriodEnd, manageDisabled, manageLabel, onManage }: ActivePlanPanelProps) {
+export function ActivePlanPanel({
+  plan,
+  currentPeriodEnd,
+  cancelAtPeriodEnd,
+  manageDisabled,
+  manageLabel,
+  onManage,
+}: ActivePlanPanelProps) {
   return (
     <Card className="flex flex-col gap-5 bg-gradient-to-br from-brand-soft via-bg to-bg p-6 md:flex-row md:items-center md:justify-between md:p-7">
       <div className="flex items-start gap-4">

@@ -82,7 +82,11 @@ export function SubscriptionScreen() {
         )}
         {returnedFromCheckout &&
           (active ? (
-            <Banner tone="green" title={`Payment received — your ${planById(currentPlan).name} plan is active`} onDismiss={dismissReturnNotice}>
+            <Banner
+              tone="green"
+              title={`Payment received — your ${planById(currentPlan).name} plan is active`}
+              onDismiss={dismissReturnNotice}
+            >
               Its credits have been added to your balance.
             </Banner>
           ) : (

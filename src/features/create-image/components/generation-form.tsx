@@ -1,6 +1,13 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { Lock, LockOpen, ScanSearch, Sparkles, UserRound, X } from 'lucide-react';
-import { ASPECT_PRESETS, DIMENSION, GENERATION_BOUNDS, OUTPUT_FORMATS, PROMPT_MAX_LENGTH, type GenerationCharacter } from '@common/generation';
+import {
+  ASPECT_PRESETS,
+  DIMENSION,
+  GENERATION_BOUNDS,
+  OUTPUT_FORMATS,
+  PROMPT_MAX_LENGTH,
+  type GenerationCharacter,
+} from '@common/generation';
 import { EDIT_STRENGTH } from '@common/finishing';
 import { CREDIT_COSTS } from '@common/product';
 import { Button } from '@/components/ui/button';
@@ -38,7 +45,15 @@ function commitOnEnter(commit: () => void) {
 }
 
 /** The left column: prompt, character, size, sliders, seed and format (product §2, §5). */
-export function GenerationForm({ formApi, characters, charactersLoading, creditsShortLabel, canGenerate, busy, onGenerate }: GenerationFormProps) {
+export function GenerationForm({
+  formApi,
+  characters,
+  charactersLoading,
+  creditsShortLabel,
+  canGenerate,
+  busy,
+  onGenerate,
+}: GenerationFormProps) {
   const { form } = formApi;
   const [extractOpen, setExtractOpen] = useState(false);
   const characterId = useId();
@@ -85,7 +100,11 @@ export function GenerationForm({ formApi, characters, charactersLoading, credits
               value={form.prompt}
               onChange={(e) => formApi.setPrompt(e.target.value)}
               rows={5}
-              placeholder={form.editSource ? 'Describe what to change: the same scene, with…' : 'Describe the image you want: subject, setting, light, mood…'}
+              placeholder={
+                form.editSource
+                  ? 'Describe what to change: the same scene, with…'
+                  : 'Describe the image you want: subject, setting, light, mood…'
+              }
               required
               maxLength={PROMPT_MAX_LENGTH}
             />
@@ -243,7 +262,9 @@ export function GenerationForm({ formApi, characters, charactersLoading, credits
                 onClick={formApi.toggleSeedLock}
                 className={cn(
                   'flex size-11 shrink-0 items-center justify-center rounded-md border transition-colors md:size-10',
-                  form.seedLocked ? 'border-brand bg-brand text-brand-fg hover:bg-brand-hover' : 'border-border-strong bg-bg text-fg-muted hover:bg-bg-subtle hover:text-fg',
+                  form.seedLocked
+                    ? 'border-brand bg-brand text-brand-fg hover:bg-brand-hover'
+                    : 'border-border-strong bg-bg text-fg-muted hover:bg-bg-subtle hover:text-fg',
                 )}
               >
                 {form.seedLocked ? <Lock className="size-4" aria-hidden /> : <LockOpen className="size-4" aria-hidden />}
@@ -263,7 +284,9 @@ export function GenerationForm({ formApi, characters, charactersLoading, credits
                   className={cn(
                     'flex h-11 cursor-pointer items-center justify-center rounded-md border text-sm font-semibold uppercase transition-colors md:h-10',
                     'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand',
-                    form.outputFormat === format ? 'border-brand bg-brand-soft text-brand' : 'border-border-strong bg-bg text-fg hover:bg-bg-subtle',
+                    form.outputFormat === format
+                      ? 'border-brand bg-brand-soft text-brand'
+                      : 'border-border-strong bg-bg text-fg hover:bg-bg-subtle',
                   )}
                 >
                   <input

@@ -23,7 +23,11 @@ export function InspireMe({ onPick }: { onPick: (prompt: string) => void }) {
         </Button>
       }
       items={SAMPLE_PROMPTS.map((prompt) => ({
-        label: <span title={prompt} className="max-w-72 whitespace-normal">{shorten(prompt)}</span>,
+        label: (
+          <span title={prompt} className="max-w-72 whitespace-normal">
+            {shorten(prompt)}
+          </span>
+        ),
         onSelect: () => onPick(prompt),
       }))}
     />

@@ -108,7 +108,10 @@ function Result({ generation }: { generation: GenerationView }) {
       await downloadGeneration(api, generation.id);
     } catch (err) {
       console.error('Download failed', err);
-      toast.show(`Failed to download image: ${errorMessage(err, 'unknown error')}. Please try again.`, { tone: 'error', durationMs: FEEDBACK_MS });
+      toast.show(`Failed to download image: ${errorMessage(err, 'unknown error')}. Please try again.`, {
+        tone: 'error',
+        durationMs: FEEDBACK_MS,
+      });
     } finally {
       setDownloading(false);
     }

@@ -24,7 +24,10 @@ export function SliderField({ label, value, min, max, step, onChange, format = S
         <label htmlFor={id} className={cn('text-sm font-medium', disabled ? 'text-fg-muted' : 'text-fg')}>
           {label}
         </label>
-        <output htmlFor={id} className={cn('rounded-md bg-bg-muted px-2 py-0.5 text-xs font-semibold tabular-nums', disabled ? 'text-fg-muted' : 'text-fg')}>
+        <output
+          htmlFor={id}
+          className={cn('rounded-md bg-bg-muted px-2 py-0.5 text-xs font-semibold tabular-nums', disabled ? 'text-fg-muted' : 'text-fg')}
+        >
           {format(value)}
         </output>
       </div>

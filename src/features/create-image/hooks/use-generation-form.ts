@@ -49,7 +49,9 @@ export function initialFormState(nav?: CreateImageNavigationState | null): Gener
     heightText: String(height),
     steps: Math.round(clampTo(remix?.steps, GENERATION_BOUNDS.steps, GENERATION_DEFAULTS.numInferenceSteps)),
     guidance: clampTo(remix?.guidance, GENERATION_BOUNDS.guidance, GENERATION_DEFAULTS.guidanceScale),
-    loraScale: character ? GENERATION_DEFAULTS.loraScale : clampTo(remix?.lora?.scale, GENERATION_BOUNDS.loraScale, GENERATION_DEFAULTS.loraScale),
+    loraScale: character
+      ? GENERATION_DEFAULTS.loraScale
+      : clampTo(remix?.lora?.scale, GENERATION_BOUNDS.loraScale, GENERATION_DEFAULTS.loraScale),
     loraPath: character ?? remix?.lora?.path ?? null,
     // Remixes carry no seed (product §2) unless the person asked to keep it ('Keep the seed').
     seed: remix?.seed ? seedDigits(remix.seed) : '',
@@ -104,17 +106,19 @@ export function useGenerationForm(nav?: CreateImageNavigationState | null) {
     setHeightText: useCallback((heightText: string) => patch({ heightText }), [patch]),
     /** On blur: clamp to 512–2048, round down to a multiple of 8; empty or non-numeric reverts. */
     commitWidth: useCallback(
-      () => setForm((f) => {
-        const width = clampDimension(f.widthText, f.width);
-        return { ...f, width, widthText: String(width) };
-      }),
+      () =>
+        setForm((f) => {
+          const width = clampDimension(f.widthText, f.width);
+          return { ...f, width, widthText: String(width) };
+        }),
       [],
     ),
     commitHeight: useCallback(
-      () => setForm((f) => {
-        const height = clampDimension(f.heightText, f.height);
-        return { ...f, height, heightText: String(height) };
-      }),
+      () =>
+        setForm((f) => {
+          const height = clampDimension(f.heightText, f.height);
+          return { ...f, height, heightText: String(height) };
+        }),
       [],
     ),
     applyPreset: useCallback(
@@ -125,10 +129,7 @@ export function useGenerationForm(nav?: CreateImageNavigationState | null) {
     setGuidance: useCallback((guidance: number) => patch({ guidance }), [patch]),
     setLoraScale: useCallback((loraScale: number) => patch({ loraScale }), [patch]),
     /** Choosing a character fills its LoRA and resets the LoRA power to 1 (product §4). */
-    selectCharacter: useCallback(
-      (loraPath: string | null) => patch({ loraPath, loraScale: GENERATION_DEFAULTS.loraScale }),
-      [patch],
-    ),
+    selectCharacter: useCallback((loraPath: string | null) => patch({ loraPath, loraScale: GENERATION_DEFAULTS.loraScale }), [patch]),
     setSeed: useCallback((text: string) => patch({ seed: seedDigits(text) }), [patch]),
     toggleSeedLock: useCallback(() => setForm((f) => ({ ...f, seedLocked: !f.seedLocked })), []),
     setOutputFormat: useCallback((outputFormat: OutputFormat) => patch({ outputFormat }), [patch]),

@@ -105,7 +105,10 @@ export function ExploreGallery() {
           <div className={cn('relative', query.isPlaceholderData && 'opacity-60 transition-opacity')} aria-busy={query.isPlaceholderData}>
             {/* A new filter or page is loading: the previous images stay, dimmed, under a clear note. */}
             {query.isPlaceholderData && (
-              <p role="status" className="absolute top-3 left-1/2 z-10 flex -translate-x-1/2 items-center gap-2 rounded-full bg-bg px-3 py-1.5 text-sm font-medium text-fg shadow-pop">
+              <p
+                role="status"
+                className="absolute top-3 left-1/2 z-10 flex -translate-x-1/2 items-center gap-2 rounded-full bg-bg px-3 py-1.5 text-sm font-medium text-fg shadow-pop"
+              >
                 <Loader2 className="size-4 animate-spin text-brand" aria-hidden />
                 Loading images…
               </p>

@@ -73,12 +73,17 @@ export function FinishActions({
           </Button>
         ))}
       </div>
-      {tooLarge.length > 0 && (
-        <p className="text-xs text-fg-muted">{upscaleTooLargeMessage(item.width, item.height, tooLarge[0])}</p>
+      {tooLarge.length > 0 && <p className="text-xs text-fg-muted">{upscaleTooLargeMessage(item.width, item.height, tooLarge[0])}</p>}
+      {running && (
+        <p className="text-xs text-fg-muted" aria-live="polite">
+          Upscaling {running}×… this can take a little while.
+        </p>
       )}
-      {running && <p className="text-xs text-fg-muted" aria-live="polite">Upscaling {running}×… this can take a little while.</p>}
       {outcome && (
-        <p role={outcome.tone === 'error' ? 'alert' : 'status'} className={cn('text-sm', outcome.tone === 'error' ? 'text-danger' : 'text-fg')}>
+        <p
+          role={outcome.tone === 'error' ? 'alert' : 'status'}
+          className={cn('text-sm', outcome.tone === 'error' ? 'text-danger' : 'text-fg')}
+        >
           {outcome.text}{' '}
           {outcome.tone === 'success' && (
             <button type="button" className="font-semibold text-brand underline" onClick={() => onOpenGeneration(outcome.generation.id)}>
@@ -110,10 +115,27 @@ export function RegenerateControl({ item, actions, className }: { item: GalleryI
   );
 }
 
-export function KeepSeedCheckbox({ id, checked, onChange, disabled }: { id: string; checked: boolean; onChange: (v: boolean) => void; disabled?: boolean }) {
+export function KeepSeedCheckbox({
+  id,
+  checked,
+  onChange,
+  disabled,
+}: {
+  id: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  disabled?: boolean;
+}) {
   return (
     <label htmlFor={id} className={cn('inline-flex items-center gap-2 text-xs text-fg-muted', disabled && 'opacity-60')}>
-      <input id={id} type="checkbox" checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} className="size-4 accent-brand" />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.checked)}
+        className="size-4 accent-brand"
+      />
       Keep the seed
     </label>
   );
@@ -124,7 +146,12 @@ export function SourceLink({ origin, onOpen }: { origin: GenerationSource; onOpe
   return (
     <p className="text-sm text-fg-muted" data-testid="source-link">
       {sourceLabel(origin)}{' '}
-      <button type="button" onClick={() => onOpen(origin.id)} className="font-mono text-xs font-semibold text-brand underline" title={origin.id}>
+      <button
+        type="button"
+        onClick={() => onOpen(origin.id)}
+        className="font-mono text-xs font-semibold text-brand underline"
+        title={origin.id}
+      >
         {origin.id.slice(0, 8)}…
       </button>
     </p>

@@ -71,7 +71,10 @@ export function GenerationCard({ item, permissions, actions, phone, onOpen, sele
         </span>
       )}
       {phone && item.isFavorite && (
-        <span className="pointer-events-none absolute right-2 top-2 rounded-full bg-white/90 p-1.5 text-accent shadow-sm" aria-label="Favorite">
+        <span
+          className="pointer-events-none absolute right-2 top-2 rounded-full bg-white/90 p-1.5 text-accent shadow-sm"
+          aria-label="Favorite"
+        >
           <Heart className="size-3.5 fill-current" aria-hidden />
         </span>
       )}
@@ -90,7 +93,10 @@ export function GenerationCard({ item, permissions, actions, phone, onOpen, sele
 function SelectableCard({ item, selected, onToggle }: { item: GalleryItem; selected: boolean; onToggle: () => void }) {
   return (
     <li
-      className={cn('relative aspect-square overflow-hidden rounded-lg bg-bg-muted shadow-card', selected && 'ring-4 ring-brand ring-offset-2 ring-offset-bg')}
+      className={cn(
+        'relative aspect-square overflow-hidden rounded-lg bg-bg-muted shadow-card',
+        selected && 'ring-4 ring-brand ring-offset-2 ring-offset-bg',
+      )}
       data-testid="generation-card"
     >
       <button
@@ -160,13 +166,31 @@ function LibraryOverlay({ item, permissions, actions }: { item: GalleryItem; per
       </div>
       <div className="flex items-center justify-between gap-2 p-2">
         <div className="flex gap-1.5">
-          <button type="button" className={cn(iconButton, 'pointer-events-auto')} onClick={() => void actions.download(item)} aria-label="Download" title="Download">
+          <button
+            type="button"
+            className={cn(iconButton, 'pointer-events-auto')}
+            onClick={() => void actions.download(item)}
+            aria-label="Download"
+            title="Download"
+          >
             <Download className="size-4" aria-hidden />
           </button>
-          <button type="button" className={cn(iconButton, 'pointer-events-auto')} onClick={() => void actions.copyImageUrl(item)} aria-label="Copy image URL" title="Copy image URL">
+          <button
+            type="button"
+            className={cn(iconButton, 'pointer-events-auto')}
+            onClick={() => void actions.copyImageUrl(item)}
+            aria-label="Copy image URL"
+            title="Copy image URL"
+          >
             <Link2 className="size-4" aria-hidden />
           </button>
-          <button type="button" className={cn(iconButton, 'pointer-events-auto')} onClick={() => actions.regenerate(item)} aria-label="Regenerate" title="Regenerate">
+          <button
+            type="button"
+            className={cn(iconButton, 'pointer-events-auto')}
+            onClick={() => actions.regenerate(item)}
+            aria-label="Regenerate"
+            title="Regenerate"
+          >
             <RefreshCw className="size-4" aria-hidden />
           </button>
         </div>
@@ -195,7 +219,11 @@ function ExploreOverlay({ item, actions, onOpen }: { item: GalleryItem; actions:
         {/* Hovering the text shows the full prompt; a click on it opens the viewer like the rest of the card. */}
         <Tooltip.Root delayDuration={300}>
           <Tooltip.Trigger asChild>
-            <p tabIndex={0} onClick={onOpen} className="pointer-events-auto line-clamp-3 cursor-zoom-in text-xs leading-relaxed text-white/95 outline-none">
+            <p
+              tabIndex={0}
+              onClick={onOpen}
+              className="pointer-events-auto line-clamp-3 cursor-zoom-in text-xs leading-relaxed text-white/95 outline-none"
+            >
               {cutPrompt(item.prompt)}
             </p>
           </Tooltip.Trigger>

@@ -116,7 +116,14 @@ function PhoneSheet({ item, permissions, actions, onClose, onOpenGeneration }: P
     { label: 'Regenerate', icon: <RefreshCw className="size-4" aria-hidden />, onSelect: () => actions.regenerate(item) },
     { label: 'Share URL', icon: <Share2 className="size-4" aria-hidden />, onSelect: () => void actions.copyImageUrl(item) },
     ...(permissions.delete
-      ? [{ label: 'Delete', icon: <Trash2 className="size-4" aria-hidden />, danger: true, onSelect: () => void actions.remove(item).then((ok) => ok && onClose()) }]
+      ? [
+          {
+            label: 'Delete',
+            icon: <Trash2 className="size-4" aria-hidden />,
+            danger: true,
+            onSelect: () => void actions.remove(item).then((ok) => ok && onClose()),
+          },
+        ]
       : []),
   ];
   return (
@@ -134,7 +141,10 @@ function PhoneSheet({ item, permissions, actions, onClose, onOpenGeneration }: P
               onClick={() => void actions.toggleFavorite(item)}
               aria-label={favoriteLabel}
               aria-pressed={item.isFavorite}
-              className={cn('inline-flex size-10 items-center justify-center rounded-md hover:bg-bg-muted', item.isFavorite ? 'text-accent' : 'text-fg')}
+              className={cn(
+                'inline-flex size-10 items-center justify-center rounded-md hover:bg-bg-muted',
+                item.isFavorite ? 'text-accent' : 'text-fg',
+              )}
             >
               <Heart className={cn('size-5', item.isFavorite && 'fill-current')} aria-hidden />
             </button>
@@ -143,7 +153,11 @@ function PhoneSheet({ item, permissions, actions, onClose, onOpenGeneration }: P
             label="Image actions"
             items={menu}
             trigger={
-              <button type="button" aria-label="Image actions" className="inline-flex size-10 items-center justify-center rounded-md text-fg hover:bg-bg-muted">
+              <button
+                type="button"
+                aria-label="Image actions"
+                className="inline-flex size-10 items-center justify-center rounded-md text-fg hover:bg-bg-muted"
+              >
                 <MoreVertical className="size-5" aria-hidden />
               </button>
             }
@@ -151,7 +165,13 @@ function PhoneSheet({ item, permissions, actions, onClose, onOpenGeneration }: P
         </div>
       </header>
       <div className="bg-[#0f0e17]">
-        <img src={item.imageUrl} alt={item.prompt} width={item.width} height={item.height} className="mx-auto max-h-[70dvh] w-auto max-w-full object-contain" />
+        <img
+          src={item.imageUrl}
+          alt={item.prompt}
+          width={item.width}
+          height={item.height}
+          className="mx-auto max-h-[70dvh] w-auto max-w-full object-contain"
+        />
       </div>
       <div className="flex flex-col gap-5 p-4 pb-8">
         <Details item={item} onOpenGeneration={onOpenGeneration} />
@@ -170,7 +190,12 @@ function PhoneSheet({ item, permissions, actions, onClose, onOpenGeneration }: P
 
 function Details({ item, onOpenGeneration }: { item: GalleryItem; onOpenGeneration: (id: string) => void }) {
   const rows: [string, ReactNode][] = [
-    ['Created', <time dateTime={item.createdAt} title={shortDateTime(item.createdAt)}>{relativeTime(item.createdAt)}</time>],
+    [
+      'Created',
+      <time dateTime={item.createdAt} title={shortDateTime(item.createdAt)}>
+        {relativeTime(item.createdAt)}
+      </time>,
+    ],
     ['Dimensions', isHd(item) ? `${item.width} × ${item.height} (HD)` : `${item.width} × ${item.height}`],
     [
       'Character',
@@ -195,7 +220,9 @@ function Details({ item, onOpenGeneration }: { item: GalleryItem; onOpenGenerati
           <h3 className="text-xs font-semibold uppercase tracking-wide text-fg-subtle">Prompt</h3>
           <CopyPromptButton prompt={item.prompt} />
         </div>
-        <p className="mt-2 max-h-48 overflow-y-auto whitespace-pre-wrap rounded-md bg-bg-subtle p-3 text-sm leading-relaxed text-fg">{item.prompt}</p>
+        <p className="mt-2 max-h-48 overflow-y-auto whitespace-pre-wrap rounded-md bg-bg-subtle p-3 text-sm leading-relaxed text-fg">
+          {item.prompt}
+        </p>
       </section>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
         {rows.map(([label, value]) => (

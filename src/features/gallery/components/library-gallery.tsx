@@ -19,8 +19,18 @@ import { SelectionBar } from './selection-bar';
 
 /** Texts of the two galleries (product §2). */
 const TEXTS: Record<LibraryKind, { title: string; empty: string; emptyHint: string; error: string }> = {
-  generations: { title: 'My Generations', empty: 'No generations yet', emptyHint: 'Start creating some amazing images!', error: 'Failed to load generations' },
-  favorites: { title: 'Favorites', empty: 'No favorites yet', emptyHint: 'Add some from your generations!', error: 'Failed to load favorites' },
+  generations: {
+    title: 'My Generations',
+    empty: 'No generations yet',
+    emptyHint: 'Start creating some amazing images!',
+    error: 'Failed to load generations',
+  },
+  favorites: {
+    title: 'Favorites',
+    empty: 'No favorites yet',
+    emptyHint: 'Add some from your generations!',
+    error: 'Failed to load favorites',
+  },
 };
 
 /** My Generations and Favorites: title, total count, grid and pager; delete only on My Generations (product §6). */
@@ -83,7 +93,11 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
           </div>
         )}
         {kind === 'favorites' && data && data.total > 0 && (
-          <DownloadAllButton path={FAVORITES_ARCHIVE_PATH} fallbackName="likeness-favorites.zip" icon={<Download className="size-4" aria-hidden />} />
+          <DownloadAllButton
+            path={FAVORITES_ARCHIVE_PATH}
+            fallbackName="likeness-favorites.zip"
+            icon={<Download className="size-4" aria-hidden />}
+          />
         )}
       </header>
 
@@ -108,7 +122,10 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
           title={texts.empty}
           description={texts.emptyHint}
           action={
-            <Link to={kind === 'favorites' ? '/app/my-generations' : '/app/create-image'} className={buttonClasses('primary', 'md', 'mt-2')}>
+            <Link
+              to={kind === 'favorites' ? '/app/my-generations' : '/app/create-image'}
+              className={buttonClasses('primary', 'md', 'mt-2')}
+            >
               {kind === 'favorites' ? 'Go to My Generations' : 'Create Image'}
             </Link>
           }

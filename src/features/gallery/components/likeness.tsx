@@ -5,7 +5,11 @@ import { missesLikeness, type GalleryItem } from '../gallery-item';
 export function LikenessHint({ item }: { item: Pick<GalleryItem, 'likenessVerdict' | 'fromShoot' | 'characterName'> }) {
   if (!item.characterName || !missesLikeness(item)) return null;
   return (
-    <p role="note" data-testid="likeness-hint" className="rounded-md border border-warning-border bg-warning-soft px-3 py-2 text-sm text-warning">
+    <p
+      role="note"
+      data-testid="likeness-hint"
+      className="rounded-md border border-warning-border bg-warning-soft px-3 py-2 text-sm text-warning"
+    >
       {LIKENESS_TEXTS.hint(item.characterName)}
     </p>
   );

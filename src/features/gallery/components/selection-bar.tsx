@@ -62,7 +62,14 @@ export function SelectionBar({ count, onDelete, onFavorite, onDownload, onDone, 
         </p>
       )}
       <div className="grid grid-cols-3 gap-2 md:flex">
-        <Button variant="outline" size="sm" disabled={none || busy !== null} busy={busy === 'delete'} onClick={() => setConfirming(true)} className="text-danger">
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={none || busy !== null}
+          busy={busy === 'delete'}
+          onClick={() => setConfirming(true)}
+          className="text-danger"
+        >
           <Trash2 className="size-4" aria-hidden />
           Delete
         </Button>

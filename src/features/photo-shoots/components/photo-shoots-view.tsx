@@ -175,7 +175,11 @@ function PackDetail({ pack, credits, onBack }: { pack: PackView; credits: number
           <div className="grid grid-cols-3 gap-2" aria-label="Sample photos">
             {(pack.sample_urls.length ? pack.sample_urls : [null, null, null]).map((url, i) => (
               <div key={url ?? i} className="aspect-[4/5] overflow-hidden rounded-md bg-bg-muted">
-                {url ? <img src={url} alt={`Sample ${i + 1} of ${pack.name}`} className="h-full w-full object-cover" /> : <Cover pack={pack} />}
+                {url ? (
+                  <img src={url} alt={`Sample ${i + 1} of ${pack.name}`} className="h-full w-full object-cover" />
+                ) : (
+                  <Cover pack={pack} />
+                )}
               </div>
             ))}
           </div>
@@ -217,4 +221,3 @@ function PackDetail({ pack, credits, onBack }: { pack: PackView; credits: number
     </div>
   );
 }
-

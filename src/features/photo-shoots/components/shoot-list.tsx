@@ -21,7 +21,12 @@ export function ShootList({ shoots }: { shoots: ShootSummary[] }) {
             </span>
             <span className="flex shrink-0 items-center gap-3 text-fg-muted">
               <span>{SHOOT_TEXTS.ready(s.ready, s.photo_count)}</span>
-              <span className={cn('rounded-full px-2 py-0.5 text-xs font-medium', s.status === 'RUNNING' ? 'bg-brand-soft text-brand' : 'bg-bg-muted')}>
+              <span
+                className={cn(
+                  'rounded-full px-2 py-0.5 text-xs font-medium',
+                  s.status === 'RUNNING' ? 'bg-brand-soft text-brand' : 'bg-bg-muted',
+                )}
+              >
                 {STATUS_WORDS[s.status]}
               </span>
             </span>

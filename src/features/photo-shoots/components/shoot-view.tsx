@@ -34,7 +34,15 @@ export function PhotoTile({ photo, media }: { photo: ShootPhotoView; media: (pat
   const ratio = { aspectRatio: `${photo.width} / ${photo.height}` };
   if (photo.status === 'SUCCEEDED' && photo.image_url) {
     return (
-      <a href={media(photo.image_url)} target="_blank" rel="noreferrer" className="relative block overflow-hidden rounded-md bg-bg-muted" style={ratio} data-testid="shoot-tile" data-status="ready">
+      <a
+        href={media(photo.image_url)}
+        target="_blank"
+        rel="noreferrer"
+        className="relative block overflow-hidden rounded-md bg-bg-muted"
+        style={ratio}
+        data-testid="shoot-tile"
+        data-status="ready"
+      >
         <img src={media(thumbUrl(photo.image_url, 384))} alt={photo.prompt} className="h-full w-full object-cover" />
         <LikenessBadge likeness={photo.likeness} verdict={photo.likeness_verdict} className="absolute bottom-1.5 left-1.5 shadow-sm" />
       </a>

@@ -53,7 +53,8 @@ export function ChangePasswordCard(props: {
       if (err instanceof ApiError && err.code === 'wrong_password') setErrors({ current: err.message });
       else if (err instanceof ApiError && (err.code === 'WEAK_PASSWORD' || err.code === 'same_password')) setErrors({ new: err.message });
       else if (err instanceof ApiError && err.status < 500 && err.message) setBanner({ tone: 'red', text: err.message });
-      else if (err instanceof TypeError) setBanner({ tone: 'red', text: 'No internet connection. Please check your network and try again.' });
+      else if (err instanceof TypeError)
+        setBanner({ tone: 'red', text: 'No internet connection. Please check your network and try again.' });
       else setBanner({ tone: 'red', text: 'Your password could not be changed. Please try again.' });
     } finally {
       setBusy(false);

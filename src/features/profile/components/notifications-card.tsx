@@ -30,7 +30,12 @@ export function NotificationsCard() {
             on ? 'bg-brand' : 'bg-border-strong',
           )}
         >
-          <span className={cn('inline-block size-5 rounded-full bg-white shadow transition-transform', on ? 'translate-x-5' : 'translate-x-0.5')} />
+          <span
+            className={cn(
+              'inline-block size-5 rounded-full bg-white shadow transition-transform',
+              on ? 'translate-x-5' : 'translate-x-0.5',
+            )}
+          />
         </button>
       </label>
       {(prefs.isError || save.isError) && (

@@ -35,9 +35,7 @@ function ReadOnlyField({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex min-w-0 flex-col gap-1.5">
       <dt className="text-sm font-medium text-fg">{label}</dt>
-      <dd className="h-10 truncate rounded-md border border-border bg-bg-subtle px-3 text-sm leading-10 text-fg-muted">
-        {value}
-      </dd>
+      <dd className="h-10 truncate rounded-md border border-border bg-bg-subtle px-3 text-sm leading-10 text-fg-muted">{value}</dd>
     </div>
   );
 }

@@ -86,7 +86,12 @@ export function YourDataCard({ email, onDownloadData, onDeleteAccount, onOpenAcc
         </div>
       </div>
 
-      <Dialog open={confirming} onOpenChange={(open) => !deleting && setConfirming(open)} title={ACCOUNT_TEXTS.deleteTitle} description={ACCOUNT_TEXTS.deleteWarning}>
+      <Dialog
+        open={confirming}
+        onOpenChange={(open) => !deleting && setConfirming(open)}
+        title={ACCOUNT_TEXTS.deleteTitle}
+        description={ACCOUNT_TEXTS.deleteWarning}
+      >
         <form onSubmit={(e) => void confirmDelete(e)} className="flex flex-col gap-4" noValidate>
           <Input
             label={ACCOUNT_TEXTS.deletePrompt}

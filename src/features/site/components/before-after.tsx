@@ -28,12 +28,26 @@ export function BeforeAfter() {
             <li key={ex.name} className="rounded-xl border border-border bg-bg p-4 shadow-card">
               <div className="grid grid-cols-[1fr_auto_1fr] items-center gap-2">
                 <figure>
-                  <Portrait person={ex.person} scene="selfie" label={`${ex.name}'s original selfie`} width={150} height={188} className="h-auto w-full rounded-md" />
+                  <Portrait
+                    person={ex.person}
+                    scene="selfie"
+                    label={`${ex.name}'s original selfie`}
+                    width={150}
+                    height={188}
+                    className="h-auto w-full rounded-md"
+                  />
                   <figcaption className="mt-2 text-center text-xs font-medium text-fg-muted">Before</figcaption>
                 </figure>
                 <ArrowRight className="size-4 text-fg-subtle" aria-hidden />
                 <figure>
-                  <Portrait person={ex.person} scene={ex.scene} label={`${ex.name}, generated: ${ex.prompt}`} width={150} height={188} className="h-auto w-full rounded-md" />
+                  <Portrait
+                    person={ex.person}
+                    scene={ex.scene}
+                    label={`${ex.name}, generated: ${ex.prompt}`}
+                    width={150}
+                    height={188}
+                    className="h-auto w-full rounded-md"
+                  />
                   <figcaption className="mt-2 text-center text-xs font-semibold text-brand">After</figcaption>
                 </figure>
               </div>

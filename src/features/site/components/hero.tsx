@@ -22,8 +22,8 @@ export function Hero() {
             Your best photos, without the photo shoot
           </h1>
           <p className="mt-5 max-w-xl text-lg text-pretty text-fg-muted">
-            Upload 10-15 photos of yourself, train your personal character in 5-10 minutes, then create realistic
-            photos and professional headshots from a simple text prompt.
+            Upload 10-15 photos of yourself, train your personal character in 5-10 minutes, then create realistic photos and professional
+            headshots from a simple text prompt.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Link to={startPath} className={buttonClasses('primary', 'lg')}>
@@ -53,11 +53,25 @@ function HeroPicture() {
   return (
     <div className="relative mx-auto w-full max-w-xs sm:max-w-md">
       <div className="overflow-hidden rounded-xl shadow-pop ring-1 ring-fg/5">
-        <Portrait person={PEOPLE.maya} scene="studio" label="Generated studio headshot of Maya in a dark blazer" width={448} height={560} className="block h-auto w-full" />
+        <Portrait
+          person={PEOPLE.maya}
+          scene="studio"
+          label="Generated studio headshot of Maya in a dark blazer"
+          width={448}
+          height={560}
+          className="block h-auto w-full"
+        />
       </div>
       <span className="absolute right-3 top-3 rounded-full bg-bg/90 px-3 py-1 text-xs font-semibold text-fg shadow-card">After</span>
       <figure className="absolute -bottom-6 -left-3 w-28 rotate-[-4deg] rounded-lg bg-bg p-1.5 shadow-pop sm:-left-8 sm:w-40">
-        <Portrait person={PEOPLE.maya} scene="selfie" label="Maya's original phone selfie" width={148} height={185} className="block h-auto w-full rounded-md" />
+        <Portrait
+          person={PEOPLE.maya}
+          scene="selfie"
+          label="Maya's original phone selfie"
+          width={148}
+          height={185}
+          className="block h-auto w-full rounded-md"
+        />
         <figcaption className="py-1 text-center text-xs font-medium text-fg-muted">Before</figcaption>
       </figure>
     </div>

@@ -31,8 +31,7 @@ export const landingFaq = (uploadRetentionDays: number): FaqItem[] => [
   },
   {
     question: 'Is any content not allowed?',
-    answer:
-      'Yes. NSFW content is prohibited. Creating it leads to the permanent closure of your account, without a refund.',
+    answer: 'Yes. NSFW content is prohibited. Creating it leads to the permanent closure of your account, without a refund.',
   },
   {
     question: 'Can I change or cancel my plan?',

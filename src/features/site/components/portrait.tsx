@@ -76,7 +76,15 @@ function Background({ scene, id }: { scene: Scene; id: string }) {
           {[20, 70, 215, 262].map((x, i) => (
             <rect key={x} x={x} y={60 + (i % 2) * 40} width="40" height="320" fill="#2a3658" />
           ))}
-          {[[40, 90], [85, 130], [232, 110], [276, 150], [40, 170], [232, 200], [85, 210]].map(([cx, cy]) => (
+          {[
+            [40, 90],
+            [85, 130],
+            [232, 110],
+            [276, 150],
+            [40, 170],
+            [232, 200],
+            [85, 210],
+          ].map(([cx, cy]) => (
             <circle key={`${cx}-${cy}`} cx={cx} cy={cy} r="9" fill="#ffd58a" opacity="0.45" />
           ))}
         </>
@@ -90,7 +98,12 @@ function Background({ scene, id }: { scene: Scene; id: string }) {
           </linearGradient>
           <rect width="300" height="375" fill={`url(#${id}bg)`} />
           <rect x="0" y="0" width="110" height="200" fill="#fff6e6" opacity="0.55" />
-          {[[40, 60], [250, 80], [220, 170], [60, 150]].map(([cx, cy]) => (
+          {[
+            [40, 60],
+            [250, 80],
+            [220, 170],
+            [60, 150],
+          ].map(([cx, cy]) => (
             <circle key={`${cx}-${cy}`} cx={cx} cy={cy} r="16" fill="#fff1cf" opacity="0.5" />
           ))}
         </>
@@ -99,11 +112,21 @@ function Background({ scene, id }: { scene: Scene; id: string }) {
 }
 
 function HairBack({ person }: { person: Person }) {
-  if (person.hairStyle === 'long') return <path d="M86 170 C80 100 115 92 150 92 C190 92 222 105 216 175 L226 300 C200 318 100 318 76 300Z" fill={person.hair} />;
+  if (person.hairStyle === 'long')
+    return <path d="M86 170 C80 100 115 92 150 92 C190 92 222 105 216 175 L226 300 C200 318 100 318 76 300Z" fill={person.hair} />;
   if (person.hairStyle === 'curly')
     return (
       <g fill={person.hair}>
-        {[[100, 130], [125, 105], [155, 98], [185, 106], [205, 132], [96, 165], [210, 165], [150, 118]].map(([cx, cy]) => (
+        {[
+          [100, 130],
+          [125, 105],
+          [155, 98],
+          [185, 106],
+          [205, 132],
+          [96, 165],
+          [210, 165],
+          [150, 118],
+        ].map(([cx, cy]) => (
           <circle key={`${cx}-${cy}`} cx={cx} cy={cy} r="30" />
         ))}
       </g>
@@ -115,11 +138,26 @@ function HairBack({ person }: { person: Person }) {
 function HairFront({ person }: { person: Person }) {
   switch (person.hairStyle) {
     case 'long':
-      return <path d="M92 165 C92 112 120 94 152 96 C186 98 210 116 208 165 C196 140 172 126 150 124 C128 126 104 140 92 165Z" fill={person.hair} />;
+      return (
+        <path
+          d="M92 165 C92 112 120 94 152 96 C186 98 210 116 208 165 C196 140 172 126 150 124 C128 126 104 140 92 165Z"
+          fill={person.hair}
+        />
+      );
     case 'short':
-      return <path d="M92 168 C86 120 116 98 152 98 C190 98 216 120 208 168 C204 146 192 132 176 128 C150 136 118 132 100 140 C96 148 94 158 92 168Z" fill={person.hair} />;
+      return (
+        <path
+          d="M92 168 C86 120 116 98 152 98 C190 98 216 120 208 168 C204 146 192 132 176 128 C150 136 118 132 100 140 C96 148 94 158 92 168Z"
+          fill={person.hair}
+        />
+      );
     case 'bun':
-      return <path d="M92 160 C94 120 122 106 150 106 C180 106 208 122 208 160 C190 136 166 128 150 128 C132 128 108 138 92 160Z" fill={person.hair} />;
+      return (
+        <path
+          d="M92 160 C94 120 122 106 150 106 C180 106 208 122 208 160 C190 136 166 128 150 128 C132 128 108 138 92 160Z"
+          fill={person.hair}
+        />
+      );
     case 'curly':
       return null;
   }
@@ -174,11 +212,23 @@ export function Portrait({
         <ellipse cx="150" cy="172" rx="57" ry="70" fill={person.skin} />
         <HairFront person={person} />
         {/* Face */}
-        <path d="M118 160 Q128 153 138 159 M162 159 Q172 153 182 160" stroke={person.hair} strokeWidth="4" strokeLinecap="round" fill="none" />
+        <path
+          d="M118 160 Q128 153 138 159 M162 159 Q172 153 182 160"
+          stroke={person.hair}
+          strokeWidth="4"
+          strokeLinecap="round"
+          fill="none"
+        />
         <ellipse cx="128" cy="176" rx="5" ry="6" fill="#2a1d1a" />
         <ellipse cx="172" cy="176" rx="5" ry="6" fill="#2a1d1a" />
         <path d="M150 180 Q146 198 152 202" stroke={person.skinShade} strokeWidth="3" strokeLinecap="round" fill="none" />
-        <path d={selfie ? 'M136 216 Q150 221 164 216' : 'M132 212 Q150 228 168 212'} stroke="#a5524b" strokeWidth="4" strokeLinecap="round" fill="none" />
+        <path
+          d={selfie ? 'M136 216 Q150 221 164 216' : 'M132 212 Q150 228 168 212'}
+          stroke="#a5524b"
+          strokeWidth="4"
+          strokeLinecap="round"
+          fill="none"
+        />
         <circle cx="118" cy="200" r="9" fill="#e77f7f" opacity="0.18" />
         <circle cx="182" cy="200" r="9" fill="#e77f7f" opacity="0.18" />
       </g>

@@ -87,7 +87,15 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
       {!isPhone && statusBanners}
 
       <div className="grid grid-cols-1 items-start gap-6 md:grid-cols-[minmax(0,1fr)_320px] lg:grid-cols-[minmax(0,1fr)_380px]">
-        <TrainingForm formApi={formApi} checks={checks} busy={flow.busy} uploading={operation.kind === 'uploading'} validation={flow.validation} canSubmit={flow.canSubmit} onSubmit={() => void flow.submit()} />
+        <TrainingForm
+          formApi={formApi}
+          checks={checks}
+          busy={flow.busy}
+          uploading={operation.kind === 'uploading'}
+          validation={flow.validation}
+          canSubmit={flow.canSubmit}
+          onSubmit={() => void flow.submit()}
+        />
         {/* On a phone the submit button is far down the page: its outcome shows right under it, above the list. */}
         {isPhone && statusBanners}
         <div className="md:sticky md:top-8">

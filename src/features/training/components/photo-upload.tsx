@@ -30,12 +30,23 @@ function CheckBadge({ verdict, onRetry, disabled }: { verdict: PhotoVerdict | un
     <span
       data-testid="photo-badge"
       title={verdict.hint ?? undefined}
-      className={cn('absolute inset-x-0 bottom-0 flex min-h-6 items-center gap-1 px-1.5 py-0.5 text-[11px] leading-tight font-semibold', TONES[verdict.tone])}
+      className={cn(
+        'absolute inset-x-0 bottom-0 flex min-h-6 items-center gap-1 px-1.5 py-0.5 text-[11px] leading-tight font-semibold',
+        TONES[verdict.tone],
+      )}
     >
-      {verdict.tone === 'busy' && <span aria-hidden className="size-2.5 shrink-0 animate-spin rounded-full border-[1.5px] border-current border-r-transparent" />}
+      {verdict.tone === 'busy' && (
+        <span aria-hidden className="size-2.5 shrink-0 animate-spin rounded-full border-[1.5px] border-current border-r-transparent" />
+      )}
       <span className="line-clamp-2">{verdict.badge}</span>
       {verdict.state === 'failed' && (
-        <button type="button" onClick={onRetry} disabled={disabled} aria-label="Check again" className="ml-auto rounded p-0.5 hover:bg-white/20">
+        <button
+          type="button"
+          onClick={onRetry}
+          disabled={disabled}
+          aria-label="Check again"
+          className="ml-auto rounded p-0.5 hover:bg-white/20"
+        >
           <RotateCw className="size-3" aria-hidden />
         </button>
       )}
@@ -112,11 +123,18 @@ export function PhotoUpload({ photos, verdicts, onAdd, onRemove, onRetryCheck, d
                 aria-label={`Photo ${i + 1}: ${verdict?.badge ?? 'Waiting…'}`}
                 className={cn(
                   'group relative aspect-square overflow-hidden rounded-md border bg-bg-muted',
-                  verdict?.tone === 'bad' ? 'border-danger ring-2 ring-danger/40' : verdict?.tone === 'warn' ? 'border-warning' : 'border-border',
+                  verdict?.tone === 'bad'
+                    ? 'border-danger ring-2 ring-danger/40'
+                    : verdict?.tone === 'warn'
+                      ? 'border-warning'
+                      : 'border-border',
                 )}
               >
                 <img src={photo.previewUrl} alt={`Selected photo ${i + 1}`} className="size-full object-cover" />
-                <span aria-hidden className="absolute top-1 left-1 flex size-5 items-center justify-center rounded-full bg-fg/70 text-[11px] font-semibold text-white">
+                <span
+                  aria-hidden
+                  className="absolute top-1 left-1 flex size-5 items-center justify-center rounded-full bg-fg/70 text-[11px] font-semibold text-white"
+                >
                   {i + 1}
                 </span>
                 <button

@@ -33,7 +33,12 @@ function SubmitProblem({ message }: { message: string }) {
     ref.current?.focus({ preventScroll: true });
   }, [message]);
   return (
-    <p ref={ref} tabIndex={-1} className="flex items-start gap-2 text-sm font-medium text-danger outline-none" data-testid="training-submit-problem">
+    <p
+      ref={ref}
+      tabIndex={-1}
+      className="flex items-start gap-2 text-sm font-medium text-danger outline-none"
+      data-testid="training-submit-problem"
+    >
       <AlertCircle className="mt-0.5 size-4 shrink-0" aria-hidden />
       {message}
     </p>
@@ -105,14 +110,26 @@ function Guidance({ children }: { children?: ReactNode }) {
 }
 
 /** A labelled drop-down of a fixed list of lowercase choices, shown capitalised. */
-function ChoiceSelect<T extends string>(props: { label: string; options: readonly T[]; value: T; onChange: (value: T) => void; disabled: boolean }) {
+function ChoiceSelect<T extends string>(props: {
+  label: string;
+  options: readonly T[];
+  value: T;
+  onChange: (value: T) => void;
+  disabled: boolean;
+}) {
   const id = useId();
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium">
         {props.label}
       </label>
-      <select id={id} className={selectClasses} value={props.value} onChange={(e) => props.onChange(e.target.value as T)} disabled={props.disabled}>
+      <select
+        id={id}
+        className={selectClasses}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value as T)}
+        disabled={props.disabled}
+      >
         {props.options.map((option) => (
           <option key={option} value={option}>
             {capitalise(option)}

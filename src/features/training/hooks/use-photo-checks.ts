@@ -1,5 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { duplicateOf, nsfwRefusal, onePersonRefusal, photoBadge, PHOTO_PROBLEM_HINTS, photoSummary, type PhotoCheck } from '@common/photo-check';
+import {
+  duplicateOf,
+  nsfwRefusal,
+  onePersonRefusal,
+  photoBadge,
+  PHOTO_PROBLEM_HINTS,
+  photoSummary,
+  type PhotoCheck,
+} from '@common/photo-check';
 import { LIMITS } from '@common/product';
 import { ApiError, isAbortError, responseBody } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
@@ -79,7 +87,10 @@ export function usePhotoChecks(photos: TrainingPhoto[]) {
         try {
           const copy = await makeCheckCopy(photo.file);
           if (copy.file.size > LIMITS.uploadMaxBytes) {
-            setState(photo.id, { status: 'failed', message: 'This photo is too large to check here; it will be checked when you start the training.' });
+            setState(photo.id, {
+              status: 'failed',
+              message: 'This photo is too large to check here; it will be checked when you start the training.',
+            });
             return;
           }
           const check = await checkTrainingPhoto(api, copy.file, copy.original, controller.signal);
@@ -87,7 +98,8 @@ export function usePhotoChecks(photos: TrainingPhoto[]) {
         } catch (err) {
           if (isAbortError(err) || controller.signal.aborted) return;
           console.warn('photo check failed', err);
-          const message = err instanceof ApiError ? responseBody(err) : 'The photo could not be checked. Check your connection and try again.';
+          const message =
+            err instanceof ApiError ? responseBody(err) : 'The photo could not be checked. Check your connection and try again.';
           setState(photo.id, { status: 'failed', message });
         } finally {
           if (running.current.get(photo.id) === controller) running.current.delete(photo.id);

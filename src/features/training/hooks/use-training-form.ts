@@ -27,7 +27,14 @@ const isImage = (file: File) => file.type.startsWith('image/') || (!file.type &&
 export function useTrainingForm(email: string | null | undefined) {
   const fallbackTrigger = defaultTriggerWord(email);
   const initial = useCallback(
-    (): TrainingFormState => ({ photos: [], characterName: '', triggerWord: fallbackTrigger, gender: 'other', hairColor: 'other', nameTouched: false }),
+    (): TrainingFormState => ({
+      photos: [],
+      characterName: '',
+      triggerWord: fallbackTrigger,
+      gender: 'other',
+      hairColor: 'other',
+      nameTouched: false,
+    }),
     [fallbackTrigger],
   );
   const [form, setForm] = useState<TrainingFormState>(initial);

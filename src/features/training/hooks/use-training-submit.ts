@@ -138,7 +138,9 @@ export function useTrainingSubmit({
         result: null,
         error: null,
       };
-      qc.setQueryData<TrainingView[]>(trainingsKey, (list) => (list?.some((t) => t.request_id === request_id) ? list : [placeholder, ...(list ?? [])]));
+      qc.setQueryData<TrainingView[]>(trainingsKey, (list) =>
+        list?.some((t) => t.request_id === request_id) ? list : [placeholder, ...(list ?? [])],
+      );
       void qc.invalidateQueries({ queryKey: trainingsKey });
       setCurrentRequestId(request_id);
       formApi.reset();
