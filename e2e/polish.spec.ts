@@ -90,6 +90,26 @@ test('a 60-character address and a long name never push a page sideways, and no 
   expect(await sideways(page)).toBe(0);
   await page.getByRole('button', { name: 'Pay' }).click();
   await expect(page.getByTestId('balance')).toHaveText('4,500 credits available');
+  // My Generations with an image: its 'Weak likeness' and 'Select' buttons wrap under the title on a phone.
+  const generated = await page.request.post('/api/image/generate-image', {
+    data: {
+      prompt: 'a lighthouse on a cliff at dusk',
+      image_size: { width: 512, height: 512 },
+      loras: [],
+      num_inference_steps: 28,
+      guidance_scale: 3.5,
+      num_images: 1,
+      enable_safety_checker: true,
+      output_format: 'jpeg',
+    },
+    headers: { origin: new URL(page.url()).origin },
+  });
+  expect(generated.status()).toBe(200);
+  await page.goto('/app/my-generations');
+  await expect(page.getByRole('button', { name: 'Select' })).toBeVisible();
+  expect(await sideways(page)).toBe(0);
+  expect(await clippedButtons(page)).toEqual([]);
+  await page.goto('/app/subscription');
   // With a plan, at every width from 360 to 1440 px the plan cards' labels fit ('Manage Current Plan' at 820).
   for (const width of [360, 600, 768, 820, 1024, 1280, 1440]) {
     await page.setViewportSize({ width, height: 900 });

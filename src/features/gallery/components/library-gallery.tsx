@@ -69,7 +69,7 @@ export function LibraryGallery({ kind }: { kind: LibraryKind }) {
 
   return (
     <div className="flex flex-col gap-6">
-      <header className="flex items-end justify-between gap-4">
+      <header className="flex flex-wrap items-end justify-between gap-x-4 gap-y-3">
         <div>
           <h1 className="text-2xl font-bold md:text-3xl">{texts.title}</h1>
           {data && (
