@@ -9,43 +9,19 @@
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import pg from 'pg';
-import { renderImage } from '../server/providers/inference/builtin-generator.ts';
-import { startTestServer, type TestClient } from '../tests/helpers/server.ts';
-import { loadNow, percentile, renderRequest } from './stats.ts';
+import type { TestClient } from '../tests/helpers/server.ts';
+import { loadNow, percentile } from './stats.ts';
+import { GENERATE_BODY, startZeroLatencyServer } from './zero-latency-server.ts';
 
 const USERS = 4;
 const REQUESTS = Number(process.env.REQUESTS ?? 400);
-const body = {
-  prompt: 'portrait of a woman in a sunlit cafe',
-  image_size: { width: 1024, height: 1024 },
-  num_inference_steps: 28,
-  guidance_scale: 3.5,
-  output_format: 'jpeg',
-};
-
-process.env.TEST_DATABASE_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const image = await renderImage(renderRequest(body.prompt, 7));
-const ts = await startTestServer({
-  database: 'postgres',
-  runtime: {
-    generator: {
-      name: 'builtin',
-      async generate(req) {
-        return {
-          images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }],
-          seed: req.seed,
-        };
-      },
-    },
-  },
-});
+const ts = await startZeroLatencyServer();
 try {
   const clients: TestClient[] = [];
   for (let i = 0; i < USERS; i++) clients.push((await ts.signUp({ credits: 100_000 })).client);
   const generate = async (client: TestClient) => {
     const started = performance.now();
-    const res = await client.post('/api/image/generate-image', body);
+    const res = await client.post('/api/image/generate-image', GENERATE_BODY);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`generate-image answered ${res.status}`);
     return performance.now() - started;

@@ -7,36 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { renderImage } from '../server/providers/inference/builtin-generator.ts';
-import { startTestServer, type TestClient } from '../tests/helpers/server.ts';
-import { renderRequest } from './stats.ts';
+import type { TestClient } from '../tests/helpers/server.ts';
+import { GENERATE_BODY, startZeroLatencyServer } from './zero-latency-server.ts';
 
 const REQUESTS = Number(process.env.REQUESTS ?? 300);
-const body = {
-  prompt: 'portrait of a woman in a sunlit cafe',
-  image_size: { width: 1024, height: 1024 },
-  num_inference_steps: 28,
-  guidance_scale: 3.5,
-  output_format: 'jpeg',
-};
-
-process.env.TEST_DATABASE_URL =
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const image = await renderImage(renderRequest(body.prompt, 7));
-const ts = await startTestServer({
-  database: 'postgres',
-  runtime: {
-    generator: {
-      name: 'builtin',
-      async generate(req) {
-        return {
-          images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }],
-          seed: req.seed,
-        };
-      },
-    },
-  },
-});
+const ts = await startZeroLatencyServer();
 
 /** CPU seconds (user + system) of a process, from /proc (clock ticks of 1/100 s). */
 const cpuOf = (pid: number) => {
@@ -51,7 +26,7 @@ const cpuOf = (pid: number) => {
 try {
   const { client } = await ts.signUp({ credits: 1_000_000 });
   const generate = async (c: TestClient) => {
-    const res = await c.post('/api/image/generate-image', body);
+    const res = await c.post('/api/image/generate-image', GENERATE_BODY);
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`generate-image answered ${res.status}`);
   };
