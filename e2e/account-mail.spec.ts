@@ -14,6 +14,8 @@ test.describe('e-mail for built-in accounts', () => {
     await other.goto('/sign-in');
     await other.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(other).toHaveURL(/\/forgot-password$/);
+    // The sign-in form has an 'Email address' too, and stays on screen until the new page's code has loaded.
+    await expect(other.getByRole('heading', { name: 'Forgot password?' })).toBeVisible();
     await other.getByLabel('Email address').fill(user.email);
     await other.getByRole('button', { name: 'Send link' }).click();
     await expect(other.getByText('If an account exists for that address, we sent a link')).toBeVisible();

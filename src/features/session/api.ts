@@ -66,12 +66,20 @@ export function useMe(): Me {
 }
 
 /**
+ * True once this page has begun signing out: the session ending on the server is then its own doing, not a
+ * sign-out elsewhere (use-realtime.ts), and the page is about to be replaced.
+ */
+let signingOut = false;
+export const isSigningOut = () => signingOut;
+
+/**
  * Signs out and returns to '/' (product §2) with a full page load: every cached query and the event stream go
  * with the old page, and no signed-in screen can react to the session ending before the home page shows.
  */
 export function useSignOut() {
   const { identity } = useBackend();
   return useCallback(async () => {
+    signingOut = true;
     try {
       await identity.signOut();
     } catch (err) {

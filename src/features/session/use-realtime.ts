@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '@/backend/backend-context';
 import type { ChangeTopic, Me } from '@/backend/port';
 import { signedOutPath } from '@/features/auth/paths';
-import { meKey, useRefreshMe } from './api';
+import { isSigningOut, meKey, useRefreshMe } from './api';
 
 /**
  * Calls `onChange` whenever rows of `topic` may have changed, while the component is mounted. It is a
@@ -34,8 +34,11 @@ export function useLiveUserRecord() {
       }),
       live.watchStale(({ account }) => void qc.invalidateQueries(account ? undefined : { predicate: (q) => q.queryKey[0] !== meKey[0] })),
       // The session ended elsewhere: to the sign-in page with a full load, so nothing of this account stays
-      // in memory (as Sign Out does).
-      live.watchSignedOut?.(() => window.location.assign(signedOutPath())) ?? (() => {}),
+      // in memory (as Sign Out does). This page's own Sign Out goes home instead: a second navigation here
+      // would race it.
+      live.watchSignedOut?.(() => {
+        if (!isSigningOut()) window.location.assign(signedOutPath());
+      }) ?? (() => {}),
     ];
     return () => stops.forEach((stop) => stop());
   }, [live, qc, refreshMe]);
