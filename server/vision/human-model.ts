@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { faceEvidenceHolds, PHOTO_CHECK } from '../../common/photo-check.ts';
+import { faceEvidenceHolds, meshEvidenceHolds, PHOTO_CHECK } from '../../common/photo-check.ts';
 import type { RgbImage } from './colours.ts';
 import type { BodyFinding, Box, FaceEvidence, FaceFinding, ObjectFinding } from './types.ts';
 
@@ -109,27 +109,43 @@ const CONFIG = {
 
 /**
  * human merges a call's config into its own and keeps it, so each kind of call states every model it
- * switches: captions use them all, photo checks only the face detector.
+ * switches (and how many faces the detector keeps): captions use them all, photo checks the face models.
  */
 const CAPTION_MODELS = {
-  face: { enabled: true, mesh: { enabled: true }, description: { enabled: true }, emotion: { enabled: true } },
+  face: {
+    enabled: true,
+    detector: { maxDetected: 20 },
+    mesh: { enabled: true },
+    description: { enabled: true },
+    emotion: { enabled: true },
+  },
   body: { enabled: true },
   object: { enabled: true },
 };
 /**
- * The photo check's evidence of a face: the detector, the face mesh (its own confidence and landmarks) and
- * the description model (the face's embedding). Faces the mesh cannot fit are kept (keepInvalid) so that the
- * judge sees their weak mesh score rather than nothing.
+ * The photo check's first pass over the whole photo: the detector and the face mesh of every detection (its own
+ * confidence and landmarks; a mesh costs a few ms a face). Faces the mesh cannot fit are kept (keepInvalid) so
+ * that the judge sees their weak mesh score rather than nothing.
  */
-/** The first pass of the photo check: where the faces are, and the detector's score of each. */
-const FACE_DETECTOR = {
-  face: { enabled: true, mesh: { enabled: false }, description: { enabled: false }, emotion: { enabled: false } },
+const FACE_MESH = {
+  face: {
+    enabled: true,
+    detector: { maxDetected: 20 },
+    mesh: { enabled: true, keepInvalid: true },
+    description: { enabled: false },
+    emotion: { enabled: false },
+  },
   body: { enabled: false },
   object: { enabled: false },
 };
-const FACE_EVIDENCE = {
+/**
+ * The second pass, on a crop around a face whose mesh holds: the description model's embedding (~0.1 s a face),
+ * for the crop's best detection only; in a group the crop also holds parts of the neighbours' faces.
+ */
+const FACE_EMBEDDING = {
   face: {
     enabled: true,
+    detector: { maxDetected: 1 },
     mesh: { enabled: true, keepInvalid: true },
     description: { enabled: true },
     emotion: { enabled: false },
@@ -198,39 +214,43 @@ export async function detectFaces(img: RgbImage): Promise<FaceEvidence[]> {
   const human = await loadHuman();
   const tensor = human.tf.tensor(img.data, [1, img.height, img.width, 3], 'int32');
   try {
-    // The detector alone over the whole photo; the mesh and the embedding only for the faces the verdict
-    // reads (the main face and faces tall enough to be another person), each on a crop around it: a party
-    // photo's twenty faces cost one detector pass, not twenty meshes and embeddings (bench photo-check).
-    const found = (await human.detect(tensor, FACE_DETECTOR)).face
-      .map((f) => ({ box: f.boxRaw, score: f.boxScore ?? f.score }))
+    // The detector and the mesh over the whole photo; the embedding, the costly part, only for the faces the
+    // verdict reads (the main face and one tall enough to be another person) whose mesh holds, each on a crop
+    // around it: false faces and a party photo's twenty faces cost a mesh each, not an embedding.
+    const found: FaceEvidence[] = (await human.detect(tensor, FACE_MESH)).face
+      .map((f) => ({
+        box: f.boxRaw,
+        score: f.boxScore ?? f.score,
+        meshScore: f.faceScore ?? 0,
+        landmarks: meshLandmarks(f.meshRaw, f.boxRaw),
+        embedding: null,
+      }))
       .sort((a, b) => b.box[3] - a.box[3]);
     // The verdict tells one person from more than one, so reading stops at the second person found.
-    const faces: FaceEvidence[] = [];
     const people: FaceEvidence[] = [];
-    let examined = 0;
-    for (const detection of found) {
-      const read =
-        people.length < 2 &&
-        examined < MAX_FACES_EXAMINED &&
-        detection.score >= PHOTO_CHECK.minFaceScore &&
-        (!people[0] || detection.box[3] >= PHOTO_CHECK.otherPersonMinShare * people[0].box[3]);
-      if (read) examined++;
-      const face = { ...detection, ...(read ? await evidenceAround(human, tensor, img, detection.box) : NO_EVIDENCE) };
-      if (read && faceEvidenceHolds(face)) people.push(face);
-      faces.push(face);
+    let read = 0;
+    for (const face of found) {
+      if (people.length === 2 || read === MAX_EMBEDDINGS_READ) break;
+      if (people[0] && face.box[3] < PHOTO_CHECK.otherPersonMinShare * people[0].box[3]) break;
+      if (!meshEvidenceHolds(face)) continue;
+      read++;
+      face.embedding = await embeddingAround(human, tensor, img, face.box);
+      if (faceEvidenceHolds(face)) people.push(face);
     }
-    return faces;
+    return found;
   } finally {
     tensor.dispose();
   }
 }
 
-/** At most this many detections of one photo are read for evidence (false faces before the people). */
-const MAX_FACES_EXAMINED = 4;
-const NO_EVIDENCE = { meshScore: 0, landmarks: null, embedding: null } as const;
+/** At most this many embeddings are read for one photo (a mesh that holds with no face found around it is rare). */
+const MAX_EMBEDDINGS_READ = 4;
 
-/** The face mesh and embedding of the face in `box`, read on a square crop 1.6 times the face's size. */
-async function evidenceAround(human: HumanInstance, tensor: Tensor, img: RgbImage, box: Box): Promise<Omit<FaceEvidence, 'box' | 'score'>> {
+/** How far (as a share of the crop's side) the face found on the crop may lie from the one looked for. */
+const MAX_CENTRE_OFFSET = 0.2;
+
+/** The embedding of the face in `box`, read on a square crop 1.6 times the face's size; null when none is found there. */
+async function embeddingAround(human: HumanInstance, tensor: Tensor, img: RgbImage, box: Box): Promise<number[] | null> {
   const side = Math.min(Math.round(Math.max(box[2] * img.width, box[3] * img.height) * 1.6), img.width, img.height);
   const cx = (box[0] + box[2] / 2) * img.width;
   const cy = (box[1] + box[3] / 2) * img.height;
@@ -238,9 +258,12 @@ async function evidenceAround(human: HumanInstance, tensor: Tensor, img: RgbImag
   const top = Math.min(Math.max(0, Math.round(cy - side / 2)), img.height - side);
   const crop = human.tf.slice(tensor, [0, top, left, 0], [1, side, side, 3]);
   try {
-    const [face] = (await human.detect(crop, FACE_EVIDENCE)).face.sort((a, b) => b.boxRaw[3] - a.boxRaw[3]);
-    if (!face) return NO_EVIDENCE;
-    return { meshScore: face.faceScore ?? 0, landmarks: meshLandmarks(face.meshRaw, face.boxRaw), embedding: normalised(face.embedding) };
+    const [face] = (await human.detect(crop, FACE_EMBEDDING)).face;
+    if (!face) return null;
+    // A neighbour's face found instead of this one lies away from where this one is on the crop.
+    const [x, y, w, h] = face.boxRaw;
+    const off = Math.hypot(x + w / 2 - (cx - left) / side, y + h / 2 - (cy - top) / side);
+    return off <= MAX_CENTRE_OFFSET ? normalised(face.embedding) : null;
   } finally {
     crop.dispose();
   }
