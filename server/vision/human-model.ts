@@ -126,7 +126,7 @@ const CONFIG = {
 const CAPTION_MODELS = {
   face: {
     enabled: true,
-    detector: { maxDetected: 20, return: false },
+    detector: { maxDetected: 20, minConfidence: 0.3, return: false },
     mesh: { enabled: true },
     description: { enabled: true },
     emotion: { enabled: true },
@@ -135,8 +135,9 @@ const CAPTION_MODELS = {
   object: { enabled: true },
 };
 /**
- * The photo check's pass over the whole photo: the detector and the face mesh of every detection (its own
- * confidence and landmarks; a mesh costs a few ms a face). Faces the mesh cannot fit are kept (keepInvalid) so
+ * The photo check's pass over the whole photo: the detector and the face mesh of every detection scoring at least
+ * PHOTO_CHECK.minFaceScore (its own confidence and landmarks; a mesh costs ~8 ms a face, and the judge never
+ * counts a detection scoring less). Faces the mesh cannot fit are kept (keepInvalid) so
  * that the judge sees their weak mesh score rather than nothing. The description model (the embedding, ~0.1 s a
  * face) is not run here but by embeddingOf on the faces the verdict reads, from the face crop each detection
  * returns (`return`: the very input human would give it).
@@ -144,7 +145,7 @@ const CAPTION_MODELS = {
 const FACE_MESH = {
   face: {
     enabled: true,
-    detector: { maxDetected: 20, return: true },
+    detector: { maxDetected: 20, minConfidence: PHOTO_CHECK.minFaceScore, return: true },
     mesh: { enabled: true, keepInvalid: true },
     description: { enabled: false },
     emotion: { enabled: false },
