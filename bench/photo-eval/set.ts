@@ -250,11 +250,18 @@ export const portraitsIn = (half: Half) => PORTRAITS.filter((c) => portraitHalf(
 
 // ── Loading ────────────────────────────────────────────────────────────────────────────────────────────────
 
+/** Photos are at least this large on their short side (the check's minimum): a smaller crop is enlarged. */
+const PHOTO_MIN_SIDE = 512;
+
 /** A crop as the JPEG a person would upload. */
 export async function photoOf(c: NoFaceCrop | PortraitCrop): Promise<Buffer> {
   // GIFs are read by their first frame; every crop is sent as a JPEG, a format the photo check reads.
   const crop = sharp(SOURCES[c.source], { pages: 1 }).extract(c.region);
-  if (!('cell' in c && c.cell)) return crop.jpeg({ quality: 92 }).toBuffer();
+  if (!('cell' in c && c.cell)) {
+    const scale = PHOTO_MIN_SIDE / Math.min(c.region.width, c.region.height);
+    if (scale > 1) crop.resize({ width: Math.round(c.region.width * scale), kernel: 'lanczos3' });
+    return crop.jpeg({ quality: 92 }).toBuffer();
+  }
   const cell = await crop
     .resize({ width: c.region.width * 2, kernel: 'lanczos3' })
     .png()
