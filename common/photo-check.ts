@@ -8,7 +8,9 @@ import { LIMITS } from './product.ts';
  * 115 faces of the face-match grid and the portraits shipped in @vladmandic/human's assets — and on copies
  * derived from them with sharp (blurred, darkened, brightened, resized, re-encoded, mirrored). Each limit
  * sits between what every real photo measured and what the degraded copies measured; the figures are in
- * the comments. tests/server/photo-check.test.ts keeps the derived photos on the side they were put.
+ * the comments. tests/server/photo-check.test.ts keeps the derived photos on the side they were put. What counts
+ * as a face (minFaceScore, minMeshScore, the landmarks' places) was tuned on the tuning half of the evaluation set
+ * (bench/photo-eval: no-face images and portraits from real photos; decision 016).
  */
 export const PHOTO_CHECK = {
   /** Trainers work at 512–1024 px; a photo whose short side is below 512 px is upscaled by them. */
