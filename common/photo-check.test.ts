@@ -5,6 +5,7 @@ import {
   faceEvidenceHolds,
   isSamePhoto,
   landmarksInPlace,
+  meshEvidenceHolds,
   photoBadge,
   photoSummary,
   trainingPolicyRefusal,
@@ -72,6 +73,10 @@ describe('training photo verdicts', () => {
     expect(faceEvidenceHolds(face())).toBe(true);
     expect(faceEvidenceHolds(face({ score: 0.4 }))).toBe(false);
     expect(faceEvidenceHolds(face({ embedding: null }))).toBe(false);
+    // A mesh that could not be fitted with confidence counts against a face, whatever the detector says.
+    expect(faceEvidenceHolds(face({ score: 0.9, meshScore: 0.65 }))).toBe(false);
+    expect(meshEvidenceHolds(face())).toBe(true);
+    expect(meshEvidenceHolds(face({ embedding: null }))).toBe(true);
     // A fitted mesh whose mouth sits above the eyes, or whose eyes are one point, is not a face.
     expect(faceEvidenceHolds(face({ landmarks: { ...UPRIGHT, mouth: [0.5, 0.2] } }))).toBe(false);
     expect(faceEvidenceHolds(face({ landmarks: { ...UPRIGHT, leftEye: [0.34, 0.38] } }))).toBe(false);

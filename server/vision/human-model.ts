@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { faceEvidenceHolds, PHOTO_CHECK } from '../../common/photo-check.ts';
+import { faceEvidenceHolds, meshEvidenceHolds, PHOTO_CHECK } from '../../common/photo-check.ts';
 import type { RgbImage } from './colours.ts';
 import type { BodyFinding, Box, FaceEvidence, FaceFinding, ObjectFinding } from './types.ts';
 
@@ -30,6 +30,8 @@ interface HumanResult {
     gender?: string;
     genderScore?: number;
     emotion?: { score: number; emotion: string }[];
+    /** The face as the face models see it (aligned by the mesh, 0..1), when the detector is asked to return it. */
+    tensor?: Tensor;
   }[];
   body: { score: number; boxRaw: Box; keypoints: { part: string; score: number }[] }[];
   object: { score: number; label: string; boxRaw: Box }[];
@@ -37,6 +39,7 @@ interface HumanResult {
 
 /** The parts of human's bundled tfjs the vision code uses (one TensorFlow runtime for every model). */
 export interface Tensor {
+  readonly shape: number[];
   dispose(): void;
   data(): Promise<Float32Array | Int32Array | Uint8Array>;
 }
@@ -46,15 +49,24 @@ export interface HumanTf {
   tidy<T extends Tensor>(fn: () => T): T;
   cast(x: Tensor, dtype: 'float32'): Tensor;
   div(a: Tensor, b: number): Tensor;
+  mul(a: Tensor, b: number): Tensor;
+  expandDims(x: Tensor, axis: number): Tensor;
   image: { resizeBilinear(x: Tensor, size: [number, number], alignCorners: boolean): Tensor };
   io: { fromMemory(artifacts: unknown): unknown };
   loadGraphModel(handler: unknown): Promise<{ predict(x: Tensor): Tensor }>;
+}
+
+/** A loaded graph model of human's (its outputs in the model's order). */
+interface GraphModel {
+  inputs: { shape?: number[] }[];
+  execute(x: Tensor): Tensor | Tensor[];
 }
 
 interface HumanInstance {
   load(): Promise<void>;
   detect(input: unknown, config?: unknown): Promise<HumanResult>;
   tf: HumanTf;
+  models: { models: Record<string, GraphModel | null | undefined> };
 }
 
 /**
@@ -109,29 +121,33 @@ const CONFIG = {
 
 /**
  * human merges a call's config into its own and keeps it, so each kind of call states every model it
- * switches: captions use them all, photo checks only the face detector.
+ * switches (and how many faces the detector keeps): captions use them all, photo checks the face models.
  */
 const CAPTION_MODELS = {
-  face: { enabled: true, mesh: { enabled: true }, description: { enabled: true }, emotion: { enabled: true } },
+  face: {
+    enabled: true,
+    detector: { maxDetected: 20, minConfidence: 0.3, return: false },
+    mesh: { enabled: true },
+    description: { enabled: true },
+    emotion: { enabled: true },
+  },
   body: { enabled: true },
   object: { enabled: true },
 };
 /**
- * The photo check's evidence of a face: the detector, the face mesh (its own confidence and landmarks) and
- * the description model (the face's embedding). Faces the mesh cannot fit are kept (keepInvalid) so that the
- * judge sees their weak mesh score rather than nothing.
+ * The photo check's pass over the whole photo: the detector and the face mesh of every detection scoring at least
+ * PHOTO_CHECK.minFaceScore (its own confidence and landmarks; a mesh costs ~8 ms a face, and the judge never
+ * counts a detection scoring less). Faces the mesh cannot fit are kept (keepInvalid) so
+ * that the judge sees their weak mesh score rather than nothing. The description model (the embedding, ~0.1 s a
+ * face) is not run here but by embeddingOf on the faces the verdict reads, from the face crop each detection
+ * returns (`return`: the very input human would give it).
  */
-/** The first pass of the photo check: where the faces are, and the detector's score of each. */
-const FACE_DETECTOR = {
-  face: { enabled: true, mesh: { enabled: false }, description: { enabled: false }, emotion: { enabled: false } },
-  body: { enabled: false },
-  object: { enabled: false },
-};
-const FACE_EVIDENCE = {
+const FACE_MESH = {
   face: {
     enabled: true,
+    detector: { maxDetected: 20, minConfidence: PHOTO_CHECK.minFaceScore, return: true },
     mesh: { enabled: true, keepInvalid: true },
-    description: { enabled: true },
+    description: { enabled: false },
     emotion: { enabled: false },
   },
   body: { enabled: false },
@@ -197,52 +213,62 @@ function normalised(embedding: number[] | undefined): number[] | null {
 export async function detectFaces(img: RgbImage): Promise<FaceEvidence[]> {
   const human = await loadHuman();
   const tensor = human.tf.tensor(img.data, [1, img.height, img.width, 3], 'int32');
+  let detected: HumanResult['face'] = [];
   try {
-    // The detector alone over the whole photo; the mesh and the embedding only for the faces the verdict
-    // reads (the main face and faces tall enough to be another person), each on a crop around it: a party
-    // photo's twenty faces cost one detector pass, not twenty meshes and embeddings (bench photo-check).
-    const found = (await human.detect(tensor, FACE_DETECTOR)).face
-      .map((f) => ({ box: f.boxRaw, score: f.boxScore ?? f.score }))
-      .sort((a, b) => b.box[3] - a.box[3]);
+    // The detector and the mesh over the whole photo; the embedding, the costly part, only for the faces the
+    // verdict reads (the main face and one tall enough to be another person) whose mesh holds: false faces and
+    // a party photo's twenty faces cost a mesh each, not an embedding.
+    detected = (await human.detect(tensor, FACE_MESH)).face;
+    const found = detected
+      .map((f) => ({
+        evidence: {
+          box: f.boxRaw,
+          score: f.boxScore ?? f.score,
+          meshScore: f.faceScore ?? 0,
+          landmarks: meshLandmarks(f.meshRaw, f.boxRaw),
+          embedding: null,
+        } as FaceEvidence,
+        crop: f.tensor,
+      }))
+      .sort((a, b) => b.evidence.box[3] - a.evidence.box[3]);
     // The verdict tells one person from more than one, so reading stops at the second person found.
-    const faces: FaceEvidence[] = [];
     const people: FaceEvidence[] = [];
-    let examined = 0;
-    for (const detection of found) {
-      const read =
-        people.length < 2 &&
-        examined < MAX_FACES_EXAMINED &&
-        detection.score >= PHOTO_CHECK.minFaceScore &&
-        (!people[0] || detection.box[3] >= PHOTO_CHECK.otherPersonMinShare * people[0].box[3]);
-      if (read) examined++;
-      const face = { ...detection, ...(read ? await evidenceAround(human, tensor, img, detection.box) : NO_EVIDENCE) };
-      if (read && faceEvidenceHolds(face)) people.push(face);
-      faces.push(face);
+    let read = 0;
+    for (const { evidence: face, crop } of found) {
+      if (people.length === 2 || read === MAX_EMBEDDINGS_READ) break;
+      if (people[0] && face.box[3] < PHOTO_CHECK.otherPersonMinShare * people[0].box[3]) break;
+      if (!meshEvidenceHolds(face) || !crop) continue;
+      read++;
+      face.embedding = await embeddingOf(human, crop);
+      if (faceEvidenceHolds(face)) people.push(face);
     }
-    return faces;
+    return found.map((f) => f.evidence);
   } finally {
     tensor.dispose();
+    for (const f of detected) f.tensor?.dispose();
   }
 }
 
-/** At most this many detections of one photo are read for evidence (false faces before the people). */
-const MAX_FACES_EXAMINED = 4;
-const NO_EVIDENCE = { meshScore: 0, landmarks: null, embedding: null } as const;
+/** At most this many embeddings are read for one photo. */
+const MAX_EMBEDDINGS_READ = 4;
 
-/** The face mesh and embedding of the face in `box`, read on a square crop 1.6 times the face's size. */
-async function evidenceAround(human: HumanInstance, tensor: Tensor, img: RgbImage, box: Box): Promise<Omit<FaceEvidence, 'box' | 'score'>> {
-  const side = Math.min(Math.round(Math.max(box[2] * img.width, box[3] * img.height) * 1.6), img.width, img.height);
-  const cx = (box[0] + box[2] / 2) * img.width;
-  const cy = (box[1] + box[3] / 2) * img.height;
-  const left = Math.min(Math.max(0, Math.round(cx - side / 2)), img.width - side);
-  const top = Math.min(Math.max(0, Math.round(cy - side / 2)), img.height - side);
-  const crop = human.tf.slice(tensor, [0, top, left, 0], [1, side, side, 3]);
+/**
+ * The description model's embedding of one face crop, computed as human computes it (src/face/faceres.ts: the
+ * crop resized to the model's input, scaled to 0..255, the output of 1024 values); null when it gave none.
+ */
+async function embeddingOf(human: HumanInstance, face: Tensor): Promise<number[] | null> {
+  const model = human.models.models.faceres;
+  const [, height, width] = model?.inputs[0]?.shape ?? [];
+  if (!model || !height || !width) return null;
+  const { tf } = human;
+  const input = tf.tidy(() => tf.mul(tf.image.resizeBilinear(tf.expandDims(face, 0), [width, height], false), 255));
+  const outputs = [model.execute(input)].flat();
+  input.dispose();
   try {
-    const [face] = (await human.detect(crop, FACE_EVIDENCE)).face.sort((a, b) => b.boxRaw[3] - a.boxRaw[3]);
-    if (!face) return NO_EVIDENCE;
-    return { meshScore: face.faceScore ?? 0, landmarks: meshLandmarks(face.meshRaw, face.boxRaw), embedding: normalised(face.embedding) };
+    const descriptor = outputs.find((t) => t.shape[1] === 1024);
+    return normalised(descriptor ? Array.from(await descriptor.data()) : undefined);
   } finally {
-    crop.dispose();
+    for (const t of outputs) t.dispose();
   }
 }
 

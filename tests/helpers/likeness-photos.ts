@@ -3,8 +3,10 @@ import { portraitPhoto, PORTRAITS } from './photos.ts';
 
 /**
  * People for the likeness bench and tests: each sample portrait of tests/helpers/photos.ts seen four ways
- * (as shot, mirrored, cropped closer, toned). Stand-in until the photo checks' evaluation set (real photos
- * of several people, split into a tuning and a held-out half) is in the repository: then its held-out half.
+ * (as shot, mirrored, cropped closer, toned). A stand-in: the photo checks' evaluation set (bench/photo-eval)
+ * has one person with several photos (the grid's man, 9 in its held-out half) and everyone else in one photo,
+ * too few people with 3 or more photos for a reference built from a person's other photos. Its held-out half
+ * replaces this once it has several such people.
  */
 export async function heldOutPeople(): Promise<{ name: string; photos: Buffer[] }[]> {
   const people = [];
