@@ -35,3 +35,34 @@ export function faceSimilarity(a: readonly number[], b: readonly number[]): numb
 export function isSameFace(a: readonly number[], b: readonly number[]): boolean {
   return faceSimilarity(a, b) >= FACE_MATCH;
 }
+
+/** With fewer one-face photos than this, the same-person check compares nothing yet (product §5). */
+export const SAME_PERSON_MIN_PHOTOS = 3;
+
+/** True when `face` is the same person as at least half of `others`, and as one at least. */
+export function matchesMost(face: readonly number[], others: readonly (readonly number[])[]): boolean {
+  const matches = others.filter((o) => isSameFace(face, o)).length;
+  return matches > 0 && matches >= others.length / 2;
+}
+
+/**
+ * The same-person check across a set of photos: for each photo's face embedding (null: not a photo of one
+ * person), true when it matches fewer than half of the other one-face photos. All false while fewer than
+ * SAME_PERSON_MIN_PHOTOS photos show one face: two faces that differ do not say which one is the stranger.
+ */
+export function notSamePerson(embeddings: readonly (readonly number[] | null)[]): boolean[] {
+  const faces = embeddings.flatMap((e, i) => (e?.length ? [{ e, i }] : []));
+  if (faces.length < SAME_PERSON_MIN_PHOTOS) return embeddings.map(() => false);
+  const strangers = new Set(
+    faces
+      .filter(
+        ({ e, i }) =>
+          !matchesMost(
+            e,
+            faces.filter((o) => o.i !== i).map((o) => o.e),
+          ),
+      )
+      .map(({ i }) => i),
+  );
+  return embeddings.map((_, i) => strangers.has(i));
+}

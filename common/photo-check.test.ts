@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  acrossPhotos,
+  PHOTO_PROBLEM_HINTS,
   countedPeople,
   duplicateOf,
   faceEvidenceHolds,
@@ -9,6 +11,7 @@ import {
   photoBadge,
   photoSummary,
   trainingPolicyRefusal,
+  type PhotoProblem,
 } from './photo-check.ts';
 
 const UPRIGHT = { rightEye: [0.33, 0.38], leftEye: [0.67, 0.38], nose: [0.5, 0.58], mouth: [0.5, 0.75] } as const;
@@ -25,8 +28,12 @@ describe('training photo verdicts', () => {
   it('badges the first problem in the fixed order, or Good', () => {
     expect(photoBadge({ problems: [] })).toBe('Good');
     expect(photoBadge({ problems: ['blurry'] })).toBe('Blurry');
-    expect(photoBadge({ problems: ['blurry'] }, 2)).toBe('Same as photo 2');
-    expect(photoBadge({ problems: ['several-people'] }, 2)).toBe('More than one person');
+    expect(photoBadge({ problems: ['blurry'] }, { sameAs: 2 })).toBe('Same as photo 2');
+    expect(photoBadge({ problems: ['several-people'] }, { sameAs: 2 })).toBe('More than one person');
+    // Another person's face comes after 'More than one person' and before the copy.
+    expect(photoBadge({ problems: ['blurry'] }, { sameAs: 2, differentPerson: true })).toBe('Not the same person');
+    expect(photoBadge({ problems: ['several-people'] }, { differentPerson: true })).toBe('More than one person');
+    expect(PHOTO_PROBLEM_HINTS['different-person']).toBe('This face does not match most of your photos. Use photos of one person only.');
     expect(photoBadge({ problems: ['too-small'] })).toBe('Too small (at least 512 px)');
     expect(photoBadge({ problems: ['unreadable'] })).toBe("Can't be read");
   });
@@ -44,10 +51,41 @@ describe('training photo verdicts', () => {
     ]);
   });
 
+  it('compares each photo with the others: copies of an earlier one, and a face most others do not match', () => {
+    const dana = [1, 0, 0];
+    const alex = [0, 1, 0];
+    const check = (hash: string | null, embedding: number[] | null, problems: PhotoProblem[] = []) => ({ problems, hash, embedding });
+    expect(
+      acrossPhotos([
+        check('ffff0000ffff0000', dana),
+        check('0f0f0f0f0f0f0f0f', dana),
+        null,
+        check('ffff0000ffff0001', dana),
+        check('00ff00ff00ff00ff', alex),
+        check(null, null),
+        // A face too dark or too small to measure is neither accused nor counted.
+        check('0000ffff0000ffff', alex, ['too-dark']),
+        check('ff00ff00ff00ff00', alex, ['face-too-small']),
+      ]),
+    ).toEqual([
+      { sameAs: null, differentPerson: false },
+      { sameAs: null, differentPerson: false },
+      { sameAs: null, differentPerson: false },
+      { sameAs: 1, differentPerson: false },
+      { sameAs: null, differentPerson: true },
+      { sameAs: null, differentPerson: false },
+      { sameAs: null, differentPerson: false },
+      { sameAs: null, differentPerson: false },
+    ]);
+  });
+
   it('summarises the photos in words', () => {
     expect(photoSummary({ total: 12, good: 10, problems: 2, pending: 0 })).toBe('12 photos: 10 good, 2 with problems');
     expect(photoSummary({ total: 5, good: 3, problems: 1, pending: 1 })).toBe('5 photos: 3 good, 1 with a problem, 1 being checked');
     expect(photoSummary({ total: 1, good: 1, problems: 0, pending: 0 })).toBe('1 photo: 1 good');
+    expect(photoSummary({ total: 6, good: 5, problems: 1, pending: 0, differentPeople: true })).toBe(
+      '6 photos: 5 good, 1 with a problem, photos show different people',
+    );
   });
 
   it('refuses NSFW photos by number first, then too few photos of one person', () => {

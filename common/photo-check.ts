@@ -1,3 +1,4 @@
+import { notSamePerson } from './face-match.ts';
 import { LIMITS } from './product.ts';
 
 /**
@@ -161,6 +162,7 @@ export const PHOTO_PROBLEMS = [
   'too-small',
   'no-face',
   'several-people',
+  'different-person',
   'duplicate',
   'face-too-small',
   'too-dark',
@@ -176,6 +178,7 @@ const LABELS: Record<Exclude<PhotoProblem, 'duplicate'>, string> = {
   'too-small': `Too small (at least ${PHOTO_CHECK.minSidePx} px)`,
   'no-face': 'No face found',
   'several-people': 'More than one person',
+  'different-person': 'Not the same person',
   'face-too-small': 'Face too small',
   'too-dark': 'Too dark',
   'too-bright': 'Too bright',
@@ -191,6 +194,7 @@ export const PHOTO_PROBLEM_HINTS: Record<PhotoProblem, string> = {
   duplicate: 'This photo is already in your selection; a copy teaches the model nothing new.',
   'no-face': 'No face was found. Use photos where the face is clearly visible.',
   'several-people': 'Use photos of the person alone.',
+  'different-person': 'This face does not match most of your photos. Use photos of one person only.',
   'face-too-small': 'The face is small in this photo. Use closer shots.',
   'too-dark': 'The face is too dark. Use a photo taken in better light.',
   'too-bright': 'The face is over-exposed. Use a photo with softer light.',
@@ -199,7 +203,10 @@ export const PHOTO_PROBLEM_HINTS: Record<PhotoProblem, string> = {
 
 /** The server's verdict on one photo (POST /api/trainings/check-photo). */
 export interface PhotoCheck {
-  /** Problems found, in PHOTO_PROBLEMS order; empty when the photo is good. Never 'duplicate' (see duplicateOf). */
+  /**
+   * Problems of the photo itself, in PHOTO_PROBLEMS order; empty when it is good. Never 'duplicate' or
+   * 'different-person': those compare it with the other photos (acrossPhotos).
+   */
   problems: PhotoProblem[];
   /** Faces that count as a person (see PHOTO_CHECK), read up to 2: training needs photos with exactly one. */
   faces: number;
@@ -208,16 +215,64 @@ export interface PhotoCheck {
   height: number;
   /** Difference hash (16 hex digits) of the face, for spotting the same photo twice; null unless one person shows. */
   hash: string | null;
+  /**
+   * The face's embedding (common/face-match.ts), for telling whether the photos show one person; null unless
+   * one person shows.
+   */
+  embedding: number[] | null;
   /** Why an unreadable photo could not be read, in words. */
   detail: string | null;
 }
 
+/** What a photo's check says once it is compared with the other photos of the set (acrossPhotos). */
+export interface PhotoComparison {
+  /** The 1-based number of an earlier photo it repeats, or null. */
+  sameAs: number | null;
+  /** Its face matches fewer than half of the other one-face photos (common/face-match.ts notSamePerson). */
+  differentPerson: boolean;
+}
+
+/** A photo's problems including those found by comparing it with the others, in PHOTO_PROBLEMS order. */
+export function problemsOf(check: Pick<PhotoCheck, 'problems'>, compared?: Partial<PhotoComparison>): PhotoProblem[] {
+  const across: PhotoProblem[] = [];
+  if (compared?.sameAs) across.push('duplicate');
+  if (compared?.differentPerson) across.push('different-person');
+  return across.length ? orderProblems([...check.problems, ...across]) : check.problems;
+}
+
+/** A training photo's verdict as recorded with the training: compared with the other photos of its archive. */
+export interface RecordedPhotoCheck {
+  /** The photo's name in the training archive. */
+  name: string;
+  /** 'Good' or the first problem's badge, as the page words it (e.g. 'Not the same person'). */
+  badge: string;
+  problems: PhotoProblem[];
+  faces: number;
+}
+
 /** The badge of a checked photo: 'Good' or the first problem, e.g. 'Same as photo 2'. */
-export function photoBadge(check: Pick<PhotoCheck, 'problems'>, sameAs?: number | null): string {
-  const problems = sameAs ? orderProblems([...check.problems, 'duplicate']) : check.problems;
-  const first = problems[0];
+export function photoBadge(check: Pick<PhotoCheck, 'problems'>, compared?: Partial<PhotoComparison>): string {
+  const first = problemsOf(check, compared)[0];
   if (!first) return 'Good';
-  return first === 'duplicate' ? `Same as photo ${sameAs}` : LABELS[first];
+  return first === 'duplicate' ? `Same as photo ${compared?.sameAs}` : LABELS[first];
+}
+
+/**
+ * Problems that leave too little of the face to measure who it is: such a photo keeps its own badge and is not
+ * compared, neither accused of showing someone else nor counted as one of the person's photos (decision 016).
+ */
+const FACE_NOT_MEASURABLE: readonly PhotoProblem[] = ['face-too-small', 'too-dark', 'too-bright', 'blurry'];
+
+/**
+ * Compares each photo with the others of its set (null: not checked yet): copies of an earlier photo, and faces
+ * that do not match most of the set's measurable one-face photos. The page and the server's re-check at submit
+ * share it.
+ */
+export function acrossPhotos(checks: readonly (Pick<PhotoCheck, 'problems' | 'hash' | 'embedding'> | null)[]): PhotoComparison[] {
+  const sameAs = duplicateOf(checks.map((c) => c?.hash ?? null));
+  const measurable = (c: (typeof checks)[number]) => (c && !c.problems.some((p) => FACE_NOT_MEASURABLE.includes(p)) ? c.embedding : null);
+  const different = notSamePerson(checks.map(measurable));
+  return checks.map((_, i) => ({ sameAs: sameAs[i] ?? null, differentPerson: different[i] ?? false }));
 }
 
 export function orderProblems(problems: PhotoProblem[]): PhotoProblem[] {
@@ -248,11 +303,21 @@ export function duplicateOf(hashes: (string | null)[]): (number | null)[] {
   });
 }
 
-/** '12 photos: 10 good, 2 with problems' (and how many are still being checked). */
-export function photoSummary(counts: { total: number; good: number; problems: number; pending: number }): string {
+/**
+ * '12 photos: 10 good, 2 with problems' (and how many are still being checked, and whether some photo shows
+ * another person).
+ */
+export function photoSummary(counts: {
+  total: number;
+  good: number;
+  problems: number;
+  pending: number;
+  differentPeople?: boolean;
+}): string {
   const parts = [`${counts.good} good`];
   if (counts.problems) parts.push(`${counts.problems} with ${counts.problems === 1 ? 'a problem' : 'problems'}`);
   if (counts.pending) parts.push(`${counts.pending} being checked`);
+  if (counts.differentPeople) parts.push('photos show different people');
   return `${counts.total} ${counts.total === 1 ? 'photo' : 'photos'}: ${parts.join(', ')}`;
 }
 

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { awkwardPhotos, derivedPhotos, portraitPhoto } from '../tests/helpers/photos';
+import { onePersonPhotos, strangerPhoto } from '../tests/helpers/likeness-photos';
+import { awkwardPhotos, derivedPhotos } from '../tests/helpers/photos';
 import { expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
 
 /** Every photo is checked by the server as it is added, before any credit is taken. */
@@ -11,13 +12,18 @@ const SUCCESS_PHONE = 'Training submitted successfully! Check progress below.';
 const file = (name: string, buffer: Buffer) => ({ name, mimeType: 'image/jpeg', buffer });
 const items = (page: Page) => page.getByRole('list', { name: 'Selected photos' }).getByRole('listitem');
 
-test('each photo gets its badge, the problems go in one tap, and the good ones train', async ({ page }) => {
-  const user = await signUp(page, newUser('Dana Park'));
+/** A new user on the training page with `credits`, the character's name filled in. */
+async function trainingPageWith(page: Page, fullName: string, credits: number) {
+  const user = await signUp(page, newUser(fullName));
   await page.goto('/app/character-training');
   await expect(page.getByRole('heading', { name: 'Character Training' })).toBeVisible();
-  await withCredits(user, 600);
-  await expect(page.getByText('600 Credits', { exact: true }).first()).toBeAttached();
-  await page.getByLabel('Character name').fill('Dana');
+  await withCredits(user, credits);
+  await expect(page.getByText(`${credits} Credits`, { exact: true }).first()).toBeAttached();
+  await page.getByLabel('Character name').fill(fullName.split(' ')[0]!);
+}
+
+test('each photo gets its badge, the problems go in one tap, and the good ones train', async ({ page }) => {
+  await trainingPageWith(page, 'Dana Park', 600);
 
   const photos = await derivedPhotos();
   const expected: [keyof typeof photos, string][] = [
@@ -56,14 +62,39 @@ test('each photo gets its badge, the problems go in one tap, and the good ones t
   await expect(items(page)).toHaveCount(2);
   await expect(summary).toContainText('2 photos: 2 good');
 
-  // Two photos of one person are not enough for the server either; two more are.
-  await page
-    .locator('input[type=file]')
-    .setInputFiles([file('blonde.jpg', await portraitPhoto('blondeWoman')), file('auburn.jpg', await portraitPhoto('auburnWoman'))]);
+  // Two photos of one person are not enough for the server either; two more of him are.
+  const [, second, third] = await onePersonPhotos();
+  await page.locator('input[type=file]').setInputFiles([file('second.jpg', second!), file('third.jpg', third!)]);
   await expect(summary).toContainText('4 photos: 4 good', { timeout: 60_000 });
   await page.getByRole('button', { name: 'Start Training' }).click();
   await expect(page.getByText(isPhone(page) ? SUCCESS_PHONE : SUCCESS_DESKTOP)).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText('100 Credits', { exact: true }).first()).toBeAttached();
+});
+
+test('a photo of someone else is named, warned about and removed in one tap; the rest train', async ({ page }) => {
+  await trainingPageWith(page, 'Sam Reyes', 500);
+
+  const [one, two, three, four] = await onePersonPhotos();
+  const photos = [one!, two!, await strangerPhoto(), three!, four!];
+  await page.locator('input[type=file]').setInputFiles(photos.map((buffer, i) => file(`photo-${i + 1}.jpg`, buffer)));
+  const summary = page.getByTestId('photo-check-summary');
+  await expect(summary).toContainText('5 photos: 4 good, 1 with a problem, photos show different people', { timeout: 60_000 });
+  await expect(items(page).nth(2)).toHaveAttribute('aria-label', 'Photo 3: Not the same person');
+  await expect(items(page).nth(2).getByTestId('photo-badge')).toHaveText('Not the same person');
+  await expect(summary).toContainText(
+    'Photo 3: Not the same person. This face does not match most of your photos. Use photos of one person only.',
+  );
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  await summary.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: test.info().outputPath(`training-photo-stranger-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+
+  await page.getByRole('button', { name: 'Remove the photo with a problem' }).click();
+  await expect(items(page)).toHaveCount(4);
+  await expect(summary).toContainText('4 photos: 4 good');
+  await expect(summary).not.toContainText('different people');
+  await page.getByRole('button', { name: 'Start Training' }).click();
+  await expect(page.getByText(isPhone(page) ? SUCCESS_PHONE : SUCCESS_DESKTOP)).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('0 Credits', { exact: true }).first()).toBeAttached();
 });
 
 test('awkward files get a clear badge, never a stuck spinner', async ({ page }) => {

@@ -274,6 +274,14 @@ export async function photoOf(c: NoFaceCrop | PortraitCrop): Promise<Buffer> {
     .toBuffer();
 }
 
+/** The photos of one labelled person in one half, as JPEGs (e.g. 'grid man': distinct real photos of one man). */
+export const photosOfPerson = (half: Half, person: string): Promise<Buffer[]> =>
+  Promise.all(
+    portraitsIn(half)
+      .filter((c) => c.person === person)
+      .map(photoOf),
+  );
+
 export interface EvalPhoto {
   name: string;
   photo: Buffer;

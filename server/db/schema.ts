@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { RecordedPhotoCheck } from '../../common/photo-check.ts';
 
 /**
  * A job's lease (docs/decisions/009-job-leases.md): the instance working on the row and until when; it renews
@@ -137,6 +138,11 @@ export const loraTrainings = pgTable(
     referenceFace: real('reference_face').array(),
     /** When the reference was worked out (at submit, or from the kept training photos for older characters). */
     referenceCheckedAt: timestamp('reference_checked_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * The server's re-check of the training photos at submit, each compared with the others ('Not the same
+     * person', copies), as the page words it (product §5). Null for characters trained before it was kept.
+     */
+    photoChecks: jsonb('photo_checks').$type<RecordedPhotoCheck[]>(),
   },
   (t) => [
     index('lora_trainings_user_created_idx').on(t.userId, t.createdAt.desc()),

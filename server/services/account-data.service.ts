@@ -47,7 +47,8 @@ export const EXPORT_README = (email: string | null, at: Date, images: number) =>
     'characters.json    your characters (trainings): name, trigger word, gender, hair colour, status,',
     '                   when each was trained, and its reference face: the list of numbers the likeness',
     '                   check compares each image with (the mean of the face measurements of your',
-    '                   training photos; not a photo). Deleted characters are not included; their',
+    "                   training photos; not a photo), and the photo check's verdict on each training",
+    '                   photo when it was submitted (photo_checks). Deleted characters are not included; their',
     '                   models, training photos and reference faces were removed when you deleted them.',
     'credits.csv        your credit history, one line per change: time, kind (grant, debit, refund,',
     '                   adjustment), amount, balance after it and the reason.',
@@ -225,6 +226,7 @@ export function createAccountDataService(deps: {
           created_at: t.createdAt.toISOString(),
           error: t.error,
           reference_face: t.referenceFace,
+          photo_checks: t.photoChecks,
         }));
         yield { name: 'characters.json', compress: true, modified: now, content: `${JSON.stringify(characters, null, 2)}\n` };
         yield { name: 'credits.csv', compress: true, modified: now, content: async () => creditsCsv(userId) };

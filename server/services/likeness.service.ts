@@ -1,4 +1,4 @@
-import { FACE_MATCH, faceSimilarity } from '@common/face-match.ts';
+import { faceSimilarity, matchesMost } from '@common/face-match.ts';
 import { scoreLikeness, type LikenessScore } from '@common/likeness.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
@@ -30,11 +30,12 @@ export type LikenessService = ReturnType<typeof createLikenessService>;
  * same-person rule). Null when fewer than two agree: a lone face or a crowd of strangers is no reference.
  */
 export function referenceFaceOf(embeddings: readonly number[][]): number[] | null {
-  const agreeing = embeddings.filter((e, i) => {
-    const others = embeddings.filter((_, j) => j !== i);
-    const matches = others.filter((o) => faceSimilarity(e, o) >= FACE_MATCH).length;
-    return others.length > 0 && matches >= others.length / 2 && matches > 0;
-  });
+  const agreeing = embeddings.filter((e, i) =>
+    matchesMost(
+      e,
+      embeddings.filter((_, j) => j !== i),
+    ),
+  );
   if (agreeing.length < 2) return null;
   const size = agreeing[0].length;
   if (agreeing.some((e) => e.length !== size)) return null;

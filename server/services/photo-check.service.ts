@@ -1,12 +1,16 @@
 import { IMAGE_FORMATS } from '@common/media.ts';
 import {
+  acrossPhotos,
   countedPeople,
   explicitScore,
   orderProblems,
   PHOTO_CHECK,
+  photoBadge,
+  problemsOf,
   trainingPolicyRefusal,
   type PhotoCheck,
   type PhotoProblem,
+  type RecordedPhotoCheck,
 } from '@common/photo-check.ts';
 import { LIMITS } from '@common/product.ts';
 import { AppError, unavailable } from '../domain/errors.ts';
@@ -44,16 +48,17 @@ function originalSize(m: PhotoMeasures, stated?: ShownSize): ShownSize {
 /** The verdict on one photo from its measures; `stated` is the original's size when a copy was measured. */
 export function judgePhoto(m: PhotoMeasures, stated?: ShownSize): PhotoCheck {
   const size = originalSize(m, stated);
-  const verdict = (problems: PhotoProblem[], faces = 0, hash: string | null = null, detail: string | null = null): PhotoCheck => ({
+  const verdict = (problems: PhotoProblem[], faces = 0, detail: string | null = null): PhotoCheck => ({
     problems: orderProblems(problems),
     faces,
     width: size.width,
     height: size.height,
-    hash,
+    hash: null,
+    embedding: null,
     detail,
   });
   if (size.width * size.height > LIMITS.imageMaxPixels) return verdict(['too-large']);
-  if (!m.decoded) return verdict(['unreadable'], 0, null, unreadableDetail(m));
+  if (!m.decoded) return verdict(['unreadable'], 0, unreadableDetail(m));
 
   const { decoded } = m;
   const problems: PhotoProblem[] = [];
@@ -77,7 +82,22 @@ export function judgePhoto(m: PhotoMeasures, stated?: ShownSize): PhotoCheck {
     if (face && face.blur > PHOTO_CHECK.maxBlur) problems.push('blurry');
   }
   // Only a photo of one person is compared with the others, by its face.
-  return verdict(problems, people, people === 1 ? decoded.hash : null);
+  if (people !== 1) return verdict(problems, people);
+  return { ...verdict(problems, people), hash: decoded.hash, embedding: main?.embedding?.map(roundEmbedding) ?? null };
+}
+
+/** Four decimals keep a face's similarity to the others within 0.001 and its JSON a third the size. */
+const roundEmbedding = (v: number) => Math.round(v * 10_000) / 10_000;
+
+/** The verdicts of a set of photos compared with each other (copies, another person), as the page words them. */
+export function recordedChecks(checks: readonly PhotoCheck[], names: readonly string[]): RecordedPhotoCheck[] {
+  const compared = acrossPhotos(checks);
+  return checks.map((check, i) => ({
+    name: names[i]!,
+    badge: photoBadge(check, compared[i]),
+    problems: problemsOf(check, compared[i]),
+    faces: check.faces,
+  }));
 }
 
 export interface PhotoCheckDeps {
@@ -109,15 +129,19 @@ export function createPhotoCheckService(deps: PhotoCheckDeps) {
 
     /**
      * Re-checks every photo of a training archive before it is paid for, and refuses (422, naming the photos)
-     * when one is NSFW or fewer than the minimum show exactly one face.
+     * when one is NSFW or fewer than the minimum show exactly one face. Returns each photo's verdict compared
+     * with the others (copies and another person warn, as on the page), to be recorded with the training.
      */
-    async assertTrainable(images: { name: string; bytes: Uint8Array }[]): Promise<PhotoCheck[]> {
+    async assertTrainable(images: { name: string; bytes: Uint8Array }[]): Promise<RecordedPhotoCheck[]> {
       const checks: PhotoCheck[] = [];
       // One at a time: the worker queues anyway, and each photo's timeout then covers only its own work.
       for (const image of images) checks.push(judgePhoto(await measure(image.bytes, NOT_CHECKED)));
       const refusal = trainingPolicyRefusal(checks, (i) => `${i + 1} (${images[i]!.name})`);
       if (refusal) throw new AppError(422, 'photos_refused', refusal);
-      return checks;
+      return recordedChecks(
+        checks,
+        images.map((image) => image.name),
+      );
     },
 
     /** Refuses an image the NSFW classifier flags (prompt extraction); a photo it cannot read passes on. */

@@ -124,7 +124,7 @@ export function createTrainingsService(deps: TrainingsDeps) {
       const zip = await deps.storage.read(upload.storageKey);
       if (!zip)
         throw badRequest('The uploaded training archive is no longer available. Please upload the photos again.', 'archive_missing');
-      await deps.photoChecks.assertTrainable(await checkTrainingArchive(zip));
+      const photoChecks = await deps.photoChecks.assertTrainable(await checkTrainingArchive(zip));
 
       const id = randomUUID();
       const requestId = randomUUID();
@@ -141,6 +141,7 @@ export function createTrainingsService(deps: TrainingsDeps) {
           status: 'IN_PROGRESS',
           uploadUrl: upload.url,
           provider: deps.provider,
+          photoChecks,
         });
         await publishTraining(deps.events, tx, row);
       });

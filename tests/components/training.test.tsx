@@ -227,6 +227,40 @@ describe('photo checks on the training page', () => {
     expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('HEIC and AVIF photos cannot be used. Choose JPG, PNG or WEBP.');
   });
 
+  it('names a face that most of the photos do not match, says the photos show different people, and still lets them train', async () => {
+    // The server's embeddings: photos 1, 2, 4 and 5 show one person, photo 3 someone else (orthogonal faces).
+    const dana = [1, 0, 0];
+    const alex = [0, 1, 0];
+    renderPage({ check: (i) => verdict(i === 1 ? ['too-dark'] : [], { embedding: i === 2 ? alex : dana }) });
+    const user = await fillForm(5);
+    const list = screen.getByRole('list', { name: 'Selected photos' });
+    const summary = screen.getByTestId('photo-check-summary');
+    await waitFor(() => expect(summary).toHaveTextContent('5 photos: 3 good, 2 with problems, photos show different people'));
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.getAttribute('aria-label')),
+    ).toEqual(['Photo 1: Good', 'Photo 2: Too dark', 'Photo 3: Not the same person', 'Photo 4: Good', 'Photo 5: Good']);
+    expect(summary).toHaveTextContent(
+      'Photo 3: Not the same person. This face does not match most of your photos. Use photos of one person only.',
+    );
+    // A warning, like the others: the form still submits.
+    expect(screen.getByRole('button', { name: 'Start Training' })).toBeEnabled();
+
+    // Removed, the rest agree again.
+    await user.click(screen.getByRole('button', { name: 'Remove 2 photos with problems' }));
+    await waitFor(() => expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('3 photos: 3 good'));
+    expect(screen.getByTestId('photo-check-summary')).not.toHaveTextContent('different people');
+  });
+
+  it('compares no faces while fewer than three photos show one', async () => {
+    renderPage({ check: (i) => verdict([], { embedding: i === 0 ? [1, 0] : [0, 1] }) });
+    const user = userEvent.setup();
+    await user.upload(screen.getByLabelText('Photos'), photos(2));
+    await waitFor(() => expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('2 photos: 2 good'));
+    expect(screen.getByTestId('photo-check-summary')).not.toHaveTextContent('different people');
+  });
+
   it('shows progress per photo and never blocks the form while checking', async () => {
     const pending: (() => void)[] = [];
     const fake = renderPage({ check: () => new Promise<PhotoCheck>((resolve) => pending.push(() => resolve(verdict()))) });

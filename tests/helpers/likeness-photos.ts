@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { photosOfPerson } from '../../bench/photo-eval/set.ts';
 import { portraitPhoto, PORTRAITS } from './photos.ts';
 
 /**
@@ -24,3 +25,12 @@ export async function photosOf(name: (typeof PORTRAITS)[number]): Promise<Buffer
     await sharp(base).modulate({ brightness: 1.08, saturation: 0.9 }).jpeg({ quality: 88 }).toBuffer(),
   ];
 }
+
+/**
+ * Different real photos of one person, for the same-person check: the grid's man in the evaluation set's tuning
+ * half (bench/photo-eval; the held-out half stays for the bench).
+ */
+export const onePersonPhotos = () => photosOfPerson('tuning', 'grid man');
+
+/** A photo of someone else than onePersonPhotos' man. */
+export const strangerPhoto = () => portraitPhoto('smilingWoman');

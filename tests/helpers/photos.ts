@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
+import { photosOfPerson } from '../../bench/photo-eval/set.ts';
 
 /**
  * Real photos for vision tests, cut from the sample images that ship inside @vladmandic/human
@@ -98,15 +99,18 @@ export async function sceneWithoutFace(): Promise<Buffer> {
  * keyed by the badge each must get (see tests/server/photo-check.test.ts and e2e/training-photos.spec.ts).
  */
 export async function derivedPhotos() {
-  const woman = await portraitPhoto('smilingWoman');
   const man = await portraitPhoto('man');
+  // Another real photo of the same man (the face-match grid's, bench/photo-eval): the good photos show one person,
+  // as a training set should, so none of them is 'Not the same person'.
+  const [sameMan] = await photosOfPerson('tuning', 'grid man');
   const pair = sharp({ create: { width: 800, height: 640, channels: 3, background: { r: 20, g: 20, b: 24 } } }).composite([
     { input: await samplePhoto('smilingWoman'), left: 200, top: 200 },
     { input: await samplePhoto('man'), left: 448, top: 200 },
   ]);
   // Each problem photo is made from a different portrait: a darkened copy of a photo is still the same photo.
+  // Those too dark, bright, blurry or small to measure are not compared with the others (acrossPhotos).
   return {
-    good: woman,
+    good: sameMan!,
     goodMan: man,
     // A Gaussian blur of about 2 % of the face's width. Much more (3 %) and no evidence of a face is left on this
     // portrait (the mesh's confidence falls to 0.01, as on false faces): such a photo gets 'No face found'.
@@ -135,10 +139,13 @@ export async function derivedPhotos() {
   };
 }
 
-/** Awkward files a phone or a camera produces, each from a different portrait (a copy would be 'Same as…'). */
+/**
+ * Awkward files a phone or a camera produces, each from a different photo (a copy would be 'Same as…') of one
+ * man (a set of strangers would be 'Not the same person').
+ */
 export async function awkwardPhotos() {
   const portrait = await portraitPhoto('man');
-  const [woman, blonde] = [await portraitPhoto('smilingWoman'), await portraitPhoto('blondeWoman')];
+  const [first, second] = await photosOfPerson('tuning', 'grid man');
   // An iPhone HEIC's container (brand 'heic', HEVC-coded image) saved under a .jpg name.
   const heic = Buffer.from(await sharp(portrait).avif().toBuffer());
   for (let at = 8; at < 32; at += 4) if (heic.toString('latin1', at, at + 4) === 'avif') heic.write('heic', at, 'latin1');
@@ -148,8 +155,8 @@ export async function awkwardPhotos() {
       .withMetadata({ orientation: 8 })
       .jpeg({ quality: 92 })
       .toBuffer(),
-    cmyk: await sharp(woman).toColourspace('cmyk').jpeg().toBuffer(),
-    png16: await sharp(blonde).toColourspace('rgb16').png().toBuffer(),
+    cmyk: await sharp(first).toColourspace('cmyk').jpeg().toBuffer(),
+    png16: await sharp(second).toColourspace('rgb16').png().toBuffer(),
     heicNamedJpg: heic,
     truncated: portrait.subarray(0, Math.floor(portrait.length / 2)),
   };

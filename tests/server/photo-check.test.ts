@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicateOf, PHOTO_CHECK, photoBadge, type PhotoCheck } from '@common/photo-check.ts';
+import { acrossPhotos, duplicateOf, PHOTO_CHECK, photoBadge, type PhotoCheck } from '@common/photo-check.ts';
 import { rateLimits } from '../../server/db/schema.ts';
 import { awkwardPhotos, derivedPhotos, portraitPhoto, PORTRAITS, samplePhoto } from '../helpers/photos.ts';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/server.ts';
@@ -48,10 +48,10 @@ describe('training photo check', () => {
     const names = Object.keys(expected) as (keyof typeof photos)[];
     const checks: PhotoCheck[] = [];
     for (const name of names) checks.push(await verdict(photos[name]));
-    const sameAs = duplicateOf(checks.map((c) => c.hash));
-    const badges = Object.fromEntries(names.map((name, i) => [name, photoBadge(checks[i]!, sameAs[i])]));
+    const compared = acrossPhotos(checks);
+    const badges = Object.fromEntries(names.map((name, i) => [name, photoBadge(checks[i]!, compared[i])]));
     expect(badges).toEqual(expected);
-    expect(checks[names.indexOf('good')]).toMatchObject({ problems: [], faces: 1, width: 640, height: 800, detail: null });
+    expect(checks[names.indexOf('good')]).toMatchObject({ problems: [], faces: 1, width: 512, height: 640, detail: null });
     expect(checks[names.indexOf('twoFaces')]).toMatchObject({ faces: 2, hash: null });
     expect(checks[names.indexOf('noFace')]).toMatchObject({ faces: 0, hash: null });
   });
@@ -100,7 +100,7 @@ describe('training photo check: bad input gets a clear verdict, never a 500', ()
     const { cmyk, png16 } = await awkwardPhotos();
     expect((await sharp(cmyk).metadata()).space).toBe('cmyk');
     expect((await sharp(png16).metadata()).depth).toBe('ushort');
-    for (const file of [cmyk, png16]) expect(await verdict(file)).toMatchObject({ problems: [], faces: 1, width: 640, height: 800 });
+    for (const file of [cmyk, png16]) expect(await verdict(file)).toMatchObject({ problems: [], faces: 1, width: 512, height: 640 });
   });
 
   it('says why a damaged file, a HEIC renamed .jpg or a text file cannot be read', async () => {

@@ -26,6 +26,7 @@ import {
 } from '../helpers/training.ts';
 import { waitFor } from '../helpers/wait.ts';
 import { spawnServerProcess } from '../helpers/server-process-control.ts';
+import { onePersonPhotos, strangerPhoto } from '../helpers/likeness-photos.ts';
 import { pngHeader, sceneWithoutFace } from '../helpers/photos.ts';
 import {
   createScratchDatabase,
@@ -462,6 +463,31 @@ describe('the submission re-checks photos and never trusts the page', () => {
       );
       expect(ok.status, await ok.clone().text()).toBe(200);
       expect(await balance(client)).toBe(0);
+    } finally {
+      await ts.stop();
+    }
+  });
+
+  it('records each photo’s verdict with the training, a face that most photos do not match as the page words it', async () => {
+    const ts = await startTestServer({ env: FAST_TRAINING });
+    try {
+      const [one, two, three] = await onePersonPhotos();
+      const stranger = await strangerPhoto();
+      const { client, userId } = await ts.signUp({ credits: 500 });
+      const res = await client.post(
+        '/api/image/submit-lora-training',
+        trainingPayload(await uploadArchive(client, trainingArchiveOf([one!, stranger, two!, three!]))),
+      );
+      // Another person only warns: the training goes ahead and is paid for.
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await balance(client)).toBe(0);
+      const [row] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.userId, userId));
+      expect(row!.photoChecks).toEqual([
+        { name: 'photo-1.jpg', badge: 'Good', problems: [], faces: 1 },
+        { name: 'photo-2.jpg', badge: 'Not the same person', problems: ['different-person'], faces: 1 },
+        { name: 'photo-3.jpg', badge: 'Good', problems: [], faces: 1 },
+        { name: 'photo-4.jpg', badge: 'Good', problems: [], faces: 1 },
+      ]);
     } finally {
       await ts.stop();
     }

@@ -403,7 +403,12 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
       expect(images).toContain(gens[0].file);
       expect(gens[1]).toMatchObject({ prompt: 'second prompt', character: null });
       expect(JSON.parse(strFromU8(zip['characters.json']))).toEqual([
-        expect.objectContaining({ id: done.id, name: 'Exported', status: 'COMPLETED' }),
+        expect.objectContaining({
+          id: done.id,
+          name: 'Exported',
+          status: 'COMPLETED',
+          photo_checks: expect.arrayContaining([expect.objectContaining({ name: 'photo-1.jpg', badge: expect.any(String), faces: 1 })]),
+        }),
       ]);
 
       const csv = strFromU8(zip['credits.csv']).trim().split('\r\n');

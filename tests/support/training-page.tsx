@@ -29,7 +29,7 @@ export function record(overrides: Partial<TrainingView> = {}): TrainingView {
 /** A verdict as the server gives it. */
 export function verdict(problems: PhotoProblem[] = [], over: Partial<PhotoCheck> = {}): PhotoCheck {
   const faces = problems.includes('no-face') ? 0 : problems.includes('several-people') ? 2 : 1;
-  return { problems, faces, width: 1200, height: 1600, hash: null, detail: null, ...over };
+  return { problems, faces, width: 1200, height: 1600, hash: null, embedding: null, detail: null, ...over };
 }
 
 /** A face hash far from every other photo's (16 bits or more apart), unless a test gives one. */

@@ -1,12 +1,14 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
-  duplicateOf,
+  acrossPhotos,
   nsfwRefusal,
   onePersonRefusal,
   photoBadge,
   PHOTO_PROBLEM_HINTS,
   photoSummary,
+  problemsOf,
   type PhotoCheck,
+  type PhotoComparison,
 } from '@common/photo-check';
 import { LIMITS } from '@common/product';
 import { ApiError, isAbortError, responseBody } from '@/backend/api-error';
@@ -119,9 +121,9 @@ export function usePhotoChecks(photos: TrainingPhoto[]) {
 
   return useMemo(() => {
     const list = photos.map((p) => states[p.id] ?? ({ status: 'waiting' } as const));
-    const sameAs = duplicateOf(list.map((s) => (s.status === 'done' ? s.check.hash : null)));
+    const compared = acrossPhotos(list.map((s) => (s.status === 'done' ? s.check : null)));
     const verdicts = new Map<string, PhotoVerdict>();
-    list.forEach((state, i) => verdicts.set(photos[i]!.id, verdictOf(state, sameAs[i] ?? null)));
+    list.forEach((state, i) => verdicts.set(photos[i]!.id, verdictOf(state, compared[i]!)));
     const done = list.flatMap((s) => (s.status === 'done' ? [s.check] : []));
     const pending = list.filter((s) => s.status === 'waiting' || s.status === 'checking').length;
     const withProblems = photos.flatMap((p, i): PhotoWithProblem[] => {
@@ -131,7 +133,15 @@ export function usePhotoChecks(photos: TrainingPhoto[]) {
     const good = [...verdicts.values()].filter((v) => v.tone === 'good').length;
     return {
       verdicts,
-      summary: photos.length ? photoSummary({ total: photos.length, good, problems: withProblems.length, pending }) : null,
+      summary: photos.length
+        ? photoSummary({
+            total: photos.length,
+            good,
+            problems: withProblems.length,
+            pending,
+            differentPeople: compared.some((c) => c.differentPerson),
+          })
+        : null,
       /** Photos whose check found a problem, in the form's order (one tap removes them all). */
       withProblems,
       /**
@@ -152,7 +162,7 @@ function refusalOf(list: PhotoCheckState[], done: PhotoCheck[], pending: number)
   return pending === 0 && done.length ? onePersonRefusal(all) : null;
 }
 
-function verdictOf(state: PhotoCheckState, sameAs: number | null): PhotoVerdict {
+function verdictOf(state: PhotoCheckState, compared: PhotoComparison): PhotoVerdict {
   switch (state.status) {
     case 'waiting':
       return { state: state.status, badge: 'Waiting…', tone: 'busy', hint: null, hasProblem: false };
@@ -161,9 +171,9 @@ function verdictOf(state: PhotoCheckState, sameAs: number | null): PhotoVerdict 
     case 'failed':
       return { state: state.status, badge: 'Not checked', tone: 'none', hint: state.message, hasProblem: false };
     case 'done': {
-      const badge = photoBadge(state.check, sameAs);
-      if (badge === 'Good') return { state: state.status, badge, tone: 'good', hint: null, hasProblem: false };
-      const first = sameAs && badge.startsWith('Same as') ? 'duplicate' : state.check.problems[0]!;
+      const first = problemsOf(state.check, compared)[0];
+      if (!first) return { state: state.status, badge: 'Good', tone: 'good', hint: null, hasProblem: false };
+      const badge = photoBadge(state.check, compared);
       const hint = first === 'unreadable' && state.check.detail ? state.check.detail : PHOTO_PROBLEM_HINTS[first];
       return { state: state.status, badge, tone: first === 'not-allowed' ? 'bad' : 'warn', hint, hasProblem: true };
     }

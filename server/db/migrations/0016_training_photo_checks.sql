@@ -1,0 +1,1 @@
+ALTER TABLE "lora_trainings" ADD COLUMN "photo_checks" jsonb;
