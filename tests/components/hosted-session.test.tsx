@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import userEvent from '@testing-library/user-event';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { Link, MemoryRouter, Route, Routes } from 'react-router';
+import { Link, MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { ClerkProvider, useAuth, useClerk, useUser, type ClerkProp } from '@clerk/react';
 import { importSPKI, jwtVerify } from 'jose';
 import { http, HttpResponse } from 'msw';
@@ -272,18 +272,30 @@ describe('the hosted build loads Clerk only where it is needed', () => {
   });
 });
 
+/** Where in the app a visitor landed. */
+function AppAt() {
+  return <p>the app at {useLocation().pathname}</p>;
+}
+
 describe('the sign-in page while Clerk loads and when it cannot', () => {
-  function renderSignIn(clerk: ReturnType<typeof createFakeClerk>['clerk']) {
+  function renderSignIn(clerk: ReturnType<typeof createFakeClerk>['clerk'], path = '/sign-in') {
     render(
-      <MemoryRouter initialEntries={['/sign-in']}>
+      <MemoryRouter initialEntries={[path]}>
         <HostedSession config={config} clerk={clerk as unknown as ClerkProp}>
           <Routes>
             <Route path="/sign-in/*" element={<ClerkAuthScreen mode="sign-in" />} />
+            <Route path="/app/*" element={<AppAt />} />
           </Routes>
         </HostedSession>
       </MemoryRouter>,
     );
   }
+
+  it('sends someone already signed in on to the app (or the page that sent them), not to a second sign-in', async () => {
+    renderSignIn(createFakeClerk({ keys, user: ada }).clerk, '/sign-in?next=%2Fapp%2Fexplore');
+    expect(await screen.findByText('the app at /app/explore')).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Sign in' })).not.toBeInTheDocument();
+  });
 
   it('shows that sign-in is loading while clerk-js loads', async () => {
     const { clerk } = createFakeClerk({ keys, user: null });

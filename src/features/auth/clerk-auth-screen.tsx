@@ -1,6 +1,6 @@
-import { ClerkFailed, ClerkLoading, SignIn, SignUp } from '@clerk/react';
+import { ClerkFailed, ClerkLoading, SignIn, SignUp, useAuth } from '@clerk/react';
 import { useCallback, useSyncExternalStore } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { currentClerkScriptWatch } from '@/backend/hosted/clerk-script-watch';
 import { IDENTITY_SERVICE_UNAVAILABLE } from '@/backend/hosted/clerk-identity';
 import { Logo } from '@/components/logo';
@@ -23,6 +23,10 @@ export function ClerkAuthScreen({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     useCallback((changed: () => void) => scripts.onFail(changed), [scripts]),
     () => scripts.failed,
   );
+  // Already signed in (a second tab, or the app's guard that saw the session a moment before Clerk announced it):
+  // on to the app rather than a sign-in form for someone who has signed in.
+  const { isSignedIn } = useAuth();
+  if (isSignedIn) return <Navigate to={landing} replace />;
   const unavailable = (
     <div className="w-full max-w-md">
       <ErrorState title={IDENTITY_SERVICE_UNAVAILABLE} onRetry={() => window.location.reload()} />
