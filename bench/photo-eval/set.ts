@@ -282,6 +282,16 @@ export const photosOfPerson = (half: Half, person: string): Promise<Buffer[]> =>
       .map(photoOf),
   );
 
+/** The portraits of one half with these names, in that order, as JPEGs. */
+export const portraitsNamed = (half: Half, names: readonly string[]): Promise<Buffer[]> =>
+  Promise.all(
+    names.map((name) => {
+      const crop = portraitsIn(half).find((c) => c.name === name);
+      if (!crop) throw new Error(`No portrait named ${name} in the ${half} half`);
+      return photoOf(crop);
+    }),
+  );
+
 export interface EvalPhoto {
   name: string;
   photo: Buffer;

@@ -1,5 +1,4 @@
 import sharp from 'sharp';
-import { photosOf } from '../../tests/helpers/likeness-photos';
 import { portraitPhoto, PORTRAITS } from '../../tests/helpers/photos';
 
 /** Real portraits (the sample photos inside @vladmandic/human), one person each; mirrored after the fifth. */
@@ -15,9 +14,7 @@ export async function trainingPhotos(n: number): Promise<{ name: string; mimeTyp
 
 /**
  * Photos of one person (the likeness check needs a character whose photos agree), as the fal fake returns them
- * for that person; and someone else, whom it sends when told to miss.
+ * for that person; and people of the evaluation set the description model tells from him, whom it sends when
+ * told to miss (tests/helpers/likeness-photos.ts).
  */
-export const onePersonPhotos = () => photosOf('smilingWoman');
-export async function strangerPhotos(): Promise<Buffer[]> {
-  return [await portraitPhoto('man'), await portraitPhoto('auburnWoman')];
-}
+export { onePersonPhotos, strangerPhotos } from '../../tests/helpers/likeness-photos';

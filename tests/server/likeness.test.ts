@@ -11,7 +11,7 @@ import { mediaUrl } from '../../server/providers/storage/index.ts';
 import { readCatalogue } from '../../server/services/packs.service.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
-import { photosOf } from '../helpers/likeness-photos.ts';
+import { onePersonPhotos, strangerPhotos } from '../helpers/likeness-photos.ts';
 import { portraitPhoto, sceneWithoutFace } from '../helpers/photos.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -27,6 +27,7 @@ const N = pack.prompts.length;
 describe.each(testDatabases())('likeness check (%s)', (database) => {
   let fal: FakeFal;
   let ts: TestServer;
+  let training: Buffer[];
   let person: Buffer[];
   let stranger: Buffer[];
 
@@ -35,10 +36,12 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
     const conn = { credentials: fal.key, fetch: fal.fetch, pollIntervalMs: 10, timeoutMs: 10_000 };
     // One slot: the photos of a shoot (and their re-takes) reach the fake in a known order.
     ts = await startTestServer({ database, runtime: { generator: createFalGenerator(conn) }, env: { INFERENCE_CONCURRENCY: '1' } });
-    person = await photosOf('smilingWoman');
-    // A stranger the description model tells from her (0.45 against her reference). The other sample portraits
-    // measure 0.51–0.70, around or above FACE_MATCH (0.53): the different people it does not tell apart.
-    stranger = [await portraitPhoto('man')];
+    // Real photos of one man from the evaluation set: five train the character, the fal fake answers with the
+    // other five; the strangers are people of the set the description model tells from him.
+    const man = await onePersonPhotos();
+    training = man.slice(0, 5);
+    person = man.slice(5);
+    stranger = await strangerPhotos();
   }, 120_000);
   afterAll(async () => {
     await ts?.stop();
@@ -86,7 +89,7 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
 
   it('keeps the reference face with the training row: a normalised vector of numbers; none without agreeing faces', async () => {
     const { userId } = await ts.signUp();
-    const mara = await character(userId, person);
+    const mara = await character(userId, training);
     const [row] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, mara.id));
     expect(row.referenceFace!.length).toBeGreaterThan(100);
     expect(Math.hypot(...row.referenceFace!)).toBeCloseTo(1, 3);
@@ -106,7 +109,7 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
 
   it('scores a generation made with the character within seconds: strong for the person, weak for a stranger', async () => {
     const { client, userId } = await ts.signUp({ credits: 100 });
-    const mara = await character(userId, person);
+    const mara = await character(userId, training);
     const generate = async () => {
       const res = await client.post('/api/image/generate-image', generationRequestBody({ loras: [{ path: mara.loraFileUrl, scale: 1 }] }));
       expect(res.status).toBe(200);
@@ -142,7 +145,7 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
 
   it('a shoot with two misses re-takes exactly two, keeps N photos, debits N × 10 once and deletes the discarded files', async () => {
     const { client, userId } = await ts.signUp({ credits: N * 10 });
-    const mara = await character(userId, person);
+    const mara = await character(userId, training);
     // One slot, so the requests come in order: photo 1 (a stranger), its re-take, photo 2 (a stranger), its re-take, the rest.
     fal.control.photos({ person, stranger, sequence: ['stranger', 'person', 'stranger', 'person'] });
     const before = fluxCalls();
@@ -168,7 +171,7 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
 
   it('re-takes at most ⌈N/4⌉ photos of a shoot, keeping the first photo when the re-take is no better', async () => {
     const { client, userId } = await ts.signUp({ credits: N * 10 });
-    const mara = await character(userId, person);
+    const mara = await character(userId, training);
     fal.control.strangerNext(1000);
     const before = fluxCalls();
     const res = await client.post('/api/shoots', { pack_id: pack.id, lora_id: mara.id });
@@ -185,7 +188,7 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
 
   it('a re-take refused by the safety checker keeps the first photo and charges nothing', async () => {
     const { client, userId } = await ts.signUp({ credits: N * 10 });
-    const mara = await character(userId, person);
+    const mara = await character(userId, training);
     // The first photo shows a stranger; its re-take (the next request) is flagged.
     fal.control.strangerNext(1);
     fal.control.nsfwNext({ times: 1, after: 1 });
@@ -206,7 +209,7 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
 
   it("My Generations' 'Weak likeness' filter lists the weak and faceless images only; a bad value is a 400", async () => {
     const { client, userId } = await ts.signUp();
-    const mara = await character(userId, person);
+    const mara = await character(userId, training);
     const row = (n: number, verdict: 'strong' | 'weak' | 'no_face' | null) => ({
       userId,
       prompt: `portrait ${n}`,
@@ -234,7 +237,7 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
 
   it('a vision worker that crashes mid-check: every photo stays, the shoot ends, and the photos are scored later or left unscored', async () => {
     const { client, userId } = await ts.signUp({ credits: N * 10 });
-    const mara = await character(userId, person);
+    const mara = await character(userId, training);
     const res = await client.post('/api/shoots', { pack_id: pack.id, lora_id: mara.id });
     const id = ((await res.json()) as ShootView).id;
     // The worker thread is killed every few hundred milliseconds while the shoot runs (what a crash does to it).
