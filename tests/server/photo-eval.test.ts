@@ -1,7 +1,11 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_MATCH, faceSimilarity } from '@common/face-match.ts';
 import { photoBadge, type PhotoCheck } from '@common/photo-check.ts';
 import { NO_FACE, PORTRAITS, photoOf, type NoFaceKind } from '../../bench/photo-eval/set.ts';
+import { portraitPhoto, samplePhoto } from '../helpers/photos.ts';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/server.ts';
 
 /**
@@ -76,5 +80,67 @@ describe('photo check on the evaluation set’s real photos', () => {
       expect(check.faces).toBe(1);
       expect(check.problems.filter((p) => p !== 'too-small')).toEqual([]);
     }
+  });
+});
+
+describe('hard faces get a badge that says what the check saw, never a 500', () => {
+  // What counts as a face (decision 016): a real face whose mesh fits with its eyes, nose and mouth in view.
+  // A drawn face, one turned too far or hidden behind mirrored glasses, or one with its eyes or mouth covered
+  // is 'No face found' (a trainer could not learn the face from it either); a grey or tinted photo, or a face
+  // filling the frame, is a face like any other.
+  it('judges each as the rule says', async () => {
+    const require = createRequire(import.meta.url);
+    const assets = join(dirname(require.resolve('@vladmandic/human')), '..', 'assets');
+    const man = await portraitPhoto('man');
+    const bar = (width: number, height: number) => ({ create: { width, height, channels: 3 as const, background: '#1a1a1a' } });
+    const cases: [string, Buffer, string][] = [
+      ['three-quarter profile', await photoOf(portrait('grid cell 3.14')), 'No face found'],
+      ['mirrored sunglasses', await photoOf(portrait('party2 person 1')), 'No face found'],
+      [
+        'eyes covered',
+        await sharp(man)
+          .composite([{ input: bar(130, 40), left: 255, top: 255 }])
+          .jpeg()
+          .toBuffer(),
+        'No face found',
+      ],
+      [
+        'mouth covered',
+        await sharp(man)
+          .composite([{ input: bar(120, 60), left: 260, top: 300 }])
+          .jpeg()
+          .toBuffer(),
+        'No face found',
+      ],
+      [
+        'a drawn face (a 3D avatar)',
+        await sharp(join(assets, 'screenshot-vrm.jpg'))
+          .extract({ left: 100, top: 20, width: 170, height: 170 })
+          .resize({ width: 640, kernel: 'lanczos3' })
+          .jpeg()
+          .toBuffer(),
+        'No face found',
+      ],
+      [
+        'grayscale',
+        await sharp(await portraitPhoto('auburnWoman'))
+          .grayscale()
+          .jpeg()
+          .toBuffer(),
+        'Good',
+      ],
+      ['toned like bronze', await sharp(man).grayscale().tint({ r: 150, g: 110, b: 60 }).jpeg().toBuffer(), 'Good'],
+      [
+        'a face filling the frame',
+        await sharp(await samplePhoto('blondeWoman'))
+          .extract({ left: 20, top: 10, width: 112, height: 130 })
+          .resize({ width: 640 })
+          .jpeg()
+          .toBuffer(),
+        'Good',
+      ],
+    ];
+    const badges = Object.fromEntries(await Promise.all(cases.map(async ([name, photo]) => [name, photoBadge(await verdict(photo))])));
+    expect(badges).toEqual(Object.fromEntries(cases.map(([name, , badge]) => [name, badge])));
   });
 });
