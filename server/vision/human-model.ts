@@ -45,7 +45,6 @@ export interface Tensor {
 }
 export interface HumanTf {
   tensor(data: Uint8Array, shape: number[], dtype: 'int32'): Tensor;
-  slice(x: Tensor, begin: number[], size: number[]): Tensor;
   tidy<T extends Tensor>(fn: () => T): T;
   cast(x: Tensor, dtype: 'float32'): Tensor;
   div(a: Tensor, b: number): Tensor;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acrossPhotos, duplicateOf, PHOTO_CHECK, photoBadge, type PhotoCheck } from '@common/photo-check.ts';
 import { rateLimits } from '../../server/db/schema.ts';
 import { awkwardPhotos, derivedPhotos, portraitPhoto, PORTRAITS, samplePhoto } from '../helpers/photos.ts';
+import { photoVerdict, postPhotoCheck } from '../helpers/photo-checks.ts';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/server.ts';
 
 /** The real analyser (face detector and nsfwjs) on real photos and copies derived from them. */
@@ -18,17 +19,9 @@ afterAll(async () => {
   await ts?.stop();
 });
 
-async function check(bytes: Buffer, opts: { name?: string; query?: string; as?: TestClient } = {}): Promise<Response> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), opts.name ?? 'photo.jpg');
-  return (opts.as ?? client).fetch(`/api/trainings/check-photo${opts.query ?? ''}`, { method: 'POST', body: form });
-}
-
-async function verdict(bytes: Buffer, opts: { name?: string; query?: string } = {}): Promise<PhotoCheck> {
-  const res = await check(bytes, opts);
-  expect(res.status, await res.clone().text()).toBe(200);
-  return res.json();
-}
+const check = (bytes: Buffer, opts: { name?: string; query?: string; as?: TestClient } = {}) =>
+  postPhotoCheck(opts.as ?? client, bytes, opts);
+const verdict = (bytes: Buffer, opts: { name?: string; query?: string } = {}) => photoVerdict(client, bytes, opts);
 
 describe('training photo check', () => {
   it('gives each derived photo the badge of its problem, and spots the same photo twice', async () => {

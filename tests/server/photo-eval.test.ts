@@ -1,11 +1,10 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_MATCH, faceSimilarity } from '@common/face-match.ts';
-import { photoBadge, type PhotoCheck } from '@common/photo-check.ts';
-import { NO_FACE, PORTRAITS, photoOf, type NoFaceKind } from '../../bench/photo-eval/set.ts';
+import { photoBadge } from '@common/photo-check.ts';
+import { NO_FACE, PORTRAITS, photoOf, SOURCES, type NoFaceKind } from '../../bench/photo-eval/set.ts';
 import { portraitPhoto, samplePhoto } from '../helpers/photos.ts';
+import { photoVerdict } from '../helpers/photo-checks.ts';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/server.ts';
 
 /**
@@ -23,13 +22,7 @@ afterAll(async () => {
   await ts?.stop();
 });
 
-async function verdict(photo: Buffer): Promise<PhotoCheck> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(photo)]), 'photo.jpg');
-  const res = await client.fetch('/api/trainings/check-photo', { method: 'POST', body: form });
-  expect(res.status, await res.clone().text()).toBe(200);
-  return res.json();
-}
+const verdict = (photo: Buffer) => photoVerdict(client, photo);
 
 const noFace = (name: string) => {
   const crop = NO_FACE.find((c) => c.name === name);
@@ -89,8 +82,6 @@ describe('hard faces get a badge that says what the check saw, never a 500', () 
   // is 'No face found' (a trainer could not learn the face from it either); a grey or tinted photo, or a face
   // filling the frame, is a face like any other.
   it('judges each as the rule says', async () => {
-    const require = createRequire(import.meta.url);
-    const assets = join(dirname(require.resolve('@vladmandic/human')), '..', 'assets');
     const man = await portraitPhoto('man');
     const bar = (width: number, height: number) => ({ create: { width, height, channels: 3 as const, background: '#1a1a1a' } });
     const cases: [string, Buffer, string][] = [
@@ -114,7 +105,7 @@ describe('hard faces get a badge that says what the check saw, never a 500', () 
       ],
       [
         'a drawn face (a 3D avatar)',
-        await sharp(join(assets, 'screenshot-vrm.jpg'))
+        await sharp(SOURCES.vrm)
           .extract({ left: 100, top: 20, width: 170, height: 170 })
           .resize({ width: 640, kernel: 'lanczos3' })
           .jpeg()
