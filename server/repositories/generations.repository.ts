@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, inArray, lt, not, sql, type SQL } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
-import type { Executor } from '../db/index.ts';
+import type { Db, Executor } from '../db/index.ts';
 import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
 import { leaseIsFree } from './job-leases.ts';
 import { rowOf } from './raw-rows.ts';
@@ -33,6 +33,22 @@ export const withCharacter = (r: {
   generation: r.generation,
   character: r.character?.id ? r.character : null,
 });
+
+/**
+ * On every upscale's and edit's path, so prepared once per database: a named statement is parsed and planned
+ * once per connection, and the SQL is built once (docs/decisions/014-generate-path.md).
+ */
+const prepareOwnedWithCharacter = (db: Db) =>
+  db
+    .select({ generation: getTableColumns(generations), character: characterColumns })
+    .from(generations)
+    .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
+    .where(
+      and(eq(generations.id, sql.placeholder('id')), eq(generations.userId, sql.placeholder('userId')), eq(generations.status, 'ACTIVE')),
+    )
+    .limit(1)
+    .prepare('likeness_owned_generation');
+const ownedWithCharacter = new WeakMap<Db, ReturnType<typeof prepareOwnedWithCharacter>>();
 
 /** Drizzle queries of generations, paid jobs (generation_jobs) and the characters generations use. */
 export const generationsRepository = {
@@ -83,13 +99,10 @@ export const generationsRepository = {
   },
 
   /** The caller's ACTIVE generation with its character (the source of an upscale or edit). */
-  async findOwnedWithCharacter(db: Executor, userId: string, id: string): Promise<GenerationWithCharacter | undefined> {
-    const [row] = await db
-      .select({ generation: getTableColumns(generations), character: characterColumns })
-      .from(generations)
-      .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
-      .where(and(eq(generations.id, id), eq(generations.userId, userId), eq(generations.status, 'ACTIVE')))
-      .limit(1);
+  async findOwnedWithCharacter(db: Db, userId: string, id: string): Promise<GenerationWithCharacter | undefined> {
+    let query = ownedWithCharacter.get(db);
+    if (!query) ownedWithCharacter.set(db, (query = prepareOwnedWithCharacter(db)));
+    const [row] = await query.execute({ id, userId });
     return row && withCharacter(row);
   },
 

@@ -74,6 +74,15 @@ export type GenerationsService = ReturnType<typeof createGenerationsService>;
 
 type Character = Awaited<ReturnType<typeof requireUsableCharacter>>;
 
+/** What a paid call does once its debit is written: the call, and the generation row it saves. */
+interface PaidCall {
+  outputFormat: 'jpeg' | 'png';
+  call: (opts: CallOptions) => Promise<GenerateOutput>;
+  /** The row's fields besides its id, owner, image and size. */
+  row: (output: GenerateOutput) => Omit<NewGenerationRow, 'id' | 'userId' | 'width' | 'height' | 'outputFormat' | 'imageUrl' | 'status'>;
+  character: Character | null;
+}
+
 /** Raised inside the start transaction when the user already has a generation running elsewhere. */
 class UserBusy extends Error {}
 
@@ -266,20 +275,29 @@ export function createGenerationsService(deps: GenerationsDeps) {
    * One transaction: debit (which locks the user's row), check that no other job of theirs runs on a live
    * instance, write the PENDING job leased to this instance. A busy user rolls the debit back with the rest.
    */
-  async function startJob(job: PaidJob, reason: string, input: unknown, provider: string): Promise<void> {
-    await db.transaction(async (tx) => {
-      for (const other of await recordPaidJob(tx, deps, { ...job, reason, input, provider })) {
-        if (other.id !== job.id && other.leaseOwner && (await deps.isInstanceAlive(tx, other.leaseOwner))) throw new UserBusy();
-      }
-    });
+  async function startJob(job: PaidJob, reason: string, input: unknown, provider: string, ready: Promise<unknown>): Promise<void> {
+    try {
+      await db.transaction(async (tx) => {
+        for (const other of await recordPaidJob(tx, deps, { ...job, reason, input, provider })) {
+          if (other.id !== job.id && other.leaseOwner && (await deps.isInstanceAlive(tx, other.leaseOwner))) throw new UserBusy();
+        }
+        // What the call needs (an upscale's or edit's source) was being read meanwhile; the debit commits only
+        // once it is there, and a refusal rolls the debit back: nothing is charged.
+        await ready;
+      });
+    } catch (err) {
+      // The source's refusal (not yours, missing, too large) comes first, as if it had been read before the debit.
+      if (!(err instanceof UserBusy)) await ready;
+      throw err;
+    }
     leases.hold('paid_call', job.id);
   }
 
-  async function startJobWhenFree(job: PaidJob, reason: string, input: unknown, provider: string): Promise<void> {
+  async function startJobWhenFree(job: PaidJob, reason: string, input: unknown, provider: string, ready: Promise<unknown>): Promise<void> {
     const deadline = Date.now() + PROVIDER_TIMEOUT_MS;
     for (;;) {
       try {
-        return await startJob(job, reason, input, provider);
+        return await startJob(job, reason, input, provider, ready);
       } catch (err) {
         if (!(err instanceof UserBusy)) throw err;
         if (Date.now() > deadline)
@@ -330,28 +348,25 @@ export function createGenerationsService(deps: GenerationsDeps) {
    */
   async function runPaid(
     userId: string,
-    order: {
+    start: {
       work: PaidWork;
       reason: string;
       refundReason: string;
       /** What the job row records (never image bytes). */
       jobInput: unknown;
       provider: string;
-      outputFormat: 'jpeg' | 'png';
-      call: (opts: CallOptions) => Promise<GenerateOutput>;
-      /** The row's fields besides its id, owner, image and size. */
-      row: (
-        output: GenerateOutput,
-      ) => Omit<NewGenerationRow, 'id' | 'userId' | 'width' | 'height' | 'outputFormat' | 'imageUrl' | 'status'>;
-      character: Character | null;
     },
+    /** The call, or its promise while what it needs is read (docs/decisions/014-generate-path.md). */
+    paidCall: PaidCall | Promise<PaidCall>,
     started: () => void,
   ): Promise<GenerateImageResponse> {
-    const { work } = order;
+    const { work } = start;
     const jobId = randomUUID();
     const generationId = randomUUID();
     const job: PaidJob = { id: jobId, userId, kind: 'generation', cost: work.cost };
-    await startJobWhenFree(job, order.reason, order.jobInput, order.provider);
+    const ready = Promise.resolve(paidCall);
+    await startJobWhenFree(job, start.reason, start.jobInput, start.provider, ready);
+    const order = await ready;
 
     let keptKeys: string[] = [];
     try {
@@ -364,7 +379,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
         } catch (err) {
           throw shutdown.signal.aborted ? new ShuttingDown('the server shut down during the call') : err;
         } finally {
-          metrics.providerCall(order.provider, (performance.now() - began) / 1000);
+          metrics.providerCall(start.provider, (performance.now() - began) / 1000);
         }
       });
       if (output.images.length === 0) throw new ProviderError('The provider returned no image', 'failed');
@@ -405,7 +420,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
       if (known) logger.info({ jobId, userId, reason }, 'paid image call refused; refunding');
       else logger.error({ err, jobId, userId }, 'paid image call failed; refunding');
       await forget(keptKeys);
-      await failPaidJob(deps, job, reason, order.refundReason).then(
+      await failPaidJob(deps, job, reason, start.refundReason).then(
         (refunded) => refunded && metrics.generationEnded(refundOutcome(err)),
         // The job stays PENDING; its lease runs out and refundAbandonedJobs refunds it. Nothing is lost.
         (refundErr: unknown) => logger.error({ err: refundErr, jobId, userId }, 'refund failed; left for recovery'),
@@ -426,6 +441,8 @@ export function createGenerationsService(deps: GenerationsDeps) {
         refundReason: 'Refund: image generation failed',
         jobInput: input,
         provider: generator.name,
+      },
+      {
         outputFormat: request.output_format,
         call: (opts) => generator.generate(input, opts),
         row: (output) => ({
@@ -442,7 +459,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
     );
   }
 
-  /** The caller's ACTIVE generation and its stored image, checked before anything is charged. */
+  /** The caller's ACTIVE generation and its stored image: a refusal here rolls back the debit written meanwhile. */
   async function loadSource(userId: string, id: string, action: string): Promise<{ source: GenerationWithCharacter; image: SourceImage }> {
     const source = await repo.findOwnedWithCharacter(db, userId, id);
     if (!source) throw noSuchSource();
@@ -478,49 +495,63 @@ export function createGenerationsService(deps: GenerationsDeps) {
     }
   }
 
+  /**
+   * `queued`, for a call that reads what it needs meanwhile (an upscale's or edit's source): a refusal of that
+   * answers at once rather than after the user's earlier generations; the queued call, when its turn comes,
+   * finds the same refusal inside its start transaction and writes nothing.
+   */
+  function queuedNeeding<T>(needs: Promise<unknown>, userId: string, fn: (started: () => void) => Promise<T>): Promise<T> {
+    const running = queued(userId, fn);
+    return Promise.race([needs.then(() => running), running]);
+  }
+
   async function upscale(userId: string, { generation_id: sourceId, factor }: UpscaleRequest): Promise<GenerateImageResponse> {
-    const { source, image } = await loadSource(userId, sourceId, 'upscaled');
-    const g = source.generation;
-    const size = upscaledSize(g.width, g.height, factor);
-    if (!size) throw new AppError(422, 'upscale_too_large', upscaleTooLargeMessage(g.width, g.height, factor));
-    const work: PaidWork = { cost: UPSCALE_COSTS[factor], doing: 'upscaling', done: 'upscaled' };
-    const format = g.outputFormat === 'png' ? 'png' : 'jpeg';
-    const seed = Number(g.seed ?? NaN);
-    const input = {
-      image,
-      factor,
-      prompt: g.prompt,
-      seed: Number.isSafeInteger(seed) ? seed : randomSeed(),
-      outputFormat: format,
-    } as const;
-    return queued(userId, (started) =>
+    // Read while the debit is written (runPaid); a refusal here rolls the debit back.
+    const paidCall = loadSource(userId, sourceId, 'upscaled').then(({ source, image }): PaidCall => {
+      const g = source.generation;
+      if (!upscaledSize(g.width, g.height, factor))
+        throw new AppError(422, 'upscale_too_large', upscaleTooLargeMessage(g.width, g.height, factor));
+      const format = g.outputFormat === 'png' ? 'png' : 'jpeg';
+      const seed = Number(g.seed ?? NaN);
+      const input = {
+        image,
+        factor,
+        prompt: g.prompt,
+        seed: Number.isSafeInteger(seed) ? seed : randomSeed(),
+        outputFormat: format,
+      } as const;
+      return {
+        outputFormat: format,
+        call: (opts) => finisher.upscale(input, opts),
+        row: () => ({
+          prompt: g.prompt,
+          style: g.style,
+          loraId: g.loraId,
+          loraScale: g.loraScale,
+          seed: g.seed,
+          numInferenceSteps: g.numInferenceSteps,
+          guidanceScale: g.guidanceScale,
+          sourceId,
+          derivation: 'upscale',
+          upscaleFactor: factor,
+          // An upscale shows the same face: it inherits its source's likeness (or gets it when the source is checked).
+          likeness: g.likeness,
+          likenessVerdict: g.likenessVerdict,
+        }),
+        character: source.character as Character | null,
+      };
+    });
+    return queuedNeeding(paidCall, userId, (started) =>
       runPaid(
         userId,
         {
-          work,
+          work: { cost: UPSCALE_COSTS[factor], doing: 'upscaling', done: 'upscaled' },
           reason: `Image upscale ${factor}×`,
           refundReason: `Refund: image upscale ${factor}× failed`,
           jobInput: { operation: 'upscale', sourceId, factor },
           provider: finisher.name,
-          outputFormat: format,
-          call: (opts) => finisher.upscale(input, opts),
-          row: () => ({
-            prompt: g.prompt,
-            style: g.style,
-            loraId: g.loraId,
-            loraScale: g.loraScale,
-            seed: g.seed,
-            numInferenceSteps: g.numInferenceSteps,
-            guidanceScale: g.guidanceScale,
-            sourceId,
-            derivation: 'upscale',
-            upscaleFactor: factor,
-            // An upscale shows the same face: it inherits its source's likeness (or gets it when the source is checked).
-            likeness: g.likeness,
-            likenessVerdict: g.likenessVerdict,
-          }),
-          character: source.character as Character | null,
         },
+        paidCall,
         started,
       ),
     );
@@ -528,38 +559,35 @@ export function createGenerationsService(deps: GenerationsDeps) {
 
   async function edit(userId: string, request: EditRequest): Promise<GenerateImageResponse> {
     const character = await usableCharacter(userId, request);
-    const { image } = await loadSource(userId, request.source_id, 'edited');
-    const input = { ...generateInputOf(request), image, strength: request.strength };
-    return queued(userId, (started) =>
+    const input = generateInputOf(request);
+    // Read while the debit is written (runPaid); a refusal here rolls the debit back.
+    const paidCall = loadSource(userId, request.source_id, 'edited').then(({ image }): PaidCall => ({
+      outputFormat: request.output_format,
+      call: (opts) => finisher.edit({ ...input, image, strength: request.strength }, opts),
+      row: (output) => ({
+        prompt: request.prompt,
+        loraId: character?.id ?? null,
+        loraScale: character ? request.loras[0].scale : null,
+        seed: String(output.seed ?? input.seed),
+        numInferenceSteps: request.num_inference_steps,
+        guidanceScale: request.guidance_scale,
+        sourceId: request.source_id,
+        derivation: 'edit',
+        editStrength: request.strength,
+      }),
+      character: character ?? null,
+    }));
+    return queuedNeeding(paidCall, userId, (started) =>
       runPaid(
         userId,
         {
           work: { cost: CREDIT_COSTS.edit, doing: 'editing', done: 'edited' },
           reason: 'Image edit',
           refundReason: 'Refund: image edit failed',
-          jobInput: {
-            operation: 'edit',
-            ...generateInputOf(request),
-            seed: input.seed,
-            sourceId: request.source_id,
-            strength: request.strength,
-          },
+          jobInput: { operation: 'edit', ...input, sourceId: request.source_id, strength: request.strength },
           provider: finisher.name,
-          outputFormat: request.output_format,
-          call: (opts) => finisher.edit(input, opts),
-          row: (output) => ({
-            prompt: request.prompt,
-            loraId: character?.id ?? null,
-            loraScale: character ? request.loras[0].scale : null,
-            seed: String(output.seed ?? input.seed),
-            numInferenceSteps: request.num_inference_steps,
-            guidanceScale: request.guidance_scale,
-            sourceId: request.source_id,
-            derivation: 'edit',
-            editStrength: request.strength,
-          }),
-          character: character ?? null,
         },
+        paidCall,
         started,
       ),
     );

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generations, loraTrainings } from '../../server/db/schema.ts';
+import { creditLedger, generationJobs, generations, loraTrainings } from '../../server/db/schema.ts';
+import { renderImage } from '../../server/providers/inference/builtin-generator.ts';
 import { createFalFinisher } from '../../server/providers/inference/fal-finisher.ts';
 import { createFalGenerator } from '../../server/providers/inference/fal-generator.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
@@ -219,6 +220,31 @@ describe.each(testDatabases())('finishing a result, built-in engine (%s)', (data
     await expectBalance(ts, userId, 5);
   });
 
+  it('refuses a missing or foreign source before the balance, and writes no debit, job or refund for it', async () => {
+    const { client, userId } = await ts.signUp({ credits: 20 });
+    const source = await generate(client);
+    const stranger = await ts.signUp({ credits: 10 });
+    const theirs = await generate(stranger.client);
+    await ts.rt.storage.delete(source.result.images[0].url.slice('/media/'.length));
+    const written = async () => ({
+      ledger: (await ts.rt.db.select().from(creditLedger).where(eq(creditLedger.userId, userId))).length,
+      jobs: (await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId))).length,
+    });
+    const before = await written();
+
+    expect((await client.post('/api/image/upscale', { generation_id: source.id, factor: 2 })).status).toBe(410);
+    expect((await client.post('/api/image/edit', editBody(source.id))).status).toBe(410);
+    expect(await written()).toEqual(before);
+
+    // With nothing left to pay with, the source's refusal still comes first.
+    const broke = stranger.client;
+    expect((await broke.post('/api/image/upscale', { generation_id: source.id, factor: 2 })).status).toBe(404);
+    expect((await broke.post('/api/image/edit', editBody(source.id))).status).toBe(404);
+    expect((await broke.post('/api/image/upscale', { generation_id: theirs.id, factor: 4 })).status).toBe(402);
+    await expectBalance(ts, userId, 10);
+    await expectBalance(ts, stranger.userId, 0);
+  });
+
   it('a double click on Upscale charges once: both requests get the same new generation', async () => {
     const { client, userId } = await ts.signUp({ credits: 20 });
     const source = await generate(client);
@@ -336,5 +362,47 @@ describe('finishing a result on fal (the fal fake)', () => {
     expect(ed.status).toBe(422);
     expect((await ed.json()).code).toBe('nsfw_content');
     await expectBalance(ts, userId, 15);
+  });
+});
+
+describe('finishing while an earlier generation of the same person runs', () => {
+  let ts: TestServer;
+  let release: () => void = () => {};
+  let calls = 0;
+  beforeAll(async () => {
+    ts = await startTestServer({
+      database: 'pglite',
+      runtime: {
+        generator: {
+          name: 'builtin',
+          async generate(req) {
+            // The second call (the held one) waits until the test lets it finish.
+            if (++calls === 2) await new Promise<void>((resolve) => (release = resolve));
+            const data = await renderImage({ ...req, imageSize: { width: 64, height: 64 } });
+            return { images: [{ data, width: 64, height: 64, contentType: 'image/jpeg', nsfw: false }], seed: req.seed };
+          },
+        },
+      },
+    });
+  });
+  afterAll(async () => {
+    release();
+    await ts?.stop();
+  });
+
+  it('answers a missing source at once rather than after the running generation, and charges nothing for it', async () => {
+    const { client, userId } = await ts.signUp({ credits: 30 });
+    const source = await generate(client);
+    await ts.rt.storage.delete(source.result.images[0].url.slice('/media/'.length));
+    const held = client.post('/api/image/generate-image', generationRequestBody({ seed: 8 }));
+    await expect.poll(() => ts.rt.generations.inFlight()).toBe(1);
+
+    const refused = await client.post('/api/image/upscale', { generation_id: source.id, factor: 2 });
+    expect(refused.status).toBe(410);
+    expect(ts.rt.generations.inFlight()).toBe(1);
+
+    release();
+    expect((await held).status).toBe(200);
+    await expectBalance(ts, userId, 10);
   });
 });
