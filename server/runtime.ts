@@ -313,7 +313,6 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     logger,
     metrics,
     leases,
-    isInstanceAlive: database.isInstanceAlive,
     concurrency: config.INFERENCE_CONCURRENCY,
     slots: inferenceSlots,
     likenessDue: () => likenessChecker.wake(),

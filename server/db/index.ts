@@ -40,8 +40,6 @@ export interface Database {
    */
   onListenerRestored(fn: () => void): void;
   listenerStatus(): ListenerStatus;
-  /** Whether the instance with this id still runs, i.e. still holds its session with the database. */
-  isInstanceAlive(executor: Executor, instanceId: string): Promise<boolean>;
   /** Throws unless the database answers and has every migration this build ships applied. */
   checkSchema(): Promise<void>;
   close(): Promise<void>;
@@ -163,7 +161,6 @@ async function openPglite(dataDir: string): Promise<Database> {
       // In-process: notifications cannot be lost, and this process is the only instance.
       onListenerRestored() {},
       listenerStatus: () => ({ up: true, since }),
-      isInstanceAlive: async (_executor, id) => id === instanceId,
       checkSchema: () => checkSchema(db),
       async close() {
         await client.close();
@@ -176,7 +173,10 @@ async function openPglite(dataDir: string): Promise<Database> {
   }
 }
 
-/** Advisory-lock namespace of instance sessions (the other key is hashtext(instance id)). */
+/**
+ * Advisory-lock namespace of instance sessions (the other key is hashtext(instance id)); the database function
+ * likeness_instance_alive (migration 0017) looks for the same lock.
+ */
 const INSTANCE_LOCK = 7310002;
 /** Reconnect delays of the LISTEN connection: doubling from the first, never above the cap. */
 const RELISTEN_FIRST_MS = 250;
@@ -240,17 +240,6 @@ async function openPostgres(url: string, logger: Logger, connectTimeoutMs: numbe
     listen: listener.listen,
     onListenerRestored: listener.onRestored,
     listenerStatus: listener.status,
-    async isInstanceAlive(executor, id) {
-      if (id === instanceId) return true;
-      const rows = await executor.execute<{ alive: boolean }>(sql`
-        select exists (
-          select 1 from pg_locks
-          where locktype = 'advisory' and granted
-            and database = (select oid from pg_database where datname = current_database())
-            and classid = ${INSTANCE_LOCK} and objid = hashtext(${id})::oid and objsubid = 2
-        ) as alive`);
-      return Boolean((rows as unknown as { rows: { alive: boolean }[] }).rows[0]?.alive);
-    },
     checkSchema: () => checkSchema(db),
     async close() {
       await listener.close();

@@ -30,6 +30,8 @@ export interface EventBus {
   publish(executor: Executor, userId: string, event: BusEvent): Promise<void>;
   /** The NOTIFY of `publish` as an SQL expression, for a statement that publishes as part of its own work. */
   notification(userId: string, event: BusEvent): SQL;
+  /** The NOTIFY channel, for a database function that publishes as `notification` does. */
+  readonly channel: string;
   subscribe(userId: string, subscriber: Subscriber): () => void;
   /** Number of open local subscriptions (for metrics and tests). */
   size(): number;
@@ -60,6 +62,7 @@ export async function createEventBus(database: Database, logger: Logger): Promis
       await executor.execute(sql`select ${notification(userId, event)}`);
     },
     notification,
+    channel: CHANNEL,
     subscribe(userId, subscriber) {
       if (disconnecting) queueMicrotask(() => subscriber.onDisconnect());
       let set = local.get(userId);

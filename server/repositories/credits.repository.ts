@@ -41,4 +41,37 @@ export const creditsRepository = {
     const [row] = (result as unknown as { rows: { applied: number }[] }).rows;
     return { applied: Number(row?.applied) === 1 };
   },
+
+  /**
+   * A paid job's debit and its PENDING job in one statement: likeness_start_paid_job (migration 0017) locks the
+   * user's row, refuses an erased account, a busy user (`oneAtATime`) and a balance too low with nothing
+   * written, else writes what applyChange writes for a debit and the job leased to `leaseOwner`.
+   */
+  async startPaidJob(
+    tx: Executor,
+    start: {
+      userId: string;
+      cost: number;
+      reason: string;
+      debitKey: string;
+      jobId: string;
+      kind: 'generation' | 'caption';
+      input: unknown;
+      provider: string;
+      leaseOwner: string;
+      leaseSeconds: number;
+      oneAtATime: boolean;
+      channel: string;
+    },
+  ): Promise<{ outcome: 'started' | 'no_user' | 'erased' | 'busy' | 'insufficient'; credits: number | null }> {
+    const result = await tx.execute(sql`
+      select "outcome", "credits" from likeness_start_paid_job(
+        ${start.userId}::uuid, ${start.cost}::integer, ${start.reason}::text, ${start.debitKey}::text, ${start.jobId}::uuid,
+        ${start.kind}::text, ${JSON.stringify(start.input)}::jsonb, ${start.provider}::text, ${start.leaseOwner}::text,
+        ${start.leaseSeconds}::double precision, ${start.oneAtATime}::boolean, ${start.channel}::text)`);
+    const [row] = (
+      result as unknown as { rows: { outcome: 'started' | 'no_user' | 'erased' | 'busy' | 'insufficient'; credits: number | null }[] }
+    ).rows;
+    return { outcome: row.outcome, credits: row.credits === null ? null : Number(row.credits) };
+  },
 };

@@ -1,5 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, lt, not, sql, type SQL } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../db/index.ts';
 import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
 import { leaseIsFree } from './job-leases.ts';
@@ -146,30 +145,6 @@ export const generationsRepository = {
   async insertGeneration(db: Executor, row: NewGenerationRow): Promise<GenerationRow> {
     const [inserted] = await db.insert(generations).values(row).returning();
     return inserted;
-  },
-
-  /**
-   * Writes a PENDING job and, in the same statement (one round trip), lists the user's other PENDING jobs of
-   * its kind that some instance still holds (lease not run out), with their owners. The listing reads the
-   * statement's snapshot, which the new row is not part of.
-   */
-  async insertJobListingHeld(
-    db: Executor,
-    job: PgInsertValue<typeof generationJobs> & { id: string; userId: string; kind: 'generation' | 'caption' },
-  ) {
-    const j = generationJobs;
-    const insert = db.insert(j).values(job);
-    const held = db
-      .select({ id: j.id, leaseOwner: j.leaseOwner })
-      .from(j)
-      .where(and(eq(j.userId, job.userId), eq(j.kind, job.kind), eq(j.status, 'PENDING'), not(leaseIsFree(j))));
-    const result = await db.execute<{ id: string; lease_owner: string | null }>(
-      sql`with inserted as (${insert.getSQL()}) ${held.getSQL()}`,
-    );
-    return (result as unknown as { rows: { id: string; lease_owner: string | null }[] }).rows.map((r) => ({
-      id: r.id,
-      leaseOwner: r.lease_owner,
-    }));
   },
 
   /** Moves a PENDING job to its end state; false when it had already ended (so its outcome is not applied twice). */

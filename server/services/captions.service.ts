@@ -4,7 +4,7 @@ import { CREDIT_COSTS } from '@common/product.ts';
 import { AppError, forbidden } from '../domain/errors.ts';
 import type { Db } from '../db/index.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
-import { failPaidJob, recordPaidJob, type PaidJob } from './paid-jobs.ts';
+import { failPaidJob, startPaidJob, type PaidJob } from './paid-jobs.ts';
 import type { Logger } from '../logger.ts';
 import { generationsRepository as jobs } from '../repositories/generations.repository.ts';
 import { ProviderError, type CaptionDetail, type ImageCaptioner } from '../providers/inference/index.ts';
@@ -65,13 +65,11 @@ export function createCaptionsService(deps: CaptionsDeps) {
       }
 
       const job: PaidJob = { id: randomUUID(), userId, kind: 'caption', cost: COST[detail] };
-      await deps.db.transaction((tx) =>
-        recordPaidJob(tx, deps, {
-          ...job,
-          reason: `${detail} caption`,
-          input: { detail, upload: upload.storageKey },
-          provider: deps.captioner.name,
-        }),
+      await startPaidJob(
+        deps.db,
+        deps,
+        { ...job, reason: `${detail} caption`, input: { detail, upload: upload.storageKey }, provider: deps.captioner.name },
+        false,
       );
       deps.leases.hold('paid_call', job.id);
       try {

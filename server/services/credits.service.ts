@@ -85,6 +85,40 @@ export function createCreditsService(deps: {
       return applyWith({ userId, delta: amount, kind: 'grant', reason, idempotencyKey }, tx);
     },
 
+    /**
+     * A paid job's debit and its PENDING job leased to `lease.owner`, in one statement (one round trip, in the
+     * caller's transaction or its own): 'busy', with nothing written, when `oneAtATime` and another job of its
+     * kind of the user runs on a live instance; the account's refusals throw as applyIn's do.
+     */
+    async startPaidJob(
+      executor: Executor,
+      job: {
+        userId: string;
+        cost: number;
+        reason: string;
+        debitKey: string;
+        jobId: string;
+        kind: 'generation' | 'caption';
+        input: unknown;
+        provider: string;
+      },
+      opts: { oneAtATime: boolean; lease: { owner: string; seconds: number } },
+    ): Promise<'started' | 'busy'> {
+      const { outcome, credits } = await creditsRepository.startPaidJob(executor, {
+        ...job,
+        leaseOwner: opts.lease.owner,
+        leaseSeconds: opts.lease.seconds,
+        oneAtATime: opts.oneAtATime,
+        channel: deps.events.channel,
+      });
+      if (outcome === 'no_user') throw notFound('User not found');
+      if (outcome === 'erased') throw accountDeleted();
+      if (outcome === 'insufficient') throw insufficientCredits(job.cost, credits ?? 0);
+      if (outcome === 'busy') return 'busy';
+      afterCommit(() => deps.metrics?.creditsChanged('debit', -job.cost));
+      return 'started';
+    },
+
     /** Gives back a debit; keyed on the debit's own key so it can happen at most once. */
     refund(userId: string, amount: number, reason: string, debitKey: string, tx?: Executor) {
       return applyWith({ userId, delta: amount, kind: 'refund', reason, idempotencyKey: `refund:${debitKey}` }, tx);

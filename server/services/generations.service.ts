@@ -10,10 +10,10 @@ import {
 import { UPSCALE_COSTS, upscaledSize, upscaleTooLargeMessage, type EditRequest, type UpscaleRequest } from '@common/finishing.ts';
 import type { LikenessScore } from '@common/likeness.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
-import type { Database, Db, Executor } from '../db/index.ts';
+import type { Db, Executor } from '../db/index.ts';
 import { AppError, conflict, notFound } from '../domain/errors.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
-import { failPaidJob, recordPaidJob, type PaidJob } from './paid-jobs.ts';
+import { failPaidJob, startPaidJob, type PaidJob } from './paid-jobs.ts';
 import type { Logger } from '../logger.ts';
 import type { GenerationOutcome, Metrics } from '../ops/metrics.ts';
 import {
@@ -57,8 +57,6 @@ export interface GenerationsDeps {
   metrics: Metrics;
   /** Each job is leased to this instance while it runs (docs/decisions/009-job-leases.md). */
   leases: JobLeases;
-  /** Tells whether the instance holding another job of the user still runs. */
-  isInstanceAlive: Database['isInstanceAlive'];
   /** Provider calls in flight at once on this instance (INFERENCE_CONCURRENCY). */
   concurrency: number;
   /**
@@ -82,9 +80,6 @@ interface PaidCall {
   row: (output: GenerateOutput) => Omit<NewGenerationRow, 'id' | 'userId' | 'width' | 'height' | 'outputFormat' | 'imageUrl' | 'status'>;
   character: Character | null;
 }
-
-/** Raised inside the start transaction when the user already has a generation running elsewhere. */
-class UserBusy extends Error {}
 
 const unavailableWhileStopping = () =>
   new AppError(503, 'server_restarting', 'The server is restarting. Nothing was charged; please try again in a moment.');
@@ -272,40 +267,42 @@ export function createGenerationsService(deps: GenerationsDeps) {
   let waiting = 0;
 
   /**
-   * One transaction: debit (which locks the user's row), check that no other job of theirs runs on a live
-   * instance, write the PENDING job leased to this instance. A busy user rolls the debit back with the rest.
+   * The debit and the PENDING job leased to this instance, in one statement; refused ('busy', nothing written)
+   * while another job of the user runs on a live instance. `ready` is what the call needs being read meanwhile
+   * (an upscale's or edit's source): then the statement runs in a transaction that commits only once it is
+   * there, so its refusal rolls the debit back.
    */
-  async function startJob(job: PaidJob, reason: string, input: unknown, provider: string, ready: Promise<unknown>): Promise<void> {
+  async function startJob(
+    job: PaidJob,
+    reason: string,
+    input: unknown,
+    provider: string,
+    ready: Promise<unknown> | null,
+  ): Promise<'started' | 'busy'> {
+    const order = { ...job, reason, input, provider };
+    if (!ready) return startPaidJob(db, deps, order, true);
     try {
-      await db.transaction(async (tx) => {
-        for (const other of await recordPaidJob(tx, deps, { ...job, reason, input, provider })) {
-          if (other.id !== job.id && other.leaseOwner && (await deps.isInstanceAlive(tx, other.leaseOwner))) throw new UserBusy();
-        }
-        // What the call needs (an upscale's or edit's source) was being read meanwhile; the debit commits only
-        // once it is there, and a refusal rolls the debit back: nothing is charged.
-        await ready;
+      return await db.transaction(async (tx) => {
+        const outcome = await startPaidJob(tx, deps, order, true);
+        if (outcome === 'started') await ready;
+        return outcome;
       });
     } catch (err) {
       // The source's refusal (not yours, missing, too large) comes first, as if it had been read before the debit.
-      if (!(err instanceof UserBusy)) await ready;
+      await ready;
       throw err;
     }
-    leases.hold('paid_call', job.id);
   }
 
-  async function startJobWhenFree(job: PaidJob, reason: string, input: unknown, provider: string, ready: Promise<unknown>): Promise<void> {
+  async function startJobWhenFree(job: PaidJob, reason: string, input: unknown, provider: string, ready: Promise<unknown> | null) {
     const deadline = Date.now() + PROVIDER_TIMEOUT_MS;
-    for (;;) {
-      try {
-        return await startJob(job, reason, input, provider, ready);
-      } catch (err) {
-        if (!(err instanceof UserBusy)) throw err;
-        if (Date.now() > deadline)
-          throw conflict('Another image of yours is still being created. Please try again shortly.', 'generation_busy');
-        if (shutdown.signal.aborted) throw unavailableWhileStopping();
-        await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
-      }
+    while ((await startJob(job, reason, input, provider, ready)) === 'busy') {
+      if (Date.now() > deadline)
+        throw conflict('Another image of yours is still being created. Please try again shortly.', 'generation_busy');
+      if (shutdown.signal.aborted) throw unavailableWhileStopping();
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
     }
+    leases.hold('paid_call', job.id);
   }
 
   async function keepImages(userId: string, generationId: string, images: ProviderImage[], format: 'jpeg' | 'png') {
@@ -364,9 +361,9 @@ export function createGenerationsService(deps: GenerationsDeps) {
     const jobId = randomUUID();
     const generationId = randomUUID();
     const job: PaidJob = { id: jobId, userId, kind: 'generation', cost: work.cost };
-    const ready = Promise.resolve(paidCall);
+    const ready = paidCall instanceof Promise ? paidCall : null;
     await startJobWhenFree(job, start.reason, start.jobInput, start.provider, ready);
-    const order = await ready;
+    const order = await paidCall;
 
     let keptKeys: string[] = [];
     try {

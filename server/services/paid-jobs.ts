@@ -26,25 +26,22 @@ export interface PaidJob {
 export const paidJobDebitKey = (job: Pick<PaidJob, 'kind' | 'id'>) => `${job.kind}:${job.id}`;
 
 /**
- * Debits the job and records it PENDING, leased to this instance, in the caller's transaction. Answers the
- * user's other PENDING jobs of this kind that an instance still holds (read by the statement that writes the
- * job, so at no extra round trip).
+ * Debits the job and records it PENDING, leased to this instance, in one statement (credits.startPaidJob).
+ * With `oneAtATime` (generations), 'busy' and nothing written while another job of its kind of the user runs
+ * on a live instance.
  */
-export async function recordPaidJob(
-  tx: Executor,
+export function startPaidJob(
+  executor: Executor,
   deps: { credits: CreditsService; leases: JobLeases },
   job: PaidJob & { reason: string; input: unknown; provider: string },
-): Promise<{ id: string; leaseOwner: string | null }[]> {
-  await deps.credits.debit(job.userId, job.cost, job.reason, paidJobDebitKey(job), tx);
-  return repo.insertJobListingHeld(tx, {
-    id: job.id,
-    userId: job.userId,
-    kind: job.kind,
-    cost: job.cost,
-    input: job.input,
-    provider: job.provider,
-    ...deps.leases.claim(),
-  });
+  oneAtATime: boolean,
+): Promise<'started' | 'busy'> {
+  const { id, userId, kind, cost, reason, input, provider } = job;
+  return deps.credits.startPaidJob(
+    executor,
+    { userId, cost, reason, debitKey: paidJobDebitKey(job), jobId: id, kind, input, provider },
+    { oneAtATime, lease: { owner: deps.leases.owner, seconds: deps.leases.leaseMs / 1000 } },
+  );
 }
 
 /** Ends a PENDING job FAILED and refunds its debit, in one transaction; false when it had already ended. */

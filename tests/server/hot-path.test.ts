@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac, randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
-import { authSessions, creditLedger, generationJobs, userPublicMeta } from '../../server/db/schema.ts';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { authSessions, creditLedger, generationJobs, userPublicMeta, users } from '../../server/db/schema.ts';
 import { signedCookieValue } from '../../server/auth/local.ts';
-import { generationsRepository } from '../../server/repositories/generations.repository.ts';
 import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
 
 /**
  * The statements that took the generate path's round trips down (docs/decisions/014-generate-path.md): the
- * balance change in one statement, the job insert with the busy check, and the session read with the users row.
+ * balance change in one statement, a paid job's start in one statement, and the session read with the users row.
  */
 describe.each(testDatabases())('generate path statements (%s)', (database) => {
   let ts: TestServer;
@@ -51,34 +50,93 @@ describe.each(testDatabases())('generate path statements (%s)', (database) => {
     expect(await publicBalance(userId)).toBe(5);
   });
 
-  it('lists the held jobs of the user beside a new one, never the new one, another user’s or a lapsed one', async () => {
-    const { userId } = await ts.signUp();
-    const { userId: otherUser } = await ts.signUp();
-    const lease = { leaseOwner: 'instance-a', leaseExpiresAt: sql<Date>`now() + interval '1 minute'` };
-    const job = (
-      user: string,
-      extra: { leaseOwner?: string; leaseExpiresAt?: ReturnType<typeof sql<Date>>; status?: 'SUCCEEDED' } = {},
-    ) => ({
+  describe('a paid job’s start in one statement', () => {
+    const start = (userId: string, opts: { cost?: number; kind?: 'generation' | 'caption'; oneAtATime?: boolean } = {}) => {
+      const jobId = randomUUID();
+      const kind = opts.kind ?? 'generation';
+      const outcome = ts.rt.credits.startPaidJob(
+        ts.rt.db,
+        {
+          userId,
+          cost: opts.cost ?? 10,
+          reason: 'Image generation',
+          debitKey: `${kind}:${jobId}`,
+          jobId,
+          kind,
+          input: { prompt: 'p' },
+          provider: 'builtin',
+        },
+        { oneAtATime: opts.oneAtATime ?? true, lease: { owner: ts.rt.leases.owner, seconds: 60 } },
+      );
+      return { jobId, outcome };
+    };
+    const jobsOf = (userId: string) => ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId));
+    const heldJob = (userId: string, extra: { leaseOwner?: string; leaseExpiresAt?: SQL<Date>; status?: 'SUCCEEDED' } = {}) => ({
       id: randomUUID(),
-      userId: user,
+      userId,
       kind: 'generation' as const,
       cost: 10,
       input: {},
       provider: 'builtin',
-      ...lease,
+      leaseOwner: ts.rt.leases.owner,
+      leaseExpiresAt: sql<Date>`now() + interval '1 minute'`,
       ...extra,
     });
-    const held = job(userId);
-    const lapsed = job(userId, { leaseExpiresAt: sql<Date>`now() - interval '1 second'` });
-    const ended = job(userId, { status: 'SUCCEEDED' });
-    const others = job(otherUser);
-    await ts.rt.db.insert(generationJobs).values([held, lapsed, ended, others]);
 
-    const fresh = job(userId, { leaseOwner: 'instance-b' });
-    const listed = await ts.rt.db.transaction((tx) => generationsRepository.insertJobListingHeld(tx, fresh));
-    expect(listed).toEqual([{ id: held.id, leaseOwner: 'instance-a' }]);
-    const [written] = await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.id, fresh.id));
-    expect(written).toMatchObject({ userId, status: 'PENDING', leaseOwner: 'instance-b', cost: 10 });
+    it('writes the debit, both balances, the credits event and the PENDING job leased to this instance', async () => {
+      const { userId } = await ts.signUp({ credits: 25 });
+      const events: unknown[] = [];
+      const unsubscribe = ts.rt.events.subscribe(userId, { onEvent: (e) => events.push(e), onDisconnect: () => {} });
+      const { jobId, outcome } = start(userId);
+      expect(await outcome).toBe('started');
+      expect(await ledgerRows(`generation:${jobId}`)).toMatchObject([
+        { delta: -10, kind: 'debit', reason: 'Image generation', balanceAfter: 15 },
+      ]);
+      expect(await ts.rt.credits.balance(userId)).toBe(15);
+      expect(await publicBalance(userId)).toBe(15);
+      expect(await jobsOf(userId)).toMatchObject([
+        { id: jobId, status: 'PENDING', kind: 'generation', cost: 10, input: { prompt: 'p' }, leaseOwner: ts.rt.leases.owner },
+      ]);
+      await expect.poll(() => events).toContainEqual({ type: 'credits', credits: 15 });
+      unsubscribe();
+    });
+
+    it('writes nothing for a balance too low (402), an erased account or an unknown user', async () => {
+      const { userId } = await ts.signUp({ credits: 5 });
+      await expect(start(userId).outcome).rejects.toMatchObject({ status: 402, message: 'This needs 10 credits; you have 5.' });
+      await expect(start(randomUUID()).outcome).rejects.toMatchObject({ status: 404 });
+      await ts.rt.db.update(users).set({ erasedAt: new Date(), credits: 50 }).where(eq(users.id, userId));
+      await expect(start(userId).outcome).rejects.toMatchObject({ code: 'account_deleted' });
+      expect(await jobsOf(userId)).toEqual([]);
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(5);
+    });
+
+    it('is busy, writing nothing, while another generation of the user is held by a running instance', async () => {
+      const { userId } = await ts.signUp({ credits: 50 });
+      const { userId: other } = await ts.signUp({ credits: 50 });
+      const held = heldJob(userId);
+      await ts.rt.db.insert(generationJobs).values(held);
+      expect(await start(userId).outcome).toBe('busy');
+      expect((await jobsOf(userId)).map((j) => j.id)).toEqual([held.id]);
+      expect(await ts.rt.credits.balance(userId)).toBe(50);
+      // Another person, another kind of job, and a caption (which does not wait) all start.
+      expect(await start(other).outcome).toBe('started');
+      expect(await start(userId, { kind: 'caption', cost: 1, oneAtATime: true }).outcome).toBe('started');
+      expect(await start(userId, { oneAtATime: false }).outcome).toBe('started');
+    });
+
+    it('starts when the other job’s lease ran out, it ended, or its instance no longer runs', async () => {
+      const { userId } = await ts.signUp({ credits: 50 });
+      await ts.rt.db
+        .insert(generationJobs)
+        .values([
+          heldJob(userId, { leaseExpiresAt: sql<Date>`now() - interval '1 second'` }),
+          heldJob(userId, { status: 'SUCCEEDED' }),
+          heldJob(userId, { leaseOwner: randomUUID() }),
+        ]);
+      expect(await start(userId).outcome).toBe('started');
+      expect(await ts.rt.credits.balance(userId)).toBe(40);
+    });
   });
 
   it('refuses a session at once once it is revoked, even between two requests on the same connection', async () => {

@@ -89,7 +89,6 @@ describe.each(providers)('storage contract (%s)', (_name, make) => {
     const body = Buffer.from('hello image bytes');
     const put = await storage.put('generations/u1/a.jpeg', body, 'image/jpeg');
     expect(put.size).toBe(body.length);
-    expect(put.etag).toBeTruthy();
 
     const got = await storage.get('generations/u1/a.jpeg');
     expect(got).not.toBeNull();

@@ -15,12 +15,12 @@ export interface StoredObject {
  */
 export interface StorageProvider {
   readonly name: 'local' | 's3';
-  put(key: string, body: Buffer, contentType: string): Promise<{ size: number; etag: string }>;
+  put(key: string, body: Buffer, contentType: string): Promise<{ size: number }>;
   /**
    * Writes a stream as it arrives, memory staying small whatever its size. The object appears whole or not
    * at all: when the stream fails (a rule broken mid-upload) nothing is left under the key.
    */
-  putStream(key: string, body: Readable, contentType: string): Promise<{ size: number; etag: string }>;
+  putStream(key: string, body: Readable, contentType: string): Promise<{ size: number }>;
   get(key: string): Promise<StoredObject | null>;
   /** Reads a whole object into memory (small objects only: LoRA artefacts, uploads under 5 MB). */
   read(key: string): Promise<Buffer | null>;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { Transform } from 'node:stream';
@@ -37,18 +37,16 @@ export function createLocalStorage(root: string): StorageProvider {
         await writeFile(tmp, body);
       });
       await rename(tmp, path);
-      return { size: body.length, etag: createHash('sha1').update(body).digest('hex') };
+      return { size: body.length };
     },
     async putStream(key, body) {
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true });
       // Same as put: written beside the final name, renamed into place only once complete.
       const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-      const hash = createHash('sha1');
       let size = 0;
       const measure = new Transform({
         transform(chunk: Buffer, _enc, done) {
-          hash.update(chunk);
           size += chunk.length;
           done(null, chunk);
         },
@@ -60,7 +58,7 @@ export function createLocalStorage(root: string): StorageProvider {
         await rm(tmp, { force: true });
         throw err;
       }
-      return { size, etag: hash.digest('hex') };
+      return { size };
     },
     async get(key) {
       const path = pathOf(key);

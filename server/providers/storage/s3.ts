@@ -53,8 +53,8 @@ export function createS3Storage(opts: S3StorageOptions): StorageProvider {
   return {
     name: 's3',
     async put(key, body, contentType) {
-      const out = await client.send(new PutObjectCommand({ Bucket, Key: checked(key), Body: body, ContentType: contentType }));
-      return { size: body.length, etag: unquote(out.ETag) };
+      await client.send(new PutObjectCommand({ Bucket, Key: checked(key), Body: body, ContentType: contentType }));
+      return { size: body.length };
     },
     async putStream(key, body, contentType) {
       let size = 0;
@@ -71,8 +71,8 @@ export function createS3Storage(opts: S3StorageOptions): StorageProvider {
       // The SDK's managed upload: a single PUT for a small object, a multipart upload (aborted on failure,
       // so no object appears) for a large one; at most one 5 MB part is held in memory at a time.
       const upload = new Upload({ client, params: { Bucket, Key: checked(key), Body: counted, ContentType: contentType }, queueSize: 1 });
-      const out = await upload.done();
-      return { size, etag: unquote(out.ETag) };
+      await upload.done();
+      return { size };
     },
     async get(key) {
       try {
