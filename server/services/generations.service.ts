@@ -250,8 +250,8 @@ async function download(url: string): Promise<{ data: Buffer; contentType: strin
  * keep the images, save the generation; any failure after the debit refunds it exactly once.
  *
  * One generation at a time per user: an in-process queue per user orders this instance's requests without
- * touching the database; across instances, the start transaction (whose debit locks the user's row) refuses
- * to start while another PENDING job of the user is held by a running instance, and the request waits and
+ * touching the database; across instances, the job's start (whose debit locks the user's row) refuses to start
+ * while another PENDING job of the user is held by a running instance, and the request waits and
  * retries. A job whose instance died holds nobody up: its owner's session with the database is gone at once,
  * and its lease runs out within JOB_LEASE_SECONDS, when any instance refunds it (refundAbandonedJobs).
  * A session-level advisory lock per user would hold a pooled connection through the whole provider call
@@ -495,7 +495,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
   /**
    * `queued`, for a call that reads what it needs meanwhile (an upscale's or edit's source): a refusal of that
    * answers at once rather than after the user's earlier generations; the queued call, when its turn comes,
-   * finds the same refusal inside its start transaction and writes nothing.
+   * finds the same refusal inside its start's transaction and writes nothing.
    */
   function queuedNeeding<T>(needs: Promise<unknown>, userId: string, fn: (started: () => void) => Promise<T>): Promise<T> {
     const running = queued(userId, fn);
