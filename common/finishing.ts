@@ -35,10 +35,12 @@ export const editRequestSchema = generationRequestSchema.extend({
 export type EditRequestInput = z.input<typeof editRequestSchema>;
 export type EditRequest = z.output<typeof editRequestSchema>;
 
+/** The longest side an image may have to be upscaled by `factor` within the limit. */
+export const upscaleSourceMaxSide = (factor: number): number => Math.floor(LIMITS.upscaleMaxLongSide / factor);
+
 /** Size of an upscale, or null when its long side would pass the limit. */
 export function upscaledSize(width: number, height: number, factor: number): { width: number; height: number } | null {
-  const size = { width: width * factor, height: height * factor };
-  return Math.max(size.width, size.height) > LIMITS.upscaleMaxLongSide ? null : size;
+  return Math.max(width, height) > upscaleSourceMaxSide(factor) ? null : { width: width * factor, height: height * factor };
 }
 
 /** Refusal of an upscale past the limit (server message and the viewer's disabled-button note). */

@@ -1,6 +1,11 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { creditLedger, userPublicMeta, users, type LedgerKind } from '../db/schema.ts';
+import { creditLedger, generations, userPublicMeta, users, type LedgerKind } from '../db/schema.ts';
+import { characterColumns, withCharacter, type GenerationWithCharacter } from './generations.repository.ts';
+import { rowOf } from './raw-rows.ts';
+
+/** How likeness_start_paid_job answered: started, or refused with nothing written. */
+export type PaidJobStart = 'started' | 'no_user' | 'erased' | 'no_source' | 'too_large' | 'busy' | 'insufficient';
 
 const c = (column: { name: string }) => sql.identifier(column.name);
 
@@ -44,8 +49,10 @@ export const creditsRepository = {
 
   /**
    * A paid job's debit and its PENDING job in one statement: likeness_start_paid_job (migration 0017) locks the
-   * user's row, refuses an erased account, a busy user (`oneAtATime`) and a balance too low with nothing
-   * written, else writes what applyChange writes for a debit and the job leased to `leaseOwner`.
+   * user's row, refuses an unknown user, an erased account, a source that is not an ACTIVE generation of the
+   * user or is too large, a busy user (`oneAtATime`) and a balance too low with nothing written, else writes what
+   * applyChange writes for a debit and the job leased to `leaseOwner`. An upscale's or edit's source comes back
+   * with its character.
    */
   async startPaidJob(
     tx: Executor,
@@ -62,16 +69,28 @@ export const creditsRepository = {
       leaseSeconds: number;
       oneAtATime: boolean;
       channel: string;
+      /** An upscale's or edit's source, and the longest side it may have (null: any). */
+      source: { id: string; maxSide: number | null } | null;
     },
-  ): Promise<{ outcome: 'started' | 'no_user' | 'erased' | 'busy' | 'insufficient'; credits: number | null }> {
+  ): Promise<{ outcome: PaidJobStart; credits: number | null; source: GenerationWithCharacter | null }> {
     const result = await tx.execute(sql`
-      select "outcome", "credits" from likeness_start_paid_job(
+      select "outcome", "credits", "source" from likeness_start_paid_job(
         ${start.userId}::uuid, ${start.cost}::integer, ${start.reason}::text, ${start.debitKey}::text, ${start.jobId}::uuid,
         ${start.kind}::text, ${JSON.stringify(start.input)}::jsonb, ${start.provider}::text, ${start.leaseOwner}::text,
-        ${start.leaseSeconds}::double precision, ${start.oneAtATime}::boolean, ${start.channel}::text)`);
-    const [row] = (
-      result as unknown as { rows: { outcome: 'started' | 'no_user' | 'erased' | 'busy' | 'insufficient'; credits: number | null }[] }
-    ).rows;
-    return { outcome: row.outcome, credits: row.credits === null ? null : Number(row.credits) };
+        ${start.leaseSeconds}::double precision, ${start.oneAtATime}::boolean, ${start.channel}::text,
+        ${start.source?.id ?? null}::uuid, ${start.source?.maxSide ?? null}::integer)`);
+    type Raw = {
+      outcome: PaidJobStart;
+      credits: number | null;
+      source: { generation: Record<string, unknown>; character: Record<string, unknown> | null } | null;
+    };
+    const [row] = (result as unknown as { rows: Raw[] }).rows;
+    const source =
+      row.source &&
+      withCharacter({
+        generation: rowOf(getTableColumns(generations), row.source.generation),
+        character: row.source.character && rowOf(characterColumns, row.source.character),
+      });
+    return { outcome: row.outcome, credits: row.credits === null ? null : Number(row.credits), source };
   },
 };

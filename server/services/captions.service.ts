@@ -69,7 +69,7 @@ export function createCaptionsService(deps: CaptionsDeps) {
         deps.db,
         deps,
         { ...job, reason: `${detail} caption`, input: { detail, upload: upload.storageKey }, provider: deps.captioner.name },
-        false,
+        { oneAtATime: false },
       );
       deps.leases.hold('paid_call', job.id);
       try {

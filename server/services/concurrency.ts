@@ -38,6 +38,10 @@ export function createKeyedQueue() {
       });
       return result;
     },
+    /** Whether a task of this key is running or waiting. */
+    busy(key: string): boolean {
+      return tails.has(key);
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import { accountDeleted, insufficientCredits, notFound } from '../domain/errors.
 import type { Metrics } from '../ops/metrics.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { creditsRepository } from '../repositories/credits.repository.ts';
+import type { GenerationWithCharacter } from '../repositories/generations.repository.ts';
 
 export type { LedgerKind };
 
@@ -87,8 +88,9 @@ export function createCreditsService(deps: {
 
     /**
      * A paid job's debit and its PENDING job leased to `lease.owner`, in one statement (one round trip, in the
-     * caller's transaction or its own): 'busy', with nothing written, when `oneAtATime` and another job of its
-     * kind of the user runs on a live instance; the account's refusals throw as applyIn's do.
+     * caller's transaction or its own). Refused with nothing written: 'busy' when `oneAtATime` and another job
+     * of its kind of the user runs on a live instance; 'no_source' or 'too_large' for an upscale's or edit's
+     * `source`; the account's refusals throw as applyIn's do. The source comes back with its character.
      */
     async startPaidJob(
       executor: Executor,
@@ -102,21 +104,21 @@ export function createCreditsService(deps: {
         input: unknown;
         provider: string;
       },
-      opts: { oneAtATime: boolean; lease: { owner: string; seconds: number } },
-    ): Promise<'started' | 'busy'> {
-      const { outcome, credits } = await creditsRepository.startPaidJob(executor, {
+      opts: { oneAtATime: boolean; lease: { owner: string; seconds: number }; source?: { id: string; maxSide: number | null } },
+    ): Promise<{ outcome: 'started' | 'busy' | 'no_source' | 'too_large'; source: GenerationWithCharacter | null }> {
+      const { outcome, credits, source } = await creditsRepository.startPaidJob(executor, {
         ...job,
         leaseOwner: opts.lease.owner,
         leaseSeconds: opts.lease.seconds,
         oneAtATime: opts.oneAtATime,
         channel: deps.events.channel,
+        source: opts.source ?? null,
       });
       if (outcome === 'no_user') throw notFound('User not found');
       if (outcome === 'erased') throw accountDeleted();
       if (outcome === 'insufficient') throw insufficientCredits(job.cost, credits ?? 0);
-      if (outcome === 'busy') return 'busy';
-      afterCommit(() => deps.metrics?.creditsChanged('debit', -job.cost));
-      return 'started';
+      if (outcome === 'started') afterCommit(() => deps.metrics?.creditsChanged('debit', -job.cost));
+      return { outcome, source };
     },
 
     /** Gives back a debit; keyed on the debit's own key so it can happen at most once. */

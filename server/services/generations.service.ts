@@ -7,7 +7,15 @@ import {
   type GenerationRequest,
   type GenerationView,
 } from '@common/generation.ts';
-import { UPSCALE_COSTS, upscaledSize, upscaleTooLargeMessage, type EditRequest, type UpscaleRequest } from '@common/finishing.ts';
+import {
+  UPSCALE_COSTS,
+  upscaledSize,
+  upscaleSourceMaxSide,
+  upscaleTooLargeMessage,
+  type EditRequest,
+  type UpscaleFactor,
+  type UpscaleRequest,
+} from '@common/finishing.ts';
 import type { LikenessScore } from '@common/likeness.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Db, Executor } from '../db/index.ts';
@@ -71,6 +79,18 @@ export interface GenerationsDeps {
 export type GenerationsService = ReturnType<typeof createGenerationsService>;
 
 type Character = Awaited<ReturnType<typeof requireUsableCharacter>>;
+
+/** What a paid call's start records and checks. */
+interface PaidStart {
+  work: PaidWork;
+  reason: string;
+  refundReason: string;
+  /** What the job row records (never image bytes). */
+  jobInput: unknown;
+  provider: string;
+  /** An upscale's or edit's source, read by the start (refused there when not the user's, or too large). */
+  source?: { id: string; upscaleFactor?: UpscaleFactor };
+}
 
 /** What a paid call does once its debit is written: the call, and the generation row it saves. */
 interface PaidCall {
@@ -267,42 +287,33 @@ export function createGenerationsService(deps: GenerationsDeps) {
   let waiting = 0;
 
   /**
-   * The debit and the PENDING job leased to this instance, in one statement; refused ('busy', nothing written)
-   * while another job of the user runs on a live instance. `ready` is what the call needs being read meanwhile
-   * (an upscale's or edit's source): then the statement runs in a transaction that commits only once it is
-   * there, so its refusal rolls the debit back.
+   * The debit and the PENDING job leased to this instance, in one statement (paid-jobs startPaidJob), retried
+   * while another job of the user runs on a live instance; an upscale's or edit's source is read by the same
+   * statement, and its refusals (not the user's, too large) write nothing and come before a 402.
    */
-  async function startJob(
-    job: PaidJob,
-    reason: string,
-    input: unknown,
-    provider: string,
-    ready: Promise<unknown> | null,
-  ): Promise<'started' | 'busy'> {
-    const order = { ...job, reason, input, provider };
-    if (!ready) return startPaidJob(db, deps, order, true);
-    try {
-      return await db.transaction(async (tx) => {
-        const outcome = await startPaidJob(tx, deps, order, true);
-        if (outcome === 'started') await ready;
-        return outcome;
-      });
-    } catch (err) {
-      // The source's refusal (not yours, missing, too large) comes first, as if it had been read before the debit.
-      await ready;
-      throw err;
-    }
-  }
-
-  async function startJobWhenFree(job: PaidJob, reason: string, input: unknown, provider: string, ready: Promise<unknown> | null) {
+  async function startJobWhenFree(job: PaidJob, start: PaidStart): Promise<GenerationWithCharacter | null> {
     const deadline = Date.now() + PROVIDER_TIMEOUT_MS;
-    while ((await startJob(job, reason, input, provider, ready)) === 'busy') {
+    const order = { ...job, reason: start.reason, input: start.jobInput, provider: start.provider };
+    const source = start.source && {
+      id: start.source.id,
+      maxSide: start.source.upscaleFactor ? upscaleSourceMaxSide(start.source.upscaleFactor) : null,
+    };
+    for (;;) {
+      const started = await startPaidJob(db, deps, order, { oneAtATime: true, source: source ?? undefined });
+      if (started.outcome === 'no_source') throw noSuchSource();
+      if (started.outcome === 'too_large') {
+        const { width, height } = started.source!.generation;
+        throw new AppError(422, 'upscale_too_large', upscaleTooLargeMessage(width, height, start.source!.upscaleFactor!));
+      }
+      if (started.outcome === 'started') {
+        leases.hold('paid_call', job.id);
+        return started.source;
+      }
       if (Date.now() > deadline)
         throw conflict('Another image of yours is still being created. Please try again shortly.', 'generation_busy');
       if (shutdown.signal.aborted) throw unavailableWhileStopping();
       await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
     }
-    leases.hold('paid_call', job.id);
   }
 
   async function keepImages(userId: string, generationId: string, images: ProviderImage[], format: 'jpeg' | 'png') {
@@ -339,34 +350,26 @@ export function createGenerationsService(deps: GenerationsDeps) {
   }
 
   /**
-   * One paid image call from debit to saved generation: the job and its debit in one transaction, the
+   * One paid image call from debit to saved generation: the job and its debit in one statement, the
    * provider call in a slot, the images copied to our storage, the generation saved with the job's end; any
    * failure after the debit refunds it exactly once.
    */
   async function runPaid(
     userId: string,
-    start: {
-      work: PaidWork;
-      reason: string;
-      refundReason: string;
-      /** What the job row records (never image bytes). */
-      jobInput: unknown;
-      provider: string;
-    },
-    /** The call, or its promise while what it needs is read (docs/decisions/014-generate-path.md). */
-    paidCall: PaidCall | Promise<PaidCall>,
+    start: PaidStart,
+    /** The call, from the source the start read (null without one); a failure here is refunded. */
+    prepare: (source: GenerationWithCharacter | null) => PaidCall | Promise<PaidCall>,
     started: () => void,
   ): Promise<GenerateImageResponse> {
     const { work } = start;
     const jobId = randomUUID();
     const generationId = randomUUID();
     const job: PaidJob = { id: jobId, userId, kind: 'generation', cost: work.cost };
-    const ready = paidCall instanceof Promise ? paidCall : null;
-    await startJobWhenFree(job, start.reason, start.jobInput, start.provider, ready);
-    const order = await paidCall;
+    const source = await startJobWhenFree(job, start);
 
     let keptKeys: string[] = [];
     try {
+      const order = await prepare(source);
       const output = await providerSlots.run(userId, async () => {
         started();
         if (shutdown.signal.aborted) throw new ShuttingDown('the server is shutting down');
@@ -439,7 +442,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
         jobInput: input,
         provider: generator.name,
       },
-      {
+      () => ({
         outputFormat: request.output_format,
         call: (opts) => generator.generate(input, opts),
         row: (output) => ({
@@ -451,29 +454,27 @@ export function createGenerationsService(deps: GenerationsDeps) {
           guidanceScale: request.guidance_scale,
         }),
         character: character ?? null,
-      },
+      }),
       started,
     );
   }
 
-  /** The caller's ACTIVE generation and its stored image: a refusal here rolls back the debit written meanwhile. */
-  async function loadSource(userId: string, id: string, action: string): Promise<{ source: GenerationWithCharacter; image: SourceImage }> {
-    const source = await repo.findOwnedWithCharacter(db, userId, id);
-    if (!source) throw noSuchSource();
-    const key = keyFromMediaUrl(source.generation.imageUrl);
+  /**
+   * The stored image of a source the start read. Gone from storage (a file lost while its row stayed) after
+   * the debit: the caller refunds it, and the message says so.
+   */
+  async function sourceImage(source: GenerationWithCharacter, work: PaidWork, action: string): Promise<SourceImage> {
+    const g = source.generation;
+    const key = keyFromMediaUrl(g.imageUrl);
     const data = key ? await storage.read(key) : null;
     if (!data) {
       throw new AppError(
         410,
         'source_missing',
-        `The original file of this image is no longer stored, so it cannot be ${action}. Nothing was charged.`,
+        `The original file of this image is no longer stored, so it cannot be ${action}. Your ${work.cost} credits were refunded.`,
       );
     }
-    const { generation: g } = source;
-    return {
-      source,
-      image: { data, contentType: g.outputFormat === 'png' ? 'image/png' : 'image/jpeg', width: g.width, height: g.height },
-    };
+    return { data, contentType: g.outputFormat === 'png' ? 'image/png' : 'image/jpeg', width: g.width, height: g.height };
   }
 
   /**
@@ -492,63 +493,52 @@ export function createGenerationsService(deps: GenerationsDeps) {
     }
   }
 
-  /**
-   * `queued`, for a call that reads what it needs meanwhile (an upscale's or edit's source): a refusal of that
-   * answers at once rather than after the user's earlier generations; the queued call, when its turn comes,
-   * finds the same refusal inside its start's transaction and writes nothing.
-   */
-  function queuedNeeding<T>(needs: Promise<unknown>, userId: string, fn: (started: () => void) => Promise<T>): Promise<T> {
-    const running = queued(userId, fn);
-    return Promise.race([needs.then(() => running), running]);
-  }
-
   async function upscale(userId: string, { generation_id: sourceId, factor }: UpscaleRequest): Promise<GenerateImageResponse> {
-    // Read while the debit is written (runPaid); a refusal here rolls the debit back.
-    const paidCall = loadSource(userId, sourceId, 'upscaled').then(({ source, image }): PaidCall => {
-      const g = source.generation;
-      if (!upscaledSize(g.width, g.height, factor))
-        throw new AppError(422, 'upscale_too_large', upscaleTooLargeMessage(g.width, g.height, factor));
-      const format = g.outputFormat === 'png' ? 'png' : 'jpeg';
-      const seed = Number(g.seed ?? NaN);
-      const input = {
-        image,
-        factor,
-        prompt: g.prompt,
-        seed: Number.isSafeInteger(seed) ? seed : randomSeed(),
-        outputFormat: format,
-      } as const;
-      return {
-        outputFormat: format,
-        call: (opts) => finisher.upscale(input, opts),
-        row: () => ({
-          prompt: g.prompt,
-          style: g.style,
-          loraId: g.loraId,
-          loraScale: g.loraScale,
-          seed: g.seed,
-          numInferenceSteps: g.numInferenceSteps,
-          guidanceScale: g.guidanceScale,
-          sourceId,
-          derivation: 'upscale',
-          upscaleFactor: factor,
-          // An upscale shows the same face: it inherits its source's likeness (or gets it when the source is checked).
-          likeness: g.likeness,
-          likenessVerdict: g.likenessVerdict,
-        }),
-        character: source.character as Character | null,
-      };
-    });
-    return queuedNeeding(paidCall, userId, (started) =>
+    const work: PaidWork = { cost: UPSCALE_COSTS[factor], doing: 'upscaling', done: 'upscaled' };
+    await refuseSourceWhileQueued(userId, sourceId, factor);
+    return queued(userId, (started) =>
       runPaid(
         userId,
         {
-          work: { cost: UPSCALE_COSTS[factor], doing: 'upscaling', done: 'upscaled' },
+          work,
           reason: `Image upscale ${factor}×`,
           refundReason: `Refund: image upscale ${factor}× failed`,
           jobInput: { operation: 'upscale', sourceId, factor },
           provider: finisher.name,
+          source: { id: sourceId, upscaleFactor: factor },
         },
-        paidCall,
+        async (source) => {
+          const { generation: g, character } = source!;
+          const format = g.outputFormat === 'png' ? 'png' : 'jpeg';
+          const seed = Number(g.seed ?? NaN);
+          const input = {
+            image: await sourceImage(source!, work, 'upscaled'),
+            factor,
+            prompt: g.prompt,
+            seed: Number.isSafeInteger(seed) ? seed : randomSeed(),
+            outputFormat: format,
+          } as const;
+          return {
+            outputFormat: format,
+            call: (opts) => finisher.upscale(input, opts),
+            row: () => ({
+              prompt: g.prompt,
+              style: g.style,
+              loraId: g.loraId,
+              loraScale: g.loraScale,
+              seed: g.seed,
+              numInferenceSteps: g.numInferenceSteps,
+              guidanceScale: g.guidanceScale,
+              sourceId,
+              derivation: 'upscale',
+              upscaleFactor: factor,
+              // An upscale shows the same face: it inherits its source's likeness (or gets it when the source is checked).
+              likeness: g.likeness,
+              likenessVerdict: g.likenessVerdict,
+            }),
+            character: character as Character | null,
+          };
+        },
         started,
       ),
     );
@@ -557,37 +547,54 @@ export function createGenerationsService(deps: GenerationsDeps) {
   async function edit(userId: string, request: EditRequest): Promise<GenerateImageResponse> {
     const character = await usableCharacter(userId, request);
     const input = generateInputOf(request);
-    // Read while the debit is written (runPaid); a refusal here rolls the debit back.
-    const paidCall = loadSource(userId, request.source_id, 'edited').then(({ image }): PaidCall => ({
-      outputFormat: request.output_format,
-      call: (opts) => finisher.edit({ ...input, image, strength: request.strength }, opts),
-      row: (output) => ({
-        prompt: request.prompt,
-        loraId: character?.id ?? null,
-        loraScale: character ? request.loras[0].scale : null,
-        seed: String(output.seed ?? input.seed),
-        numInferenceSteps: request.num_inference_steps,
-        guidanceScale: request.guidance_scale,
-        sourceId: request.source_id,
-        derivation: 'edit',
-        editStrength: request.strength,
-      }),
-      character: character ?? null,
-    }));
-    return queuedNeeding(paidCall, userId, (started) =>
+    const work: PaidWork = { cost: CREDIT_COSTS.edit, doing: 'editing', done: 'edited' };
+    await refuseSourceWhileQueued(userId, request.source_id);
+    return queued(userId, (started) =>
       runPaid(
         userId,
         {
-          work: { cost: CREDIT_COSTS.edit, doing: 'editing', done: 'edited' },
+          work,
           reason: 'Image edit',
           refundReason: 'Refund: image edit failed',
           jobInput: { operation: 'edit', ...input, sourceId: request.source_id, strength: request.strength },
           provider: finisher.name,
+          source: { id: request.source_id },
         },
-        paidCall,
+        async (source) => {
+          const image = await sourceImage(source!, work, 'edited');
+          return {
+            outputFormat: request.output_format,
+            call: (opts) => finisher.edit({ ...input, image, strength: request.strength }, opts),
+            row: (output) => ({
+              prompt: request.prompt,
+              loraId: character?.id ?? null,
+              loraScale: character ? request.loras[0].scale : null,
+              seed: String(output.seed ?? input.seed),
+              numInferenceSteps: request.num_inference_steps,
+              guidanceScale: request.guidance_scale,
+              sourceId: request.source_id,
+              derivation: 'edit',
+              editStrength: request.strength,
+            }),
+            character: character ?? null,
+          };
+        },
         started,
       ),
     );
+  }
+
+  /**
+   * While an earlier generation of the user runs here, an upscale or edit waits in their queue: a source that
+   * is not theirs, or too large, is refused now rather than after it (the start checks it again, with the debit).
+   */
+  async function refuseSourceWhileQueued(userId: string, sourceId: string, upscaleFactor?: UpscaleFactor) {
+    if (!perUser.busy(userId)) return;
+    const source = await repo.findOwnedWithCharacter(db, userId, sourceId);
+    if (!source) throw noSuchSource();
+    const { width, height } = source.generation;
+    if (upscaleFactor && !upscaledSize(width, height, upscaleFactor))
+      throw new AppError(422, 'upscale_too_large', upscaleTooLargeMessage(width, height, upscaleFactor));
   }
 
   /** The request's character, which must be one of the caller's usable characters (characters.service). */

@@ -28,19 +28,20 @@ export const paidJobDebitKey = (job: Pick<PaidJob, 'kind' | 'id'>) => `${job.kin
 /**
  * Debits the job and records it PENDING, leased to this instance, in one statement (credits.startPaidJob).
  * With `oneAtATime` (generations), 'busy' and nothing written while another job of its kind of the user runs
- * on a live instance.
+ * on a live instance; with a `source` (an upscale's or edit's), 'no_source' or 'too_large' and nothing
+ * written when it is not the user's ACTIVE generation or is too large.
  */
 export function startPaidJob(
   executor: Executor,
   deps: { credits: CreditsService; leases: JobLeases },
   job: PaidJob & { reason: string; input: unknown; provider: string },
-  oneAtATime: boolean,
-): Promise<'started' | 'busy'> {
+  opts: { oneAtATime: boolean; source?: { id: string; maxSide: number | null } },
+) {
   const { id, userId, kind, cost, reason, input, provider } = job;
   return deps.credits.startPaidJob(
     executor,
     { userId, cost, reason, debitKey: paidJobDebitKey(job), jobId: id, kind, input, provider },
-    { oneAtATime, lease: { owner: deps.leases.owner, seconds: deps.leases.leaseMs / 1000 } },
+    { ...opts, lease: { owner: deps.leases.owner, seconds: deps.leases.leaseMs / 1000 } },
   );
 }
 

@@ -176,22 +176,24 @@ describe.each(testDatabases())('finishing a result, built-in engine (%s)', (data
     expect((await owner.client.get('/api/library/generations/not-a-uuid')).status).toBe(404);
   });
 
-  it('says so when the source image is missing from storage, charging nothing', async () => {
+  it('says so when the source image is missing from storage, and refunds it at once', async () => {
     const { client, userId } = await ts.signUp({ credits: 20 });
     const source = await generate(client);
     await ts.rt.storage.delete(source.result.images[0].url.slice('/media/'.length));
-    for (const [path, body, action] of [
-      ['/api/image/upscale', { generation_id: source.id, factor: 2 }, 'upscaled'],
-      ['/api/image/edit', editBody(source.id), 'edited'],
+    for (const [path, body, action, cost] of [
+      ['/api/image/upscale', { generation_id: source.id, factor: 2 }, 'upscaled', 5],
+      ['/api/image/edit', editBody(source.id), 'edited', 10],
     ] as const) {
       const res = await client.post(path, body);
       expect(res.status).toBe(410);
       expect(await res.json()).toMatchObject({
         code: 'source_missing',
-        message: `The original file of this image is no longer stored, so it cannot be ${action}. Nothing was charged.`,
+        message: `The original file of this image is no longer stored, so it cannot be ${action}. Your ${cost} credits were refunded.`,
       });
     }
     await expectBalance(ts, userId, 10);
+    const jobs = await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId));
+    expect(jobs.map((j) => j.status).sort()).toEqual(['FAILED', 'FAILED', 'SUCCEEDED']);
   });
 
   it.each([
@@ -220,29 +222,31 @@ describe.each(testDatabases())('finishing a result, built-in engine (%s)', (data
     await expectBalance(ts, userId, 5);
   });
 
-  it('refuses a missing or foreign source before the balance, and writes no debit, job or refund for it', async () => {
-    const { client, userId } = await ts.signUp({ credits: 20 });
-    const source = await generate(client);
-    const stranger = await ts.signUp({ credits: 10 });
+  it('refuses a source that is not the caller’s, deleted or too large before the balance, writing nothing', async () => {
+    const { client, userId } = await ts.signUp({ credits: 10 });
+    const mine = await generate(client);
+    const stranger = await ts.signUp({ credits: 20 });
     const theirs = await generate(stranger.client);
-    await ts.rt.storage.delete(source.result.images[0].url.slice('/media/'.length));
+    const deleted = await generate(stranger.client);
+    await ts.rt.db.update(generations).set({ status: 'DELETED' }).where(eq(generations.id, deleted.id));
     const written = async () => ({
       ledger: (await ts.rt.db.select().from(creditLedger).where(eq(creditLedger.userId, userId))).length,
       jobs: (await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId))).length,
     });
     const before = await written();
 
-    expect((await client.post('/api/image/upscale', { generation_id: source.id, factor: 2 })).status).toBe(410);
-    expect((await client.post('/api/image/edit', editBody(source.id))).status).toBe(410);
-    expect(await written()).toEqual(before);
-
     // With nothing left to pay with, the source's refusal still comes first.
-    const broke = stranger.client;
-    expect((await broke.post('/api/image/upscale', { generation_id: source.id, factor: 2 })).status).toBe(404);
-    expect((await broke.post('/api/image/edit', editBody(source.id))).status).toBe(404);
-    expect((await broke.post('/api/image/upscale', { generation_id: theirs.id, factor: 4 })).status).toBe(402);
-    await expectBalance(ts, userId, 10);
-    await expectBalance(ts, stranger.userId, 0);
+    expect((await client.post('/api/image/upscale', { generation_id: theirs.id, factor: 2 })).status).toBe(404);
+    expect((await client.post('/api/image/edit', editBody(theirs.id))).status).toBe(404);
+    expect((await stranger.client.post('/api/image/upscale', { generation_id: deleted.id, factor: 2 })).status).toBe(404);
+    expect((await client.post('/api/image/upscale', { generation_id: randomUUID(), factor: 2 })).status).toBe(404);
+    await ts.rt.db.update(generations).set({ width: 2048, height: 2048 }).where(eq(generations.id, mine.id));
+    const tooLarge = await client.post('/api/image/upscale', { generation_id: mine.id, factor: 4 });
+    expect(tooLarge.status).toBe(422);
+    expect(await tooLarge.json()).toMatchObject({ code: 'upscale_too_large' });
+    expect((await client.post('/api/image/upscale', { generation_id: mine.id, factor: 2 })).status).toBe(402);
+    expect(await written()).toEqual(before);
+    await expectBalance(ts, userId, 0);
   });
 
   it('a double click on Upscale charges once: both requests get the same new generation', async () => {
@@ -390,19 +394,19 @@ describe('finishing while an earlier generation of the same person runs', () => 
     await ts?.stop();
   });
 
-  it('answers a missing source at once rather than after the running generation, and charges nothing for it', async () => {
+  it('refuses a source that is not the caller’s at once rather than after the running generation', async () => {
     const { client, userId } = await ts.signUp({ credits: 30 });
-    const source = await generate(client);
-    await ts.rt.storage.delete(source.result.images[0].url.slice('/media/'.length));
+    const stranger = await ts.signUp({ credits: 10 });
+    const theirs = await generate(stranger.client);
     const held = client.post('/api/image/generate-image', generationRequestBody({ seed: 8 }));
     await expect.poll(() => ts.rt.generations.inFlight()).toBe(1);
 
-    const refused = await client.post('/api/image/upscale', { generation_id: source.id, factor: 2 });
-    expect(refused.status).toBe(410);
+    expect((await client.post('/api/image/upscale', { generation_id: theirs.id, factor: 2 })).status).toBe(404);
+    expect((await client.post('/api/image/edit', editBody(theirs.id))).status).toBe(404);
     expect(ts.rt.generations.inFlight()).toBe(1);
 
     release();
     expect((await held).status).toBe(200);
-    await expectBalance(ts, userId, 10);
+    await expectBalance(ts, userId, 20);
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac, randomUUID } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { authSessions, creditLedger, generationJobs, userPublicMeta, users } from '../../server/db/schema.ts';
+import { authSessions, creditLedger, generationJobs, generations, loraTrainings, userPublicMeta, users } from '../../server/db/schema.ts';
+import { generationsRepository } from '../../server/repositories/generations.repository.ts';
 import { signedCookieValue } from '../../server/auth/local.ts';
 import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
 
@@ -54,20 +55,22 @@ describe.each(testDatabases())('generate path statements (%s)', (database) => {
     const start = (userId: string, opts: { cost?: number; kind?: 'generation' | 'caption'; oneAtATime?: boolean } = {}) => {
       const jobId = randomUUID();
       const kind = opts.kind ?? 'generation';
-      const outcome = ts.rt.credits.startPaidJob(
-        ts.rt.db,
-        {
-          userId,
-          cost: opts.cost ?? 10,
-          reason: 'Image generation',
-          debitKey: `${kind}:${jobId}`,
-          jobId,
-          kind,
-          input: { prompt: 'p' },
-          provider: 'builtin',
-        },
-        { oneAtATime: opts.oneAtATime ?? true, lease: { owner: ts.rt.leases.owner, seconds: 60 } },
-      );
+      const outcome = ts.rt.credits
+        .startPaidJob(
+          ts.rt.db,
+          {
+            userId,
+            cost: opts.cost ?? 10,
+            reason: 'Image generation',
+            debitKey: `${kind}:${jobId}`,
+            jobId,
+            kind,
+            input: { prompt: 'p' },
+            provider: 'builtin',
+          },
+          { oneAtATime: opts.oneAtATime ?? true, lease: { owner: ts.rt.leases.owner, seconds: 60 } },
+        )
+        .then((started) => started.outcome);
       return { jobId, outcome };
     };
     const jobsOf = (userId: string) => ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId));
@@ -123,6 +126,59 @@ describe.each(testDatabases())('generate path statements (%s)', (database) => {
       expect(await start(other).outcome).toBe('started');
       expect(await start(userId, { kind: 'caption', cost: 1, oneAtATime: true }).outcome).toBe('started');
       expect(await start(userId, { oneAtATime: false }).outcome).toBe('started');
+    });
+
+    it('reads an upscale’s source in the same statement, as the repository reads it, and refuses one too large', async () => {
+      const { userId } = await ts.signUp({ credits: 50 });
+      const [character] = await ts.rt.db
+        .insert(loraTrainings)
+        .values({
+          userId,
+          characterName: 'Mara',
+          triggerWord: 'mara',
+          status: 'COMPLETED',
+          loraFileUrl: 'https://v3.fal.media/files/abc/lora.safetensors',
+        })
+        .returning();
+      const [made] = await ts.rt.db
+        .insert(generations)
+        .values({
+          userId,
+          prompt: 'mara at the beach',
+          width: 1024,
+          height: 768,
+          imageUrl: '/media/generations/x/y.jpeg',
+          loraId: character.id,
+          loraScale: 0.8,
+          seed: '7',
+          likeness: 71,
+          likenessVerdict: 'strong',
+        })
+        .returning();
+      const sourceId = made.id;
+      const startWith = (maxSide: number | null) => {
+        const jobId = randomUUID();
+        return ts.rt.credits.startPaidJob(
+          ts.rt.db,
+          {
+            userId,
+            cost: 5,
+            reason: 'Image upscale 2×',
+            debitKey: `generation:${jobId}`,
+            jobId,
+            kind: 'generation',
+            input: {},
+            provider: 'builtin',
+          },
+          { oneAtATime: false, lease: { owner: ts.rt.leases.owner, seconds: 60 }, source: { id: sourceId, maxSide } },
+        );
+      };
+      const started = await startWith(2048);
+      expect(started.outcome).toBe('started');
+      expect(started.source).toEqual(await generationsRepository.findOwnedWithCharacter(ts.rt.db, userId, sourceId));
+      expect(started.source?.character?.characterName).toBe('Mara');
+      expect(await startWith(256)).toMatchObject({ outcome: 'too_large', source: { generation: { id: sourceId } } });
+      expect(await ts.rt.credits.balance(userId)).toBe(45);
     });
 
     it('starts when the other job’s lease ran out, it ended, or its instance no longer runs', async () => {
