@@ -183,7 +183,7 @@ export interface Detections {
 /** Indices of the face mesh (MediaPipe's 468 points) the landmark check reads. */
 const MESH = { rightEye: [33, 133], leftEye: [263, 362], nose: [1], mouth: [13, 14, 61, 291] } as const;
 
-function meshLandmarks(mesh: [number, number, number?][] | undefined, box: Box): FaceEvidence['landmarks'] {
+export function meshLandmarks(mesh: [number, number, number?][] | undefined, box: Box): FaceEvidence['landmarks'] {
   if (!mesh || mesh.length < 468) return null;
   // As fractions of the face's box: comparable whatever the face's size in the photo.
   const at = (indices: readonly number[]): [number, number] => {
