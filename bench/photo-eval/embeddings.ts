@@ -9,8 +9,14 @@ import { loadHuman, meshLandmarks, type Tensor } from '../../server/vision/human
 import { evalSet, type Half } from './set.ts';
 
 /**
- * Exploration: face embeddings of several description models on one half of the evaluation set, and how well
- * each separates the same person from different people. `node --import tsx bench/photo-eval/embeddings.ts tuning`.
+ * Face embeddings of several description models on the evaluation set, and how well each separates the same person
+ * from different people (decision 016, "The embedding").
+ *
+ * `node --import tsx bench/photo-eval/embeddings.ts tuning [name…]`: on the tuning half, each variant's (or the
+ * named ones') similarities, AUC, balanced threshold and likeness figures, and its CPU time a face. Choices are
+ * made here and frozen in FROZEN.
+ * `node --import tsx bench/photo-eval/embeddings.ts held-out`: the benches' held-out figures for each frozen choice,
+ * to report them.
  */
 
 const require = createRequire(import.meta.url);
@@ -432,8 +438,10 @@ function auc(same: number[], different: number[]): number {
 }
 
 /**
- * The choices made on the tuning half (its balanced thresholds, printed above), frozen before the held-out half was
- * read: each variant with its same-person threshold and its likeness threshold (0–100).
+ * The choices made on the tuning half (its balanced thresholds, printed by `tuning`), frozen before the held-out half
+ * was read for them (commit 395a7ad): each variant with its same-person threshold and its likeness threshold
+ * (0–100). The first is the product as it was (FACE_MATCH 0.53, 'strong' from 53), the second the same embedding
+ * with the likeness threshold its tuning figures give.
  */
 const FROZEN: { variant: string; faceMatch: number; strongFrom: number }[] = [
   { variant: 'faceres, human crop ×255', faceMatch: 0.53, strongFrom: 53 },
@@ -529,10 +537,14 @@ async function main() {
   const faces = (await facesOf(half)).flatMap((f) => (f.face ? [f.face] : []));
   console.log(`${faces.length} one-face portraits, ${faces.filter((f) => f.person).length} labelled`);
   for (const v of VARIANTS.filter((x) => !only.length || only.some((o) => x.name.includes(o)))) {
+    await embed(tf, v, faces[0]!); // loads the model
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const embedded: { person: string | null; e: number[] }[] = [];
     for (const f of faces) embedded.push({ person: f.person, e: await embed(tf, v, f) });
     const ms = (performance.now() - t0) / faces.length;
+    const used = process.cpuUsage(c0);
+    const cpu = (used.user + used.system) / 1000 / faces.length;
     if (v.center) {
       const mean = embedded[0]!.e.map((_, k) => embedded.reduce((s, x) => s + x.e[k]!, 0) / embedded.length);
       for (const x of embedded) x.e = normalised(x.e.map((y, k) => y - mean[k]!));
@@ -544,11 +556,17 @@ async function main() {
     const f2 = (x: number) => x.toFixed(2);
     const pc = (x: number) => `${(100 * x).toFixed(1)} %`;
     console.log(
-      `\n${v.name} (${embedded[0]!.e.length} values, ${ms.toFixed(0)} ms a face)\n` +
+      `\n${v.name} (${embedded[0]!.e.length} values, ${ms.toFixed(0)} ms a face, CPU ${cpu.toFixed(0)} ms)\n` +
         `  same ${pre.same.length}: ${f2(Math.min(...pre.same))}–${f2(Math.max(...pre.same))} median ${f2(q(pre.same, 0.5))}, 5 % under ${f2(q(pre.same, 0.05))}\n` +
         `  different ${pre.different.length}: ${f2(Math.min(...pre.different))}–${f2(Math.max(...pre.different))} median ${f2(q(pre.different, 0.5))}, 95 % under ${f2(q(pre.different, 0.95))}\n` +
         `  AUC ${auc(pre.same, pre.different).toFixed(4)}; balanced threshold ${pair.t}: accepted ${pc(pair.accepted)}, apart ${pc(pair.apart)}\n` +
         `  likeness same ${d.likenessSame.length}: ${f2(Math.min(...d.likenessSame))}–${f2(Math.max(...d.likenessSame))}; different ${d.likenessDifferent.length}: ${f2(Math.min(...d.likenessDifferent))}–${f2(Math.max(...d.likenessDifferent))} 95 % under ${f2(q(d.likenessDifferent, 0.95))}\n` +
+        [0.5, 0.53, 0.55, 0.58, 0.6, 0.63]
+          .map(
+            (t) =>
+              `  at ${t}: same ${pre.same.filter((x) => x >= t).length}/${pre.same.length}, different apart ${pre.different.filter((x) => x < t).length}/${pre.different.length}; likeness strong ${d.likenessSame.filter((x) => x >= t).length}/${d.likenessSame.length}, weak ${d.likenessDifferent.filter((x) => x < t).length}/${d.likenessDifferent.length}\n`,
+          )
+          .join('') +
         `  likeness balanced ${like.t}: strong ${pc(like.accepted)}, weak ${pc(like.apart)}; at the pair threshold: strong ${pc(share(d.likenessSame, (s) => s >= pair.t))}, weak ${pc(share(d.likenessDifferent, (s) => s < pair.t))}`,
     );
   }
