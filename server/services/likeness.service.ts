@@ -1,4 +1,4 @@
-import { faceSimilarity, matchesMost } from '@common/face-match.ts';
+import { FACE_EMBEDDING, faceSimilarity, matchesMost } from '@common/face-match.ts';
 import { scoreLikeness, type LikenessScore } from '@common/likeness.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
@@ -46,6 +46,24 @@ export function referenceFaceOf(embeddings: readonly number[][]): number[] | nul
 }
 
 /**
+ * A reference as kept in `lora_trainings.reference_face` (real[]): the version of the embedding it was worked out
+ * from (common/face-match.ts FACE_EMBEDDING.version) and then its values; null stays null (no reference).
+ */
+export function storedReference(reference: readonly number[] | null): number[] | null {
+  return reference ? [FACE_EMBEDDING.version, ...reference] : null;
+}
+
+/**
+ * The reference kept on a row, if it can be compared with today's embeddings: its values (null: the character has
+ * none), or undefined when it is of another embedding — the bare values of version 1, kept before versions were
+ * written, or any other version — and must be worked out again.
+ */
+export function currentReference(stored: readonly number[] | null): number[] | null | undefined {
+  if (stored === null) return null;
+  return stored.length === FACE_EMBEDDING.size + 1 && stored[0] === FACE_EMBEDDING.version ? stored.slice(1) : undefined;
+}
+
+/**
  * The likeness check (docs/decisions/017-likeness-check.md): a character's reference face is worked out from
  * its training photos (right after submit, or later for characters trained before the check while their photos
  * are kept), and every finished image made with it is scored against it in the vision worker.
@@ -59,11 +77,16 @@ export function createLikenessService(deps: LikenessDeps) {
     return found.faces === 1 && found.embedding?.length ? found.embedding : null;
   }
 
-  /** Works out and keeps a character's reference from its kept training archive (none kept: no reference). */
+  /**
+   * The character's reference: the one kept, or worked out now from its kept training archive when it never was or
+   * was worked out from another embedding (FACE_EMBEDDING.version); with no archive kept it is none. Null: no
+   * reference.
+   */
   async function computeReference(trainingId: string): Promise<number[] | null> {
     const row = await repo.findReference(db, trainingId);
     if (!row || row.deletedAt) return null;
-    if (row.referenceCheckedAt) return row.referenceFace;
+    const kept = row.referenceCheckedAt ? currentReference(row.referenceFace) : undefined;
+    if (kept !== undefined) return kept;
     const key = row.uploadUrl ? keyFromMediaUrl(row.uploadUrl) : null;
     const zip = key ? await storage.read(key) : null;
     const embeddings: number[][] = [];
@@ -84,19 +107,32 @@ export function createLikenessService(deps: LikenessDeps) {
       }
     }
     const reference = referenceFaceOf(embeddings);
-    await repo.saveReference(db, trainingId, reference);
+    await repo.saveReference(db, trainingId, storedReference(reference));
     logger.info(
-      { trainingId, faces: embeddings.length, reference: reference !== null, archive: !!zip },
+      {
+        trainingId,
+        faces: embeddings.length,
+        reference: reference !== null,
+        archive: !!zip,
+        replaced: row.referenceCheckedAt ? 'another embedding' : undefined,
+      },
       'character reference face worked out',
     );
     return reference;
   }
 
-  /** The character's reference (worked out now if it never was); null when it has none. */
-  async function referenceOf(trainingId: string): Promise<number[] | null> {
-    const row = await repo.findReference(db, trainingId);
-    if (!row || row.deletedAt) return null;
-    return row.referenceCheckedAt ? row.referenceFace : computeReference(trainingId);
+  /**
+   * The character's reference (worked out now if it never was, or was from another embedding); null when it has
+   * none. Calls for one character while it is being worked out share that work (a shoot reviews photos at once).
+   */
+  const working = new Map<string, Promise<number[] | null>>();
+  function referenceOf(trainingId: string): Promise<number[] | null> {
+    let reference = working.get(trainingId);
+    if (!reference) {
+      reference = computeReference(trainingId).finally(() => working.delete(trainingId));
+      working.set(trainingId, reference);
+    }
+    return reference;
   }
 
   /** Scores one image against a reference: 'no_face' without exactly one face. Throws when the worker fails. */

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { FACE_EMBEDDING } from '../../common/face-match.ts';
 import { faceEvidenceHolds, meshEvidenceHolds, PHOTO_CHECK } from '../../common/photo-check.ts';
 import type { RgbImage } from './colours.ts';
 import type { BodyFinding, Box, FaceEvidence, FaceFinding, ObjectFinding } from './types.ts';
@@ -49,6 +50,9 @@ export interface HumanTf {
   cast(x: Tensor, dtype: 'float32'): Tensor;
   div(a: Tensor, b: number): Tensor;
   mul(a: Tensor, b: number): Tensor;
+  sub(a: Tensor, b: Tensor): Tensor;
+  reverse(x: Tensor, axis: number): Tensor;
+  tensor1d(values: number[], dtype: 'float32'): Tensor;
   expandDims(x: Tensor, axis: number): Tensor;
   image: { resizeBilinear(x: Tensor, size: [number, number], alignCorners: boolean): Tensor };
   io: { fromMemory(artifacts: unknown): unknown };
@@ -183,7 +187,7 @@ export interface Detections {
 /** Indices of the face mesh (MediaPipe's 468 points) the landmark check reads. */
 const MESH = { rightEye: [33, 133], leftEye: [263, 362], nose: [1], mouth: [13, 14, 61, 291] } as const;
 
-function meshLandmarks(mesh: [number, number, number?][] | undefined, box: Box): FaceEvidence['landmarks'] {
+export function meshLandmarks(mesh: [number, number, number?][] | undefined, box: Box): FaceEvidence['landmarks'] {
   if (!mesh || mesh.length < 468) return null;
   // As fractions of the face's box: comparable whatever the face's size in the photo.
   const at = (indices: readonly number[]): [number, number] => {
@@ -252,24 +256,35 @@ export async function detectFaces(img: RgbImage): Promise<FaceEvidence[]> {
 const MAX_EMBEDDINGS_READ = 4;
 
 /**
- * The description model's embedding of one face crop, computed as human computes it (src/face/faceres.ts: the
- * crop resized to the model's input, scaled to 0..255, the output of 1024 values); null when it gave none.
+ * The face's embedding (common/face-match.ts FACE_EMBEDDING): the description model (faceres, HSE FaceRec's
+ * MobileNet trained on VGGFace2) on the face crop human returns, fed as the model's authors feed it
+ * (HSE_FaceRec_tf age_gender_identity/facial_analysis.py): the crop resized to the model's input, 0..255, its
+ * channels turned to BGR and the ImageNet mean pixel subtracted. human itself feeds the crop as RGB 0..255
+ * (src/face/faceres.ts), which it still does for the captions' age and gender; on the evaluation set's tuning
+ * half the authors' input separates people better (decision 016). The 1024 values of the pooled features, or
+ * null when it gave none.
  */
 async function embeddingOf(human: HumanInstance, face: Tensor): Promise<number[] | null> {
   const model = human.models.models.faceres;
   const [, height, width] = model?.inputs[0]?.shape ?? [];
   if (!model || !height || !width) return null;
   const { tf } = human;
-  const input = tf.tidy(() => tf.mul(tf.image.resizeBilinear(tf.expandDims(face, 0), [width, height], false), 255));
+  const input = tf.tidy(() => {
+    const pixels = tf.mul(tf.image.resizeBilinear(tf.expandDims(face, 0), [width, height], false), 255);
+    return tf.sub(tf.reverse(pixels, 3), tf.tensor1d(MEAN_BGR, 'float32'));
+  });
   const outputs = [model.execute(input)].flat();
   input.dispose();
   try {
-    const descriptor = outputs.find((t) => t.shape[1] === 1024);
+    const descriptor = outputs.find((t) => t.shape[1] === FACE_EMBEDDING.size);
     return normalised(descriptor ? Array.from(await descriptor.data()) : undefined);
   } finally {
     for (const t of outputs) t.dispose();
   }
 }
+
+/** The ImageNet mean pixel in BGR order, as the description model's authors subtract it (Caffe's preprocessing). */
+const MEAN_BGR = [103.939, 116.779, 123.68];
 
 export async function detect(img: RgbImage): Promise<Detections> {
   const human = await loadHuman();

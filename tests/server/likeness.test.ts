@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FACE_EMBEDDING } from '@common/face-match.ts';
 import type { GenerateImageResponse, GenerationView } from '@common/generation.ts';
 import { retakeCap } from '@common/likeness.ts';
 import type { ShootView } from '@common/photo-shoots.ts';
 import { creditLedger, generations, loraTrainings } from '../../server/db/schema.ts';
 import { createFalGenerator } from '../../server/providers/inference/fal-generator.ts';
-import { mediaUrl } from '../../server/providers/storage/index.ts';
+import { keyFromMediaUrl, mediaUrl } from '../../server/providers/storage/index.ts';
 import { readCatalogue } from '../../server/services/packs.service.ts';
 import { startFakeFal, type FakeFal } from '../fakes/fal-server.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
@@ -87,13 +88,15 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
     return keys.sort();
   }
 
-  it('keeps the reference face with the training row: a normalised vector of numbers; none without agreeing faces', async () => {
+  it('keeps the reference face with the training row: the embedding’s version, then a normalised vector; none without agreeing faces', async () => {
     const { userId } = await ts.signUp();
     const mara = await character(userId, training);
     const [row] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, mara.id));
-    expect(row.referenceFace!.length).toBeGreaterThan(100);
-    expect(Math.hypot(...row.referenceFace!)).toBeCloseTo(1, 3);
+    expect(row.referenceFace!.length).toBe(FACE_EMBEDDING.size + 1);
+    expect(row.referenceFace![0]).toBe(FACE_EMBEDDING.version);
+    expect(Math.hypot(...row.referenceFace!.slice(1))).toBeCloseTo(1, 3);
     expect(row.referenceCheckedAt).toBeInstanceOf(Date);
+    expect(await ts.rt.likeness.referenceOf(mara.id)).toEqual(row.referenceFace!.slice(1));
 
     // Four strangers and a room: no face agrees with the others, so there is no reference (and no error).
     const crowd = await character(userId, [
@@ -103,6 +106,32 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
       await sceneWithoutFace(),
     ]);
     const [none] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, crowd.id));
+    expect(none.referenceFace).toBeNull();
+    expect(none.referenceCheckedAt).toBeInstanceOf(Date);
+  }, 120_000);
+
+  it('never compares a reference of an older embedding: it is worked out again from the kept photos, or is none once they are gone', async () => {
+    const { userId } = await ts.signUp();
+    const mara = await character(userId, training);
+    const [row] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, mara.id));
+    const current = row.referenceFace!.slice(1);
+    // As version 1 kept it: the bare values (these are the right length but of the current model's input, so a
+    // version-blind read would use them).
+    const olderEmbedding = current.map((v, i) => (i % 2 ? v : 0));
+    const keepOlder = () => ts.rt.db.update(loraTrainings).set({ referenceFace: olderEmbedding }).where(eq(loraTrainings.id, mara.id));
+
+    await keepOlder();
+    const again = await ts.rt.likeness.referenceOf(mara.id);
+    expect(again).toHaveLength(FACE_EMBEDDING.size);
+    for (let i = 0; i < again!.length; i++) expect(again![i]).toBeCloseTo(current[i]!, 4);
+    const [redone] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, mara.id));
+    expect(redone.referenceFace![0]).toBe(FACE_EMBEDDING.version);
+
+    // The training photos are gone (upload retention): no reference, so its images are not scored.
+    await keepOlder();
+    await ts.rt.storage.delete(keyFromMediaUrl(mara.uploadUrl!)!);
+    expect(await ts.rt.likeness.referenceOf(mara.id)).toBeNull();
+    const [none] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, mara.id));
     expect(none.referenceFace).toBeNull();
     expect(none.referenceCheckedAt).toBeInstanceOf(Date);
   }, 120_000);

@@ -1,8 +1,10 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACE_MATCH, faceSimilarity } from '@common/face-match.ts';
+import { LIKENESS, scoreLikeness } from '@common/likeness.ts';
 import { photoBadge } from '@common/photo-check.ts';
-import { NO_FACE, PORTRAITS, photoOf, SOURCES, type NoFaceKind } from '../../bench/photo-eval/set.ts';
+import { evalSet, NO_FACE, PORTRAITS, photoOf, SOURCES, type NoFaceKind } from '../../bench/photo-eval/set.ts';
+import { referenceFaceOf } from '../../server/services/likeness.service.ts';
 import { portraitPhoto, samplePhoto } from '../helpers/photos.ts';
 import { photoVerdict } from '../helpers/photo-checks.ts';
 import { startTestServer, type TestClient, type TestServer } from '../helpers/server.ts';
@@ -66,6 +68,37 @@ describe('photo check on the evaluation set’s real photos', () => {
     expect(faceSimilarity(first!.embedding!, other!.embedding!)).toBeLessThan(FACE_MATCH);
     expect(faceSimilarity(second!.embedding!, other!.embedding!)).toBeLessThan(FACE_MATCH);
   });
+
+  it('separates the tuning half’s people as FACE_MATCH and LIKENESS.strongFrom were chosen to (decision 016, 017)', async () => {
+    // Every labelled portrait of the tuning half through the real worker: the figures the thresholds were read from.
+    const people: number[][][] = [];
+    for (const person of (await evalSet('tuning')).people) {
+      const faces: number[][] = [];
+      for (const photo of person.photos) faces.push((await ts.rt.vision.faceEmbedding(photo)).embedding!);
+      people.push(faces);
+    }
+    expect(people.flat().every((e) => e?.length)).toBe(true);
+    const same = people.flatMap((p) => p.flatMap((a, i) => p.slice(i + 1).map((b) => faceSimilarity(a, b))));
+    const different = people.flatMap((p, i) => people.slice(i + 1).flatMap((q) => p.flatMap((a) => q.map((b) => faceSimilarity(a, b)))));
+    expect({ accepted: same.filter((x) => x >= FACE_MATCH).length, of: same.length }).toEqual({ accepted: 44, of: 45 });
+    expect({ apart: different.filter((x) => x < FACE_MATCH).length, of: different.length }).toEqual({ apart: 932, of: 945 });
+
+    // The likeness check: each of the man's photos against a reference from his other nine, and everyone else's
+    // photo against each of those references.
+    const man = people.find((p) => p.length > 1)!;
+    const verdicts = { strong: 0, weak: 0, of: 0 };
+    for (let i = 0; i < man.length; i++) {
+      const reference = referenceFaceOf(man.filter((_, j) => j !== i))!;
+      expect(reference).not.toBeNull();
+      if (scoreLikeness(faceSimilarity(man[i]!, reference)).verdict === 'strong') verdicts.strong++;
+      for (const face of people.filter((p) => p !== man).flat()) {
+        verdicts.of++;
+        if (scoreLikeness(faceSimilarity(face, reference)).verdict === 'weak') verdicts.weak++;
+      }
+    }
+    expect(LIKENESS.strongFrom).toBe(63);
+    expect(verdicts).toEqual({ strong: man.length, weak: 350, of: 350 });
+  }, 120_000);
 
   it('gives each of them a portrait’s verdict: one face, no problem but its size', async () => {
     for (const name of ['grid cell 1.1', 'party3 person 2']) {
