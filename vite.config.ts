@@ -86,6 +86,7 @@ export default defineConfig(({ mode }) => {
       include: ['tests/**/*.test.{ts,tsx}', 'common/**/*.test.ts', 'server/**/*.test.ts', 'src/**/*.test.{ts,tsx}'],
       environment: 'node',
       setupFiles: ['tests/setup.ts'],
+      globalSetup: ['tests/global-setup.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
       pool: 'forks',
