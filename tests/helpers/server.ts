@@ -74,8 +74,9 @@ export interface StartTestServerOptions {
 let testVision: VisionAnalyser | undefined;
 
 /**
- * One image analyser for every test server of a test file: its models (~1 s to load, more on a busy machine)
- * load once instead of once per server. Its worker thread is unref'd, so it ends with the file.
+ * One image analyser for every test server of a Vitest worker (the server suites share a worker's module
+ * graph, vite.config.ts): its models (~1 s to load, more on a busy machine) load once instead of once per
+ * server. Its worker thread is unref'd, so it ends with the process.
  */
 export function sharedTestVision(): VisionAnalyser {
   testVision ??= createVisionAnalyser({ timeoutMs: 60_000 });
@@ -90,8 +91,8 @@ export function sharedTestVision(): VisionAnalyser {
  */
 function freshPglite(dataDir: string): void {
   const db = join(dataDir, 'db');
-  if (!process.env.VITEST || existsSync(db)) return;
-  cpSync(inject('pgliteTemplate'), db, { recursive: true });
+  const template = process.env.VITEST ? inject('pgliteTemplate') : undefined;
+  if (template && !existsSync(db)) cpSync(template, db, { recursive: true });
 }
 
 export async function startTestServer(opts: StartTestServerOptions = {}): Promise<TestServer> {
