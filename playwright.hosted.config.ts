@@ -15,7 +15,9 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  workers: 2,
+  // As the local suite (playwright.config.ts): its tests mostly wait, and four at once run its four long ones
+  // side by side.
+  workers: 4,
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['json']],
   use: {

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { buildApp, type BuildAppOptions } from '../../server/app.ts';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../../server/runtime.ts';
@@ -73,12 +74,25 @@ export interface StartTestServerOptions {
 let testVision: VisionAnalyser | undefined;
 
 /**
- * One image analyser for every test server of a test file: its models (~1 s to load, more on a busy machine)
- * load once instead of once per server. Its worker thread is unref'd, so it ends with the file.
+ * One image analyser for every test server of a Vitest worker (the server suites share a worker's module
+ * graph, vite.config.ts): its models (~1 s to load, more on a busy machine) load once instead of once per
+ * server. Its worker thread is unref'd, so it ends with the process.
  */
 export function sharedTestVision(): VisionAnalyser {
   testVision ??= createVisionAnalyser({ timeoutMs: 60_000 });
   return { ...testVision, close: async () => {} };
+}
+
+/**
+ * A new server on PGlite starts from a copy of the migrated folder that tests/global-setup.ts made once per run
+ * with the server's own start (PGlite's initdb alone takes a second or more per server). The server then opens
+ * it as it opens its folder at every restart, and finds every migration applied. A data folder that already has
+ * a database (a restart) is left as it is; outside Vitest (bench/, loadtest/) each server makes its own.
+ */
+function freshPglite(dataDir: string): void {
+  const db = join(dataDir, 'db');
+  const template = process.env.VITEST ? inject('pgliteTemplate') : undefined;
+  if (template && !existsSync(db)) cpSync(template, db, { recursive: true });
 }
 
 export async function startTestServer(opts: StartTestServerOptions = {}): Promise<TestServer> {
@@ -100,6 +114,7 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     ...(databaseUrl ? { DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET } : {}),
     ...opts.env,
   });
+  if (!config.DATABASE_URL) freshPglite(config.dataDir);
   const rt = await startRuntime(config, { sseHeartbeatMs: 1000, vision: sharedTestVision(), ...opts.runtime });
   const app = buildApp(rt, opts.app);
   const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_PASSWORD_MESSAGES } from '@common/auth.ts';
 import { GENERATION_UNDO_SECONDS } from '@common/library.ts';
@@ -419,8 +419,12 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
       await ts.rt.deletedGenerationsPurge.release();
       await ts.rt.deletedGenerationsPurge.runNow();
       expect(await stored()).toBe(3);
-      // …and once it has lapsed they are removed.
-      await new Promise((r) => setTimeout(r, (GENERATION_UNDO_SECONDS + 1) * 1000));
+      // …and once it has lapsed they are removed: both deletes moved back in time past the window, as the
+      // clock would move them (the purge compares deleted_at with the database's now()).
+      await ts.rt.db
+        .update(generations)
+        .set({ deletedAt: sql`now() - make_interval(secs => ${GENERATION_UNDO_SECONDS + 1})` })
+        .where(inArray(generations.id, [gone.id, published.id]));
       await ts.rt.deletedGenerationsPurge.release();
       await ts.rt.deletedGenerationsPurge.runNow();
       expect(await stored()).toBe(0);
