@@ -9,7 +9,7 @@ import { onBothDatabases, percentile, renderRequest } from './stats.ts';
 const UPSCALE_TARGET_P50_MS = 400;
 const OVERHEAD_TARGET = 1.1;
 const UPSCALE_RUNS = 30;
-const ROUNDS = 120;
+const ROUNDS = 400;
 
 const generateBody = {
   prompt: 'portrait of a woman in a sunlit cafe, soft window light',
