@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { meshEvidenceHolds, PHOTO_CHECK } from '../../common/photo-check.ts';
 import { decodeRgb } from '../../server/vision/analyse-image.ts';
 import type { RgbImage } from '../../server/vision/colours.ts';
-import { loadHuman, meshLandmarks, type Tensor } from '../../server/vision/human-model.ts';
+import { FACE_MESH, loadHuman, meshLandmarks, type Tensor } from '../../server/vision/human-model.ts';
 import { evalSet, type Half } from './set.ts';
 
 /**
@@ -30,18 +30,6 @@ interface Face {
   cropSize: number;
   mesh: [number, number, number?][];
 }
-
-const FACE_MESH = {
-  face: {
-    enabled: true,
-    detector: { maxDetected: 20, minConfidence: PHOTO_CHECK.minFaceScore, return: true },
-    mesh: { enabled: true, keepInvalid: true },
-    description: { enabled: false },
-    emotion: { enabled: false },
-  },
-  body: { enabled: false },
-  object: { enabled: false },
-};
 
 /** ArcFace's five-point template on a 112 × 112 crop: eyes (image left, right), nose tip, mouth corners. */
 const ARCFACE: [number, number][] = [

@@ -4,6 +4,24 @@ import { creditLedger, generations, userPublicMeta, users, type LedgerKind } fro
 import { characterColumns, withCharacter, type GenerationWithCharacter } from './generations.repository.ts';
 import { rowOf } from './raw-rows.ts';
 
+/** A paid job's debit as likeness_start_paid_job takes it. */
+export interface PaidJobDebit {
+  userId: string;
+  cost: number;
+  reason: string;
+  debitKey: string;
+  jobId: string;
+  kind: 'generation' | 'caption';
+  input: unknown;
+  provider: string;
+}
+
+/** An upscale's or edit's source, and the longest side it may have (null: any). */
+export interface PaidJobSource {
+  id: string;
+  maxSide: number | null;
+}
+
 /** How likeness_start_paid_job answered: started, or refused with nothing written. */
 export type PaidJobStart = 'started' | 'no_user' | 'erased' | 'no_source' | 'too_large' | 'busy' | 'insufficient';
 
@@ -56,21 +74,12 @@ export const creditsRepository = {
    */
   async startPaidJob(
     tx: Executor,
-    start: {
-      userId: string;
-      cost: number;
-      reason: string;
-      debitKey: string;
-      jobId: string;
-      kind: 'generation' | 'caption';
-      input: unknown;
-      provider: string;
+    start: PaidJobDebit & {
       leaseOwner: string;
       leaseSeconds: number;
       oneAtATime: boolean;
       channel: string;
-      /** An upscale's or edit's source, and the longest side it may have (null: any). */
-      source: { id: string; maxSide: number | null } | null;
+      source: PaidJobSource | null;
     },
   ): Promise<{ outcome: PaidJobStart; credits: number | null; source: GenerationWithCharacter | null }> {
     const result = await tx.execute(sql`

@@ -4,7 +4,7 @@ import { creditLedger, users, type LedgerKind } from '../db/schema.ts';
 import { accountDeleted, insufficientCredits, notFound } from '../domain/errors.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
-import { creditsRepository } from '../repositories/credits.repository.ts';
+import { creditsRepository, type PaidJobDebit, type PaidJobSource, type PaidJobStart } from '../repositories/credits.repository.ts';
 import type { GenerationWithCharacter } from '../repositories/generations.repository.ts';
 
 export type { LedgerKind };
@@ -94,18 +94,9 @@ export function createCreditsService(deps: {
      */
     async startPaidJob(
       executor: Executor,
-      job: {
-        userId: string;
-        cost: number;
-        reason: string;
-        debitKey: string;
-        jobId: string;
-        kind: 'generation' | 'caption';
-        input: unknown;
-        provider: string;
-      },
-      opts: { oneAtATime: boolean; lease: { owner: string; seconds: number }; source?: { id: string; maxSide: number | null } },
-    ): Promise<{ outcome: 'started' | 'busy' | 'no_source' | 'too_large'; source: GenerationWithCharacter | null }> {
+      job: PaidJobDebit,
+      opts: { oneAtATime: boolean; lease: { owner: string; seconds: number }; source?: PaidJobSource },
+    ): Promise<{ outcome: Exclude<PaidJobStart, 'no_user' | 'erased' | 'insufficient'>; source: GenerationWithCharacter | null }> {
       const { outcome, credits, source } = await creditsRepository.startPaidJob(executor, {
         ...job,
         leaseOwner: opts.lease.owner,

@@ -242,6 +242,19 @@ function generateInputOf(request: GenerationRequest): GenerateInput {
 /** The one answer for "not yours", "deleted" and "never existed", so ids of other users cannot be probed. */
 const noSuchSource = () => notFound('That image is not one of your generations, or it was deleted.');
 
+const upscaleTooLarge = (width: number, height: number, factor: UpscaleFactor) =>
+  new AppError(422, 'upscale_too_large', upscaleTooLargeMessage(width, height, factor));
+
+/** A generation row's fields that come from a generate or edit request (its character, and the seed used). */
+const requestedRow = (request: GenerationRequest, character: Character | undefined, seed: number | string) => ({
+  prompt: request.prompt,
+  loraId: character?.id ?? null,
+  loraScale: character ? request.loras[0].scale : null,
+  seed: String(seed),
+  numInferenceSteps: request.num_inference_steps,
+  guidanceScale: request.guidance_scale,
+});
+
 /** Reads a provider-hosted image with a deadline and a size cap (provider links expire, so we keep a copy). */
 async function download(url: string): Promise<{ data: Buffer; contentType: string }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }).catch((err: Error) => {
@@ -299,11 +312,11 @@ export function createGenerationsService(deps: GenerationsDeps) {
       maxSide: start.source.upscaleFactor ? upscaleSourceMaxSide(start.source.upscaleFactor) : null,
     };
     for (;;) {
-      const started = await startPaidJob(db, deps, order, { oneAtATime: true, source: source ?? undefined });
+      const started = await startPaidJob(db, deps, order, { oneAtATime: true, source });
       if (started.outcome === 'no_source') throw noSuchSource();
       if (started.outcome === 'too_large') {
         const { width, height } = started.source!.generation;
-        throw new AppError(422, 'upscale_too_large', upscaleTooLargeMessage(width, height, start.source!.upscaleFactor!));
+        throw upscaleTooLarge(width, height, start.source!.upscaleFactor!);
       }
       if (started.outcome === 'started') {
         leases.hold('paid_call', job.id);
@@ -445,14 +458,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
       () => ({
         outputFormat: request.output_format,
         call: (opts) => generator.generate(input, opts),
-        row: (output) => ({
-          prompt: request.prompt,
-          loraId: character?.id ?? null,
-          loraScale: character ? request.loras[0].scale : null,
-          seed: String(output.seed ?? input.seed),
-          numInferenceSteps: request.num_inference_steps,
-          guidanceScale: request.guidance_scale,
-        }),
+        row: (output) => requestedRow(request, character, output.seed ?? input.seed),
         character: character ?? null,
       }),
       started,
@@ -566,12 +572,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
             outputFormat: request.output_format,
             call: (opts) => finisher.edit({ ...input, image, strength: request.strength }, opts),
             row: (output) => ({
-              prompt: request.prompt,
-              loraId: character?.id ?? null,
-              loraScale: character ? request.loras[0].scale : null,
-              seed: String(output.seed ?? input.seed),
-              numInferenceSteps: request.num_inference_steps,
-              guidanceScale: request.guidance_scale,
+              ...requestedRow(request, character, output.seed ?? input.seed),
               sourceId: request.source_id,
               derivation: 'edit',
               editStrength: request.strength,
@@ -593,8 +594,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
     const source = await repo.findOwnedWithCharacter(db, userId, sourceId);
     if (!source) throw noSuchSource();
     const { width, height } = source.generation;
-    if (upscaleFactor && !upscaledSize(width, height, upscaleFactor))
-      throw new AppError(422, 'upscale_too_large', upscaleTooLargeMessage(width, height, upscaleFactor));
+    if (upscaleFactor && !upscaledSize(width, height, upscaleFactor)) throw upscaleTooLarge(width, height, upscaleFactor);
   }
 
   /** The request's character, which must be one of the caller's usable characters (characters.service). */

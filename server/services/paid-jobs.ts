@@ -3,6 +3,7 @@ import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { generationsRepository as repo } from '../repositories/generations.repository.ts';
 import type { CreditsService } from './credits.service.ts';
+import type { PaidJobSource } from '../repositories/credits.repository.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
 
 /**
@@ -35,7 +36,7 @@ export function startPaidJob(
   executor: Executor,
   deps: { credits: CreditsService; leases: JobLeases },
   job: PaidJob & { reason: string; input: unknown; provider: string },
-  opts: { oneAtATime: boolean; source?: { id: string; maxSide: number | null } },
+  opts: { oneAtATime: boolean; source?: PaidJobSource },
 ) {
   const { id, userId, kind, cost, reason, input, provider } = job;
   return deps.credits.startPaidJob(

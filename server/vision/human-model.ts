@@ -145,7 +145,7 @@ const CAPTION_MODELS = {
  * face) is not run here but by embeddingOf on the faces the verdict reads, from the face crop each detection
  * returns (`return`: the very input human would give it).
  */
-const FACE_MESH = {
+export const FACE_MESH = {
   face: {
     enabled: true,
     detector: { maxDetected: 20, minConfidence: PHOTO_CHECK.minFaceScore, return: true },
