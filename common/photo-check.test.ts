@@ -8,6 +8,7 @@ import {
   isSamePhoto,
   landmarksInPlace,
   meshEvidenceHolds,
+  PHOTO_CHECK,
   photoBadge,
   photoSummary,
   trainingPolicyRefusal,
@@ -21,6 +22,7 @@ const face = (over: Partial<Parameters<typeof faceEvidenceHolds>[0]> = {}) => ({
   meshScore: 0.99,
   landmarks: UPRIGHT,
   embedding: [0.6, 0.8],
+  faceness: null as number | null,
   ...over,
 });
 
@@ -111,8 +113,13 @@ describe('training photo verdicts', () => {
     expect(faceEvidenceHolds(face())).toBe(true);
     expect(faceEvidenceHolds(face({ score: 0.4 }))).toBe(false);
     expect(faceEvidenceHolds(face({ embedding: null }))).toBe(false);
-    // A mesh that could not be fitted with confidence counts against a face, whatever the detector says.
+    // A mesh that could not be fitted with confidence counts against a face, whatever the detector says,
+    // unless the embedding itself lies close to a face's (a face in profile, behind mirrored glasses).
     expect(faceEvidenceHolds(face({ score: 0.9, meshScore: 0.65 }))).toBe(false);
+    expect(faceEvidenceHolds(face({ meshScore: 0.19, landmarks: null, faceness: 0.39 }))).toBe(false);
+    expect(faceEvidenceHolds(face({ meshScore: 0.19, landmarks: null, faceness: PHOTO_CHECK.minFaceness }))).toBe(true);
+    expect(faceEvidenceHolds(face({ meshScore: 0.19, landmarks: null, faceness: 0.6, embedding: null }))).toBe(false);
+    expect(faceEvidenceHolds(face({ score: 0.4, meshScore: 0.19, landmarks: null, faceness: 0.6 }))).toBe(false);
     expect(meshEvidenceHolds(face())).toBe(true);
     expect(meshEvidenceHolds(face({ embedding: null }))).toBe(true);
     // A fitted mesh whose mouth sits above the eyes, or whose eyes are one point, is not a face.

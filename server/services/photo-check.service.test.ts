@@ -11,6 +11,7 @@ function face(box: Box, score: number, over: Partial<FaceEvidence> = {}): FaceEv
     meshScore: 0.95,
     landmarks: { rightEye: [0.33, 0.38], leftEye: [0.67, 0.38], nose: [0.5, 0.58], mouth: [0.5, 0.75] },
     embedding: [0.6, 0.8],
+    faceness: null,
     ...over,
   };
 }

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { FACE_EMBEDDING } from '../../common/face-match.ts';
 import { faceEvidenceHolds, meshEvidenceHolds, PHOTO_CHECK } from '../../common/photo-check.ts';
 import type { RgbImage } from './colours.ts';
+import { facenessOf } from './mean-face.ts';
 import type { BodyFinding, Box, FaceEvidence, FaceFinding, ObjectFinding } from './types.ts';
 
 /**
@@ -141,9 +142,9 @@ const CAPTION_MODELS = {
  * The photo check's pass over the whole photo: the detector and the face mesh of every detection scoring at least
  * PHOTO_CHECK.minFaceScore (its own confidence and landmarks; a mesh costs ~8 ms a face, and the judge never
  * counts a detection scoring less). Faces the mesh cannot fit are kept (keepInvalid) so
- * that the judge sees their weak mesh score rather than nothing. The description model (the embedding, ~0.1 s a
- * face) is not run here but by embeddingOf on the faces the verdict reads, from the face crop each detection
- * returns (`return`: the very input human would give it).
+ * that the judge sees their weak mesh score rather than nothing (and, in a photo where no mesh holds, reads their
+ * embedding). The description model (the embedding, ~0.1 s a face) is not run here but by embeddingOf on the faces
+ * the verdict reads, from the face crop each detection returns (`return`: the very input human would give it).
  */
 export const FACE_MESH = {
   face: {
@@ -230,6 +231,7 @@ export async function detectFaces(img: RgbImage): Promise<FaceEvidence[]> {
           meshScore: f.faceScore ?? 0,
           landmarks: meshLandmarks(f.meshRaw, f.boxRaw),
           embedding: null,
+          faceness: null,
         } as FaceEvidence,
         crop: f.tensor,
       }))
@@ -237,14 +239,22 @@ export async function detectFaces(img: RgbImage): Promise<FaceEvidence[]> {
     // The verdict tells one person from more than one, so reading stops at the second person found.
     const people: FaceEvidence[] = [];
     let read = 0;
-    for (const { evidence: face, crop } of found) {
-      if (people.length === 2 || read === MAX_EMBEDDINGS_READ) break;
-      if (people[0] && face.box[3] < PHOTO_CHECK.otherPersonMinShare * people[0].box[3]) break;
-      if (!meshEvidenceHolds(face) || !crop) continue;
-      read++;
-      face.embedding = await embeddingOf(human, crop);
-      if (faceEvidenceHolds(face)) people.push(face);
-    }
+    const readFaces = async (candidates: typeof found) => {
+      for (const { evidence: face, crop } of candidates) {
+        if (people.length === 2 || read === MAX_EMBEDDINGS_READ) break;
+        if (people[0] && face.box[3] < PHOTO_CHECK.otherPersonMinShare * people[0].box[3]) break;
+        if (!crop) continue;
+        read++;
+        face.embedding = await embeddingOf(human, crop);
+        if (!meshEvidenceHolds(face) && face.embedding) face.faceness = facenessOf(face.embedding);
+        if (faceEvidenceHolds(face)) people.push(face);
+      }
+    };
+    await readFaces(found.filter((f) => meshEvidenceHolds(f.evidence)));
+    // Only a photo where no mesh holds has the rest read (a face in profile or behind mirrored glasses, or an
+    // object): their embedding alone may still show a face (PHOTO_CHECK.minFaceness). Elsewhere they would cost
+    // an embedding each (~0.1 s) on most party photos and change nothing but, rarely, a second person.
+    if (!people.length) await readFaces(found.filter((f) => !meshEvidenceHolds(f.evidence)));
     return found.map((f) => f.evidence);
   } finally {
     tensor.dispose();
