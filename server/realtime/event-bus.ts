@@ -30,6 +30,8 @@ export interface EventBus {
   publish(executor: Executor, userId: string, event: BusEvent): Promise<void>;
   /** The NOTIFY of `publish` as an SQL expression, for a statement that publishes as part of its own work. */
   notification(userId: string, event: BusEvent): SQL;
+  /** The NOTIFY's payload, for a statement that sends it to `channel` as a parameter. */
+  payload(userId: string, event: BusEvent): string;
   /** The NOTIFY channel, for a database function that publishes as `notification` does. */
   readonly channel: string;
   subscribe(userId: string, subscriber: Subscriber): () => void;
@@ -56,12 +58,14 @@ export async function createEventBus(database: Database, logger: Logger): Promis
     for (const subscriber of everyone()) subscriber.onEvent({ type: 'resync' });
   });
 
-  const notification = (userId: string, event: BusEvent): SQL => sql`pg_notify(${CHANNEL}, ${JSON.stringify({ userId, event })})`;
+  const payload = (userId: string, event: BusEvent) => JSON.stringify({ userId, event });
+  const notification = (userId: string, event: BusEvent): SQL => sql`pg_notify(${CHANNEL}, ${payload(userId, event)})`;
   return {
     async publish(executor, userId, event) {
       await executor.execute(sql`select ${notification(userId, event)}`);
     },
     notification,
+    payload,
     channel: CHANNEL,
     subscribe(userId, subscriber) {
       if (disconnecting) queueMicrotask(() => subscriber.onDisconnect());

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, getTableColumns, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../db/index.ts';
 import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
 import { leaseIsFree } from './job-leases.ts';
+import { preparedStatement } from './prepared.ts';
 import { rowOf } from './raw-rows.ts';
 import { usableCharacterOf } from './trainings.repository.ts';
 
@@ -48,6 +49,47 @@ const prepareOwnedWithCharacter = (db: Db) =>
     .limit(1)
     .prepare('likeness_owned_generation');
 const ownedWithCharacter = new WeakMap<Db, ReturnType<typeof prepareOwnedWithCharacter>>();
+
+const generationColumns = getTableColumns(generations);
+type GenerationColumn = keyof typeof generationColumns;
+
+/**
+ * finishWithGeneration's statement for one list of given columns (a generation, an upscale, an edit and a shoot
+ * photo give different ones: a handful in all), prepared once with its values as placeholders, so its text is
+ * not rebuilt, nor parsed again by Postgres, for every generation.
+ */
+const finishStatements = new Map<string, ReturnType<typeof preparedStatement>>();
+function finishStatement(given: GenerationColumn[]) {
+  const signature = given.join(',');
+  let statement = finishStatements.get(signature);
+  if (!statement) {
+    statement = preparedStatement(`likeness_finish_generation_${finishStatements.size + 1}`, () => {
+      const columns = generationColumns;
+      const names = sql.join(
+        given.map((key) => sql.identifier(columns[key].name)),
+        sql`, `,
+      );
+      // In a SELECT list a parameter has no column to take its type from: each one is cast to its column's type.
+      const values = sql.join(
+        given.map((key) => sql`${sql.placeholder(`row.${key}`)}::${sql.raw(columns[key].getSQLType())}`),
+        sql`, `,
+      );
+      const c = (column: { name: string }) => sql.identifier(column.name);
+      const j = generationJobs;
+      // The update of finishJob({ status: 'SUCCEEDED', … }); a provider request id left out keeps the stored one.
+      const finish = sql`update ${j} set ${c(j.status)} = 'SUCCEEDED', ${c(j.generationId)} = ${sql.placeholder('row.id')}::uuid,
+          ${c(j.providerRequestId)} = coalesce(${sql.placeholder('providerRequestId')}::text, ${c(j.providerRequestId)}), ${c(j.updatedAt)} = now()
+        where ${c(j.id)} = ${sql.placeholder('jobId')}::uuid and ${c(j.status)} = 'PENDING' returning ${c(j.id)}`;
+      return sql`
+        with finished as (${finish}),
+        saved as (insert into ${generations} (${names}) select ${values} from finished returning *),
+        told as (select pg_notify(${sql.placeholder('channel')}::text, ${sql.placeholder('payload')}::text) from saved)
+        select saved.*, (select count(*) from told) as told from saved`;
+    });
+    finishStatements.set(signature, statement);
+  }
+  return statement;
+}
 
 /** Drizzle queries of generations, paid jobs (generation_jobs) and the characters generations use. */
 export const generationsRepository = {
@@ -107,39 +149,27 @@ export const generationsRepository = {
 
   /**
    * A generation's end in one statement (so one round trip, atomic by itself): the PENDING job becomes
-   * SUCCEEDED, the generation row is inserted from it, and `notification` (the event's NOTIFY) is sent from
-   * the inserted row. Undefined, and nothing written, when the job was no longer PENDING (recovery ended it).
+   * SUCCEEDED, the generation row is inserted from it, and the event's NOTIFY (`notification`, as EventBus
+   * sends it) is sent from the inserted row. Undefined, and nothing written, when the job was no longer
+   * PENDING (recovery ended it).
    */
   async finishWithGeneration(
     db: Executor,
     job: { id: string; providerRequestId?: string },
     row: NewGenerationRow & { id: string },
-    notification: SQL,
+    notification: { channel: string; payload: string },
   ): Promise<GenerationRow | undefined> {
-    const columns = getTableColumns(generations);
-    const given = (Object.keys(row) as (keyof typeof columns)[]).filter((key) => row[key] !== undefined);
-    const names = sql.join(
-      given.map((key) => sql.identifier(columns[key].name)),
-      sql`, `,
-    );
-    // In a SELECT list a parameter has no column to take its type from: each one is cast to its column's type.
-    const values = sql.join(
-      given.map((key) => sql`${sql.param(row[key], columns[key])}::${sql.raw(columns[key].getSQLType())}`),
-      sql`, `,
-    );
-    const c = (column: { name: string }) => sql.identifier(column.name);
-    const j = generationJobs;
-    // The update of finishJob({ status: 'SUCCEEDED', … }); a provider request id left out keeps the stored one.
-    const finish = sql`update ${j} set ${c(j.status)} = 'SUCCEEDED', ${c(j.generationId)} = ${row.id}::uuid,
-        ${c(j.providerRequestId)} = coalesce(${job.providerRequestId ?? null}::text, ${c(j.providerRequestId)}), ${c(j.updatedAt)} = now()
-      where ${c(j.id)} = ${job.id}::uuid and ${c(j.status)} = 'PENDING' returning ${c(j.id)}`;
-    const result = await db.execute<Record<string, unknown>>(sql`
-      with finished as (${finish}),
-      saved as (insert into ${generations} (${names}) select ${values} from finished returning *),
-      told as (select ${notification} from saved)
-      select saved.*, (select count(*) from told) as told from saved`);
-    const [raw] = (result as unknown as { rows: Record<string, unknown>[] }).rows;
-    return raw && rowOf<GenerationRow>(columns, raw);
+    const given = (Object.keys(row) as GenerationColumn[]).filter((key) => row[key] !== undefined);
+    // Each value as drizzle's own insert would send it (a null is sent as null, not through the column's mapping).
+    const values: Record<string, unknown> = {
+      jobId: job.id,
+      providerRequestId: job.providerRequestId ?? null,
+      channel: notification.channel,
+      payload: notification.payload,
+    };
+    for (const key of given) values[`row.${key}`] = row[key] === null ? null : generationColumns[key].mapToDriverValue(row[key]);
+    const rows = await finishStatement(given)<Record<string, unknown>>(db, values);
+    return rows[0] && rowOf<GenerationRow>(generationColumns, rows[0]);
   },
 
   async insertGeneration(db: Executor, row: NewGenerationRow): Promise<GenerationRow> {

@@ -415,7 +415,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
           imageUrl: first.url,
           status: 'ACTIVE',
         },
-        events.notification(userId, { type: 'generation', action: 'created', id: generationId }),
+        { channel: events.channel, payload: events.payload(userId, { type: 'generation', action: 'created', id: generationId }) },
       );
       // Recovery gave up on this job (and refunded it) while the provider was still working.
       if (!saved) throw timedOut(work);
