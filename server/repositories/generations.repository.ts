@@ -74,6 +74,12 @@ function finishStatement(given: GenerationColumn[]) {
         given.map((key) => sql`${sql.placeholder(`row.${key}`)}::${sql.raw(columns[key].getSQLType())}`),
         sql`, `,
       );
+      // The columns this build knows, not `*`: a prepared statement whose result gains a column (another
+      // version's migration during a rolling deploy) fails with "cached plan must not change result type".
+      const returned = sql.join(
+        Object.values(columns).map((column) => sql.identifier(column.name)),
+        sql`, `,
+      );
       const c = (column: { name: string }) => sql.identifier(column.name);
       const j = generationJobs;
       // The update of finishJob({ status: 'SUCCEEDED', … }); a provider request id left out keeps the stored one.
@@ -82,7 +88,7 @@ function finishStatement(given: GenerationColumn[]) {
         where ${c(j.id)} = ${sql.placeholder('jobId')}::uuid and ${c(j.status)} = 'PENDING' returning ${c(j.id)}`;
       return sql`
         with finished as (${finish}),
-        saved as (insert into ${generations} (${names}) select ${values} from finished returning *),
+        saved as (insert into ${generations} (${names}) select ${values} from finished returning ${returned}),
         told as (select pg_notify(${sql.placeholder('channel')}::text, ${sql.placeholder('payload')}::text) from saved)
         select saved.*, (select count(*) from told) as told from saved`;
     });
