@@ -2,6 +2,7 @@ import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { creditLedger, generations, userPublicMeta, users, type LedgerKind } from '../db/schema.ts';
 import { characterColumns, withCharacter, type GenerationWithCharacter } from './generations.repository.ts';
+import { preparedStatement } from './prepared.ts';
 import { rowOf } from './raw-rows.ts';
 
 /** A paid job's debit as likeness_start_paid_job takes it. */
@@ -26,6 +27,17 @@ export interface PaidJobSource {
 export type PaidJobStart = 'started' | 'no_user' | 'erased' | 'no_source' | 'too_large' | 'busy' | 'insufficient';
 
 const c = (column: { name: string }) => sql.identifier(column.name);
+
+/** On every paid call's path, so prepared once (its text built once, parsed once per connection). */
+const startPaidJobStatement = preparedStatement('likeness_start_paid_job', () => {
+  const p = sql.placeholder;
+  return sql`
+    select "outcome", "credits", "source" from likeness_start_paid_job(
+      ${p('userId')}::uuid, ${p('cost')}::integer, ${p('reason')}::text, ${p('debitKey')}::text, ${p('jobId')}::uuid,
+      ${p('kind')}::text, ${p('input')}::jsonb, ${p('provider')}::text, ${p('leaseOwner')}::text,
+      ${p('leaseSeconds')}::double precision, ${p('oneAtATime')}::boolean, ${p('channel')}::text,
+      ${p('sourceId')}::uuid, ${p('sourceMaxSide')}::integer)`;
+});
 
 /** Statements of balance changes (server/services/credits.service.ts decides them). */
 export const creditsRepository = {
@@ -82,18 +94,27 @@ export const creditsRepository = {
       source: PaidJobSource | null;
     },
   ): Promise<{ outcome: PaidJobStart; credits: number | null; source: GenerationWithCharacter | null }> {
-    const result = await tx.execute(sql`
-      select "outcome", "credits", "source" from likeness_start_paid_job(
-        ${start.userId}::uuid, ${start.cost}::integer, ${start.reason}::text, ${start.debitKey}::text, ${start.jobId}::uuid,
-        ${start.kind}::text, ${JSON.stringify(start.input)}::jsonb, ${start.provider}::text, ${start.leaseOwner}::text,
-        ${start.leaseSeconds}::double precision, ${start.oneAtATime}::boolean, ${start.channel}::text,
-        ${start.source?.id ?? null}::uuid, ${start.source?.maxSide ?? null}::integer)`);
     type Raw = {
       outcome: PaidJobStart;
       credits: number | null;
       source: { generation: Record<string, unknown>; character: Record<string, unknown> | null } | null;
     };
-    const [row] = (result as unknown as { rows: Raw[] }).rows;
+    const [row] = await startPaidJobStatement<Raw>(tx, {
+      userId: start.userId,
+      cost: start.cost,
+      reason: start.reason,
+      debitKey: start.debitKey,
+      jobId: start.jobId,
+      kind: start.kind,
+      input: JSON.stringify(start.input),
+      provider: start.provider,
+      leaseOwner: start.leaseOwner,
+      leaseSeconds: start.leaseSeconds,
+      oneAtATime: start.oneAtATime,
+      channel: start.channel,
+      sourceId: start.source?.id ?? null,
+      sourceMaxSide: start.source?.maxSide ?? null,
+    });
     const source =
       row.source &&
       withCharacter({
