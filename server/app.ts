@@ -64,14 +64,25 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
     app.use('/media/*', cors({ origins: spaOrigins, exemptPrefixes: [] }));
   }
   app.use('/api/*', originCheck({ publicUrl: config.PUBLIC_URL, exemptPrefixes: NO_ORIGIN_CHECK, spaOrigins }));
+  const limitBody = bodyLimit({
+    maxSize: config.BODY_LIMIT_BYTES,
+    onError: () => {
+      throw payloadTooLarge();
+    },
+  });
   app.use('/api/*', async (c, next) => {
-    if (OWN_BODY_LIMIT.some((p) => c.req.path.startsWith(p))) return next();
-    return bodyLimit({
-      maxSize: config.BODY_LIMIT_BYTES,
-      onError: () => {
-        throw payloadTooLarge();
-      },
-    })(c, next);
+    const { method } = c.req;
+    if (method === 'GET' || method === 'HEAD' || OWN_BODY_LIMIT.some((p) => c.req.path.startsWith(p))) return next();
+    // A declared length is judged from the header, as bodyLimit does, but without bodyLimit's look at the body:
+    // that turns the request into a web stream, and the route's JSON is then read through it instead of
+    // straight from the socket by @hono/node-server (docs/decisions/014-generate-path.md). Chunked bodies,
+    // whose size is known only once read, go through bodyLimit.
+    const length = c.req.header('content-length');
+    if (length !== undefined && c.req.header('transfer-encoding') === undefined) {
+      if (Number.parseInt(length, 10) > config.BODY_LIMIT_BYTES) throw payloadTooLarge();
+      return next();
+    }
+    return limitBody(c, next);
   });
 
   app.route('/', opsRoutes({ readiness: rt.readiness, metrics: rt.metrics, metricsToken: config.METRICS_TOKEN }));
