@@ -26,6 +26,8 @@ async function backToApp(page: Page) {
 }
 
 test('a new user subscribes to Standard, switches to Professional, renews and cancels', async ({ page, context }) => {
+  // A month of billing in one flow (five checkouts and portal visits): close to one test's time on a busy machine.
+  test.slow();
   await signUp(page, newUser('Morgan Lee'));
   // With 0 credits, Create Image says so and points to the plans.
   await page.goto('/app/create-image');

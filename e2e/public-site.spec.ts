@@ -310,6 +310,8 @@ test('each public page has its title, description, social-card tags, ordered hea
 });
 
 test('no serious or critical accessibility violations on any public page', async ({ page }) => {
+  // A full axe pass on every public page, one after another: more than one test's time on a loaded machine.
+  test.slow();
   for (const path of PUBLIC_PAGES) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
