@@ -75,4 +75,24 @@ describe('a toast with an action', () => {
     expect(onUndo).not.toHaveBeenCalled();
     expect(UNDO_TOAST_MS).toBe(6000);
   });
+
+  it('does not leave while focus or the pointer is on it, then keeps the time it had left', () => {
+    vi.useFakeTimers();
+    fireEvent.click(renderToasts({ onUndo: vi.fn() }));
+    const region = screen.getByRole('region', { name: 'Notifications (F8)' });
+    act(() => vi.advanceTimersByTime(2000));
+    fireEvent.keyDown(window, { key: 'F8' });
+    expect(screen.getByRole('button', { name: 'Undo' })).toHaveFocus();
+    act(() => vi.advanceTimersByTime(60_000));
+    expect(screen.getByRole('status')).toBeInTheDocument();
+    act(() => screen.getByRole('button', { name: 'Undo' }).blur());
+    act(() => vi.advanceTimersByTime(UNDO_TOAST_MS - 2000 - 100));
+    expect(screen.getByRole('status')).toBeInTheDocument();
+    fireEvent.pointerEnter(region);
+    act(() => vi.advanceTimersByTime(60_000));
+    expect(screen.getByRole('status')).toBeInTheDocument();
+    fireEvent.pointerLeave(region);
+    act(() => vi.advanceTimersByTime(100));
+    expect(screen.queryByRole('status')).toBeNull();
+  });
 });

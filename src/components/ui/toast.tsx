@@ -34,6 +34,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const region = useRef<HTMLDivElement>(null);
   /** Where focus was before F8 took it to a toast, to go back there when that toast leaves. */
   const focusBefore = useRef<HTMLElement | null>(null);
+  /** Each toast's timer and the time it has left; all are held while the pointer or focus is on a toast. */
+  const timers = useRef(new Map<number, { timer?: ReturnType<typeof setTimeout>; remainingMs: number; startedAt: number }>());
+  const held = useRef(false);
 
   const dismiss = useCallback((id: number) => {
     // A toast that leaves while it holds focus hands it back, instead of dropping it on the page's body.
@@ -44,17 +47,54 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       if (back?.isConnected) back.focus();
       else focused.blur();
     }
+    clearTimeout(timers.current.get(id)?.timer);
+    timers.current.delete(id);
     setToasts((list) => list.filter((t) => t.id !== id));
   }, []);
+
+  const run = useCallback(
+    (id: number) => {
+      const entry = timers.current.get(id);
+      if (!entry) return;
+      entry.startedAt = Date.now();
+      entry.timer = setTimeout(() => dismiss(id), entry.remainingMs);
+    },
+    [dismiss],
+  );
 
   const show = useCallback<ToastApi['show']>(
     (message, opts = {}) => {
       const id = nextId.current++;
       setToasts((list) => [...list, { id, message, tone: opts.tone ?? 'default', action: opts.action }]);
-      setTimeout(() => dismiss(id), opts.durationMs ?? TIMINGS.copyFeedbackMs);
+      timers.current.set(id, { remainingMs: opts.durationMs ?? TIMINGS.copyFeedbackMs, startedAt: 0 });
+      if (!held.current) run(id);
     },
-    [dismiss],
+    [run],
   );
+
+  // A toast does not leave while someone points at it or has focus in it (time to read it or reach Undo).
+  const hold = useCallback(() => {
+    if (held.current) return;
+    held.current = true;
+    for (const entry of timers.current.values()) {
+      clearTimeout(entry.timer);
+      entry.remainingMs -= Date.now() - entry.startedAt;
+    }
+  }, []);
+  const release = useCallback(() => {
+    if (!held.current) return;
+    held.current = false;
+    for (const id of timers.current.keys()) run(id);
+  }, [run]);
+
+  // No timer outlives the provider.
+  useEffect(() => {
+    const all = timers.current;
+    return () => {
+      for (const entry of all.values()) clearTimeout(entry.timer);
+      all.clear();
+    };
+  }, []);
 
   const hasAction = toasts.some((t) => t.action);
   useEffect(() => {
@@ -81,6 +121,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         role="region"
         aria-label={`Notifications (${FOCUS_KEY})`}
         className="pointer-events-none fixed inset-x-0 bottom-4 z-[60] px-4"
+        onPointerEnter={hold}
+        onPointerLeave={release}
+        onFocus={hold}
+        onBlur={(event) => {
+          if (!region.current?.contains(event.relatedTarget as Node | null)) release();
+        }}
       >
         <div aria-live="polite" className="flex flex-col items-center gap-2">
           {toasts.map((t) => (
