@@ -75,3 +75,13 @@ export function notSamePerson(embeddings: readonly (readonly number[] | null)[])
   );
   return embeddings.map((_, i) => strangers.has(i));
 }
+
+/** The mean of embeddings, scaled to length 1; null when there are none, their lengths differ or they cancel out. */
+export function meanEmbedding(embeddings: readonly (readonly number[])[]): number[] | null {
+  const size = embeddings[0]?.length ?? 0;
+  if (!size || embeddings.some((e) => e.length !== size)) return null;
+  const mean = new Array<number>(size).fill(0);
+  for (const e of embeddings) for (let k = 0; k < size; k++) mean[k]! += e[k]! / embeddings.length;
+  const norm = Math.hypot(...mean);
+  return norm > 0 ? mean.map((v) => v / norm) : null;
+}

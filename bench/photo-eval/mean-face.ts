@@ -5,9 +5,9 @@
  * when FACE_EMBEDDING changes; tests/server/photo-eval.test.ts recomputes it and fails while the file is stale.
  */
 import { writeFileSync } from 'node:fs';
-import { FACE_EMBEDDING } from '../../common/face-match.ts';
+import { FACE_EMBEDDING, meanEmbedding } from '../../common/face-match.ts';
 import { meshEvidenceHolds } from '../../common/photo-check.ts';
-import { MEAN_FACE_FILE, meanEmbedding, type MeanFace } from '../../server/vision/mean-face.ts';
+import { MEAN_FACE_FILE, type MeanFace } from '../../server/vision/mean-face.ts';
 import type { PhotoMeasures } from '../../server/vision/types.ts';
 import { evalSet } from './set.ts';
 
@@ -19,7 +19,7 @@ export async function tuningMeanFace(measure: (photo: Buffer) => Promise<PhotoMe
     if (!main?.embedding) throw new Error(`no face with a holding mesh in the tuning portrait ${name}`);
     faces.push(main.embedding);
   }
-  const values = meanEmbedding(faces).map((v) => Math.round(v * 1e6) / 1e6);
+  const values = meanEmbedding(faces)!.map((v) => Math.round(v * 1e6) / 1e6);
   return { embeddingVersion: FACE_EMBEDDING.version, faces: faces.length, values };
 }
 

@@ -1,4 +1,4 @@
-import { FACE_EMBEDDING, faceSimilarity, matchesMost } from '@common/face-match.ts';
+import { FACE_EMBEDDING, faceSimilarity, matchesMost, meanEmbedding } from '@common/face-match.ts';
 import { scoreLikeness, type LikenessScore } from '@common/likeness.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
@@ -37,12 +37,7 @@ export function referenceFaceOf(embeddings: readonly number[][]): number[] | nul
     ),
   );
   if (agreeing.length < 2) return null;
-  const size = agreeing[0].length;
-  if (agreeing.some((e) => e.length !== size)) return null;
-  const mean = new Array<number>(size).fill(0);
-  for (const e of agreeing) for (let k = 0; k < size; k++) mean[k] += e[k] / agreeing.length;
-  const norm = Math.hypot(...mean);
-  return norm > 0 ? mean.map((v) => v / norm) : null;
+  return meanEmbedding(agreeing);
 }
 
 /**

@@ -19,7 +19,7 @@ export const MEAN_FACE_FILE = new URL('./mean-face.json', import.meta.url);
 let meanFace: number[] | null | undefined;
 
 /** The mean face's values, or null when the file is of another embedding (then recompute it: the test says so). */
-export function loadMeanFace(): number[] | null {
+function loadMeanFace(): number[] | null {
   if (meanFace === undefined) {
     const file = JSON.parse(readFileSync(MEAN_FACE_FILE, 'utf8')) as MeanFace;
     const current = file.embeddingVersion === FACE_EMBEDDING.version && file.values.length === FACE_EMBEDDING.size;
@@ -35,12 +35,4 @@ export function loadMeanFace(): number[] | null {
 export function facenessOf(embedding: readonly number[]): number | null {
   const mean = loadMeanFace();
   return mean && faceSimilarity(embedding, mean);
-}
-
-/** The mean of embeddings scaled to length 1, itself scaled to length 1. */
-export function meanEmbedding(embeddings: readonly (readonly number[])[]): number[] {
-  const sum = new Array<number>(embeddings[0]!.length).fill(0);
-  for (const e of embeddings) e.forEach((v, i) => (sum[i]! += v));
-  const norm = Math.hypot(...sum);
-  return sum.map((v) => v / norm);
 }
