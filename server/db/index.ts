@@ -102,6 +102,12 @@ export interface OpenDatabaseOptions {
  * readiness checks in seconds, not leave them waiting for ever.
  */
 const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * A pooled connection idle this long is closed. pg's default of 10 s closed, between two bursts, the
+ * connections the first had opened; each new one costs Postgres a backend start and cold catalog and plan
+ * caches, paid by the burst's requests (docs/decisions/014-generate-path.md, fifth pass).
+ */
+const POOL_IDLE_MS = 5 * 60_000;
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
   return opts.databaseUrl
@@ -221,7 +227,7 @@ async function migrate(pool: pg.Pool): Promise<void> {
 }
 
 async function openPostgres(url: string, logger: Logger, connectTimeoutMs: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 20, connectionTimeoutMillis: connectTimeoutMs });
+  const pool = new pg.Pool({ connectionString: url, max: 20, idleTimeoutMillis: POOL_IDLE_MS, connectionTimeoutMillis: connectTimeoutMs });
   pool.on('error', (err) => logger.error({ err }, 'postgres pool error'));
   const db = withCommitHooks(drizzlePg(pool, { schema }) as unknown as Db);
   await migrate(pool).catch(async (err: unknown) => {
