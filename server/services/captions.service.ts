@@ -11,6 +11,7 @@ import { ProviderError, type CaptionDetail, type ImageCaptioner } from '../provi
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import type { CreditsService } from './credits.service.ts';
 import { decodesWithinBudget } from '../domain/image-budget.ts';
+import { withDeadline } from './concurrency.ts';
 import type { PhotoCheckService } from './photo-check.service.ts';
 import type { UploadsService } from './uploads.service.ts';
 
@@ -73,9 +74,8 @@ export function createCaptionsService(deps: CaptionsDeps) {
       );
       deps.leases.hold('paid_call', job.id);
       try {
-        const results = await deps.captioner.caption(
-          { image, contentType: upload.contentType, detail },
-          { signal: AbortSignal.timeout(CAPTION_TIMEOUT_MS) },
+        const results = await withDeadline(CAPTION_TIMEOUT_MS, [], (signal) =>
+          deps.captioner.caption({ image, contentType: upload.contentType, detail }, { signal }),
         );
         // Ended already: this instance lost the job's lease (it could not renew it) and another refunded it.
         if (!(await jobs.finishJob(deps.db, job.id, { status: 'SUCCEEDED' })))

@@ -41,7 +41,7 @@ import {
   type GenerationWithCharacter,
   type NewGenerationRow,
 } from '../repositories/generations.repository.ts';
-import { createFairSemaphore, createKeyedQueue, type FairSemaphore } from './concurrency.ts';
+import { createFairSemaphore, createKeyedQueue, type FairSemaphore, withDeadline } from './concurrency.ts';
 import { requireUsableCharacter } from './characters.service.ts';
 import type { CreditsService } from './credits.service.ts';
 
@@ -388,7 +388,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
         if (shutdown.signal.aborted) throw new ShuttingDown('the server is shutting down');
         const began = performance.now();
         try {
-          return await order.call({ signal: AbortSignal.any([AbortSignal.timeout(PROVIDER_TIMEOUT_MS), shutdown.signal]) });
+          return await withDeadline(PROVIDER_TIMEOUT_MS, [shutdown.signal], (signal) => order.call({ signal }));
         } catch (err) {
           throw shutdown.signal.aborted ? new ShuttingDown('the server shut down during the call') : err;
         } finally {
@@ -618,8 +618,7 @@ export function createGenerationsService(deps: GenerationsDeps) {
       await hooks.started();
       const began = performance.now();
       try {
-        const signals = [AbortSignal.timeout(PROVIDER_TIMEOUT_MS), shutdown.signal, ...(hooks.signal ? [hooks.signal] : [])];
-        return await generator.generate(input, { signal: AbortSignal.any(signals) });
+        return await withDeadline(PROVIDER_TIMEOUT_MS, [shutdown.signal, hooks.signal], (signal) => generator.generate(input, { signal }));
       } catch (err) {
         throw shutdown.signal.aborted ? new ShuttingDown('the server shut down during the generation') : err;
       } finally {
