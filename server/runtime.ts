@@ -5,7 +5,6 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './db/index.ts';
 import type { IdentityProvider } from './auth/identity.ts';
 import { createLocalIdentity } from './auth/local.ts';
-import { createClerkIdentity } from './auth/clerk.ts';
 import { createSignInGuard } from './auth/sign-in-guard.ts';
 import { allowedOrigins } from './http/security.ts';
 import { createLogger, type DestinationStream, type Logger } from './logger.ts';
@@ -14,7 +13,6 @@ import { createCreditsService, type CreditsService } from './services/credits.se
 import { createUsersService, type UsersService } from './services/users.service.ts';
 import { keyFromMediaUrl, type StorageProvider } from './providers/storage/index.ts';
 import { createLocalStorage } from './providers/storage/local.ts';
-import { createS3Storage } from './providers/storage/s3.ts';
 import type { ImageCaptioner, ImageFinisher, ImageGenerator } from './providers/inference/index.ts';
 import { createBuiltinFinisher } from './providers/inference/builtin-finisher.ts';
 import { createFalFinisher } from './providers/inference/fal-finisher.ts';
@@ -29,7 +27,6 @@ import { createFalGenerator } from './providers/inference/fal-generator.ts';
 import { createGenerationsService, type GenerationsService } from './services/generations.service.ts';
 import { createMediaService, type MediaService } from './services/media.service.ts';
 import type { PaymentProvider } from './providers/payments/index.ts';
-import { createCreemProvider } from './providers/payments/creem.ts';
 import { createSandboxProvider, isSandboxProvider } from './providers/payments/sandbox.ts';
 import { createBillingService, type BillingService } from './services/billing.service.ts';
 import { createSandboxPaymentsService, type SandboxPaymentsService } from './services/sandbox-payments.service.ts';
@@ -197,10 +194,13 @@ function localSecret(dataDir: string, name: string): string {
 
 /**
  * Creem when a key is set, else the sandbox. The sandbox's secret must be the same on every instance (its
- * checkout addresses are signed with it), so with a shared AUTH_SECRET it is derived from that.
+ * checkout addresses are signed with it), so with a shared AUTH_SECRET it is derived from that. Creem's SDK,
+ * like S3's and Clerk's, is loaded only in the mode that uses it: it holds 14 MB of heap, which every major GC
+ * marks again (docs/decisions/014-generate-path.md, fifth pass).
  */
-function createPaymentProvider(config: Config): PaymentProvider {
+async function createPaymentProvider(config: Config): Promise<PaymentProvider> {
   if (config.CREEM_API_KEY) {
+    const { createCreemProvider } = await import('./providers/payments/creem.ts');
     return createCreemProvider({
       apiKey: config.CREEM_API_KEY,
       webhookSecret: config.CREEM_WEBHOOK_SECRET!,
@@ -221,8 +221,9 @@ function createPaymentProvider(config: Config): PaymentProvider {
 }
 
 /** An S3-compatible bucket when S3_BUCKET is set, else files under DATA_DIR/files. */
-export function createStorage(config: Config): StorageProvider {
+export async function createStorage(config: Config): Promise<StorageProvider> {
   if (!config.S3_BUCKET) return createLocalStorage(join(config.dataDir, 'files'));
+  const { createS3Storage } = await import('./providers/storage/s3.ts');
   return createS3Storage({
     bucket: config.S3_BUCKET,
     region: config.S3_REGION,
@@ -262,7 +263,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   );
   const signInGuard = createSignInGuard({ db, limit: config.AUTH_RATE_LIMIT, signUpLimit: config.SIGN_UP_RATE_LIMIT });
   const identity = config.clerk
-    ? createClerkIdentity({ ...config.clerk, logger })
+    ? (await import('./auth/clerk.ts')).createClerkIdentity({ ...config.clerk, logger })
     : createLocalIdentity({
         db,
         secret: config.AUTH_SECRET ?? localSecret(config.dataDir, 'auth-secret'),
@@ -276,7 +277,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
       });
   const users = createUsersService({ db });
   const credits = createCreditsService({ db, events, metrics });
-  const storage = createStorage(config);
+  const storage = await createStorage(config);
   const generator =
     options.generator ??
     (config.FAL_KEY
@@ -457,7 +458,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     );
   await sweepPaidJobs();
   const paidJobSweep = setInterval(sweepPaidJobs, Math.max(500, leases.leaseMs / 5)).unref();
-  const payments = createPaymentProvider(config);
+  const payments = await createPaymentProvider(config);
   const providerCheck = createProviderCheck({ payments, logger });
   providerCheck.start();
   const readiness = createReadiness({ database, storage, checkProviders: providerCheck.check, logger });

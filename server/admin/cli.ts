@@ -49,7 +49,7 @@ export async function runAdmin(
       const logger = createLogger(config.LOG_LEVEL);
       const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, logger });
       const events = await createEventBus(database, logger);
-      const storage = createStorage(config);
+      const storage = await createStorage(config);
       const credits = createCreditsService({ db: database.db, events });
       const explore = createExploreService({ db: database.db, storage });
       const services = {

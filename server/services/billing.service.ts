@@ -347,7 +347,7 @@ export function createBillingService(deps: {
       }
       let event: PaymentEvent;
       try {
-        event = parseWebhookEvent(provider, rawBody, (id) => payments.planForProduct(id));
+        event = await parseWebhookEvent(provider, rawBody, (id) => payments.planForProduct(id));
       } catch (err) {
         if (err instanceof MalformedWebhookError) return recordMalformed(rawBody, err.message);
         throw err;

@@ -1,9 +1,16 @@
 import { createHmac } from 'node:crypto';
-import { parseWebhookEvent as parseCreemEnvelope, verifyWebhookSignature as verifyCreemSignature } from 'creem/webhooks.js';
 import type { PlanId } from '@common/plans.ts';
 import { isStorableText, TEXT_LIMITS } from '@common/text.ts';
 
 export type PaymentProviderName = 'sandbox' | 'creem';
+
+type CreemWebhooks = typeof import('creem/webhooks.js');
+let creemWebhooksModule: Promise<CreemWebhooks> | undefined;
+/**
+ * Creem's webhook helpers, loaded with the first delivery rather than at start: their schemas hold 4 MB of heap
+ * that every major GC would mark again (docs/decisions/014-generate-path.md, fifth pass).
+ */
+const creemWebhooks = () => (creemWebhooksModule ??= import('creem/webhooks.js'));
 
 export interface CheckoutRequest {
   plan: PlanId;
@@ -89,8 +96,9 @@ export function signWebhookBody(rawBody: Buffer | string, secret: string): strin
  * headers, which the SDK reports as a DOMException) is a refusal, never a server error.
  */
 export async function verifyWebhookDelivery(rawBody: Buffer, headers: Headers, secret: string): Promise<WebhookVerdict> {
+  const { verifyWebhookSignature } = await creemWebhooks();
   try {
-    await verifyCreemSignature(new Uint8Array(rawBody), headers, { secret, toleranceInSeconds: WEBHOOK_TOLERANCE_SECONDS });
+    await verifyWebhookSignature(new Uint8Array(rawBody), headers, { secret, toleranceInSeconds: WEBHOOK_TOLERANCE_SECONDS });
     return { ok: true };
   } catch (err) {
     return { ok: false, reason: err instanceof Error ? err.message : String(err) };
@@ -203,15 +211,16 @@ function snapshot(sub: Obj, fallbackProduct: unknown, planForProduct: (id: strin
  * `mode: "local"`, which the SDK's strict schemas refuse), strict about the envelope and about anything it
  * stores. Throws MalformedWebhookError for a body it cannot read.
  */
-export function parseWebhookEvent(
+export async function parseWebhookEvent(
   provider: PaymentProviderName,
   rawBody: Buffer,
   planForProduct: (productId: string) => PlanId | undefined,
-): PaymentEvent {
-  let envelope: ReturnType<typeof parseCreemEnvelope>;
+): Promise<PaymentEvent> {
+  const { parseWebhookEvent: parseEnvelope } = await creemWebhooks();
+  let envelope: ReturnType<CreemWebhooks['parseWebhookEvent']>;
   try {
     // The SDK assumes a JSON object: `null` makes it throw a TypeError, a string a plain Error.
-    envelope = parseCreemEnvelope(new Uint8Array(rawBody));
+    envelope = parseEnvelope(new Uint8Array(rawBody));
   } catch {
     throw new MalformedWebhookError('The webhook body is not a Creem event.');
   }
