@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './db/index.ts';
 import type { IdentityProvider } from './auth/identity.ts';
-import { createLocalIdentity } from './auth/local.ts';
 import { createSignInGuard } from './auth/sign-in-guard.ts';
 import { allowedOrigins } from './http/security.ts';
 import { createLogger, type DestinationStream, type Logger } from './logger.ts';
@@ -262,9 +261,10 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     mailBaseUrl,
   );
   const signInGuard = createSignInGuard({ db, limit: config.AUTH_RATE_LIMIT, signUpLimit: config.SIGN_UP_RATE_LIMIT });
+  // Clerk's SDK or better-auth (10 MB of heap), whichever the mode uses.
   const identity = config.clerk
     ? (await import('./auth/clerk.ts')).createClerkIdentity({ ...config.clerk, logger })
-    : createLocalIdentity({
+    : (await import('./auth/local.ts')).createLocalIdentity({
         db,
         secret: config.AUTH_SECRET ?? localSecret(config.dataDir, 'auth-secret'),
         publicUrl: config.PUBLIC_URL,

@@ -63,3 +63,9 @@ export interface IdentityProvider {
   /** Signs a user up directly (operator commands and test fixtures). */
   createUser?(input: { email: string; password: string; name: string }): Promise<Identity>;
 }
+
+/**
+ * The caller's address as the server worked it out (server/http/client-address.ts), handed to the built-in
+ * accounts' handler on this header. The auth routes always overwrite it, so a client cannot choose it.
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-likeness-client-address';

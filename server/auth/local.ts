@@ -18,15 +18,9 @@ import { authAccounts, authSessions, authUsers, authVerifications, users } from 
 import { AppError, badRequest, notFound, RateLimitedError, unauthorized } from '../domain/errors.ts';
 import { parseOrThrow } from '../domain/validate.ts';
 import type { Logger } from '../logger.ts';
-import type { Identity, IdentityProvider } from './identity.ts';
+import { CLIENT_ADDRESS_HEADER, type Identity, type IdentityProvider } from './identity.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
 import type { SessionsService } from '../services/sessions.service.ts';
-
-/**
- * The caller's address as the server worked it out (server/http/client-address.ts), handed to better-auth on
- * this header. The auth routes always overwrite it, so a client cannot choose it.
- */
-export const CLIENT_ADDRESS_HEADER = 'x-likeness-client-address';
 
 /**
  * The only routes of the auth library a client may reach (method and path under /api/auth); every other one

@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { IdentityProvider } from '../auth/identity.ts';
-import { CLIENT_ADDRESS_HEADER } from '../auth/local.ts';
+import { CLIENT_ADDRESS_HEADER, type IdentityProvider } from '../auth/identity.ts';
 import { clientAddress, type ProxySettings } from '../http/client-address.ts';
 import type { AppEnv } from '../http/context.ts';
 import { badRequest, notFound } from '../domain/errors.ts';

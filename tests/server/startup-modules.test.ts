@@ -20,15 +20,18 @@ async function packagesLoadedWith(env: Record<string, string>): Promise<string[]
  * marks again (docs/decisions/014-generate-path.md, fifth pass).
  */
 describe('what a server loads at start', () => {
-  it("in local mode: neither Creem's SDK nor S3's", async () => {
+  it("in local mode: better-auth, and neither Creem's SDK nor S3's", async () => {
     const loaded = await packagesLoadedWith({});
     expect(loaded).toContain('better-auth');
     expect(loaded).not.toContain('creem');
     expect(loaded.filter((name) => name.startsWith('@aws-sdk/'))).toEqual([]);
   }, 90_000);
 
-  it('with S3 and Creem configured: both', async () => {
+  it('hosted, with Clerk, S3 and Creem configured: those, and not better-auth', async () => {
     const loaded = await packagesLoadedWith({
+      CLERK_SECRET_KEY: 'sk_test_startup_modules',
+      CLERK_API_URL: 'http://127.0.0.1:9',
+      PUBLIC_URL: 'http://127.0.0.1:9',
       S3_BUCKET: 'likeness-test',
       S3_ENDPOINT: 'http://127.0.0.1:9',
       S3_ACCESS_KEY_ID: 'test',
@@ -40,7 +43,9 @@ describe('what a server loads at start', () => {
       CREEM_PRODUCT_PROFESSIONAL: 'prod_professional',
       CREEM_SERVER_URL: 'http://127.0.0.1:9',
     });
+    expect(loaded).toContain('@clerk/backend');
     expect(loaded).toContain('creem');
     expect(loaded).toContain('@aws-sdk/client-s3');
+    expect(loaded).not.toContain('better-auth');
   }, 90_000);
 });
