@@ -17,15 +17,23 @@ export const SERVER_TIMEOUTS = {
   headersMs: 20_000,
   bodyIdleMs: 30_000,
   requestMs: 15 * 60_000,
+  /**
+   * An idle kept-alive connection is closed after this. Node's 5 s is shorter than the idle timeout of load
+   * balancers (60 s on AWS's ALB, Google's 600 s) and of clients' own pools: a request sent on a connection the
+   * server closes at that moment fails (a 502 from the balancer, ECONNRESET at the client). Longer than theirs,
+   * the client side closes first.
+   */
+  keepAliveMs: 65_000,
 } as const;
 
-export type ServerTimeouts = { headersMs: number; bodyIdleMs: number; requestMs: number };
+export type ServerTimeouts = { headersMs: number; bodyIdleMs: number; requestMs: number; keepAliveMs: number };
 
 /** Options for http.createServer (via @hono/node-server's `serverOptions`). */
 export function serverTimeoutOptions(t: ServerTimeouts = SERVER_TIMEOUTS) {
   return {
     headersTimeout: t.headersMs,
     requestTimeout: t.requestMs,
+    keepAliveTimeout: t.keepAliveMs,
     // Node checks the two above on this interval; its default (30 s) would stretch a 20 s limit to 50.
     connectionsCheckingInterval: Math.min(5_000, t.headersMs),
   };

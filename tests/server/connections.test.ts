@@ -106,7 +106,7 @@ describe('slow clients', () => {
       req.resume();
       req.on('end', () => res.end(String(req.socket.listenerCount('timeout'))));
     });
-    dropStalledBodies(server, { headersMs: 1_000, bodyIdleMs: 500, requestMs: 5_000 });
+    dropStalledBodies(server, { headersMs: 1_000, bodyIdleMs: 500, requestMs: 5_000, keepAliveMs: 5_000 });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
@@ -136,6 +136,29 @@ describe('slow clients', () => {
       server.close();
     }
   });
+
+  it("keeps an idle kept-alive connection open past Node's 5 s, so that a client or balancer reusing it is not cut off", async () => {
+    const socket = connect(ts.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    const ask = async () => {
+      const before = received.length;
+      socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+      while (!received.slice(before).includes('\r\n\r\n') && !closed) await new Promise((r) => setTimeout(r, 20));
+      return received.slice(before);
+    };
+    try {
+      await new Promise((resolve) => socket.once('connect', resolve));
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200/);
+      await new Promise((r) => setTimeout(r, 6_000));
+      expect(closed).toBe(false);
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200/);
+    } finally {
+      socket.destroy();
+    }
+  }, 15_000);
 
   it('lets a slow but steady body through', async () => {
     const { client } = await ts.signUp();
