@@ -10,8 +10,8 @@ import { generationsRepository as jobs } from '../repositories/generations.repos
 import { ProviderError, type CaptionDetail, type ImageCaptioner } from '../providers/inference/index.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import type { CreditsService } from './credits.service.ts';
+import { withDeadline } from '../domain/deadline.ts';
 import { decodesWithinBudget } from '../domain/image-budget.ts';
-import { withDeadline } from './concurrency.ts';
 import type { PhotoCheckService } from './photo-check.service.ts';
 import type { UploadsService } from './uploads.service.ts';
 

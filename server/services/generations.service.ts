@@ -41,7 +41,8 @@ import {
   type GenerationWithCharacter,
   type NewGenerationRow,
 } from '../repositories/generations.repository.ts';
-import { createFairSemaphore, createKeyedQueue, type FairSemaphore, withDeadline } from './concurrency.ts';
+import { withDeadline } from '../domain/deadline.ts';
+import { createFairSemaphore, createKeyedQueue, type FairSemaphore } from './concurrency.ts';
 import { requireUsableCharacter } from './characters.service.ts';
 import type { CreditsService } from './credits.service.ts';
 

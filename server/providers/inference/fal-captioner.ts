@@ -1,4 +1,5 @@
 import { ApiError } from '@fal-ai/client';
+import { withDeadline } from '../../domain/deadline.ts';
 import { falClient, isAbort, type FalConnection } from './fal-client.ts';
 import { ProviderError, type CaptionDetail, type ImageCaptioner } from './index.ts';
 
@@ -38,27 +39,27 @@ export function createFalCaptioner(opts: FalCaptionerOptions): ImageCaptioner {
 
   return {
     name: 'fal',
-    async caption(input, callOpts = {}) {
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = callOpts.signal ? AbortSignal.any([callOpts.signal, timeout]) : timeout;
-      try {
-        const ext = input.contentType.split('/')[1] ?? 'bin';
-        const file = new File([new Uint8Array(input.image)], `caption-input.${ext}`, { type: input.contentType });
-        const imageUrl = await fal.storage.upload(file);
-        signal.throwIfAborted();
-        const { data } = await fal.subscribe(FAL_CAPTION_ENDPOINTS[input.detail], {
-          input: { image_url: imageUrl },
-          pollInterval: opts.pollIntervalMs ?? 500,
-          abortSignal: signal,
-        });
-        const results = (data as { results?: unknown }).results;
-        if (typeof results !== 'string' || !results.trim()) {
-          throw new ProviderError('fal.ai returned a caption without text.', 'failed', undefined, data);
+    caption(input, callOpts = {}) {
+      return withDeadline(timeoutMs, [callOpts.signal], async (signal) => {
+        try {
+          const ext = input.contentType.split('/')[1] ?? 'bin';
+          const file = new File([new Uint8Array(input.image)], `caption-input.${ext}`, { type: input.contentType });
+          const imageUrl = await fal.storage.upload(file);
+          signal.throwIfAborted();
+          const { data } = await fal.subscribe(FAL_CAPTION_ENDPOINTS[input.detail], {
+            input: { image_url: imageUrl },
+            pollInterval: opts.pollIntervalMs ?? 500,
+            abortSignal: signal,
+          });
+          const results = (data as { results?: unknown }).results;
+          if (typeof results !== 'string' || !results.trim()) {
+            throw new ProviderError('fal.ai returned a caption without text.', 'failed', undefined, data);
+          }
+          return results.trim();
+        } catch (err) {
+          throw toProviderError(err);
         }
-        return results.trim();
-      } catch (err) {
-        throw toProviderError(err);
-      }
+      });
     },
   };
 }

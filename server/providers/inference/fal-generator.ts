@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../../logger.ts';
+import { withDeadline } from '../../domain/deadline.ts';
 import type { FalClient } from '@fal-ai/client';
 import { falClient, sleep, toProviderError, untilAborted, type FalConnection } from './fal-client.ts';
 import { ProviderError, type CallOptions, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
@@ -61,16 +62,6 @@ export async function runFalQueue(
   opts: FalQueueOptions,
   callOpts?: CallOptions,
 ): Promise<{ data: unknown; requestId: string }> {
-  const stop = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stop.abort(new DOMException('fal call timed out', 'TimeoutError'));
-  }, opts.timeoutMs);
-  const onCallerAbort = () => stop.abort(callOpts?.signal?.reason);
-  if (callOpts?.signal?.aborted) onCallerAbort();
-  callOpts?.signal?.addEventListener('abort', onCallerAbort, { once: true });
-  const signal = stop.signal;
   let requestId: string | undefined;
   let submitting: Promise<{ request_id: string }> | undefined;
   const cancelQuietly = async (id: string) => {
@@ -81,34 +72,33 @@ export async function runFalQueue(
       opts.logger?.warn({ err, requestId: id }, 'fal did not accept the cancel request');
     }
   };
-  try {
-    submitting = fal.queue.submit(endpointId, { input, abortSignal: signal });
-    requestId = (await untilAborted(submitting, signal)).request_id;
-    for (;;) {
-      const status = await untilAborted(fal.queue.status(endpointId, { requestId, logs: false, abortSignal: signal }), signal);
-      if (status.status === 'COMPLETED') break;
-      await sleep(opts.pollIntervalMs, signal);
+  return withDeadline(opts.timeoutMs, [callOpts?.signal], async (signal) => {
+    try {
+      submitting = fal.queue.submit(endpointId, { input, abortSignal: signal });
+      requestId = (await untilAborted(submitting, signal)).request_id;
+      for (;;) {
+        const status = await untilAborted(fal.queue.status(endpointId, { requestId, logs: false, abortSignal: signal }), signal);
+        if (status.status === 'COMPLETED') break;
+        await sleep(opts.pollIntervalMs, signal);
+      }
+      const result = await untilAborted(fal.queue.result(endpointId, { requestId, abortSignal: signal }), signal);
+      return { data: result.data, requestId: result.requestId || requestId };
+    } catch (err) {
+      if (signal.aborted) {
+        if (requestId) await cancelQuietly(requestId);
+        // A submit still in flight may yet start work at fal: cancel it if it lands.
+        else
+          submitting?.then(
+            (s) => cancelQuietly(s.request_id),
+            () => {},
+          );
+        throw callOpts?.signal?.aborted
+          ? new ProviderError('The request was cancelled', 'cancelled')
+          : new ProviderError(`fal did not finish within ${Math.round(opts.timeoutMs / 1000)} s`, 'timeout');
+      }
+      throw toProviderError(err, endpointId === FLUX_LORA ? 'image generation' : `${endpointId} request`);
     }
-    const result = await untilAborted(fal.queue.result(endpointId, { requestId, abortSignal: signal }), signal);
-    return { data: result.data, requestId: result.requestId || requestId };
-  } catch (err) {
-    if (signal.aborted) {
-      if (requestId) await cancelQuietly(requestId);
-      // A submit still in flight may yet start work at fal: cancel it if it lands.
-      else
-        submitting?.then(
-          (s) => cancelQuietly(s.request_id),
-          () => {},
-        );
-      throw timedOut
-        ? new ProviderError(`fal did not finish within ${Math.round(opts.timeoutMs / 1000)} s`, 'timeout')
-        : new ProviderError('The request was cancelled', 'cancelled');
-    }
-    throw toProviderError(err, endpointId === FLUX_LORA ? 'image generation' : `${endpointId} request`);
-  } finally {
-    clearTimeout(timer);
-    callOpts?.signal?.removeEventListener('abort', onCallerAbort);
-  }
+  });
 }
 
 /** fal-ai/flux-lora through fal's queue (runFalQueue). */
