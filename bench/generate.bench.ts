@@ -3,7 +3,8 @@ import type { GenerateImageResponse } from '../common/generation.ts';
 import { thumbUrl } from '../common/media.ts';
 import type { ImageGenerator } from '../server/providers/inference/index.ts';
 import { startTestServer, type TestClient, type TestDatabaseKind, type TestServer } from '../tests/helpers/server.ts';
-import { loadNow, onBothDatabases, percentile, renderRequest } from './stats.ts';
+import { runUsers, type Phase } from './generate-users.ts';
+import { onBothDatabases, percentile, renderRequest } from './stats.ts';
 
 /**
  * Targets of the server's own work on a generation, on Postgres (zero-latency provider): one user back to back
@@ -48,14 +49,6 @@ function zeroLatencyGenerator(image: Buffer): ImageGenerator {
   };
 }
 
-async function timedGenerate(client: TestClient): Promise<number> {
-  const t = performance.now();
-  const res = await client.post('/api/image/generate-image', request);
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`generate-image answered ${res.status}`);
-  return performance.now() - t;
-}
-
 /** Sign-up hashes a password (~1.3 s of CPU each), so users are made a few at a time before timing starts. */
 async function makeUsers(ts: TestServer, count: number): Promise<TestClient[]> {
   const clients: TestClient[] = [];
@@ -66,6 +59,7 @@ async function makeUsers(ts: TestServer, count: number): Promise<TestClient[]> {
   return clients;
 }
 
+/** One figure: plain data, as it comes back from the process that measured it. */
 interface Row {
   database: string;
   load: string;
@@ -74,66 +68,38 @@ interface Row {
   p99: number;
   /** The machine's load average when the figure was taken. */
   machine: string;
-  /** On Postgres: whether the figure meets its target, and the target. */
-  verdict?: (r: Row) => string;
+  target: string;
+  met: boolean;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function measureOverhead(database: TestDatabaseKind, image: Buffer): Promise<Row[]> {
   const ts = await startTestServer({ database, runtime: { generator: zeroLatencyGenerator(image) } });
   try {
     const clients = await makeUsers(ts, USERS);
-    // Warm-up: the code paths one at a time, then every user at once, so that the timed phases find the
-    // connection pool at the size load gives it, as a server that has been serving does.
-    for (let i = 0; i < 20; i++) await timedGenerate(clients[i % USERS]);
-    await Promise.all(clients.map((client) => timedGenerate(client)));
-
-    const single: number[] = [];
-    for (let i = 0; i < SEQUENTIAL_REQUESTS; i++) single.push(await timedGenerate(clients[0]));
-    const singleLoad = loadNow();
-
-    // Each user starts at a random offset within one pace interval, then keeps its own pace.
-    const paced: number[] = [];
-    await Promise.all(
-      clients.map(async (client) => {
-        await sleep(Math.random() * USER_PACE_MS);
-        for (let i = 0; i < ROUNDS_PER_USER; i++) {
-          const started = performance.now();
-          paced.push(await timedGenerate(client));
-          await sleep(Math.max(0, USER_PACE_MS - (performance.now() - started)));
-        }
-      }),
-    );
-    const pacedLoad = loadNow();
-
-    // Closed loop, no pause: how far one instance goes when every user fires back-to-back.
-    const saturated: number[] = [];
-    const t = performance.now();
-    await Promise.all(
-      clients.map(async (client) => {
-        for (let i = 0; i < SATURATION_REQUESTS_PER_USER; i++) saturated.push(await timedGenerate(client));
-      }),
-    );
-    const throughput = saturated.length / ((performance.now() - t) / 1000);
-    const saturatedLoad = loadNow();
-
-    const row = (load: string, xs: number[], machine: string, verdict: (r: Row) => string): Row => ({
-      database,
-      load,
-      requests: xs.length,
-      p50: percentile(xs, 50),
-      p99: percentile(xs, 99),
-      machine,
-      verdict,
+    const { single, paced, saturated } = await runUsers({
+      url: ts.url,
+      cookies: clients.map((client) => client.cookieHeader()),
+      body: request,
+      sequentialRequests: SEQUENTIAL_REQUESTS,
+      pacedRounds: ROUNDS_PER_USER,
+      paceMs: USER_PACE_MS,
+      saturationRequestsPerUser: SATURATION_REQUESTS_PER_USER,
     });
-    const met = (ok: boolean, target: string) => `${ok ? 'ok' : 'OVER TARGET'} (${target})`;
+    const throughput = saturated.times.length / saturated.seconds;
+    const row = (load: string, phase: Phase, target: string, met: (p50: number, p99: number) => boolean): Row => {
+      const p50 = percentile(phase.times, 50);
+      const p99 = percentile(phase.times, 99);
+      return { database, load, requests: phase.times.length, p50, p99, machine: phase.load, target, met: met(p50, p99) };
+    };
     const { single: s, paced: p, saturated: z } = TARGETS;
     return [
-      row('1 user, back-to-back', single, singleLoad, (r) => met(r.p50 <= s.p50, `p50 ≤ ${s.p50} ms`)),
-      row(`${USERS} users, 1 req / ${USER_PACE_MS / 1000} s each`, paced, pacedLoad, (r) => met(r.p99 <= p.p99, `p99 ≤ ${p.p99} ms`)),
-      row(`${USERS} users, back-to-back (${Math.round(throughput)} req/s)`, saturated, saturatedLoad, (r) =>
-        met(throughput >= z.perSecond && r.p99 <= z.p99, `≥ ${z.perSecond} req/s, p99 ≤ ${z.p99} ms`),
+      row('1 user, back-to-back', single, `p50 ≤ ${s.p50} ms`, (p50) => p50 <= s.p50),
+      row(`${USERS} users, 1 req / ${USER_PACE_MS / 1000} s each`, paced, `p99 ≤ ${p.p99} ms`, (_, p99) => p99 <= p.p99),
+      row(
+        `${USERS} users, back-to-back (${Math.round(throughput)} req/s)`,
+        saturated,
+        `≥ ${z.perSecond} req/s, p99 ≤ ${z.p99} ms`,
+        (_, p99) => throughput >= z.perSecond && p99 <= z.p99,
       ),
     ];
   } finally {
@@ -193,7 +159,7 @@ export async function run(): Promise<void> {
     `  ${'database'.padEnd(9)} ${'load'.padEnd(40)} ${'requests'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  ${'machine'.padEnd(18)}`,
   );
   for (const r of rows) {
-    const verdict = r.database === 'postgres' && r.verdict ? `  ${r.verdict(r)}` : '';
+    const verdict = r.database === 'postgres' ? `  ${r.met ? 'ok' : 'OVER TARGET'} (${r.target})` : '';
     console.log(
       `  ${r.database.padEnd(9)} ${r.load.padEnd(40)} ${String(r.requests).padStart(8)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)}  ${r.machine.padEnd(18)}${verdict}`,
     );

@@ -1,4 +1,6 @@
+import { fork } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { GenerateInput } from '../server/providers/inference/index.ts';
 import type { TestDatabaseKind } from '../tests/helpers/server.ts';
 
@@ -33,25 +35,48 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
 
 const DEFAULT_POSTGRES = 'postgres://postgres@127.0.0.1:5432/test';
 
+/** Set in the child process that measures one database for onBothDatabases. */
+const CHILD_DATABASE = process.env.BENCH_CHILD_DATABASE as TestDatabaseKind | undefined;
+
 /**
  * Rows of `measure` on PGlite, then on the Postgres server BENCH_DATABASE_URL or TEST_DATABASE_URL names (a
  * local default otherwise). A Postgres that cannot be reached is reported under `bench`'s name, not fatal.
+ *
+ * Each database is measured in a fresh process running the same bench (rows come back as JSON, so they hold
+ * data, not functions): after a PGlite server has run, its ~220 MB of WebAssembly memory stays with the process,
+ * and the generate bench's Postgres figures taken in the same process were slower (1 user p50 3.0–3.6 ms against
+ * 2.2–2.4 ms in a fresh one; docs/decisions/014-generate-path.md).
  */
 export async function onBothDatabases<T>(bench: string, measure: (database: TestDatabaseKind) => Promise<T[]>): Promise<T[]> {
-  const rows = await measure('pglite');
+  if (CHILD_DATABASE) {
+    const rows = await measure(CHILD_DATABASE);
+    process.send!(rows, () => process.exit(0));
+    return new Promise<never>(() => {});
+  }
+  const rows = await measureInChild<T>(bench, 'pglite', {});
   const postgresUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? DEFAULT_POSTGRES;
-  // startTestServer makes a scratch database on the server TEST_DATABASE_URL names, and drops it after.
-  const previous = process.env.TEST_DATABASE_URL;
-  process.env.TEST_DATABASE_URL = postgresUrl;
   try {
-    rows.push(...(await measure('postgres')));
+    // startTestServer makes a scratch database on the server TEST_DATABASE_URL names, and drops it after.
+    rows.push(...(await measureInChild<T>(bench, 'postgres', { TEST_DATABASE_URL: postgresUrl })));
   } catch (err) {
     console.log(`${bench}: Postgres at ${postgresUrl} not measured: ${(err as Error).message}`);
-  } finally {
-    if (previous === undefined) delete process.env.TEST_DATABASE_URL;
-    else process.env.TEST_DATABASE_URL = previous;
   }
   return rows;
+}
+
+/** Runs `bench` again in a child process that measures `database` only and sends its rows back. */
+function measureInChild<T>(bench: string, database: TestDatabaseKind, env: Record<string, string>): Promise<T[]> {
+  const child = fork(fileURLToPath(new URL('./run.ts', import.meta.url)), [bench], {
+    env: { ...process.env, ...env, BENCH_CHILD_DATABASE: database },
+    // The bench's own lines before its measurement are printed once, by this process.
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    let rows: T[] | undefined;
+    child.once('message', (message) => (rows = message as T[]));
+    child.once('error', reject);
+    child.once('exit', (code) => (rows ? resolve(rows) : reject(new Error(`measuring ${database} failed (exit code ${code})`))));
+  });
 }
 
 /** A built-in engine request of the product's default settings (1024×1024 JPEG, 28 steps, guidance 3.5). */
