@@ -16,7 +16,7 @@ import {
   uploads,
   users,
 } from '../../server/db/schema.ts';
-import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
+import { isSafeKey, keyFromMediaUrl } from '../../server/providers/storage/index.ts';
 import { exploreRepository } from '../../server/repositories/explore.repository.ts';
 import { admin } from '../helpers/admin.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
@@ -28,12 +28,13 @@ import { uploadFile } from '../helpers/uploads.ts';
 const generationRequest = (loras: { path: string; scale: number }[] = []) =>
   generationRequestBody({ prompt: 'a portrait in a sunny park', loras, seed: 11 });
 
-/** Every stored file, as storage keys (local storage keeps them under <DATA_DIR>/files). */
+/** Every stored file, as storage keys (local storage keeps them under <DATA_DIR>/files, beside its empty spares). */
 function storedKeys(dataDir: string): string[] {
   const root = join(dataDir, 'files');
   return readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
-    .map((e) => relative(root, join(e.parentPath, e.name)));
+    .map((e) => relative(root, join(e.parentPath, e.name)))
+    .filter(isSafeKey);
 }
 
 async function generate(client: TestClient, loras: { path: string; scale: number }[] = []) {

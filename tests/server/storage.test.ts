@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import S3rver from 's3rver';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { StorageProvider } from '../../server/providers/storage/index.ts';
 import { createLocalStorage } from '../../server/providers/storage/local.ts';
 import { createS3Storage } from '../../server/providers/storage/s3.ts';
@@ -166,6 +166,62 @@ describe.each(providers)('storage contract (%s)', (_name, make) => {
     expect(await storage.deleteAll('never/was/')).toBe(0);
     await expect(storage.deleteAll('loras/u70')).rejects.toThrow(/unsafe/i);
     await expect(storage.deleteAll('../')).rejects.toThrow(/unsafe/i);
+  });
+});
+
+describe('local storage: spare files', () => {
+  /** The spares waiting in a root, by inode number. */
+  const spareInodes = (root: string) => new Set(readdirSync(join(root, '.spare')).map((name) => statSync(join(root, '.spare', name)).ino));
+  const sparesReady = (root: string) => vi.waitFor(() => expect(readdirSync(join(root, '.spare'))).toHaveLength(16), { timeout: 5000 });
+
+  it('writes an object into a file made ahead of need, and makes more', async () => {
+    const root = scratch();
+    const storage = createLocalStorage(root);
+    await sparesReady(root);
+    const spares = spareInodes(root);
+    const body = Buffer.alloc(200_000, 5);
+    await storage.put('generations/u1/a.jpeg', body, 'image/jpeg');
+    await storage.put('generations/u1/b.jpeg', Buffer.from('second'), 'image/jpeg');
+    // The stored files are spares moved into place, whole: no file was created while the request waited.
+    expect(spares.has(statSync(join(root, 'generations/u1/a.jpeg')).ino)).toBe(true);
+    expect(spares.has(statSync(join(root, 'generations/u1/b.jpeg')).ino)).toBe(true);
+    expect((await storage.read('generations/u1/a.jpeg'))?.equals(body)).toBe(true);
+    expect((await storage.read('generations/u1/b.jpeg'))?.toString()).toBe('second');
+    expect(readdirSync(join(root, 'generations/u1')).sort()).toEqual(['a.jpeg', 'b.jpeg']);
+    // Taking them below half leaves the pool to refill from the thread pool.
+    for (let i = 0; i < 10; i++) await storage.put(`generations/u1/c${i}.jpeg`, Buffer.from(`c${i}`), 'image/jpeg');
+    await sparesReady(root);
+    // Spares are no objects: a listing of the root does not show them.
+    const keys: string[] = [];
+    for await (const object of storage.list('generations/')) keys.push(object.key);
+    expect(keys).toHaveLength(12);
+  });
+
+  it('still stores whole when the spares were taken by another process, and in a folder that is new', async () => {
+    const root = scratch();
+    const storage = createLocalStorage(root);
+    await sparesReady(root);
+    for (const name of readdirSync(join(root, '.spare'))) rmSync(join(root, '.spare', name));
+    await storage.put('uploads/u2/a.zip', Buffer.from('taken'), 'application/zip');
+    expect((await storage.read('uploads/u2/a.zip'))?.toString()).toBe('taken');
+    await storage.put('uploads/u3/new-folder.zip', Buffer.from('new'), 'application/zip');
+    expect((await storage.read('uploads/u3/new-folder.zip'))?.toString()).toBe('new');
+    expect(readdirSync(join(root, 'uploads/u3'))).toEqual(['new-folder.zip']);
+  });
+
+  it('uses the spares a stopped process left', async () => {
+    const root = scratch();
+    mkdirSync(join(root, '.spare'));
+    for (let i = 0; i < 3; i++) writeFileSync(join(root, '.spare', `left-${i}`), '');
+    const left = spareInodes(root);
+    const storage = createLocalStorage(root);
+    await sparesReady(root);
+    const used = [];
+    for (let i = 0; i < 16; i++) {
+      await storage.put(`generations/u4/${i}.jpeg`, Buffer.from(String(i)), 'image/jpeg');
+      used.push(statSync(join(root, `generations/u4/${i}.jpeg`)).ino);
+    }
+    expect(used.filter((ino) => left.has(ino))).toHaveLength(3);
   });
 });
 
