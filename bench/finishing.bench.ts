@@ -2,6 +2,7 @@ import { cpus, loadavg } from 'node:os';
 import { renderImage } from '../server/providers/inference/builtin-generator.ts';
 import { createBuiltinFinisher } from '../server/providers/inference/builtin-finisher.ts';
 import type { ImageFinisher, ImageGenerator } from '../server/providers/inference/index.ts';
+import { zeroLatencyGenerator } from './zero-latency-server.ts';
 import { startTestServer, type TestClient, type TestDatabaseKind } from '../tests/helpers/server.ts';
 import { onBothDatabases, percentile, renderRequest } from './stats.ts';
 
@@ -49,7 +50,7 @@ function zeroLatency(image: Buffer): { generator: ImageGenerator; finisher: Imag
     seed,
   });
   return {
-    generator: { name: 'builtin', generate: async (req) => output(req.imageSize.width, req.imageSize.height, req.seed) },
+    generator: zeroLatencyGenerator(image),
     finisher: {
       name: 'builtin',
       upscale: async (req) => output(req.image.width * req.factor, req.image.height * req.factor, req.seed),

@@ -1,10 +1,10 @@
 import { renderImage } from '../server/providers/inference/builtin-generator.ts';
 import type { GenerateImageResponse } from '../common/generation.ts';
 import { thumbUrl } from '../common/media.ts';
-import type { ImageGenerator } from '../server/providers/inference/index.ts';
 import { startTestServer, type TestClient, type TestDatabaseKind, type TestServer } from '../tests/helpers/server.ts';
 import { runUsers, type Phase } from './generate-users.ts';
 import { onBothDatabases, percentile, renderRequest } from './stats.ts';
+import { zeroLatencyGenerator } from './zero-latency-server.ts';
 
 /**
  * Targets of the server's own work on a generation, on Postgres (zero-latency provider): one user back to back
@@ -37,17 +37,6 @@ const request = {
   guidance_scale: 3.5,
   output_format: 'jpeg',
 };
-
-/** Answers at once with a real built-in render made beforehand: what is left is the server's own work. */
-function zeroLatencyGenerator(image: Buffer): ImageGenerator {
-  return {
-    name: 'builtin',
-    async generate(req) {
-      const { width, height } = req.imageSize;
-      return { images: [{ data: image, width, height, contentType: 'image/jpeg', nsfw: false }], seed: req.seed };
-    },
-  };
-}
 
 /** Sign-up hashes a password (~1.3 s of CPU each), so users are made a few at a time before timing starts. */
 async function makeUsers(ts: TestServer, count: number): Promise<TestClient[]> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { generations, loraTrainings, photoShoots, shootPhotos } from '../server/db/schema.ts';
 import { renderImage } from '../server/providers/inference/builtin-generator.ts';
-import type { ImageGenerator } from '../server/providers/inference/index.ts';
+import { zeroLatencyGenerator } from './zero-latency-server.ts';
 import { mediaUrl } from '../server/providers/storage/index.ts';
 import { importPacks } from '../server/services/packs.service.ts';
 import { buildBuiltinLora } from '../server/providers/inference/builtin-lora.ts';
@@ -31,18 +31,6 @@ const BENCH_PACK = {
     (_, i) => `studio headshot of {subject} with {hair}, navy blazer, gray backdrop, 85mm lens, variation ${i + 1}`,
   ),
 };
-
-function zeroLatency(image: Buffer): ImageGenerator {
-  return {
-    name: 'builtin',
-    async generate(req) {
-      return {
-        images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }],
-        seed: req.seed,
-      };
-    },
-  };
-}
 
 /** A COMPLETED character with a real built-in LoRA file (from a portrait), so the engine paints its face. */
 async function character(ts: TestServer, userId: string) {
@@ -76,7 +64,7 @@ async function waitEnded(ts: TestServer, shootId: string): Promise<void> {
 }
 
 async function measureStart(database: TestDatabaseKind, image: Buffer) {
-  const ts = await startTestServer({ database, runtime: { generator: zeroLatency(image) } });
+  const ts = await startTestServer({ database, runtime: { generator: zeroLatencyGenerator(image) } });
   try {
     await importPacks(ts.rt.db, { version: 1, packs: [BENCH_PACK] });
     const { client, userId } = await ts.signUp({ credits: 10_000_000 });

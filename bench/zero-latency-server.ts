@@ -1,8 +1,9 @@
 /**
- * The server the request-cost probes run: Postgres (BENCH_DATABASE_URL, TEST_DATABASE_URL or the local one) and a
- * generator that answers at once with one pre-rendered image, as in `npm run bench generate`.
+ * The generator the benches answer generations with at once (one pre-rendered image), and the server the
+ * request-cost probes run with it on Postgres (BENCH_DATABASE_URL, TEST_DATABASE_URL or the local one).
  */
 import { renderImage } from '../server/providers/inference/builtin-generator.ts';
+import type { ImageGenerator } from '../server/providers/inference/index.ts';
 import { startTestServer } from '../tests/helpers/server.ts';
 import { renderRequest } from './stats.ts';
 
@@ -15,22 +16,22 @@ export const GENERATE_BODY = {
   output_format: 'jpeg',
 };
 
+/** A generator that answers at once with `image`: what is left of a generation is the server's own work. */
+export function zeroLatencyGenerator(image: Buffer): ImageGenerator {
+  return {
+    name: 'builtin',
+    async generate(req) {
+      return {
+        images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }],
+        seed: req.seed,
+      };
+    },
+  };
+}
+
 export async function startZeroLatencyServer() {
   process.env.TEST_DATABASE_URL =
     process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const image = await renderImage(renderRequest(GENERATE_BODY.prompt, 7));
-  return startTestServer({
-    database: 'postgres',
-    runtime: {
-      generator: {
-        name: 'builtin',
-        async generate(req) {
-          return {
-            images: [{ data: image, width: req.imageSize.width, height: req.imageSize.height, contentType: 'image/jpeg', nsfw: false }],
-            seed: req.seed,
-          };
-        },
-      },
-    },
-  });
+  return startTestServer({ database: 'postgres', runtime: { generator: zeroLatencyGenerator(image) } });
 }
