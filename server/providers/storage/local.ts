@@ -97,11 +97,14 @@ export function createLocalStorage(root: string): StorageProvider {
         // loop against ~0.5 ms as four thread-pool round trips, and ~30 fewer syscalls
         // (docs/decisions/014-generate-path.md). Into a spare file when there is one, so that the loop does not
         // wait for the kernel to create a file. Larger bodies would hold the loop longer.
-        if (!spares.takeAs(tmp) && !existsSync(dirname(path))) {
+        let spare = spares.takeAs(tmp);
+        if (!spare && !existsSync(dirname(path))) {
           mkdirSync(dirname(path), { recursive: true });
-          spares.takeAs(tmp);
+          spare = spares.takeAs(tmp);
         }
-        writeFileSync(tmp, body);
+        // A spare is empty, so it is opened as it is ('r+'): truncating a file on ext4, even an empty one, makes its
+        // close allocate its blocks and start writing it out, on the event loop (docs/decisions/014-generate-path.md).
+        writeFileSync(tmp, body, { flag: spare ? 'r+' : 'w' });
         renameSync(tmp, path);
         return { size: body.length };
       }
