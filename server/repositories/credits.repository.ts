@@ -82,7 +82,8 @@ export const creditsRepository = {
    * user's row, refuses an unknown user, an erased account, a source that is not an ACTIVE generation of the
    * user or is too large, a busy user (`oneAtATime`) and a balance too low with nothing written, else writes what
    * applyChange writes for a debit and the job leased to `leaseOwner`. An upscale's or edit's source comes back
-   * with its character.
+   * with its character. Its transaction commits without waiting for the disk (migration 0018): the job's end,
+   * which does wait, makes it durable, so the caller ends the job before its result leaves the server.
    */
   async startPaidJob(
     tx: Executor,

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHmac, randomUUID } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { authSessions, creditLedger, generationJobs, generations, loraTrainings, userPublicMeta, users } from '../../server/db/schema.ts';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Executor } from '../../server/db/index.ts';
 import { generationsRepository } from '../../server/repositories/generations.repository.ts';
 import { signedCookieValue } from '../../server/auth/local.ts';
 import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
@@ -52,12 +55,15 @@ describe.each(testDatabases())('generate path statements (%s)', (database) => {
   });
 
   describe('a paid job’s start in one statement', () => {
-    const start = (userId: string, opts: { cost?: number; kind?: 'generation' | 'caption'; oneAtATime?: boolean } = {}) => {
+    const start = (
+      userId: string,
+      opts: { cost?: number; kind?: 'generation' | 'caption'; oneAtATime?: boolean; executor?: Executor } = {},
+    ) => {
       const jobId = randomUUID();
       const kind = opts.kind ?? 'generation';
       const outcome = ts.rt.credits
         .startPaidJob(
-          ts.rt.db,
+          opts.executor ?? ts.rt.db,
           {
             userId,
             cost: opts.cost ?? 10,
@@ -126,6 +132,33 @@ describe.each(testDatabases())('generate path statements (%s)', (database) => {
       expect(await start(other).outcome).toBe('started');
       expect(await start(userId, { kind: 'caption', cost: 1, oneAtATime: true }).outcome).toBe('started');
       expect(await start(userId, { oneAtATime: false }).outcome).toBe('started');
+    });
+
+    it('commits without waiting for the disk, and the next transaction on its connection waits again', async () => {
+      const { userId } = await ts.signUp({ credits: 25 });
+      // One connection throughout (PGlite has only one), so that the last read sees what the start left on it.
+      const client =
+        database === 'postgres' ? new pg.Client({ connectionString: (ts.rt.config as { DATABASE_URL: string }).DATABASE_URL }) : null;
+      await client?.connect();
+      const connection: Executor = client ? drizzle(client) : ts.rt.db;
+      const synchronousCommit = async (executor: Executor) => {
+        const result = await executor.execute<{ value: string }>(sql`select current_setting('synchronous_commit') as value`);
+        return ('rows' in result ? result.rows : (result as unknown as { value: string }[]))[0].value;
+      };
+      try {
+        await connection.transaction(async (tx) => {
+          expect(await synchronousCommit(tx)).toBe('on');
+          expect(await start(userId, { executor: tx }).outcome).toBe('started');
+          expect(await synchronousCommit(tx)).toBe('off');
+        });
+        // The job's end, which makes the start durable with it, must wait for the disk: the setting did not
+        // outlive the start's transaction.
+        expect(await start(userId, { executor: connection, oneAtATime: false }).outcome).toBe('started');
+        expect(await synchronousCommit(connection)).toBe('on');
+        expect(await ts.rt.credits.balance(userId)).toBe(5);
+      } finally {
+        await client?.end();
+      }
     });
 
     it('reads an upscale’s source in the same statement, as the repository reads it, and refuses one too large', async () => {
