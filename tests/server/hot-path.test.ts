@@ -142,10 +142,12 @@ describe.each(testDatabases())('generate path statements (%s)', (database) => {
       await client?.connect();
       const connection: Executor = client ? drizzle(client) : ts.rt.db;
       const synchronousCommit = async (executor: Executor) => {
-        const result = await executor.execute<{ value: string }>(sql`select current_setting('synchronous_commit') as value`);
-        return ('rows' in result ? result.rows : (result as unknown as { value: string }[]))[0].value;
+        const result = await executor.execute(sql`select current_setting('synchronous_commit') as value`);
+        return (result as unknown as { rows: { value: string }[] }).rows[0].value;
       };
       try {
+        // A production server's default (the suite's own Postgres runs with it off, for speed).
+        await connection.execute(sql`set synchronous_commit = on`);
         await connection.transaction(async (tx) => {
           expect(await synchronousCommit(tx)).toBe('on');
           expect(await start(userId, { executor: tx }).outcome).toBe('started');
@@ -157,6 +159,7 @@ describe.each(testDatabases())('generate path statements (%s)', (database) => {
         expect(await synchronousCommit(connection)).toBe('on');
         expect(await ts.rt.credits.balance(userId)).toBe(5);
       } finally {
+        await connection.execute(sql`reset synchronous_commit`);
         await client?.end();
       }
     });
