@@ -13,7 +13,9 @@ describe('admin explore command (pglite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'likeness-admin-explore-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('adds an image file, publishes a generation, features, unfeatures and removes items', async () => {
+  // Eleven admin commands, each a process of its own that opens the database, and two servers: 16 s on a quiet
+  // 2-core machine, over the default 30 s with three other test files running beside it.
+  it('adds an image file, publishes a generation, features, unfeatures and removes items', { timeout: 120_000 }, async () => {
     // A user with one generation whose image is in storage.
     let ts = await startTestServer({ dataDir });
     const { userId } = await ts.signUp();
