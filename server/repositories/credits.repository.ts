@@ -28,11 +28,23 @@ export type PaidJobStart = 'started' | 'no_user' | 'erased' | 'no_source' | 'too
 
 const c = (column: { name: string }) => sql.identifier(column.name);
 
-/** On every paid call's path, so prepared once (its text built once, parsed once per connection). */
+/**
+ * On every paid call's path, so prepared once (its text built once, parsed once per connection).
+ *
+ * Its transaction commits without waiting for its WAL to reach the disk (`set_config(…, true)`: until the
+ * transaction's end; docs/decisions/014-generate-path.md, the seventh pass). The WAL is one ordered log: the
+ * commit of the job's end (SUCCEEDED with its result, or FAILED with its refund), which still waits for the disk,
+ * makes every earlier commit durable with it, and every caller writes that end before the result leaves the
+ * server. So a result a user has seen always has its debit on disk; what a crash of the database can lose is a
+ * start whose call had not ended, and then the debit, the job and the credits event together: the user is not
+ * charged for a call whose result never came. Inside a caller's transaction, that transaction's commit does not
+ * wait either. The function answers one row whatever the outcome, so the setting is always made.
+ */
 const startPaidJobStatement = preparedStatement('likeness_start_paid_job', () => {
   const p = sql.placeholder;
   return sql`
-    select "outcome", "credits", "source" from likeness_start_paid_job(
+    select "outcome", "credits", "source", set_config('synchronous_commit', 'off', true) as "commit_unflushed"
+    from likeness_start_paid_job(
       ${p('userId')}::uuid, ${p('cost')}::integer, ${p('reason')}::text, ${p('debitKey')}::text, ${p('jobId')}::uuid,
       ${p('kind')}::text, ${p('input')}::jsonb, ${p('provider')}::text, ${p('leaseOwner')}::text,
       ${p('leaseSeconds')}::double precision, ${p('oneAtATime')}::boolean, ${p('channel')}::text,
@@ -82,8 +94,8 @@ export const creditsRepository = {
    * user's row, refuses an unknown user, an erased account, a source that is not an ACTIVE generation of the
    * user or is too large, a busy user (`oneAtATime`) and a balance too low with nothing written, else writes what
    * applyChange writes for a debit and the job leased to `leaseOwner`. An upscale's or edit's source comes back
-   * with its character. Its transaction commits without waiting for the disk (migration 0018): the job's end,
-   * which does wait, makes it durable, so the caller ends the job before its result leaves the server.
+   * with its character. Its transaction commits without waiting for the disk (startPaidJobStatement): the job's
+   * end, which does wait, makes it durable, so the caller ends the job before its result leaves the server.
    */
   async startPaidJob(
     tx: Executor,
