@@ -19,8 +19,8 @@ const TYPES: Record<string, string> = {
 /** Bodies up to this size are written synchronously by `put` (a generated image is ~0.1–2 MB). */
 const SYNC_PUT_MAX_BYTES = 2 * 1024 * 1024;
 
-/** Empty files kept ready for `put`: refilled from the thread pool when fewer than LOW are left. */
-const SPARE_FILES = { high: 16, low: 8 } as const;
+/** Empty files kept ready for `put`: refilled from the thread pool when fewer than `low` are left. */
+const SPARE_FILES = { high: 16, low: 8, scarce: 4 } as const;
 /** Where they wait: a name no key can have (keys start with a letter or a digit). */
 const SPARE_DIR = '.spare';
 
@@ -42,9 +42,19 @@ function spareFiles(root: string) {
       await mkdir(dir, { recursive: true });
       if (ready.length === 0) for (const name of await readdir(dir)) ready.push(join(dir, name));
       while (ready.length < SPARE_FILES.high) {
-        const path = join(dir, `${process.pid}-${randomBytes(6).toString('hex')}`);
-        await (await open(path, 'wx')).close();
-        ready.push(path);
+        // One at a time while the takers leave it time: files made side by side hold the folder's lock that taking
+        // one needs, and a put waited up to ~4 ms for it. Once fewer than `scarce` are left, all that are missing at
+        // once: a loop kept busy by requests turns too seldom for one file every two turns, and nine puts in ten under
+        // the bench's load created their own (docs/decisions/014-generate-path.md).
+        const count = ready.length < SPARE_FILES.scarce ? SPARE_FILES.high - ready.length : 1;
+        const made = await Promise.all(
+          Array.from({ length: count }, async () => {
+            const path = join(dir, `${process.pid}-${randomBytes(6).toString('hex')}`);
+            await (await open(path, 'wx')).close();
+            return path;
+          }),
+        );
+        ready.push(...made);
       }
     } catch {
       // A full disk or a folder removed under us: `put` creates its files itself until a later refill succeeds.
