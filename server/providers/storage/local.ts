@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants, copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { dirname, join } from 'node:path';
@@ -33,14 +33,22 @@ const SPARE_DIR = '.spare';
  */
 function spareFiles(root: string) {
   const dir = join(root, SPARE_DIR);
+  // Spares are copies of this empty file: one thread-pool call each, where opening and closing a new file takes two,
+  // and each costs the event loop a dispatch and a completion (docs/decisions/014-generate-path.md).
+  const template = join(dir, '.empty');
   const ready: string[] = [];
   let refilling = false;
+  let templateMade = false;
   const refill = async () => {
     if (refilling) return;
     refilling = true;
     try {
-      await mkdir(dir, { recursive: true });
-      if (ready.length === 0) for (const name of await readdir(dir)) ready.push(join(dir, name));
+      if (!templateMade) {
+        await mkdir(dir, { recursive: true });
+        await writeFile(template, '');
+        templateMade = true;
+      }
+      if (ready.length === 0) for (const name of await readdir(dir)) if (!name.startsWith('.')) ready.push(join(dir, name));
       while (ready.length < SPARE_FILES.high) {
         // One at a time while the takers leave it time: files made side by side hold the folder's lock that taking
         // one needs, and a put waited up to ~4 ms for it. Once fewer than `scarce` are left, all that are missing at
@@ -50,7 +58,7 @@ function spareFiles(root: string) {
         const made = await Promise.all(
           Array.from({ length: count }, async () => {
             const path = join(dir, `${process.pid}-${randomBytes(6).toString('hex')}`);
-            await (await open(path, 'wx')).close();
+            await copyFile(template, path, constants.COPYFILE_EXCL);
             return path;
           }),
         );
@@ -58,6 +66,7 @@ function spareFiles(root: string) {
       }
     } catch {
       // A full disk or a folder removed under us: `put` creates its files itself until a later refill succeeds.
+      templateMade = false;
     } finally {
       refilling = false;
     }
