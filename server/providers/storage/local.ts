@@ -52,8 +52,8 @@ function spareFiles(root: string) {
       while (ready.length < SPARE_FILES.high) {
         // One at a time while the takers leave it time: files made side by side hold the folder's lock that taking
         // one needs, and a put waited up to ~4 ms for it. Once fewer than `scarce` are left, all that are missing at
-        // once: a loop kept busy by requests turns too seldom for one file every two turns, and nine puts in ten under
-        // the bench's load created their own (docs/decisions/014-generate-path.md).
+        // once: a loop kept busy by requests turns too seldom for one file a turn, and with one at a time nine puts in
+        // ten under the bench's load created their own (docs/decisions/014-generate-path.md).
         const count = ready.length < SPARE_FILES.scarce ? SPARE_FILES.high - ready.length : 1;
         const made = await Promise.all(
           Array.from({ length: count }, async () => {
