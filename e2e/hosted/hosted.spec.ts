@@ -197,11 +197,10 @@ test('when Clerk cannot be reached, the sign-in page says so at once', async ({ 
   await context.unroute(`${HOSTED_E2E.frontendApi}/**`);
   await context.route(`${HOSTED_E2E.frontendApi}/**`, (route) => route.abort('internetdisconnected'));
   // Timed from the navigation's commit, so that a slow machine's loading of the app is not counted against it; without
-  // the script watch the message comes only with @clerk/react's load timeout, 15 s after the app asks for clerk-js.
+  // the script watch the message comes only with @clerk/react's load timeout, 15 s after the app asks for clerk-js,
+  // and the wait below gives up first.
   await page.goto('/sign-in', { waitUntil: 'commit' });
-  const started = Date.now();
   await expect(page.getByText('The sign-in service could not be loaded. Check your connection and try again.')).toBeVisible({
     timeout: 12_000,
   });
-  expect(Date.now() - started).toBeLessThan(12_000);
 });
