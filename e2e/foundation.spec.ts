@@ -1,4 +1,5 @@
 import { expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
+import { keptAliveAfter } from './support/kept-alive';
 
 test('sign up through the form lands on Create Image with 0 credits in the shell', async ({ page }) => {
   const user = newUser('Avery Stone');
@@ -176,4 +177,8 @@ test('a credit change made on the server shows in the shell without a reload, in
   await expect(balance.getByText('1,500 Credits', { exact: true })).toHaveCSS('opacity', '1');
   await expect(compact).toHaveCSS('opacity', '0');
   await expect(balance).not.toHaveAttribute('title');
+});
+
+test("the server keeps an idle connection past Node's 5 s, so that a client reusing it is not cut off", async ({ baseURL }) => {
+  expect(await keptAliveAfter(baseURL!, 6_000)).toBe(true);
 });

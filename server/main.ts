@@ -1,12 +1,10 @@
-import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/index.ts';
 import { buildApp } from './app.ts';
 import { spaContentSecurityPolicy } from './http/spa-policy.ts';
 import { startRuntime } from './runtime.ts';
-import { dropStalledBodies, serverTimeoutOptions } from './http/timeouts.ts';
+import { serveWithTimeouts } from './http/timeouts.ts';
 import { installGracefulShutdown } from './ops/shutdown.ts';
 
 const staticDir = fileURLToPath(new URL('../dist', import.meta.url));
@@ -37,13 +35,12 @@ async function main() {
   }
 
   const app = buildApp(rt, { staticDir });
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST, serverOptions: serverTimeoutOptions() }, (info) => {
+  const server = serveWithTimeouts({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     const mode = config.DATABASE_URL ? 'Postgres' : `local (data in ${config.dataDir})`;
     rt.logger.info(`Likeness is running at http://localhost:${info.port} — ${mode}`);
   });
-  dropStalledBodies(server as Server);
 
-  installGracefulShutdown(server as Server, rt);
+  installGracefulShutdown(server, rt);
 }
 
 main().catch((err) => {

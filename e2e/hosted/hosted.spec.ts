@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { portraitPhoto, PORTRAITS } from '../../tests/helpers/photos';
 import { HOSTED_E2E } from './support/ports.mjs';
 import { expect, isPhone, ORIGIN, test } from './fixtures';
+import { keptAliveAfter } from '../support/kept-alive';
 
 /** The balance as the app shell shows it (sidebar on desktop, top bar on phones). */
 const shellCredits = (page: Page, text: string) =>
@@ -203,4 +204,8 @@ test('when Clerk cannot be reached, the sign-in page says so at once', async ({ 
   await expect(page.getByText('The sign-in service could not be loaded. Check your connection and try again.')).toBeVisible({
     timeout: 12_000,
   });
+});
+
+test("the server keeps an idle connection past Node's 5 s, so that a client reusing it is not cut off", async () => {
+  expect(await keptAliveAfter(ORIGIN, 6_000)).toBe(true);
 });

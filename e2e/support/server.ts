@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:http';
-import { serve } from '@hono/node-server';
 import { loadConfig } from '../../server/config.ts';
 import { buildApp } from '../../server/app.ts';
 import { startRuntime } from '../../server/runtime.ts';
+import { serveWithTimeouts } from '../../server/http/timeouts.ts';
 import { insertGenerations } from './gallery-fixtures.ts';
 import { startTestSmtp } from '../../tests/helpers/smtp.ts';
 import { startFakeFal } from '../../tests/fakes/fal-server.ts';
@@ -63,7 +63,7 @@ const generator: ImageGenerator = {
 const rt = await startRuntime(config, { sseHeartbeatMs: 5000, generator });
 storage = rt.storage;
 const app = buildApp(rt, { staticDir: fileURLToPath(new URL(`../../${process.env.DIST_DIR ?? 'dist'}`, import.meta.url)) });
-serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
+serveWithTimeouts({ fetch: app.fetch, port, hostname: '127.0.0.1' });
 
 /** What fixtures may do through the control port, by path; each answers JSON. */
 const controls: Record<string, (body: { email: string; count: number; amount: number }) => Promise<unknown>> = {

@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
 import type { MiddlewareHandler } from 'hono';
 
 /**
@@ -59,6 +61,24 @@ export function dropStalledBodies(server: Server, t: ServerTimeouts = SERVER_TIM
     req.once('end', done);
     req.once('close', done);
   });
+}
+
+/**
+ * Serves `fetch` as the product's server does: the timeouts above and the stalled-body guard. Every server that
+ * answers a browser uses it, the test suites' included, so that none falls back to Node's 5 s keep-alive (a client
+ * reusing a connection idle that long could have it reset under its next request).
+ */
+export function serveWithTimeouts(
+  options: { fetch: (request: Request) => Response | Promise<Response>; port: number; hostname: string; timeouts?: ServerTimeouts },
+  onListening?: (info: AddressInfo) => void,
+): Server {
+  const timeouts = options.timeouts ?? SERVER_TIMEOUTS;
+  const server = serve(
+    { fetch: options.fetch, port: options.port, hostname: options.hostname, serverOptions: serverTimeoutOptions(timeouts) },
+    onListening,
+  ) as Server;
+  dropStalledBodies(server, timeouts);
+  return server;
 }
 
 /**

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { buildApp, type BuildAppOptions } from '../../server/app.ts';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../../server/runtime.ts';
 import type { ReadinessReport } from '../../server/ops/readiness.ts';
-import { dropStalledBodies, SERVER_TIMEOUTS, serverTimeoutOptions, type ServerTimeouts } from '../../server/http/timeouts.ts';
+import { SERVER_TIMEOUTS, serveWithTimeouts, type ServerTimeouts } from '../../server/http/timeouts.ts';
 import { createVisionAnalyser, type VisionAnalyser } from '../../server/vision/analyser.ts';
 import { testDatabaseUrl } from './test-database.ts';
 
@@ -118,10 +118,9 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
   const rt = await startRuntime(config, { sseHeartbeatMs: 1000, vision: sharedTestVision(), ...opts.runtime });
   const app = buildApp(rt, opts.app);
   const timeouts = { ...SERVER_TIMEOUTS, ...opts.timeouts };
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions: serverTimeoutOptions(timeouts) }, () => resolve(s));
+  const server: Server = await new Promise((resolve) => {
+    const s = serveWithTimeouts({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', timeouts }, () => resolve(s));
   });
-  dropStalledBodies(server as import('node:http').Server, timeouts);
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
 
@@ -142,7 +141,7 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     },
     async stop() {
       server.close();
-      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      server.closeAllConnections();
       await rt.close();
       await scratch?.drop();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
 import sharp from 'sharp';
 import { loadConfig } from '../../../server/config.ts';
 import { buildApp } from '../../../server/app.ts';
 import { startRuntime } from '../../../server/runtime.ts';
+import { serveWithTimeouts } from '../../../server/http/timeouts.ts';
 import { exploreGallery } from '../../../server/db/schema.ts';
 import { mediaUrl } from '../../../server/providers/storage/index.ts';
 import { createClerkTestKeys } from '../../../tests/helpers/clerk.ts';
@@ -51,7 +51,7 @@ const config = loadConfig({
 const rt = await startRuntime(config, { sseHeartbeatMs: 5000 });
 const staticDir = fileURLToPath(new URL(`../../../${process.env.DIST_DIR ?? 'dist-hosted'}`, import.meta.url));
 const app = buildApp(rt, { staticDir });
-serve({ fetch: app.fetch, port: HOSTED_E2E.port, hostname: '127.0.0.1' });
+serveWithTimeouts({ fetch: app.fetch, port: HOSTED_E2E.port, hostname: '127.0.0.1' });
 
 /** A small explore gallery (as an operator publishes one): two women and two men, headshots and photos. */
 async function seedExplore() {
