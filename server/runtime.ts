@@ -272,6 +272,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
         allowedOrigins: (request) => allowedOrigins(config.PUBLIC_URL, request),
         signInGuard,
         sessions,
+        events,
         accountMail: (tx, kind, to, token) => enqueueAccountMail(tx, kind, to, { token }),
         logger,
       });

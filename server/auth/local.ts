@@ -21,6 +21,8 @@ import type { Logger } from '../logger.ts';
 import { CLIENT_ADDRESS_HEADER, type Identity, type IdentityProvider } from './identity.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
 import type { SessionsService } from '../services/sessions.service.ts';
+import type { EventBus } from '../realtime/event-bus.ts';
+import { createCallerCache } from './caller-cache.ts';
 
 /**
  * The only routes of the auth library a client may reach (method and path under /api/auth); every other one
@@ -52,6 +54,8 @@ export interface LocalIdentityOptions {
   allowedOrigins: (request?: Request) => string[];
   signInGuard: SignInGuard;
   sessions: SessionsService;
+  /** The sessions-ended notices that make the callers remembered by identifyCaller forgotten. */
+  events: Pick<EventBus, 'onSessionsEnded' | 'deliveringSince'>;
   /**
    * Writes a reset or verification message to the mail outbox (server/services/mail.service.ts) in the
    * transaction `tx`; the sender delivers it. Never talks to a mail server, so the request is as fast whether
@@ -381,20 +385,39 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     .prepare('likeness_session_with_user');
   let cookie: Promise<{ name: string; secret: string }> | undefined;
 
-  async function identifyWithRow(headers: Headers) {
+  const callers = createCallerCache({ events: opts.events });
+
+  async function sessionToken(headers: Headers): Promise<string | null> {
     cookie ??= auth.$context.then((context) => ({ name: context.authCookies.sessionToken.name, secret: context.secret }));
     const { name, secret } = await cookie;
-    const token = signedCookieValue(headers.get('cookie'), name, secret);
-    const [found] = token ? await sessionWithRow.execute({ token }) : [];
+    return signedCookieValue(headers.get('cookie'), name, secret);
+  }
+
+  /** Whether better-auth's getSession must answer for a session expiring at `expiresAt` (expired, or due for its extension). */
+  function needsLibrary(expiresAt: number): boolean {
     const now = Date.now();
-    const expiresAt = found?.expiresAt.getTime() ?? 0;
-    const dueForExtension = expiresAt - SESSION_SECONDS.expiresIn * 1000 + SESSION_SECONDS.updateAge * 1000 <= now;
-    if (!found || expiresAt <= now || dueForExtension) {
+    return expiresAt <= now || expiresAt - SESSION_SECONDS.expiresIn * 1000 + SESSION_SECONDS.updateAge * 1000 <= now;
+  }
+
+  async function identifyWithRow(headers: Headers) {
+    const token = await sessionToken(headers);
+    const read = callers.beginRead();
+    const [found] = token ? await sessionWithRow.execute({ token }) : [];
+    if (!found || needsLibrary(found.expiresAt.getTime())) {
+      if (token) callers.forget(token);
       const who = await identify(headers);
       return who && { who, row: (await opts.db.select().from(users).where(eq(users.clerkId, who.id)).limit(1))[0] };
     }
     const who: Identity = { ...toIdentity(found.login), session: { id: found.sessionId, expiresAt: found.expiresAt } };
-    return { who, row: found.row?.id ? found.row : undefined };
+    const row = found.row?.id ? found.row : undefined;
+    if (token && row && !row.erasedAt) callers.remember(token, { who, userId: row.id }, read);
+    return { who, row };
+  }
+
+  async function identifyCaller(headers: Headers) {
+    const token = await sessionToken(headers);
+    const caller = token ? callers.recall(token) : undefined;
+    return caller && !needsLibrary(caller.who.session!.expiresAt.getTime()) ? caller : undefined;
   }
 
   return {
@@ -402,6 +425,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     transport: 'cookie',
     identify,
     identifyWithRow,
+    identifyCaller,
     async handle(request) {
       const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '');
       if (!isOpenAuthRoute(request.method, path)) throw notFound();

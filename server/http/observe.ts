@@ -37,7 +37,7 @@ export function observeRequests(deps: { logger: Logger; metrics: Metrics }): Mid
       route,
       status,
       durationMs: Math.round(seconds * 10_000) / 10,
-      userId: c.get('user')?.id,
+      userId: c.get('userId'),
     };
     const level = PROBES.has(route) ? 'debug' : status >= 500 ? 'warn' : 'info';
     deps.logger[level](line, 'request');

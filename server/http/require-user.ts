@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Identity, IdentityProvider } from '../auth/identity.ts';
 import type { UserRow, UsersService } from '../services/users.service.ts';
-import type { AppEnv } from './context.ts';
+import type { AppEnv, CallerEnv } from './context.ts';
 import { accountDeleted, unauthorized } from '../domain/errors.ts';
 
 /**
@@ -48,7 +48,25 @@ export function requireUser(identity: IdentityProvider, users: UsersService): Mi
     const caller = await resolveUser(identity, users, c.req.raw.headers);
     if (!caller) throw unauthorized();
     c.set('identity', caller.who);
+    c.set('userId', caller.user.id);
     c.set('user', caller.user);
+    await next();
+  };
+}
+
+/**
+ * Resolves who calls (their identity and users.id), or answers 401: requireUser, but for a route that reads no
+ * more of the users row than its id, so a session remembered by the provider (identifyCaller) is not read again.
+ */
+export function requireCaller(identity: IdentityProvider, users: UsersService): MiddlewareHandler<CallerEnv> {
+  return async (c, next) => {
+    const remembered = await identity.identifyCaller?.(c.req.raw.headers);
+    const caller =
+      remembered ??
+      (await resolveUser(identity, users, c.req.raw.headers).then((found) => found && { who: found.who, userId: found.user.id }));
+    if (!caller) throw unauthorized();
+    c.set('identity', caller.who);
+    c.set('userId', caller.userId);
     await next();
   };
 }

@@ -35,6 +35,16 @@ export interface EventBus {
   /** The NOTIFY channel, for a database function that publishes as `notification` does. */
   readonly channel: string;
   subscribe(userId: string, subscriber: Subscriber): () => void;
+  /**
+   * Calls `fn` with the user's id whenever sessions of theirs end: at once when this instance publishes the
+   * notice (before the NOTIFY leaves, and again when it comes back), and when another instance's arrives.
+   */
+  onSessionsEnded(fn: (userId: string) => void): void;
+  /**
+   * Since when (ms since the epoch) every notification sent has been delivered here: the LISTEN connection's
+   * last (re)connection; undefined while it is down, when notifications are being lost.
+   */
+  deliveringSince(): number | undefined;
   /** Number of open local subscriptions (for metrics and tests). */
   size(): number;
   /** Ends every local subscription, and any opened from now on (shutdown). */
@@ -45,10 +55,15 @@ export interface EventBus {
 export async function createEventBus(database: Database, logger: Logger): Promise<EventBus> {
   const local = new Map<string, Set<Subscriber>>();
   let disconnecting = false;
+  const sessionsEndedListeners: ((userId: string) => void)[] = [];
+  const tellSessionsEnded = (userId: string) => {
+    for (const fn of sessionsEndedListeners) fn(userId);
+  };
   const everyone = () => [...local.values()].flatMap((set) => [...set]);
   const unlisten = await database.listen(CHANNEL, (payload) => {
     try {
       const { userId, event } = JSON.parse(payload) as { userId: string; event: BusEvent };
+      if (event.type === 'sessions-ended') tellSessionsEnded(userId);
       for (const subscriber of local.get(userId) ?? []) subscriber.onEvent(event);
     } catch (err) {
       logger.warn({ err }, 'dropped a malformed realtime notification');
@@ -62,6 +77,7 @@ export async function createEventBus(database: Database, logger: Logger): Promis
   const notification = (userId: string, event: BusEvent): SQL => sql`pg_notify(${CHANNEL}, ${payload(userId, event)})`;
   return {
     async publish(executor, userId, event) {
+      if (event.type === 'sessions-ended') tellSessionsEnded(userId);
       await executor.execute(sql`select ${notification(userId, event)}`);
     },
     notification,
@@ -76,6 +92,13 @@ export async function createEventBus(database: Database, logger: Logger): Promis
         set.delete(subscriber);
         if (set.size === 0) local.delete(userId);
       };
+    },
+    onSessionsEnded(fn) {
+      sessionsEndedListeners.push(fn);
+    },
+    deliveringSince() {
+      const status = database.listenerStatus();
+      return status.up ? status.since.getTime() : undefined;
     },
     size() {
       let n = 0;

@@ -7,7 +7,9 @@ import pg from 'pg';
 import type { Executor } from '../../server/db/index.ts';
 import { generationsRepository } from '../../server/repositories/generations.repository.ts';
 import { signedCookieValue } from '../../server/auth/local.ts';
-import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
+import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+import { generationRequestBody } from '../helpers/generation.ts';
+import { CREDIT_COSTS } from '@common/product.ts';
 
 /**
  * The statements that took the generate path's round trips down (docs/decisions/014-generate-path.md): the
@@ -292,6 +294,68 @@ describe.each(testDatabases())('session lookup in one query (%s)', (database) =>
       .from(authSessions)
       .where(and(eq(authSessions.id, fast!.who.session!.id)));
     expect(session.expiresAt.getTime()).toBe(fast!.who.session!.expiresAt.getTime());
+  });
+});
+
+describe.each(testDatabases())('a remembered caller (%s)', (database) => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ database });
+  });
+  afterAll(() => ts?.stop());
+
+  const generate = (client: TestClient) => client.post('/api/image/generate-image', generationRequestBody());
+  const callerOf = (client: TestClient) => ts.rt.identity.identifyCaller!(new Headers({ cookie: client.cookieHeader() }));
+
+  /** The statements this process sends to Postgres while `run` runs (pg's Client.query: drizzle and better-auth both call it). */
+  async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const q = args[0] as string | { text?: string };
+      sent.push(typeof q === 'string' ? q : String(q?.text));
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      await run();
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    return sent;
+  }
+
+  it('serves the next generation without reading the session again', async () => {
+    const { client, userId } = await ts.signUp({ credits: 3 * CREDIT_COSTS.generation });
+    expect(await callerOf(client)).toBeUndefined();
+    expect((await generate(client)).status).toBe(200);
+    expect(await callerOf(client)).toMatchObject({ userId, who: { session: { id: expect.any(String) } } });
+    const sent = await statementsOf(async () => expect((await generate(client)).status).toBe(200));
+    if (database === 'postgres') expect(sent.filter((text) => text.includes('auth_sessions'))).toEqual([]);
+    expect(await ts.rt.credits.balance(userId)).toBe(CREDIT_COSTS.generation);
+  });
+
+  it('refuses a remembered session at once after its sign-out, another session’s password change, or the erasure', async () => {
+    const { client, email } = await ts.signUp({ credits: 50 });
+    const other = ts.client();
+    expect((await other.post('/api/auth/sign-in/email', { email, password: 'correct-horse-1' })).status).toBe(200);
+    const third = ts.client();
+    expect((await third.post('/api/auth/sign-in/email', { email, password: 'correct-horse-1' })).status).toBe(200);
+    for (const session of [client, other, third]) expect((await generate(session)).status).toBe(200);
+
+    expect((await client.post('/api/auth/sign-out', {})).status).toBe(200);
+    expect((await generate(client)).status).toBe(401);
+    expect((await client.get('/api/generations')).status).toBe(401);
+
+    const changed = await other.post('/api/auth/change-password', {
+      currentPassword: 'correct-horse-1',
+      newPassword: 'violet ferry lantern 42',
+    });
+    expect(changed.status).toBe(200);
+    expect((await generate(third)).status).toBe(401);
+    expect((await generate(other)).status).toBe(200);
+
+    await ts.rt.erasure.erase((await callerOf(other))!.userId);
+    expect((await generate(other)).status).toBe(401);
   });
 });
 

@@ -3,6 +3,7 @@ import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_PASSWORD_MESSAGES } from '@common/auth.ts';
 import { GENERATION_UNDO_SECONDS } from '@common/library.ts';
+import { CREDIT_COSTS } from '@common/product.ts';
 import { authSessions, creditLedger, generations, subscriptions } from '../../server/db/schema.ts';
 import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
 import { withThumbnails } from '../../server/services/media.service.ts';
@@ -435,7 +436,7 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
   });
 });
 
-describe.runIf(testDatabases().includes('postgres'))('streams across instances (postgres)', () => {
+describe.runIf(testDatabases().includes('postgres'))('sessions and streams across instances (postgres)', () => {
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
   let a: TestServer;
   let b: TestServer;
@@ -471,6 +472,29 @@ describe.runIf(testDatabases().includes('postgres'))('streams across instances (
     expect((await second.post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(200);
     await endsWithin(thirdOnB, 5_000);
     expect(thirdOnB.events.at(-1)).toBe('signed-out');
+  });
+
+  it('refuses a session the other instance remembers within moments of its sign-out here', async () => {
+    const { client } = await a.signUp({ credits: 2 * CREDIT_COSTS.generation });
+    const cookie = client.cookieHeader();
+    const rememberedOnB = () => b.rt.identity.identifyCaller!(new Headers({ cookie }));
+    const generateOnB = () =>
+      b.client().fetch('/api/image/generate-image', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify(generationRequestBody()),
+      });
+    expect((await generateOnB()).status).toBe(200);
+    expect(await rememberedOnB()).toBeDefined();
+
+    const signedOutAt = Date.now();
+    const signOut = await a
+      .client()
+      .fetch('/api/auth/sign-out', { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{}' });
+    expect(signOut.status).toBe(200);
+    while ((await rememberedOnB()) && Date.now() - signedOutAt < 5_000) await new Promise((r) => setTimeout(r, 10));
+    expect(Date.now() - signedOutAt).toBeLessThan(5_000);
+    expect((await generateOnB()).status).toBe(401);
   });
 });
 
