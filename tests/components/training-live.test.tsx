@@ -172,7 +172,8 @@ describe.each(SIDES)('character training with the $name adapter', ({ side: makeS
     const user = await fillForm(4);
     await user.click(screen.getByRole('button', { name: 'Start Training' }));
     await screen.findByText(SUCCESS);
-    expect(await screen.findByText('Training')).toBeInTheDocument();
+    // The hosted side reads the new row through PostgREST in another process: a loaded CI machine takes over 1 s.
+    expect(await screen.findByText('Training', {}, { timeout: 10_000 })).toBeInTheDocument();
 
     await side.ended({ status: 'COMPLETED', lora_file_url: LORA_URL, result: { ok: true } });
     expect(await screen.findByText('Your character is ready', {}, { timeout: 10_000 })).toBeInTheDocument();
