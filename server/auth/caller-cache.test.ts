@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createCallerCache, type Caller } from './caller-cache.ts';
 
+/** One fixed expiry: the cache leaves expiry to its caller, and two callers built apart compare equal. */
+const SESSION_EXPIRY = new Date('2030-01-01T00:00:00Z');
+
 /** The bus's two signals as a test drives them: sessions-ended notices, and the LISTEN connection's state. */
 function harness(opts: { ttlMs?: number; maxEntries?: number } = {}) {
   let clock = 1_000;
@@ -12,7 +15,7 @@ function harness(opts: { ttlMs?: number; maxEntries?: number } = {}) {
     ...opts,
   });
   const caller = (userId: string, sessionId = `session-of-${userId}`): Caller => ({
-    who: { id: `login-${userId}`, session: { id: sessionId, expiresAt: new Date(Date.now() + 86_400_000) } },
+    who: { id: `login-${userId}`, session: { id: sessionId, expiresAt: SESSION_EXPIRY } },
     userId,
   });
   /** A read of the session that found `who`, remembered as identifyWithRow does. */
