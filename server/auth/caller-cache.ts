@@ -22,7 +22,7 @@ export interface CallerCacheOptions {
 }
 
 /** Clerk's session tokens are good for 60 s after a sign-out; an entry here lives no longer. */
-export const CALLER_CACHE_TTL_MS = 60_000;
+const CALLER_CACHE_TTL_MS = 60_000;
 
 /**
  * The built-in sessions' callers, remembered by token so that a route needing only who asks (its users.id)
@@ -36,7 +36,7 @@ export const CALLER_CACHE_TTL_MS = 60_000;
  */
 export function createCallerCache(opts: CallerCacheOptions) {
   const { events, ttlMs = CALLER_CACHE_TTL_MS, maxEntries = 10_000, now = Date.now } = opts;
-  const byToken = new Map<string, Caller & { readAt: number }>();
+  const byToken = new Map<string, { caller: Caller; readAt: number }>();
   const tokensOf = new Map<string, Set<string>>();
   let endings = 0;
 
@@ -44,9 +44,10 @@ export function createCallerCache(opts: CallerCacheOptions) {
     const entry = byToken.get(token);
     if (!entry) return;
     byToken.delete(token);
-    const tokens = tokensOf.get(entry.userId);
+    const { userId } = entry.caller;
+    const tokens = tokensOf.get(userId);
     tokens?.delete(token);
-    if (tokens?.size === 0) tokensOf.delete(entry.userId);
+    if (tokens?.size === 0) tokensOf.delete(userId);
   }
 
   events.onSessionsEnded((userId) => {
@@ -65,7 +66,7 @@ export function createCallerCache(opts: CallerCacheOptions) {
       if (read.endingsSeen !== endings || since === undefined || since >= read.startedAt) return;
       forget(token);
       if (byToken.size >= maxEntries) forget(byToken.keys().next().value!);
-      byToken.set(token, { ...caller, readAt: read.startedAt });
+      byToken.set(token, { caller, readAt: read.startedAt });
       let tokens = tokensOf.get(caller.userId);
       if (!tokens) tokensOf.set(caller.userId, (tokens = new Set()));
       tokens.add(token);
@@ -80,7 +81,7 @@ export function createCallerCache(opts: CallerCacheOptions) {
         forget(token);
         return undefined;
       }
-      return { who: entry.who, userId: entry.userId };
+      return entry.caller;
     },
 
     forget,
@@ -89,5 +90,3 @@ export function createCallerCache(opts: CallerCacheOptions) {
     size: () => byToken.size,
   };
 }
-
-export type CallerCache = ReturnType<typeof createCallerCache>;
