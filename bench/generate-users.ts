@@ -25,6 +25,8 @@ export interface Phase {
   /** The machine's load when the phase ended. */
   load: string;
   seconds: number;
+  /** When the phase ended, in ms since the epoch (performance.timeOrigin + now): comparable across threads. */
+  endedAt: number;
 }
 
 export interface UsersResult {
@@ -81,7 +83,8 @@ async function run(plan: UsersPlan): Promise<UsersResult> {
     const times: number[] = [];
     const started = performance.now();
     await body(times);
-    return { times, load: loadNow(), seconds: (performance.now() - started) / 1000 };
+    const ended = performance.now();
+    return { times, load: loadNow(), seconds: (ended - started) / 1000, endedAt: performance.timeOrigin + ended };
   };
 
   const pass = async () => {

@@ -1,6 +1,7 @@
-// `node bench/profile-summary.mjs <file.cpuprofile>`: a CPU profile's time by package or file, by function, and
-// inclusive for the server's own frames and the libraries on the request path (bench/profile-generate.ts
-// writes one). Percentages are of all samples, idle included.
+// `node bench/profile-summary.mjs <file.cpuprofile> [function…]`: a CPU profile's time by package or file, by
+// function, and inclusive for the server's own frames and the libraries on the request path (bench/profile-generate.ts
+// and bench/profile-saturated.ts write one); for each function named after the file, its self time by the four
+// frames that called it. Percentages are of all samples, idle included.
 import { readFileSync } from 'node:fs';
 
 const profile = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -58,3 +59,14 @@ console.log(`-- self time by function --\n${top(byFunction, 40)}`);
 console.log(
   `-- inclusive: the server's frames and the request path's libraries --\n${top(inclusive, 45, (k) => /server\/|better-auth|drizzle|\bpg\b|pg-pool|hono/.test(k))}`,
 );
+
+for (const name of process.argv.slice(3)) {
+  const byCallers = new Map();
+  for (const [id, t] of own) {
+    if (nodes.get(id).callFrame.functionName !== name) continue;
+    const callers = [];
+    for (let cur = parent.get(id); cur !== undefined && callers.length < 4; cur = parent.get(cur)) callers.push(label(nodes.get(cur)));
+    add(byCallers, callers.join(' < '), t);
+  }
+  console.log(`-- ${name}, by its callers --\n${top(byCallers, 8)}`);
+}
