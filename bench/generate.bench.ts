@@ -15,19 +15,19 @@ const TARGETS = {
   paced: { p99: 10 },
   saturated: { perSecond: 400, p99: 100 },
 } as const;
-const USERS = 32;
+export const USERS = 32;
 const SEQUENTIAL_REQUESTS = 200;
 const ROUNDS_PER_USER = 6;
 /**
  * A user's requests run one at a time and a real provider takes 2–4 s per image (contracts/fal.md), so 32
  * users generating without pause send one request each per ~2 s at most: the production load of 32 users.
  */
-const USER_PACE_MS = 2000;
+export const USER_PACE_MS = 2000;
 /**
  * Long enough to be a steady state: with 8 a user (0.5 s in all) the timed window was mostly the moment all 32
  * users fire at once, and its slowest few requests were the p99.
  */
-const SATURATION_REQUESTS_PER_USER = 24;
+export const SATURATION_REQUESTS_PER_USER = 24;
 const GRID_CARDS = 40;
 
 const request = {
@@ -39,7 +39,7 @@ const request = {
 };
 
 /** Sign-up hashes a password (~1.3 s of CPU each), so users are made a few at a time before timing starts. */
-async function makeUsers(ts: TestServer, count: number): Promise<TestClient[]> {
+export async function makeUsers(ts: TestServer, count: number): Promise<TestClient[]> {
   const clients: TestClient[] = [];
   while (clients.length < count) {
     const batch = await Promise.all(Array.from({ length: Math.min(4, count - clients.length) }, () => ts.signUp({ credits: 100_000 })));

@@ -10,14 +10,13 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import type { TestClient } from '../tests/helpers/server.ts';
+import { makeUsers, SATURATION_REQUESTS_PER_USER, USER_PACE_MS, USERS } from './generate.bench.ts';
 import { runUsers } from './generate-users.ts';
 import { percentile } from './stats.ts';
 import { GENERATE_BODY, startZeroLatencyServer } from './zero-latency-server.ts';
 
-const USERS = 32;
 const out = process.env.PROFILE_OUT ?? '/tmp/saturated.cpuprofile';
 
 interface Profile {
@@ -28,7 +27,12 @@ interface Profile {
 }
 
 const collections: { at: number; ms: number; kind: string }[] = [];
-const kinds: Record<number, string> = { 1: 'scavenge', 2: 'minor mark-sweep', 4: 'mark-compact', 8: 'incremental', 16: 'weak callbacks' };
+const kinds: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'scavenge',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'mark-compact',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental marking',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
 new PerformanceObserver((list) =>
   list.getEntries().forEach((e) => {
     const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0;
@@ -38,9 +42,7 @@ new PerformanceObserver((list) =>
 
 const ts = await startZeroLatencyServer();
 try {
-  const clients: TestClient[] = [];
-  while (clients.length < USERS)
-    clients.push(...(await Promise.all(Array.from({ length: 4 }, () => ts.signUp({ credits: 100_000 })))).map((u) => u.client));
+  const clients = await makeUsers(ts, USERS);
 
   const session = new Session();
   session.connect();
@@ -53,8 +55,8 @@ try {
     body: GENERATE_BODY,
     sequentialRequests: 20,
     pacedRounds: 1,
-    paceMs: 2000,
-    saturationRequestsPerUser: 24,
+    paceMs: USER_PACE_MS,
+    saturationRequestsPerUser: SATURATION_REQUESTS_PER_USER,
   });
   const stoppedAt = performance.timeOrigin + performance.now();
   const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
