@@ -115,6 +115,14 @@ const hashVerificationIdentifier = async (identifier: string) => createHash('sha
 /** The library names a reset token's row `reset-password:<token>` (its request-password-reset route). */
 const resetIdentifier = (token: string) => `reset-password:${token}`;
 
+/**
+ * Every reset link of a login stops working: its password was just set. A reset token's row is the only
+ * verification row stored with the login's id as its value (verification mails carry a signed token, stored
+ * nowhere).
+ */
+const forgetResetLinks = (executor: Executor, loginId: string) =>
+  executor.delete(authVerifications).where(eq(authVerifications.value, loginId));
+
 /** The guard's and the parser's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
 async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
   try {
@@ -200,8 +208,10 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       // valid one hour; setting the password signs every session of the account out.
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       revokeSessionsOnPasswordReset: true,
-      // Revoked sessions' event streams end too, on every instance (the sessions-ended notice).
+      // Revoked sessions' event streams end too, on every instance (the sessions-ended notice), and the account's
+      // other reset links stop working: a link left in a mailbox must not set the password again.
       onPasswordReset: async ({ user }) => {
+        await forgetResetLinks(opts.db, user.id);
         await opts.sessions.sessionsEndedForAccount(user.id);
       },
       sendResetPassword: async ({ user, token }) => {
@@ -345,6 +355,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       const right = account?.password ? await context.password.verify({ hash: account.password, password: fields.currentPassword }) : false;
       if (!account || !right) return false;
       await tx.update(authAccounts).set({ password: newHash, updatedAt: new Date() }).where(eq(authAccounts.id, account.id));
+      await forgetResetLinks(tx, user.id);
       if (person) await opts.sessions.endSessions(person.id, { exceptSessionId: session.id, executor: tx });
       else await tx.delete(authSessions).where(and(eq(authSessions.userId, user.id), ne(authSessions.id, session.id)));
       return true;

@@ -2,6 +2,7 @@ import { and, eq, inArray, like, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import {
   authUsers,
+  authVerifications,
   creditLedger,
   exploreGallery,
   generationJobs,
@@ -159,8 +160,10 @@ export function createAccountErasureService(deps: {
         .where(
           addresses.length ? or(eq(mailOutbox.userId, userId), inArray(mailOutbox.toAddress, addresses)) : eq(mailOutbox.userId, userId),
         );
-      // A built-in account's login, password and sessions (nothing in Clerk mode: Clerk holds those).
+      // A built-in account's login, password, sessions and reset links still out (nothing in Clerk mode: Clerk
+      // holds those). A reset token's row names its login by id only, with no foreign key to cascade from.
       await tx.delete(authUsers).where(eq(authUsers.id, user.clerkId));
+      await tx.delete(authVerifications).where(eq(authVerifications.value, user.clerkId));
       if (user.email) await forgetSignIns(tx, user.email);
     });
 

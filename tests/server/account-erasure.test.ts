@@ -6,6 +6,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authUsers,
+  authVerifications,
   creditLedger,
   exploreGallery,
   generationJobs,
@@ -45,6 +46,9 @@ async function generate(client: TestClient, loras: { path: string; scale: number
 
 const uploadPhoto = async (client: TestClient) => uploadFile(client, await samplePhoto('man'), 'me.jpg', 'image/jpeg');
 
+const resetLinks = (ts: TestServer, loginId: string) =>
+  ts.rt.db.select().from(authVerifications).where(eq(authVerifications.value, loginId));
+
 /** A person with everything the product keeps about them: a character, images, uploads, a published image. */
 async function personWithData(ts: TestServer, opts: { train: boolean }) {
   const person = await ts.signUp({ credits: 1000, name: 'Dana Scully' });
@@ -64,6 +68,10 @@ async function personWithData(ts: TestServer, opts: { train: boolean }) {
   // A mistyped password, then the right one: the sign-in guard keeps a counter and the address (personal data).
   expect((await ts.client().post('/api/auth/sign-in/email', { email: person.email, password: 'wrong-horse-1' })).status).toBe(401);
   expect((await ts.client().post('/api/auth/sign-in/email', { email: person.email, password: 'correct-horse-1' })).status).toBe(200);
+  // A reset link still out: its row names the login by id, with no foreign key to go with it.
+  expect((await ts.client().post('/api/auth/request-password-reset', { email: person.email })).status).toBe(200);
+  const [{ loginId }] = await ts.rt.db.select({ loginId: users.clerkId }).from(users).where(eq(users.id, person.userId));
+  expect(await resetLinks(ts, loginId!)).toHaveLength(1);
   const withCharacter = await generate(person.client, lora ? [{ path: lora, scale: 1 }] : []);
   const plain = await generate(person.client);
   await uploadPhoto(person.client);
@@ -80,6 +88,7 @@ async function personWithData(ts: TestServer, opts: { train: boolean }) {
   });
   return {
     ...person,
+    loginId: loginId!,
     lora,
     generationUrls: [withCharacter.images[0].url, plain.images[0].url],
     exploreIds: [published.id, shared.id],
@@ -157,6 +166,8 @@ describe.each(testDatabases())('account erasure (%s)', (database) => {
     const [row] = await ts.rt.db.select().from(users).where(eq(users.id, a.userId));
     expect(row).toMatchObject({ email: null, fullName: null, credits: 0, erasedAt: expect.any(Date) });
     expect(await ts.rt.db.select().from(authUsers).where(eq(authUsers.email, a.email))).toEqual([]);
+    expect(await resetLinks(ts, a.loginId)).toEqual([]);
+    expect(await resetLinks(ts, b.loginId)).toHaveLength(1);
     // What the sign-in guard knew of the e-mail is gone; of B's, nothing.
     const guardRows = async (email: string) => [
       ...(await ts.rt.db.select({ key: rateLimits.key }).from(rateLimits)).filter((r) => r.key.includes(email)),

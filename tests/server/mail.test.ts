@@ -156,6 +156,44 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     expect((await ts.client().post('/api/auth/sign-in/email', { email, password: 'correct-horse-1' })).status).toBe(200);
   });
 
+  it('setting the password, by one reset link or on the profile, ends every other reset link of the account', async () => {
+    const { email } = await ts.signUp();
+    const other = await ts.signUp();
+    const resetTokens = async (address: string, count: number) =>
+      (await smtp.waitFor(address, count))
+        .filter((m) => /Reset/.test(m.mail.subject ?? ''))
+        .map((m) => new URL(linkIn(m, '/api/auth/reset-password/')).pathname.split('/').pop()!);
+    const requestReset = async (address: string) =>
+      expect((await ts.client().post('/api/auth/request-password-reset', { email: address })).status).toBe(200);
+    await requestReset(email);
+    await requestReset(email);
+    await requestReset(other.email);
+    const [first, second] = await resetTokens(email, 3);
+    const [othersToken] = await resetTokens(other.email, 2);
+
+    // Two links out; one sets the password, and the other no longer works.
+    expect((await ts.client().post('/api/auth/reset-password', { token: second, newPassword: STRONG })).status).toBe(200);
+    const stale = await ts.client().post('/api/auth/reset-password', { token: first, newPassword: 'another-strong-passphrase-7' });
+    expect(stale.status).toBe(400);
+    expect((await stale.json()).code).toBe('INVALID_TOKEN');
+    expect((await ts.client().post('/api/auth/sign-in/email', { email, password: STRONG })).status).toBe(200);
+
+    // A link sent before a change of password on the profile no longer works after it.
+    await requestReset(email);
+    const [, , third] = await resetTokens(email, 4);
+    const signedIn = ts.client();
+    expect((await signedIn.post('/api/auth/sign-in/email', { email, password: STRONG })).status).toBe(200);
+    const changed = await signedIn.post('/api/auth/change-password', { currentPassword: STRONG, newPassword: 'quiet-meadow-compass-38' });
+    expect(changed.status).toBe(200);
+    const afterChange = await ts.client().post('/api/auth/reset-password', { token: third, newPassword: 'another-strong-passphrase-7' });
+    expect(afterChange.status).toBe(400);
+    expect((await afterChange.json()).code).toBe('INVALID_TOKEN');
+    expect((await ts.client().post('/api/auth/sign-in/email', { email, password: 'quiet-meadow-compass-38' })).status).toBe(200);
+
+    // Another account's link is untouched.
+    expect((await ts.client().post('/api/auth/reset-password', { token: othersToken, newPassword: STRONG })).status).toBe(200);
+  });
+
   it('verification: a mail at sign-up whose link confirms the address; an altered link does not', async () => {
     const { client, email } = await ts.signUp();
     const [mail] = await smtp.waitFor(email);
