@@ -177,9 +177,10 @@ export function createBillingService(deps: {
   }
 
   async function grantPeriod(tx: Executor, userId: string, event: PaymentEvent, plan: PlanId | undefined): Promise<void> {
-    const key = periodKey(event);
+    // checkout.completed grants under its payment's transaction id only. Without one, the subscription.paid that
+    // follows grants, under its own transaction id: a period key here would grant that one payment twice.
+    const key = event.type === 'checkout.completed' && !event.transactionId ? undefined : periodKey(event);
     if (!plan || !key) {
-      // checkout.completed without a transaction id: the subscription.paid that follows grants.
       if (event.type === 'subscription.paid')
         logger.warn({ eventId: event.id }, 'paid event without plan or period key; no credits granted');
       return;

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { PLAN_IDS, isPlanId } from '@common/plans.ts';
 import { badRequest, conflict, forbidden } from '../domain/errors.ts';
 import {
@@ -167,13 +166,11 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
       await send(webhookUrl, 'subscription.update', sandboxSubscriptionObject(sandbox, changed));
       if (upgrade) {
         const now = new Date();
-        const paid = {
-          ...changed,
-          periodStart: now,
-          periodEnd: addMonth(now),
-          transactionId: `tran_sbx_${randomBytes(12).toString('hex')}`,
-        };
-        await send(webhookUrl, 'subscription.paid', sandboxSubscriptionObject(sandbox, paid));
+        // One payment per upgrade of a period: the same switch sent twice (a double click, two tabs) names the
+        // same transaction, so it grants once.
+        const ids = sandboxIds(`${sub.id}:upgrade:${sub.periodStart.toISOString()}:${plan}`);
+        const paid = { ...changed, periodStart: now, periodEnd: addMonth(now), transactionId: ids.transaction };
+        await send(webhookUrl, 'subscription.paid', sandboxSubscriptionObject(sandbox, paid), `${ids.event}_upgrade`);
       }
       return upgrade ? 'upgraded' : 'downgraded';
     },

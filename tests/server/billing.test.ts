@@ -160,6 +160,30 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       expect((await me(client)).credits).toBe(3000);
     });
 
+    it('grants a first payment once when its checkout.completed has period dates but no transaction id', async () => {
+      const { client, userId } = await ts.signUp();
+      const fixture = {
+        id: `sub_${uid()}`,
+        productId: 'prod_sandbox_basic',
+        customerId: `cust_${uid()}`,
+        userId,
+        transactionId: `tran_${uid()}`,
+      };
+      const completed = creemCheckoutCompleted({ ...fixture, transactionId: undefined });
+      const withPeriod = {
+        ...completed,
+        subscription: { ...(completed.subscription as object), current_period_start_date: '2026-11-01T00:00:00.000Z' },
+      };
+      for (const [type, object] of [
+        ['checkout.completed', withPeriod],
+        ['subscription.paid', creemSubscription({ ...fixture, periodStart: new Date('2026-11-01T00:00:00Z') })],
+      ] as const) {
+        const e = signedWebhook(SANDBOX_SECRET, type, object);
+        expect((await post(e.body, e.headers)).status).toBe(200);
+      }
+      expect(await me(client)).toMatchObject({ credits: 1500, subscription_plan: 'BASIC' });
+    });
+
     it('applies payment events in the order they happened, whatever order they arrive in', async () => {
       const { client, userId } = await ts.signUp();
       const sub = { id: `sub_${uid()}`, customerId: `cust_${uid()}`, userId };
@@ -310,8 +334,12 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       expect((await stranger.client.get(customer_portal_link)).status).toBe(403);
       expect((await postForm(stranger.client, `${customer_portal_link}/cancel`)).status).toBe(403);
 
-      const upgrade = await postForm(client, `${customer_portal_link}/plan`, { plan: 'PROFESSIONAL' });
-      expect(upgrade.status).toBe(303);
+      // The same switch sent three times at once (a double click, two tabs) is one payment.
+      const upgrades = await Promise.all(
+        Array.from({ length: 3 }, () => postForm(client, `${customer_portal_link}/plan`, { plan: 'PROFESSIONAL' })),
+      );
+      expect(upgrades.map((r) => r.status)).toContain(303);
+      for (const r of upgrades) expect([303, 409]).toContain(r.status);
       expect(await me(client)).toMatchObject({ credits: 14500, subscription_status: 'active', subscription_plan: 'PROFESSIONAL' });
 
       expect((await postForm(client, `${customer_portal_link}/renew`)).status).toBe(303);
