@@ -264,6 +264,38 @@ export function createBillingService(deps: {
   }
 
   /**
+   * A second subscription in force for one account, at a provider where the money has already moved (two
+   * checkouts opened before either was paid, say in two tabs). What was paid is not lost: each paid period of
+   * it grants its plan's credits like any payment. It is kept as `duplicate` (not in force: the account's plan
+   * stays the first subscription's) and cancelled with the provider at once, so it charges no more; if the
+   * provider cannot be reached, its next event (a renewal) lands here again and tries again.
+   */
+  async function settleSecondSubscription(event: PaymentEvent): Promise<WebhookOutcome> {
+    const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {
+      const fresh = await subs.recordEvent(tx, { provider, eventId: event.id, eventType: event.type, payload: event.payload });
+      if (!fresh) return 'duplicate';
+      const userId = await resolveUserId(tx, event);
+      if (!userId) return 'unmatched';
+      const row = await saveSubscription(tx, userId, event, 'duplicate');
+      if (event.type === 'checkout.completed' || event.type === 'subscription.paid')
+        await grantPeriod(tx, userId, event, event.subscription?.plan ?? (row?.plan as PlanId | undefined));
+      return 'processed';
+    });
+    const subscription = event.subscription?.id;
+    if (outcome !== 'processed' || !subscription) return outcome;
+    try {
+      await payments.cancelSubscription!(subscription);
+      logger.warn({ eventId: event.id, type: event.type, subscription }, 'a second subscription of one account was cancelled');
+    } catch (err) {
+      logger.error(
+        { err: err instanceof PaymentProviderError ? (err.cause ?? err) : err, eventId: event.id, subscription },
+        'a second subscription of one account could not be cancelled; its next event tries again (or cancel it in the provider’s dashboard)',
+      );
+    }
+    return outcome;
+  }
+
+  /**
    * A signed body the product cannot read will not read better on a retry: it is recorded for the operator
    * (once, keyed by its hash) and acknowledged with 200 so the provider stops sending it.
    */
@@ -363,9 +395,10 @@ export function createBillingService(deps: {
           return 'processed';
         })
         .catch((err: unknown) => {
-          // A second subscription in force for the account: nothing of the event is kept (no subscription, no
-          // grant, not even its record, so a retry after the first one ends is applied), and the sender is told.
           if (!isSecondSubscription(err)) throw err;
+          if (payments.cancelSubscription) return settleSecondSubscription(event);
+          // The sandbox refuses the payment itself (its Pay answers 409, no money moves): nothing of the event is
+          // kept (no subscription, no grant, not even its record), and the sender is told.
           logger.warn(
             { eventId: event.id, type: event.type, subscription: event.subscription?.id },
             'refused a second subscription in force for one account',

@@ -543,6 +543,39 @@ describe('creem provider', () => {
     expect((await me(client)).credits).toBe(1500);
   });
 
+  it('a second subscription paid at Creem (two checkouts, two tabs) is granted what was paid, kept apart and cancelled at once', async () => {
+    const { client, userId, email } = await ts.signUp();
+    // Both checkouts are opened on the Free Plan, so both can be paid.
+    for (const plan of ['BASIC', 'STANDARD'])
+      expect((await client.post('/api/billing/checkout', { plan, userId, email })).status).toBe(200);
+    const customerId = `cust_${uid()}`;
+    const first = { id: `sub_${uid()}`, productId: products.BASIC, customerId, userId, transactionId: `tran_${uid()}` };
+    const second = { id: `sub_${uid()}`, productId: products.STANDARD, customerId, userId, transactionId: `tran_${uid()}` };
+    creem.addSubscription(second);
+    const deliver = async (type: string, object: Record<string, unknown>) => {
+      const e = signedWebhook(webhookSecret, type, object);
+      const res = await postCreem(e.body, e.headers);
+      expect(res.status, `${type}: ${await res.clone().text()}`).toBe(200);
+      return (await res.json()).outcome as string;
+    };
+    for (const sub of [first, second]) {
+      await deliver('checkout.completed', creemCheckoutCompleted(sub));
+      await deliver('subscription.paid', creemSubscription(sub));
+    }
+    // The plan stays the first one's; both payments' credits are the person's.
+    expect(await me(client)).toMatchObject({ credits: 1500 + 4500, subscription_status: 'active', subscription_plan: 'BASIC' });
+    const stored = await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    expect(Object.fromEntries(stored.map((r) => [r.id, r.status]))).toEqual({ [first.id]: 'active', [second.id]: 'duplicate' });
+    expect(creem.cancellations.filter((c) => c.id === second.id)[0]).toEqual({ id: second.id, body: { mode: 'immediate' } });
+    expect(creem.cancellations.some((c) => c.id === first.id)).toBe(false);
+
+    // A replay grants nothing more; the provider's cancellation lands on the duplicate and changes nothing else.
+    const replay = signedWebhook(webhookSecret, 'subscription.paid', creemSubscription(second));
+    expect((await postCreem(replay.body, replay.headers)).status).toBe(200);
+    expect(await deliver('subscription.canceled', { ...creemSubscription(second), status: 'canceled' })).toBe('processed');
+    expect(await me(client)).toMatchObject({ credits: 6000, subscription_status: 'active', subscription_plan: 'BASIC' });
+  });
+
   it('records a signed but unreadable body once and answers 200, never 500', async () => {
     const deep = `{"id":"evt_deep_${uid()}","eventType":"subscription.paid","object":{"object":"subscription","nested":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`;
     const bodies = [
