@@ -44,6 +44,7 @@ import { createTrainingRunner, type TrainingRunner } from './jobs/training-runne
 import { createTrainingsService, type TrainingsService } from './services/trainings.service.ts';
 import { createCharactersService, type CharactersService } from './services/characters.service.ts';
 import { createAccountDataService, type AccountDataService } from './services/account-data.service.ts';
+import { createSubscriptionCancellation } from './services/subscription-cancellation.ts';
 import { trainingsRepository } from './repositories/trainings.repository.ts';
 import { createRetentionSweep, type RetentionReport } from './jobs/retention.ts';
 import { createScheduledJob, type ScheduledJob } from './jobs/scheduled-job.ts';
@@ -468,9 +469,17 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const library = createLibraryService({ db, events, storage, logger });
   const explore = createExploreService({ db, storage });
   const erasure = createAccountErasureService({ db, storage, credits, explore, sessions, logger });
-  const accountData = createAccountDataService({ db, storage, payments, sandboxPayments, erasure, logger });
+  const subscriptionCancellation = createSubscriptionCancellation({ db, payments, sandboxPayments, logger });
+  const accountData = createAccountDataService({ db, storage, subscriptions: subscriptionCancellation, erasure, logger });
   const clerkWebhooks = config.clerk
-    ? createClerkWebhooksService({ db, users, erasure, signingSecret: config.clerk.webhookSigningSecret, logger })
+    ? createClerkWebhooksService({
+        db,
+        users,
+        erasure,
+        subscriptions: subscriptionCancellation,
+        signingSecret: config.clerk.webhookSigningSecret,
+        logger,
+      })
     : undefined;
   if (config.clerk && !config.clerk.webhookSigningSecret) {
     logger.warn('CLERK_WEBHOOK_SIGNING_SECRET is not set: Clerk user updates and deletions (erasure) will not reach this server');

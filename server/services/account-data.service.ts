@@ -3,19 +3,15 @@ import { PRODUCT_NAME } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
-import { PaymentProviderError, type PaymentProvider } from '../providers/payments/index.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { accountDataRepository as repo, type After } from '../repositories/account-data.repository.ts';
-import { subscriptionsRepository } from '../repositories/subscriptions.repository.ts';
 import { trainingsRepository } from '../repositories/trainings.repository.ts';
 import type { AccountErasureService, ErasureReport } from './account-erasure.service.ts';
 import { currentReference } from './likeness.service.ts';
-import type { SandboxPaymentsService } from './sandbox-payments.service.ts';
+import type { SubscriptionCancellation } from './subscription-cancellation.ts';
 import type { UserRow } from './users.service.ts';
 import { safeFileName, zipStream, type ZipEntry } from './zip-stream.ts';
 
-/** Subscriptions that may still charge the person: everything but the ended ones and those already set to end. */
-const ENDED = new Set(['canceled', 'expired', 'scheduled_cancel']);
 const PAGE = 500;
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -68,45 +64,11 @@ export type AccountDataService = ReturnType<typeof createAccountDataService>;
 export function createAccountDataService(deps: {
   db: Db;
   storage: StorageProvider;
-  payments: PaymentProvider;
-  sandboxPayments?: SandboxPaymentsService;
+  subscriptions: SubscriptionCancellation;
   erasure: AccountErasureService;
   logger: Logger;
 }) {
   const { db, storage, logger } = deps;
-
-  /**
-   * Cancels, with the payment provider, every subscription of the person that could still charge them. Any
-   * refusal stops everything before a single thing is erased.
-   */
-  async function cancelSubscriptions(user: UserRow, webhookUrl: string): Promise<number> {
-    const live = (await subscriptionsRepository.listForUser(db, user.id)).filter((s) => !ENDED.has(s.status));
-    let cancelled = 0;
-    for (const sub of live) {
-      if (sub.provider !== deps.payments.name) {
-        // Another provider's subscription (the server changed providers): this server cannot reach it.
-        logger.warn(
-          { userId: user.id, subscriptionId: sub.id, provider: sub.provider },
-          'account deletion: a subscription of another payment provider was left as it is',
-        );
-        continue;
-      }
-      try {
-        if (deps.sandboxPayments) await deps.sandboxPayments.cancel(user, sub.customerId, webhookUrl);
-        else if (deps.payments.cancelSubscription) await deps.payments.cancelSubscription(sub.id);
-        else throw new PaymentProviderError('This payment provider cannot cancel subscriptions.');
-        cancelled++;
-      } catch (err) {
-        if (!(err instanceof PaymentProviderError || err instanceof AppError)) throw err;
-        logger.error(
-          { err: err instanceof PaymentProviderError ? (err.cause ?? err) : err, userId: user.id, subscriptionId: sub.id },
-          'account deletion stopped: the subscription could not be cancelled',
-        );
-        throw new AppError(502, 'subscription_not_cancelled', ACCOUNT_TEXTS.subscriptionNotCancelled);
-      }
-    }
-    return cancelled;
-  }
 
   /** The person's images as archive entries, read one at a time as the archive is written. */
   async function* imageEntries(userId: string, count: { images: number }): AsyncGenerator<ZipEntry> {
@@ -194,7 +156,7 @@ export function createAccountDataService(deps: {
     ): Promise<ErasureReport & { subscriptionsCancelled: number }> {
       // 422: the request is well formed, but it does not confirm this account.
       if (!user.email || !sameEmail(typedEmail, user.email)) throw new AppError(422, 'email_mismatch', ACCOUNT_TEXTS.emailMismatch);
-      const subscriptionsCancelled = await cancelSubscriptions(user, ctx.webhookUrl);
+      const subscriptionsCancelled = await deps.subscriptions.cancelAll(user, ctx.webhookUrl);
       const report = await deps.erasure.erase(user.id);
       logger.info({ userId: user.id, subscriptionsCancelled }, 'a person deleted their account');
       return { ...report, subscriptionsCancelled };

@@ -3,11 +3,12 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Identity } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
-import { paymentEvents } from '../db/schema.ts';
+import { paymentEvents, users } from '../db/schema.ts';
 import { badRequest, unauthorized, unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { subscriptionsRepository } from '../repositories/subscriptions.repository.ts';
 import type { AccountErasureService } from './account-erasure.service.ts';
+import type { SubscriptionCancellation } from './subscription-cancellation.ts';
 import type { UsersService } from './users.service.ts';
 
 /** Processed deliveries share the payment providers' table (payment_events), keyed (provider, event id). */
@@ -36,6 +37,8 @@ const deletedSchema = z.object({ id: z.string().min(1) });
 const eventSchema = z.object({ type: z.string().min(1), data: z.record(z.string(), z.unknown()) });
 
 export type ClerkWebhookOutcome = 'processed' | 'duplicate' | 'ignored';
+/** `webhookUrl`: this server's own sandbox webhook endpoint (the sandbox's cancellations are sent there). */
+export type WebhookContext = { webhookUrl: string };
 
 /**
  * A Clerk user as the rest of the server knows people. The verified address is the primary one, and only
@@ -77,6 +80,7 @@ export function createClerkWebhooksService(deps: {
   db: Db;
   users: UsersService;
   erasure: AccountErasureService;
+  subscriptions: SubscriptionCancellation;
   signingSecret?: string;
   logger: Logger;
 }) {
@@ -91,7 +95,7 @@ export function createClerkWebhooksService(deps: {
     return Boolean(row);
   }
 
-  async function apply(type: string, data: unknown): Promise<ClerkWebhookOutcome> {
+  async function apply(type: string, data: unknown, ctx: WebhookContext): Promise<ClerkWebhookOutcome> {
     switch (type) {
       case 'user.created':
       case 'user.updated': {
@@ -100,8 +104,23 @@ export function createClerkWebhooksService(deps: {
         return saved ? 'processed' : 'ignored';
       }
       case 'user.deleted': {
-        const report = await deps.erasure.eraseByProviderId(parse(deletedSchema, data, type).id);
-        logger.info({ ...report }, 'erased a person deleted in Clerk');
+        const providerId = parse(deletedSchema, data, type).id;
+        // Their subscriptions are cancelled with the payment provider, as when a person deletes their own
+        // account. A refusal does not hold the erasure back: it erases, then answers 502, so Clerk delivers
+        // again, which cancels again (erasing twice is harmless).
+        const [person] = await db.select().from(users).where(eq(users.clerkId, providerId));
+        let subscriptionsCancelled = 0;
+        let refusal: unknown;
+        if (person) {
+          try {
+            subscriptionsCancelled = await deps.subscriptions.cancelAll(person, ctx.webhookUrl);
+          } catch (err) {
+            refusal = err;
+          }
+        }
+        const report = await deps.erasure.eraseByProviderId(providerId);
+        logger.info({ ...report, subscriptionsCancelled }, 'erased a person deleted in Clerk');
+        if (refusal) throw refusal;
         return 'processed';
       }
       default:
@@ -111,7 +130,7 @@ export function createClerkWebhooksService(deps: {
   }
 
   return {
-    async handle(request: Request): Promise<ClerkWebhookOutcome> {
+    async handle(request: Request, ctx: WebhookContext): Promise<ClerkWebhookOutcome> {
       if (!deps.signingSecret) {
         throw unavailable('Clerk webhooks are not configured on this server (CLERK_WEBHOOK_SIGNING_SECRET).', 'webhook_not_configured');
       }
@@ -136,7 +155,7 @@ export function createClerkWebhooksService(deps: {
         logger.info({ eventId, type }, 'Clerk webhook already processed; replay ignored');
         return 'duplicate';
       }
-      const outcome = await apply(type, data);
+      const outcome = await apply(type, data, ctx);
       // Recorded after it is applied: a failure above leaves no record, so Clerk's retry applies it afresh.
       // Personal data is not kept with the record.
       await subscriptionsRepository.recordEvent(db, { provider: PROVIDER, eventId, eventType: type, payload: null });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { paymentEvents, users } from '../../server/db/schema.ts';
@@ -12,6 +12,7 @@ import {
   signClerkWebhook,
   TEST_SPA_ORIGIN,
 } from '../helpers/clerk.ts';
+import { creemEnv, creemSubscription, signedWebhook, startFakeCreem, type FakeCreem } from '../fakes/creem-server.ts';
 import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
 
 describe.each(testDatabases())('Clerk webhooks (%s)', (database) => {
@@ -191,5 +192,64 @@ describe('Clerk webhooks without a signing secret, and in local mode', () => {
       await hosted.stop();
       await local.stop();
     }
+  });
+});
+
+describe('Clerk user.deleted with a Creem subscription', () => {
+  const clerk = createClerkTestKeys();
+  const secret = createClerkWebhookSecret();
+  const apiKey = 'creem_test_0123456789';
+  const products = { BASIC: 'prod_basic_1', STANDARD: 'prod_standard_1', PROFESSIONAL: 'prod_pro_1' };
+  const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
+  let creem: FakeCreem;
+  let ts: TestServer;
+  beforeAll(async () => {
+    creem = await startFakeCreem({ apiKey, products: Object.values(products) });
+    ts = await startTestServer({
+      env: {
+        ...creemEnv({ url: creem.url, apiKey, webhookSecret, products }),
+        CLERK_JWT_KEY: clerk.publicKeyPem,
+        ALLOWED_ORIGINS: TEST_SPA_ORIGIN,
+        CLERK_WEBHOOK_SIGNING_SECRET: secret,
+      },
+    });
+  });
+  afterAll(async () => {
+    await ts?.stop();
+    await creem?.stop();
+  });
+
+  it('cancels the subscription with Creem; a refusal erases anyway and answers 502, and the retry cancels', async () => {
+    const id = newClerkUserId();
+    const token = await clerk.mint({ sub: id, email: 'payer@example.com', full_name: 'Payer' });
+    const me = await (await hostedFetch(ts.url, token, '/api/me')).json();
+    const sub = { id: `sub_${randomUUID()}`, productId: products.STANDARD, customerId: `cust_${randomUUID()}`, userId: me.id };
+    const paid = signedWebhook(webhookSecret, 'subscription.paid', creemSubscription({ ...sub, transactionId: `tran_${randomUUID()}` }));
+    expect((await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: paid.body, headers: paid.headers })).status).toBe(200);
+    creem.addSubscription(sub);
+
+    const deleted = signClerkWebhook(secret, clerkEvent('user.deleted', { id, deleted: true, object: 'user' }));
+    const deliver = () => fetch(`${ts.url}/api/webhooks/clerk`, { method: 'POST', body: deleted.body, headers: deleted.headers });
+    // A 4xx: the SDK does not retry it, so each delivery is one attempt.
+    creem.refuseCancellations(400);
+    const refused = await deliver();
+    expect(refused.status).toBe(502);
+    expect(await refused.json()).toMatchObject({ code: 'subscription_not_cancelled' });
+    // The account is closed and erased all the same; the delivery is not recorded, so Clerk sends it again.
+    expect((await ts.rt.db.select().from(users).where(eq(users.clerkId, id)))[0]).toMatchObject({
+      email: null,
+      erasedAt: expect.any(Date),
+    });
+    expect((await hostedFetch(ts.url, token, '/api/me')).status).toBe(401);
+
+    creem.refuseCancellations(null);
+    const retried = await deliver();
+    expect(await retried.json()).toEqual({ received: true, outcome: 'processed' });
+    expect(creem.cancellations.filter((c) => c.id === sub.id)).toEqual([
+      { id: sub.id, body: { mode: 'immediate' } },
+      { id: sub.id, body: { mode: 'immediate' } },
+    ]);
+    expect(await (await deliver()).json()).toMatchObject({ outcome: 'duplicate' });
+    expect(creem.cancellations.filter((c) => c.id === sub.id)).toHaveLength(2);
   });
 });
