@@ -7,6 +7,8 @@ export const signUpFieldsSchema = z.object({
   email: storableText(TEXT_LIMITS.email).trim().min(1, 'is required'),
   // Length and strength are the password rule's own (common/password.ts), with its own messages.
   password: storableText(TEXT_LIMITS.passwordMax + 1),
+  // The auth library would store it as the avatar's address, unchecked; the product sets none at sign-up.
+  image: z.undefined({ error: 'is not accepted' }).optional(),
 });
 
 export const signInFieldsSchema = z.object({

@@ -148,7 +148,8 @@ export function sandboxRoutes(deps: {
     let done: string;
     switch (c.req.param('action')) {
       case 'plan': {
-        const form = await c.req.parseBody();
+        // A body that is not a form names no plan: 'Unknown plan.' (400), as an empty one does.
+        const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
         done = await sandbox.switchPlan(user, customerId, String(form.plan ?? ''), url);
         break;
       }

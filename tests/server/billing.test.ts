@@ -334,6 +334,14 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       expect((await stranger.client.get(customer_portal_link)).status).toBe(403);
       expect((await postForm(stranger.client, `${customer_portal_link}/cancel`)).status).toBe(403);
 
+      // A body that is not a form (a broken multipart) names no plan.
+      const broken = await client.fetch(`${customer_portal_link}/plan`, {
+        method: 'POST',
+        headers: { 'content-type': 'multipart/form-data; boundary=zz' },
+        body: '--zz\r\nbroken',
+      });
+      expect(broken.status).toBe(400);
+      expect(await broken.text()).toContain('Unknown plan.');
       // The same switch sent three times at once (a double click, two tabs) is one payment.
       const upgrades = await Promise.all(
         Array.from({ length: 3 }, () => postForm(client, `${customer_portal_link}/plan`, { plan: 'PROFESSIONAL' })),

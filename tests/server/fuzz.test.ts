@@ -270,7 +270,7 @@ describe('fuzzing every endpoint with hostile input', () => {
       method: 'POST',
       path: '/api/auth/sign-up/email',
       body: () => ({ name: 'Fuzz', email, password: 'password' }),
-      fields: ['name', 'email', 'password'],
+      fields: ['name', 'email', 'password', 'image'],
     },
   ];
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANGE_PASSWORD_MESSAGES } from '@common/auth.ts';
 import { GENERATION_UNDO_SECONDS } from '@common/library.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
-import { authSessions, creditLedger, generations, subscriptions } from '../../server/db/schema.ts';
+import { authSessions, authUsers, creditLedger, generations, subscriptions } from '../../server/db/schema.ts';
 import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
 import { withThumbnails } from '../../server/services/media.service.ts';
 import { createScratchDatabase, startTestServer, testDatabases, TestClient, type TestServer } from '../helpers/server.ts';
@@ -276,6 +276,16 @@ describe.each(testDatabases())('sessions, account routes and deleted images (%s)
       expect(session.user).toMatchObject({ name: 'Ann Lee', image: null });
       expect((await client.get('/api/me')).status).toBe(200);
       expect((await ts.rt.users.findById(userId))?.fullName).toBe('Ann Lee');
+    });
+
+    it('sign-up sets no avatar address: a body with an image is refused and makes no account', async () => {
+      for (const image of ['javascript:alert(1)', 'a\u0000b', 'x'.repeat(900_000)]) {
+        const email = `avatar-${randomUUID()}@example.com`;
+        const res = await ts.client().post('/api/auth/sign-up/email', { email, password: 'violet ferry lantern 42', name: 'N', image });
+        expect(res.status, image.slice(0, 20)).toBe(400);
+        expect((await res.json()).message).toBe('image: is not accepted');
+        expect(await ts.rt.db.select().from(authUsers).where(eq(authUsers.email, email))).toEqual([]);
+      }
     });
   });
 
