@@ -37,6 +37,20 @@ describe('readMultipartFile', () => {
     expect(got.rule.contentType).toBe('image/png');
   });
 
+  it.each([10, 200])('answers 400 upload_interrupted when the body breaks off after %i bytes (the client went away)', async (cut) => {
+    const whole = body(file);
+    const broken = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(whole.subarray(0, cut)));
+        controller.error(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      },
+    });
+    await expect(readMultipartFile(broken, 'multipart/form-data; boundary=b0undary', 'file', rules, 'bad type')).rejects.toMatchObject({
+      status: 400,
+      code: 'upload_interrupted',
+    });
+  });
+
   it('stops at the limit without reading the rest of the body', async () => {
     let pulled = 0;
     const big = Buffer.concat([Buffer.from(PNG), Buffer.alloc(100_000)]);

@@ -179,7 +179,10 @@ export function openMultipartFile<K extends string>(
           }
         }
       }
-      const { value, done } = await reader.read();
+      // The client went away mid-upload (a closed tab, a lost connection): its request, not a fault of ours.
+      const { value, done } = await reader.read().catch(() => {
+        throw badRequest('The upload was interrupted. Please try again.', 'upload_interrupted');
+      });
       if (done) break;
       received += value.length;
       if (received > maxBodyBytes) throw payloadTooLarge('The upload is too large.');

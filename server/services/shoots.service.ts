@@ -20,6 +20,7 @@ import type { Logger } from '../logger.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { shootsRepository as repo, type PackWithPrompts, type ShootPhotoRow, type ShootRow } from '../repositories/shoots.repository.ts';
 import type { CreditsService } from './credits.service.ts';
+import { characterDeleted } from './characters.service.ts';
 
 const PHOTO_COST = CREDIT_COSTS.generation;
 /** A second start of the same pack for the same character this soon is the same click (returns that shoot). */
@@ -174,6 +175,7 @@ export function createShootsService(deps: ShootsDeps) {
     if (!character || character.userId !== userId) {
       throw forbidden('That character is not one of yours. Choose one of your trained characters.', 'lora_not_allowed');
     }
+    if (character.deletedAt) throw characterDeleted();
     if (character.status === 'FAILED') {
       throw conflict(
         `The training of ${character.characterName} failed, so it cannot be photographed. Choose another character.`,

@@ -259,7 +259,11 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
     const failedOne = await character(userId, 'FAILED', 'Ines');
     const stranger = await ts.signUp();
     const theirs = await character(stranger.userId, 'COMPLETED', 'Zed');
+    // Deleted by its owner (within the Undo window): it says so, not that it is still training.
+    const deleted = await character(userId, 'COMPLETED', 'Dana');
+    expect((await client.fetch(`/api/trainings/${deleted.id}`, { method: 'DELETE' })).status).toBe(204);
     const cases: [unknown, number, string][] = [
+      [{ pack_id: linkedin.id, lora_id: deleted.id }, 410, 'This character has been deleted. Choose another character.'],
       [{ pack_id: 'no-such-pack', lora_id: mara.id }, 404, 'That photo shoot is not available any more. Choose another one.'],
       [{ pack_id: linkedin.id, lora_id: theirs.id }, 403, 'That character is not one of yours. Choose one of your trained characters.'],
       [{ pack_id: linkedin.id, lora_id: randomUUID() }, 403, 'That character is not one of yours. Choose one of your trained characters.'],
