@@ -101,6 +101,9 @@ export function signedCookieValue(cookieHeader: string | null, name: string, sec
   return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
 }
 
+/** better-auth's log line for an address its origin check refused ('Invalid callbackURL: …', 'Invalid origin: …'). */
+const REFUSED_ADDRESS = /^Invalid (callbackURL|redirectURL|errorCallbackURL|newUserCallbackURL|redirectTo|origin)\b/;
+
 /** Requests that send account mail: counted per e-mail and address like sign-ins (docs/decisions/007). */
 const MAIL_REQUESTS = new Set(['/request-password-reset', '/send-verification-email']);
 /** The reset link works for one hour; the verification link for a day (people open it later). */
@@ -300,6 +303,9 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     },
     trustedOrigins: (request) => opts.allowedOrigins(request),
     advanced: {
+      // The library skips its origin and link-address checks when NODE_ENV is 'test' or TEST is set; they hold
+      // in every environment, so a test server checks what a production one does.
+      disableOriginCheck: false,
       cookiePrefix: 'likeness',
       useSecureCookies: opts.secureCookies,
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax', secure: opts.secureCookies },
@@ -310,7 +316,15 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     // Its messages go into the server's log, structured like every other line, not to the console. Errors of
     // its API are thrown back to us instead of printed: a refusal (a malformed body, a wrong password) is
     // still answered by better-auth, an unexpected failure reaches the app's error handler (logged, generic 500).
-    logger: { level: 'error', log: (level, message, ...args) => opts.logger[level]({ auth: args }, `better-auth: ${message}`) },
+    // Its origin checks log each refused address (a visitor's input: any length, any bytes) as an error before
+    // answering 403; those are a warning, cut short.
+    logger: {
+      level: 'error',
+      log: (level, message, ...args) =>
+        REFUSED_ADDRESS.test(message)
+          ? opts.logger.warn({ auth: args }, `better-auth: ${JSON.stringify(message.slice(0, 200))}`)
+          : opts.logger[level]({ auth: args }, `better-auth: ${message}`),
+    },
     onAPIError: { throw: true },
   });
 

@@ -194,6 +194,18 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     expect((await ts.client().post('/api/auth/reset-password', { token: othersToken, newPassword: STRONG })).status).toBe(200);
   });
 
+  it('a refused link address is answered 403 and logged as a short warning, never as an error', async () => {
+    logLines.length = 0;
+    const long = `https://evil.example/${'x'.repeat(5000)}`;
+    expect((await ts.client().get(`/api/auth/reset-password/abc?callbackURL=${encodeURIComponent(long)}`)).status).toBe(403);
+    const verify = { email: 'someone@example.com', callbackURL: 'https://evil.example/\u0000' };
+    expect((await ts.client().post('/api/auth/send-verification-email', verify)).status).toBe(403);
+    const refusals = logLines.filter((l) => l.msg.startsWith('better-auth: '));
+    expect(refusals.map((l) => l.level)).toEqual([40, 40]);
+    for (const l of refusals) expect(l.msg.length).toBeLessThan(260);
+    expect(logLines.filter((l) => l.level >= 50)).toEqual([]);
+  });
+
   it('verification: a mail at sign-up whose link confirms the address; an altered link does not', async () => {
     const { client, email } = await ts.signUp();
     const [mail] = await smtp.waitFor(email);
