@@ -27,6 +27,28 @@ export const trainingsRepository = {
     return saved;
   },
 
+  /** The same archive submitted under the same name within `seconds` and still training (a double click). */
+  async recentSameSubmission(
+    db: Executor,
+    s: { userId: string; uploadUrl: string; characterName: string; seconds: number },
+  ): Promise<TrainingRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(loraTrainings)
+      .where(
+        and(
+          eq(loraTrainings.userId, s.userId),
+          eq(loraTrainings.uploadUrl, s.uploadUrl),
+          eq(loraTrainings.characterName, s.characterName),
+          eq(loraTrainings.status, 'IN_PROGRESS'),
+          isNull(loraTrainings.deletedAt),
+          gt(loraTrainings.createdAt, sql`now() - make_interval(secs => ${s.seconds})`),
+        ),
+      )
+      .limit(1);
+    return row;
+  },
+
   listForUser(db: Executor, userId: string): Promise<TrainingRow[]> {
     return db
       .select()

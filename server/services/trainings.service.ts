@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { TrainingSubmitResponse, TrainingView, TrainingStatus } from '@common/training.ts';
 import { trainingSubmissionSchema } from '@common/training.ts';
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { afterCommit, type Db, type Executor } from '../db/index.ts';
+import { users } from '../db/schema.ts';
 import { badRequest, forbidden, notFound, unauthorized, unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
@@ -108,6 +110,9 @@ function publishTraining(events: EventBus, tx: Executor, row: TrainingRow) {
   });
 }
 
+/** The same archive and name submitted again within this many seconds is the same training (a double click). */
+const DOUBLE_SUBMIT_SECONDS = 10;
+
 export function createTrainingsService(deps: TrainingsDeps) {
   return {
     /**
@@ -127,8 +132,20 @@ export function createTrainingsService(deps: TrainingsDeps) {
       const photoChecks = await deps.photoChecks.assertTrainable(await checkTrainingArchive(zip));
 
       const id = randomUUID();
-      const requestId = randomUUID();
-      await deps.db.transaction(async (tx) => {
+      let requestId: string = randomUUID();
+      const repeated = await deps.db.transaction(async (tx) => {
+        // The user's row is the lock every paid action takes: a second click waits here and finds the first.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+        const same = await repo.recentSameSubmission(tx, {
+          userId,
+          uploadUrl: upload.url,
+          characterName: input.character_name,
+          seconds: DOUBLE_SUBMIT_SECONDS,
+        });
+        if (same?.requestId) {
+          requestId = same.requestId;
+          return true;
+        }
         await deps.credits.debit(userId, TRAINING_COST, `character training: ${input.character_name}`, trainingDebitKey(id), tx);
         const row = await repo.insert(tx, {
           id,
@@ -144,7 +161,12 @@ export function createTrainingsService(deps: TrainingsDeps) {
           photoChecks,
         });
         await publishTraining(deps.events, tx, row);
+        return false;
       });
+      if (repeated) {
+        deps.logger.info({ userId, requestId }, 'training submitted again within seconds; answered with the first');
+        return { request_id: requestId };
+      }
       deps.logger.info({ trainingId: id, userId, provider: deps.provider }, 'training submitted');
       deps.wake();
       return { request_id: requestId };

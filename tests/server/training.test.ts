@@ -95,6 +95,21 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     expect(withCharacter.equals(without)).toBe(false);
   });
 
+  it('a double submit (three at once) is one training and one debit', async () => {
+    const { client } = await ts.signUp({ credits: 1200 });
+    const url = await uploadArchive(client, await trainingArchive(4));
+    const submit = (name = 'Dana') => client.post('/api/image/submit-lora-training', trainingPayload(url, { character_name: name }));
+    const answers = await Promise.all([submit(), submit(), submit()]);
+    for (const res of answers) expect(res.status, await res.clone().text()).toBe(200);
+    const ids = new Set(await Promise.all(answers.map(async (r) => (await r.json()).request_id)));
+    expect(ids.size).toBe(1);
+    expect(await balance(client)).toBe(700);
+    expect((await listTrainings(client)).filter((t) => t.character_name === 'Dana')).toHaveLength(1);
+    // Another name for the same photos is another character.
+    expect((await submit('Dana B')).status).toBe(200);
+    expect(await balance(client)).toBe(200);
+  });
+
   it('rejects archives that are not 4–50 plain photos, before charging', async () => {
     const { client } = await ts.signUp({ credits: 500 });
     const [a, b, c, d] = await trainingPhotos(4);
