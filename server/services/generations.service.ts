@@ -19,7 +19,7 @@ import {
 import type { LikenessScore } from '@common/likeness.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Db, Executor } from '../db/index.ts';
-import { AppError, conflict, notFound } from '../domain/errors.ts';
+import { accountDeleted, AppError, conflict, notFound } from '../domain/errors.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
 import { failPaidJob, startPaidJob, type PaidJob } from './paid-jobs.ts';
 import type { Logger } from '../logger.ts';
@@ -41,6 +41,7 @@ import {
   type GenerationWithCharacter,
   type NewGenerationRow,
 } from '../repositories/generations.repository.ts';
+import { usersRepository } from '../repositories/users.repository.ts';
 import { withDeadline } from '../domain/deadline.ts';
 import { createFairSemaphore, createKeyedQueue, type FairSemaphore } from './concurrency.ts';
 import { requireUsableCharacter } from './characters.service.ts';
@@ -418,8 +419,9 @@ export function createGenerationsService(deps: GenerationsDeps) {
         },
         { channel: events.channel, payload: events.payload(userId, { type: 'generation', action: 'created', id: generationId }) },
       );
-      // Recovery gave up on this job (and refunded it) while the provider was still working.
-      if (!saved) throw timedOut(work);
+      // The job is gone while the provider worked: the account was erased (its jobs with it), or recovery gave
+      // up on the job and refunded it.
+      if (!saved) throw (await usersRepository.accountBy(db, { id: userId }))?.erased ? accountDeleted() : timedOut(work);
       metrics.generationEnded('stored');
       if (saved.loraId && saved.derivation !== 'upscale') deps.likenessDue?.();
       return {

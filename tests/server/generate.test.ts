@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -573,6 +573,37 @@ describe.each(testDatabases())('a generation whose job recovery ended meanwhile 
       expect(await ts.rt.db.select().from(generations).where(eq(generations.userId, userId))).toEqual([]);
       const [job] = await ts.rt.db.select().from(generationJobs).where(eq(generationJobs.userId, userId));
       expect(job).toMatchObject({ status: 'FAILED', generationId: null });
+    } finally {
+      await ts.stop();
+    }
+  });
+});
+
+describe.each(testDatabases())('a generation whose account is erased meanwhile (%s)', (database) => {
+  it('is not saved, keeps no file, refunds nothing to the closed account, and says the account was deleted', async () => {
+    let ts: TestServer | undefined;
+    const image = await paint(64, 64, 'jpeg');
+    let erased: string | undefined;
+    // While the provider works, the person deletes their account.
+    const generator: ImageGenerator = {
+      name: 'builtin',
+      async generate(input) {
+        await ts!.rt.erasure.erase(erased!);
+        return { images: [{ data: image, width: 64, height: 64, contentType: 'image/jpeg', nsfw: false }], seed: input.seed };
+      },
+    };
+    ts = await startTestServer({ database, runtime: { generator } });
+    try {
+      const { client, userId } = await ts.signUp({ credits: 10 });
+      erased = userId;
+      const res = await client.post('/api/image/generate-image', request());
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: 'account_deleted', message: 'This account has been deleted.' });
+      expect(await ts.rt.db.select().from(generations).where(eq(generations.userId, userId))).toEqual([]);
+      const files = readdirSync(join(ts.dataDir, 'files'), { recursive: true, withFileTypes: true });
+      expect(files.filter((f) => f.isFile() && join(f.parentPath, f.name).includes(userId))).toEqual([]);
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(0);
+      expect(await ts.rt.credits.balance(userId)).toBe(0);
     } finally {
       await ts.stop();
     }
