@@ -17,6 +17,7 @@ import type { Db, Executor } from '../db/index.ts';
 import { authAccounts, authSessions, authUsers, authVerifications, users } from '../db/schema.ts';
 import { AppError, badRequest, notFound, RateLimitedError, unauthorized } from '../domain/errors.ts';
 import { parseOrThrow } from '../domain/validate.ts';
+import { usersRepository } from '../repositories/users.repository.ts';
 import type { Logger } from '../logger.ts';
 import { CLIENT_ADDRESS_HEADER, type Identity, type IdentityProvider } from './identity.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
@@ -118,14 +119,6 @@ const hashVerificationIdentifier = async (identifier: string) => createHash('sha
 /** The library names a reset token's row `reset-password:<token>` (its request-password-reset route). */
 const resetIdentifier = (token: string) => `reset-password:${token}`;
 
-/**
- * Every reset link of a login stops working: its password was just set. A reset token's row is the only
- * verification row stored with the login's id as its value (verification mails carry a signed token, stored
- * nowhere).
- */
-const forgetResetLinks = (executor: Executor, loginId: string) =>
-  executor.delete(authVerifications).where(eq(authVerifications.value, loginId));
-
 /** The guard's and the parser's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
 async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
   try {
@@ -214,7 +207,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       // Revoked sessions' event streams end too, on every instance (the sessions-ended notice), and the account's
       // other reset links stop working: a link left in a mailbox must not set the password again.
       onPasswordReset: async ({ user }) => {
-        await forgetResetLinks(opts.db, user.id);
+        await usersRepository.forgetResetLinks(opts.db, user.id);
         await opts.sessions.sessionsEndedForAccount(user.id);
       },
       sendResetPassword: async ({ user, token }) => {
@@ -369,7 +362,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       const right = account?.password ? await context.password.verify({ hash: account.password, password: fields.currentPassword }) : false;
       if (!account || !right) return false;
       await tx.update(authAccounts).set({ password: newHash, updatedAt: new Date() }).where(eq(authAccounts.id, account.id));
-      await forgetResetLinks(tx, user.id);
+      await usersRepository.forgetResetLinks(tx, user.id);
       if (person) await opts.sessions.endSessions(person.id, { exceptSessionId: session.id, executor: tx });
       else await tx.delete(authSessions).where(and(eq(authSessions.userId, user.id), ne(authSessions.id, session.id)));
       return true;

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { authUsers, users } from '../db/schema.ts';
+import { authUsers, authVerifications, users } from '../db/schema.ts';
 
 /** Which kind of account a users row is: a built-in login (auth_users) or a Clerk user. */
 export type AccountKind = 'built-in' | 'clerk';
@@ -24,6 +24,20 @@ const kind = sql<AccountKind>`case when ${authUsers.id} is null then 'clerk' els
  * writes it (product §7's user sync), so it is a display copy that anyone could set to anyone's address.
  */
 export const usersRepository = {
+  /** Takes the users row's lock, the one every paid action takes, for the rest of the transaction. */
+  async lockRow(tx: Executor, userId: string): Promise<void> {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  },
+
+  /**
+   * Every reset link of a built-in login stops working (its password was just set, or the account is erased).
+   * A reset token's row is the only verification row stored with the login's id as its value (verification
+   * mails carry a signed token, stored nowhere), and it has no foreign key to cascade from.
+   */
+  async forgetResetLinks(db: Executor, loginId: string): Promise<void> {
+    await db.delete(authVerifications).where(eq(authVerifications.value, loginId));
+  },
+
   /**
    * The address to write to about this account (mail, an operator's reply), or null when there is none we
    * trust: built-in accounts answer their sign-in address; Clerk accounts `verified_email`, null until the

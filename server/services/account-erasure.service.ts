@@ -2,7 +2,6 @@ import { and, eq, inArray, like, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import {
   authUsers,
-  authVerifications,
   creditLedger,
   exploreGallery,
   generationJobs,
@@ -161,9 +160,9 @@ export function createAccountErasureService(deps: {
           addresses.length ? or(eq(mailOutbox.userId, userId), inArray(mailOutbox.toAddress, addresses)) : eq(mailOutbox.userId, userId),
         );
       // A built-in account's login, password, sessions and reset links still out (nothing in Clerk mode: Clerk
-      // holds those). A reset token's row names its login by id only, with no foreign key to cascade from.
+      // holds those).
       await tx.delete(authUsers).where(eq(authUsers.id, user.clerkId));
-      await tx.delete(authVerifications).where(eq(authVerifications.value, user.clerkId));
+      await usersRepository.forgetResetLinks(tx, user.clerkId);
       if (user.email) await forgetSignIns(tx, user.email);
     });
 

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Identity } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
-import { paymentEvents, users } from '../db/schema.ts';
+import { paymentEvents } from '../db/schema.ts';
 import { badRequest, unauthorized, unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { subscriptionsRepository } from '../repositories/subscriptions.repository.ts';
@@ -108,7 +108,7 @@ export function createClerkWebhooksService(deps: {
         // Their subscriptions are cancelled with the payment provider, as when a person deletes their own
         // account. A refusal does not hold the erasure back: it erases, then answers 502, so Clerk delivers
         // again, which cancels again (erasing twice is harmless).
-        const [person] = await db.select().from(users).where(eq(users.clerkId, providerId));
+        const person = await deps.users.findByClerkId(providerId);
         let subscriptionsCancelled = 0;
         let refusal: unknown;
         if (person) {

@@ -14,10 +14,11 @@ import {
 import type { LikenessVerdict } from '@common/likeness.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Db, Executor } from '../db/index.ts';
-import { photoShoots, users } from '../db/schema.ts';
+import { photoShoots } from '../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
+import { usersRepository } from '../repositories/users.repository.ts';
 import { shootsRepository as repo, type PackWithPrompts, type ShootPhotoRow, type ShootRow } from '../repositories/shoots.repository.ts';
 import type { CreditsService } from './credits.service.ts';
 import { characterDeleted } from './characters.service.ts';
@@ -233,7 +234,7 @@ export function createShootsService(deps: ShootsDeps) {
       const cost = shootCost(pack.prompts.length);
       const started = await db.transaction(async (tx) => {
         // The user's row is the lock every paid action takes; two clicks queue here and the second sees the first.
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+        await usersRepository.lockRow(tx, userId);
         const [same] = await tx
           .select()
           .from(photoShoots)

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { TrainingSubmitResponse, TrainingView, TrainingStatus } from '@common/training.ts';
 import { trainingSubmissionSchema } from '@common/training.ts';
-import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { afterCommit, type Db, type Executor } from '../db/index.ts';
-import { users } from '../db/schema.ts';
 import { badRequest, forbidden, notFound, unauthorized, unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
@@ -15,6 +13,7 @@ import { FalJwksUnavailableError, parseFalWebhook, verifyFalWebhook } from '../p
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { trainingsRepository as repo, type TrainingRow } from '../repositories/trainings.repository.ts';
+import { usersRepository } from '../repositories/users.repository.ts';
 import type { CreditsService } from './credits.service.ts';
 import type { PhotoCheckService } from './photo-check.service.ts';
 import { checkTrainingArchive } from './training-archive.ts';
@@ -135,7 +134,7 @@ export function createTrainingsService(deps: TrainingsDeps) {
       let requestId: string = randomUUID();
       const repeated = await deps.db.transaction(async (tx) => {
         // The user's row is the lock every paid action takes: a second click waits here and finds the first.
-        await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+        await usersRepository.lockRow(tx, userId);
         const same = await repo.recentSameSubmission(tx, {
           userId,
           uploadUrl: upload.url,
