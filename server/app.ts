@@ -127,7 +127,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
     '/sandbox/mail',
     outboxRoutes({
       outbox: rt.mail.outbox,
-      refusal: sandboxPagesAllowed(config) ? undefined : 'This server is public (its PUBLIC_URL is https), so its mail is not shown here.',
+      refusal: sandboxPagesAllowed(config) ? undefined : 'This server is public (it is reached over https), so its mail is not shown here.',
     }),
   );
   // The sandbox's test payment pages; before the SPA's catch-all.

@@ -19,6 +19,23 @@ describe('loadConfig: payments on a server users reach', () => {
     expect(issue).toMatch(/SANDBOX_PAYMENTS=allow/);
   });
 
+  it('refuses a hosted server whose SPA is served over https without Creem, though it has no PUBLIC_URL', () => {
+    const pem = '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----';
+    const hosted = { CLERK_JWT_KEY: pem, DATABASE_URL: 'postgres://db.example/app', AUTH_SECRET: 'x'.repeat(40) };
+    const spa: Record<string, string>[] = [
+      { ALLOWED_ORIGINS: 'https://app.likeness.example' },
+      { CLERK_AUTHORIZED_PARTIES: 'https://app.likeness.example' },
+    ];
+    for (const origins of spa) {
+      const issues = issuesOf({ ...hosted, ...origins });
+      expect(issues).toHaveLength(1);
+      expect(issues[0]).toMatch(/origins .* are https/);
+      expect(issuesOf({ ...hosted, ...origins, SANDBOX_PAYMENTS: 'allow' })).toEqual([]);
+    }
+    // A developer's hosted setup on their own machine keeps the sandbox.
+    expect(issuesOf({ ...hosted, ALLOWED_ORIGINS: 'http://localhost:5173' })).toEqual([]);
+  });
+
   it('starts the sandbox when the operator says so, and with Creem configured', () => {
     expect(issuesOf({ PUBLIC_URL: 'https://likeness.example', SANDBOX_PAYMENTS: 'allow' })).toEqual([]);
     expect(

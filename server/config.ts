@@ -190,11 +190,21 @@ export interface ClerkConfig {
 }
 
 /**
- * The sandbox's pages (test checkout, local mail outbox) are for a developer's machine: refused on a server users
- * reach (an https PUBLIC_URL) unless SANDBOX_PAYMENTS=allow says so on purpose.
+ * A server users reach: its PUBLIC_URL, or an origin its SPA is served from (hosted mode), is https. A hosted server
+ * need not set PUBLIC_URL (its SPA lives elsewhere), so its origins count as much as its own address.
  */
-export function sandboxPagesAllowed(cfg: Pick<Config, 'PUBLIC_URL' | 'SANDBOX_PAYMENTS'>): boolean {
-  return !cfg.PUBLIC_URL?.startsWith('https://') || cfg.SANDBOX_PAYMENTS === 'allow';
+export function isPublicServer(cfg: Pick<Config, 'PUBLIC_URL' | 'ALLOWED_ORIGINS' | 'CLERK_AUTHORIZED_PARTIES'>): boolean {
+  return [cfg.PUBLIC_URL ?? '', ...cfg.ALLOWED_ORIGINS, ...cfg.CLERK_AUTHORIZED_PARTIES].some((url) => url.startsWith('https://'));
+}
+
+/**
+ * The sandbox's pages (test checkout, local mail outbox) are for a developer's machine: refused on a server users
+ * reach unless SANDBOX_PAYMENTS=allow says so on purpose.
+ */
+export function sandboxPagesAllowed(
+  cfg: Pick<Config, 'PUBLIC_URL' | 'ALLOWED_ORIGINS' | 'CLERK_AUTHORIZED_PARTIES' | 'SANDBOX_PAYMENTS'>,
+): boolean {
+  return !isPublicServer(cfg) || cfg.SANDBOX_PAYMENTS === 'allow';
 }
 
 export class ConfigError extends Error {
@@ -242,7 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // The sandbox hands out credits for free: fine on a developer's machine, never by accident where users are.
   if (!sandboxPagesAllowed(cfg) && !cfg.CREEM_API_KEY) {
     issues.push(
-      'PUBLIC_URL is https (a server users reach) but no payment provider is configured, so the free test checkout would ' +
+      "PUBLIC_URL or the SPA's origins (ALLOWED_ORIGINS, CLERK_AUTHORIZED_PARTIES) are https (a server users reach) but no " +
+        'payment provider is configured, so the free test checkout would ' +
         'give credits away: set CREEM_API_KEY (with CREEM_WEBHOOK_SECRET and the CREEM_PRODUCT_* ids) to take real payments, ' +
         'or set SANDBOX_PAYMENTS=allow to run the sandbox on purpose.',
     );

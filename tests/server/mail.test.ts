@@ -639,7 +639,7 @@ describe('the local outbox on a public server', () => {
     try {
       const res = await fetch(`${ts.url}/sandbox/mail`);
       expect(res.status).toBe(404);
-      expect(await res.text()).toContain('This server is public (its PUBLIC_URL is https), so its mail is not shown here.');
+      expect(await res.text()).toContain('This server is public (it is reached over https), so its mail is not shown here.');
     } finally {
       await ts.stop();
       await creem.stop();
