@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { creditLedger, users } from '../db/schema.ts';
 import { AppError } from '../domain/errors.ts';
+import { usersRepository, type AccountSelector, type AccountSummary } from '../repositories/users.repository.ts';
+import { ACCOUNT_ARGUMENT, accountLabel, describeAccount, named, takeAccountSelector } from './account-selector.ts';
 import { EXIT, type AdminCommand, type AdminContext, type AdminServices } from './command.ts';
 
-const USAGE = ['credits show <email>', 'credits grant <email> <amount> --reason "…"', 'credits remove <email> <amount> --reason "…"'];
+const USAGE = [
+  'credits show <email>',
+  'credits grant <email> <amount> --reason "…"',
+  'credits remove <email> <amount> --reason "…"',
+  '  (for <email>, --id <users.id> or --clerk-id <Clerk user id> names one account of several at an address)',
+];
 
 /** Splits `--reason "…"` (or `--reason=…`) from the positional arguments. */
 function parseArgs(args: string[]): { positional: string[]; reason?: string } {
@@ -19,25 +26,36 @@ function parseArgs(args: string[]): { positional: string[]; reason?: string } {
   return { positional, reason: reason?.trim() || undefined };
 }
 
-async function findUser(services: AdminServices, email: string) {
-  const [row] = await services.db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = lower(${email})`)
-    .limit(1);
-  return row;
+/**
+ * The one account the selector names, or an exit code after saying why not. An address is matched against what was
+ * verified, never the browser-written users.email (anyone may type anyone's address there in hosted mode).
+ */
+async function findAccount(ctx: AdminContext, services: AdminServices, selector: AccountSelector): Promise<AccountSummary | number> {
+  const accounts = await usersRepository.accountsSelected(services.db, selector);
+  if (accounts.length === 0) {
+    const why = 'email' in selector ? ' (never signed up, erased, or the address was never verified)' : '';
+    ctx.err(`No account has ${named(selector)}${why}.`);
+    return EXIT.failed;
+  }
+  if (accounts.length > 1) {
+    ctx.err(`${accounts.length} accounts have ${named(selector)}. Nothing was changed. Name one of them by its id:`);
+    for (const account of accounts) ctx.err(`  ${account.id}  ${describeAccount(account)}  (--id ${account.id})`);
+    return EXIT.dataError;
+  }
+  return accounts[0];
 }
 
-async function show(ctx: AdminContext, services: AdminServices, email: string): Promise<number> {
-  const user = await findUser(services, email);
-  if (!user) return notFound(ctx, email);
+async function show(ctx: AdminContext, services: AdminServices, selector: AccountSelector): Promise<number> {
+  const account = await findAccount(ctx, services, selector);
+  if (typeof account === 'number') return account;
+  const [user] = await services.db.select().from(users).where(eq(users.id, account.id));
   const ledger = await services.db
     .select()
     .from(creditLedger)
     .where(eq(creditLedger.userId, user.id))
     .orderBy(desc(creditLedger.createdAt))
     .limit(10);
-  ctx.out(`${user.email}: ${user.credits} credits (ledger sum ${await services.credits.ledgerSum(user.id)})`);
+  ctx.out(`${accountLabel(account)}: ${user.credits} credits (ledger sum ${await services.credits.ledgerSum(user.id)})`);
   ctx.out(`Subscription: ${user.subscriptionStatus === 'active' ? `${user.subscriptionPlan} (active)` : 'Free Plan'}`);
   if (ledger.length) ctx.out('Latest ledger entries:');
   for (const row of ledger) {
@@ -49,11 +67,6 @@ async function show(ctx: AdminContext, services: AdminServices, email: string): 
   return EXIT.ok;
 }
 
-function notFound(ctx: AdminContext, email: string): number {
-  ctx.err(`No user with the email ${email}.`);
-  return EXIT.failed;
-}
-
 /** `npm run admin -- credits …`: look at, grant or remove a user's credits, always with a ledger row. */
 export const creditsCommand: AdminCommand = {
   summary: "show, grant or remove a user's credits (every change is a ledger row with your reason)",
@@ -61,19 +74,22 @@ export const creditsCommand: AdminCommand = {
 
   async run(args, ctx) {
     const { positional, reason } = parseArgs(args);
-    const [action, email, amountText, ...extra] = positional;
+    const [action, ...afterAction] = positional;
     const usage = (message: string) => {
       ctx.err(message);
       for (const line of USAGE) ctx.err(`  npm run admin -- ${line}`);
       return EXIT.usage;
     };
+    const taken = takeAccountSelector(afterAction);
+    if (typeof taken === 'string') return usage(taken);
+    const [amountText, ...extra] = taken?.rest ?? [];
 
     if (action === 'show') {
-      if (!email || amountText) return usage('Usage: credits show <email>');
-      return show(ctx, await ctx.open(), email);
+      if (!taken || amountText) return usage(`Usage: credits show ${ACCOUNT_ARGUMENT}`);
+      return show(ctx, await ctx.open(), taken.selector);
     }
     if (action !== 'grant' && action !== 'remove') return usage(action ? `Unknown credits action: ${action}` : 'Missing credits action.');
-    if (!email || !amountText || extra.length) return usage(`Usage: credits ${action} <email> <amount> --reason "…"`);
+    if (!taken || !amountText || extra.length) return usage(`Usage: credits ${action} <email> <amount> --reason "…"`);
     if (!/^[1-9][0-9]*$/.test(amountText) || Number(amountText) > 1_000_000_000) {
       return usage(`The amount must be a whole number of credits above 0 (got ${amountText}).`);
     }
@@ -81,23 +97,24 @@ export const creditsCommand: AdminCommand = {
 
     const amount = Number(amountText);
     const services = await ctx.open();
-    const user = await findUser(services, email);
-    if (!user) return notFound(ctx, email);
+    const account = await findAccount(ctx, services, taken.selector);
+    if (typeof account === 'number') return account;
     try {
       const result = await services.credits.apply({
-        userId: user.id,
+        userId: account.id,
         delta: action === 'grant' ? amount : -amount,
         kind: action === 'grant' ? 'grant' : 'adjustment',
         reason: `Operator: ${reason}`,
         idempotencyKey: `admin:${randomUUID()}`,
       });
       ctx.out(
-        `${action === 'grant' ? 'Granted' : 'Removed'} ${amount} credits ${action === 'grant' ? 'to' : 'from'} ${user.email}. Balance: ${result.balance}.`,
+        `${action === 'grant' ? 'Granted' : 'Removed'} ${amount} credits ${action === 'grant' ? 'to' : 'from'} ${accountLabel(account)}. Balance: ${result.balance}.`,
       );
       return EXIT.ok;
     } catch (e) {
       if (e instanceof AppError && e.code === 'insufficient_credits') {
-        ctx.err(`Cannot remove ${amount} credits: ${user.email} has ${user.credits}. The balance never goes below zero.`);
+        const balance = await services.credits.balance(account.id);
+        ctx.err(`Cannot remove ${amount} credits: ${accountLabel(account)} has ${balance}. The balance never goes below zero.`);
         return EXIT.failed;
       }
       throw e;

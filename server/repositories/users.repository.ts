@@ -15,6 +15,11 @@ export interface AccountSummary {
   createdAt: Date;
 }
 
+/** How an operator names an account (`admin users erase`, `admin credits`). */
+export type AccountSelector = { email: string } | { id: string } | { clerkId: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The account's verified address: a built-in login's sign-in address, else the Clerk-verified one. */
 const verifiedAddress = sql<string | null>`coalesce(${authUsers.email}, ${users.verifiedEmail})`;
 const kind = sql<AccountKind>`case when ${authUsers.id} is null then 'clerk' else 'built-in' end`;
@@ -66,6 +71,17 @@ export const usersRepository = {
       .leftJoin(authUsers, eq(authUsers.id, users.clerkId))
       .where(sql`(lower(${users.verifiedEmail}) = ${wanted} or lower(${authUsers.email}) = ${wanted})`)
       .orderBy(users.createdAt, users.id);
+  },
+
+  /**
+   * The accounts an operator's selector names: by address, every account verified at it (several: the operator
+   * must choose by id); by id, the one or none.
+   */
+  async accountsSelected(db: Executor, selector: AccountSelector): Promise<AccountSummary[]> {
+    if ('email' in selector) return this.accountsByVerifiedEmail(db, selector.email);
+    if ('id' in selector && !UUID.test(selector.id)) return [];
+    const account = await this.accountBy(db, selector);
+    return account ? [account] : [];
   },
 
   /** The account of a users.id or of a provider id (Clerk's user id, or the built-in login's id), erased or not. */

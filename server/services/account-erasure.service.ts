@@ -15,7 +15,7 @@ import {
 import { forgetSignIns } from '../auth/sign-in-guard.ts';
 import type { Logger } from '../logger.ts';
 import type { StorageProvider } from '../providers/storage/index.ts';
-import { usersRepository, type AccountSummary } from '../repositories/users.repository.ts';
+import { usersRepository, type AccountSelector, type AccountSummary } from '../repositories/users.repository.ts';
 import type { CreditsService } from './credits.service.ts';
 import type { ExploreService } from './explore.service.ts';
 import type { SessionsService } from './sessions.service.ts';
@@ -48,16 +48,11 @@ const nothing = (userId: string | null): ErasureReport => ({
   creditsForfeited: 0,
 });
 
-/** How an operator names the account to erase (`admin users erase`). */
-export type AccountSelector = { email: string } | { id: string } | { clerkId: string };
-
 /** What `eraseSelected` did: erased one account, found none, or refused because several match. */
 export type SelectedErasure =
   | { outcome: 'erased'; account: AccountSummary; report: ErasureReport }
   | { outcome: 'none' }
   | { outcome: 'ambiguous'; accounts: AccountSummary[] };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Ledger reasons that quote what the person typed (a character's name) lose the quote. */
 const TRAINING_REASON = 'character training';
@@ -181,13 +176,7 @@ export function createAccountErasureService(deps: {
      * that was cut short).
      */
     async eraseSelected(selector: AccountSelector): Promise<SelectedErasure> {
-      let accounts: AccountSummary[];
-      if ('email' in selector) accounts = await usersRepository.accountsByVerifiedEmail(db, selector.email);
-      else if ('id' in selector && !UUID.test(selector.id)) accounts = [];
-      else {
-        const account = await usersRepository.accountBy(db, selector);
-        accounts = account ? [account] : [];
-      }
+      const accounts = await usersRepository.accountsSelected(db, selector);
       if (accounts.length === 0) return { outcome: 'none' };
       if (accounts.length > 1) return { outcome: 'ambiguous', accounts };
       return { outcome: 'erased', account: accounts[0], report: await erase(accounts[0].id) };

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { admin } from '../helpers/admin.ts';
 import { startTestServer, TEST_AUTH_SECRET, testDatabaseUrl } from '../helpers/server.ts';
+import { clerkClaims, createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
 
 describe('admin credits command (pglite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'likeness-admin-'));
@@ -85,4 +86,64 @@ describe('admin credits command (postgres)', () => {
       await adminClient.end();
     }
   });
+});
+
+describe('admin credits command (hosted: users.email is written by the browser)', () => {
+  let db: SupabaseTestDatabase;
+  const dataDir = mkdtempSync(join(tmpdir(), 'likeness-admin-hosted-'));
+  beforeAll(async () => {
+    db = await createSupabaseDatabase();
+  }, 120_000);
+  afterAll(async () => {
+    await db?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finds the account by the address Clerk verified, never by one someone typed into users.email', async () => {
+    const env = { DATABASE_URL: db.url, AUTH_SECRET: TEST_AUTH_SECRET, DATA_DIR: dataDir };
+    const {
+      rows: [customer],
+    } = await db.owner.query(
+      `insert into users (clerk_id, email, verified_email, full_name, credits) values ('user_customer', 'customer@example.com', 'customer@example.com', 'Customer', 0) returning id`,
+    );
+    // Another person's own user sync through Supabase: users.email is theirs to write, any address.
+    const {
+      rows: [copier],
+    } = await db.asClaims(
+      clerkClaims('user_copier'),
+      `insert into users (clerk_id, email, full_name, credits) values ('user_copier', 'customer@example.com', 'Copier', 0) returning id`,
+    );
+    await db.owner.query(`update users set updated_at = now() where id = $1`, [customer.id]);
+
+    const granted = await admin(env, 'credits', 'grant', 'Customer@example.com', '500', '--reason', 'Goodwill for a failed training');
+    expect(granted).toMatchObject({ code: 0, out: 'Granted 500 credits to customer@example.com. Balance: 500.' });
+    const balances = async () =>
+      (await db.owner.query(`select id, credits from users where id = any($1)`, [[customer.id, copier.id]])).rows;
+    expect(await balances()).toEqual(
+      expect.arrayContaining([
+        { id: customer.id, credits: 500 },
+        { id: copier.id, credits: 0 },
+      ]),
+    );
+    // An account without a verified address is reached by its id only, and named by what it is.
+    expect((await admin(env, 'credits', 'show', 'copier@example.com')).code).toBe(1);
+    const byId = await admin(env, 'credits', 'grant', '--id', copier.id, '5', '--reason', 'Ticket 7');
+    expect(byId.code).toBe(0);
+    expect(byId.out).toContain(`Granted 5 credits to ${copier.id} (Clerk user user_copier, verified address address not verified yet`);
+    expect((await admin(env, 'credits', 'show', '--clerk-id', 'user_copier')).out).toContain(': 5 credits (ledger sum 5)');
+    expect((await admin(env, 'credits', 'grant', '--id', 'not-a-uuid', '5', '--reason', 'x')).err).toMatch(/--id takes a users.id/);
+
+    // Two accounts verified at one address: nothing changes until the operator names one.
+    await db.owner.query(`update users set verified_email = 'customer@example.com' where id = $1`, [copier.id]);
+    const ambiguous = await admin(env, 'credits', 'grant', 'customer@example.com', '10', '--reason', 'x');
+    expect(ambiguous.code).toBe(65);
+    expect(ambiguous.err).toContain('2 accounts have the verified address customer@example.com. Nothing was changed.');
+    expect(ambiguous.err).toContain(`--id ${customer.id}`);
+    expect(await balances()).toEqual(
+      expect.arrayContaining([
+        { id: customer.id, credits: 500 },
+        { id: copier.id, credits: 5 },
+      ]),
+    );
+  }, 120_000);
 });

@@ -1,0 +1,44 @@
+import type { AccountSelector, AccountSummary } from '../repositories/users.repository.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** How the commands name an account in their usage lines. */
+export const ACCOUNT_ARGUMENT = '<email> | --id <users.id> | --clerk-id <Clerk user id>';
+
+/**
+ * `<email>`, `--id <users.id>` or `--clerk-id <id>` at the head of `args`: the selector and the arguments after it,
+ * a message when the id is malformed, or undefined when nothing names an account.
+ */
+export function takeAccountSelector(args: string[]): { selector: AccountSelector; rest: string[] } | string | undefined {
+  const [first, value, ...after] = args;
+  if (first === undefined) return undefined;
+  if (first === '--id') {
+    if (value === undefined) return undefined;
+    return UUID.test(value)
+      ? { selector: { id: value.toLowerCase() }, rest: after }
+      : `--id takes a users.id (a UUID such as 6f1f7c1e-0000-4000-8000-00000000000a), not "${value}".`;
+  }
+  if (first === '--clerk-id') return value?.trim() ? { selector: { clerkId: value.trim() }, rest: after } : undefined;
+  if (first.startsWith('--') || !first.trim()) return undefined;
+  return { selector: { email: first }, rest: args.slice(1) };
+}
+
+/** The selector in words: "the verified address a@b.c", "the id …", "the Clerk user id …". */
+export const named = (selector: AccountSelector) =>
+  'email' in selector
+    ? `the verified address ${selector.email}`
+    : 'id' in selector
+      ? `the id ${selector.id}`
+      : `the Clerk user id ${selector.clerkId}`;
+
+/** What an account is, so an operator can tell two apart. */
+export function describeAccount(account: AccountSummary): string {
+  const address = account.verifiedEmail ?? 'address not verified yet';
+  const since = account.createdAt.toISOString().slice(0, 10);
+  return account.kind === 'built-in'
+    ? `built-in account, sign-in address ${address}, since ${since}`
+    : `Clerk user ${account.clerkId}, verified address ${address}, since ${since}`;
+}
+
+/** The account in a line of output: its verified address, or what it is when it has none yet. */
+export const accountLabel = (account: AccountSummary) => account.verifiedEmail ?? `${account.id} (${describeAccount(account)})`;
