@@ -33,11 +33,10 @@ export const named = (selector: AccountSelector) =>
 
 /** What an account is, so an operator can tell two apart. */
 export function describeAccount(account: AccountSummary): string {
-  const address = account.verifiedEmail ?? 'address not verified yet';
   const since = account.createdAt.toISOString().slice(0, 10);
-  return account.kind === 'built-in'
-    ? `built-in account, sign-in address ${address}, since ${since}`
-    : `Clerk user ${account.clerkId}, verified address ${address}, since ${since}`;
+  if (account.kind === 'built-in') return `built-in account, sign-in address ${account.verifiedEmail}, since ${since}`;
+  const address = account.verifiedEmail ? `verified address ${account.verifiedEmail}` : 'no verified address yet';
+  return `Clerk user ${account.clerkId}, ${address}, since ${since}`;
 }
 
 /** The account in a line of output: its verified address, or what it is when it has none yet. */

@@ -103,13 +103,13 @@ describe('admin credits command (hosted: users.email is written by the browser)'
     const env = { DATABASE_URL: db.url, AUTH_SECRET: TEST_AUTH_SECRET, DATA_DIR: dataDir };
     const {
       rows: [customer],
-    } = await db.owner.query(
+    } = await db.owner.query<{ id: string }>(
       `insert into users (clerk_id, email, verified_email, full_name, credits) values ('user_customer', 'customer@example.com', 'customer@example.com', 'Customer', 0) returning id`,
     );
     // Another person's own user sync through Supabase: users.email is theirs to write, any address.
     const {
       rows: [copier],
-    } = await db.asClaims(
+    } = await db.asClaims<{ id: string }>(
       clerkClaims('user_copier'),
       `insert into users (clerk_id, email, full_name, credits) values ('user_copier', 'customer@example.com', 'Copier', 0) returning id`,
     );
@@ -129,7 +129,7 @@ describe('admin credits command (hosted: users.email is written by the browser)'
     expect((await admin(env, 'credits', 'show', 'copier@example.com')).code).toBe(1);
     const byId = await admin(env, 'credits', 'grant', '--id', copier.id, '5', '--reason', 'Ticket 7');
     expect(byId.code).toBe(0);
-    expect(byId.out).toContain(`Granted 5 credits to ${copier.id} (Clerk user user_copier, verified address address not verified yet`);
+    expect(byId.out).toContain(`Granted 5 credits to ${copier.id} (Clerk user user_copier, no verified address yet`);
     expect((await admin(env, 'credits', 'show', '--clerk-id', 'user_copier')).out).toContain(': 5 credits (ledger sum 5)');
     expect((await admin(env, 'credits', 'grant', '--id', 'not-a-uuid', '5', '--reason', 'x')).err).toMatch(/--id takes a users.id/);
 
