@@ -41,3 +41,33 @@ export function sniffImageType(head: Uint8Array): ImageContentType | null {
   if (startsWith(head, ascii('RIFF')) && startsWith(head, ascii('WEBP'), 8)) return 'image/webp';
   return null;
 }
+
+/**
+ * `attachment` with a file name (RFC 6266): an ASCII `filename` every client reads (a header carries bytes 0–255
+ * only, so a name in another script would make the header fail), and the exact name as `filename*` (RFC 8187).
+ */
+export function attachmentDisposition(fileName: string): string {
+  const extension = /\.[A-Za-z0-9]{1,8}$/.exec(fileName)?.[0] ?? '';
+  const base = fileName
+    .slice(0, fileName.length - extension.length)
+    .normalize('NFKD')
+    .replace(/[^\x20-\x7e]|["\\]/g, '')
+    .replace(/^[-.\s]+/, '');
+  const ascii = `${base || 'download'}${extension}`;
+  if (ascii === fileName) return `attachment; filename="${ascii}"`;
+  const exact = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
+
+/** The file name a Content-Disposition gives: its exact `filename*` when there is one, else `filename`. */
+export function fileNameOfDisposition(header: string | null): string | null {
+  const exact = /filename\*\s*=\s*UTF-8''([^;\s]+)/i.exec(header ?? '');
+  if (exact) {
+    try {
+      return decodeURIComponent(exact[1]);
+    } catch {
+      // A malformed encoding: the plain name below.
+    }
+  }
+  return /filename\s*=\s*"?([^";]+)"?/i.exec(header ?? '')?.[1] ?? null;
+}

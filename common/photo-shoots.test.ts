@@ -98,6 +98,8 @@ describe('archive names', () => {
   it('is <character>-<pack>.zip with photos 01.jpg …', () => {
     expect(shootArchiveName('Dana', 'LinkedIn Profile')).toBe('dana-linkedin-profile.zip');
     expect(shootArchiveName('José Ñ', 'Studio Black & White')).toBe('jose-n-studio-black-white.zip');
+    expect(shootArchiveName('Renée', 'Travel')).toBe('renee-travel.zip');
+    expect(shootArchiveName('Мария', 'Travel')).toBe('мария-travel.zip');
     expect(archiveEntryName(0, 10, 'jpg')).toBe('01.jpg');
     expect(archiveEntryName(99, 120, 'png')).toBe('100.png');
     expect(archiveEntryName(4, 120, 'jpg')).toBe('005.jpg');

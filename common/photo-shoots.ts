@@ -172,6 +172,8 @@ export interface ShootPhotoView {
   finished_at: string | null;
   /** Queued photos only: photos (of every shoot) that will start before this one. */
   ahead: number | null;
+  /** The photo landed and the person has deleted it from My Generations since: no image, not in the ZIP. */
+  deleted: boolean;
   /** The kept photo's likeness to the character (common/likeness.ts); null until it landed and was checked. */
   likeness: number | null;
   likeness_verdict: LikenessVerdict | null;
@@ -208,13 +210,16 @@ export const SHOOT_TEXTS = {
   credits: (n: number) => `${n} credits`,
   ready: (k: number, n: number) => `${k} of ${n} ready`,
   failed: (m: number) => `${m} failed, refunded`,
+  deleted: (m: number) => `${m} deleted`,
   minutesLeft: (m: number) => `about ${m} min left`,
   ahead: (n: number) => `${n} ahead`,
 } as const;
 
 export interface ShootProgress {
   total: number;
+  /** Landed and still there (not deleted from My Generations since). */
   ready: number;
+  deleted: number;
   failed: number;
   cancelled: number;
   /** Photos still to land (queued or running). */
@@ -228,9 +233,13 @@ export interface ShootProgress {
  * (after any re-take for likeness), and the estimate is the mean measured time of this shoot's finished
  * photos, each measured from its first take to its kept version, so re-takes are in it (or `fallbackMs`, e.g. a recent average) × photos left ÷ photos running.
  */
-export function shootProgress(photos: Pick<ShootPhotoView, 'status' | 'started_at' | 'finished_at'>[], fallbackMs?: number): ShootProgress {
+export function shootProgress(
+  photos: (Pick<ShootPhotoView, 'status' | 'started_at' | 'finished_at'> & { deleted?: boolean })[],
+  fallbackMs?: number,
+): ShootProgress {
   const count = (s: ShootPhotoStatus) => photos.filter((p) => p.status === s).length;
-  const ready = count('SUCCEEDED');
+  const deleted = photos.filter((p) => p.status === 'SUCCEEDED' && p.deleted).length;
+  const ready = count('SUCCEEDED') - deleted;
   const failed = count('FAILED');
   const cancelled = count('CANCELLED');
   const running = count('RUNNING');
@@ -241,14 +250,15 @@ export function shootProgress(photos: Pick<ShootPhotoView, 'status' | 'started_a
     .filter((ms) => ms >= 0);
   const perPhoto = times.length ? times.reduce((a, b) => a + b, 0) / times.length : fallbackMs;
   const minutesLeft = left > 0 && perPhoto !== undefined ? Math.max(1, Math.ceil((left * perPhoto) / Math.max(1, running) / 60_000)) : null;
-  return { total: photos.length, ready, failed, cancelled, left, minutesLeft };
+  return { total: photos.length, ready, deleted, failed, cancelled, left, minutesLeft };
 }
 
-/** `<character>-<pack>.zip`, in letters, digits and dashes. */
+/** `<character>-<pack>.zip`, in letters (of any script, without their accents), digits and dashes. */
 export function shootArchiveName(characterName: string, packName: string): string {
   const slug = (s: string) =>
     s
       .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
       .replace(/[^\p{L}\p{N}]+/gu, '-')
       .replace(/^-+|-+$/g, '')
       .toLowerCase() || 'photos';

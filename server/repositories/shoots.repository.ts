@@ -138,25 +138,39 @@ export const shootsRepository = {
     return row;
   },
 
-  /** A shoot's photos in catalogue order, with their kept generation's likeness. */
+  /**
+   * A shoot's photos in catalogue order, with their kept generation's likeness, and whether that generation is
+   * still there (the person may have deleted it from My Generations).
+   */
   async listPhotos(db: Executor, shootId: string) {
     const rows = await db
-      .select({ photo: shootPhotos, likeness: generations.likeness, likenessVerdict: generations.likenessVerdict })
+      .select({
+        photo: shootPhotos,
+        likeness: generations.likeness,
+        likenessVerdict: generations.likenessVerdict,
+        generationStatus: generations.status,
+      })
       .from(shootPhotos)
       .leftJoin(generations, eq(generations.id, shootPhotos.generationId))
       .where(eq(shootPhotos.shootId, shootId))
       .orderBy(asc(shootPhotos.position));
-    return rows.map((r) => ({ ...r.photo, likeness: r.likeness, likenessVerdict: r.likenessVerdict }));
+    return rows.map((r) => ({
+      ...r.photo,
+      likeness: r.likeness,
+      likenessVerdict: r.likenessVerdict,
+      deleted: r.photo.status === 'SUCCEEDED' && r.generationStatus !== 'ACTIVE',
+    }));
   },
 
-  /** The user's shoots, newest first, with counts of photos ready and failed. */
+  /** The user's shoots, newest first, with counts of photos ready (landed and not deleted since) and failed. */
   async listShoots(db: Executor, userId: string, opts: { running?: boolean; limit: number }) {
     return db
       .select({
         shoot: photoShoots,
         // Spelled out: Drizzle leaves columns unqualified in a one-table select, and a bare "id" in the
         // subquery would be the photo's own id (every count 0).
-        ready: sql<number>`(select count(*)::int from ${shootPhotos} sp where sp.shoot_id = ${photoShoots}.id and sp.status = 'SUCCEEDED')`,
+        ready: sql<number>`(select count(*)::int from ${shootPhotos} sp join ${generations} g on g.id = sp.generation_id
+          where sp.shoot_id = ${photoShoots}.id and sp.status = 'SUCCEEDED' and g.status = 'ACTIVE')`,
         failed: sql<number>`(select count(*)::int from ${shootPhotos} sp where sp.shoot_id = ${photoShoots}.id and sp.status = 'FAILED')`,
       })
       .from(photoShoots)

@@ -92,10 +92,12 @@ function toPhotoView(
   > & {
     likeness?: number | null;
     likenessVerdict?: LikenessVerdict | null;
+    deleted?: boolean;
   },
   ahead: Map<string, number>,
 ): ShootPhotoView {
-  const landed = p.status === 'SUCCEEDED' && !!p.likenessVerdict;
+  const kept = p.status === 'SUCCEEDED' && !p.deleted;
+  const landed = kept && !!p.likenessVerdict;
   return {
     id: p.id,
     position: p.position,
@@ -103,8 +105,9 @@ function toPhotoView(
     prompt: p.prompt,
     width: p.width,
     height: p.height,
-    image_url: p.status === 'SUCCEEDED' ? p.imageUrl : null,
-    generation_id: p.status === 'SUCCEEDED' ? p.generationId : null,
+    image_url: kept ? p.imageUrl : null,
+    generation_id: kept ? p.generationId : null,
+    deleted: !!p.deleted,
     error: p.error,
     started_at: iso(p.startedAt),
     finished_at: iso(p.finishedAt),

@@ -1,5 +1,6 @@
 import type { ApiPort, RequestOptions } from './port';
 import { ApiError } from './api-error';
+import { fileNameOfDisposition } from '@common/media';
 
 /** Our server's media paths (`/media/…`) as URLs on `baseUrl`; anything else (an external URL) as it is. */
 export function mediaUrlOn(baseUrl = ''): (path: string) => string {
@@ -45,8 +46,7 @@ export function createHttpApi(opts: { baseUrl?: string; getToken?: () => Promise
 
     async download(path: string) {
       const res = await send(path, { method: 'GET', headers: {} });
-      const match = /filename="?([^";]+)"?/i.exec(res.headers.get('content-disposition') ?? '');
-      return { blob: await res.blob(), fileName: match?.[1] ?? null };
+      return { blob: await res.blob(), fileName: fileNameOfDisposition(res.headers.get('content-disposition')) };
     },
   };
 }

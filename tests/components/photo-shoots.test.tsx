@@ -145,6 +145,7 @@ describe('the shoot page', () => {
     started_at: status === 'SUCCEEDED' || status === 'FAILED' || status === 'RUNNING' ? '2026-01-01T00:00:00.000Z' : null,
     finished_at: status === 'SUCCEEDED' || status === 'FAILED' ? '2026-01-01T00:01:00.000Z' : null,
     ahead: null,
+    deleted: false,
     likeness: null,
     likeness_verdict: null,
     ...extra,
@@ -193,6 +194,28 @@ describe('the shoot page', () => {
     expect(screen.getByText(/Shoot complete/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Cancel shoot' })).toBeNull();
     expect(screen.getAllByTestId('shoot-tile').filter((t) => t.dataset.status === 'ready')).toHaveLength(4);
+  });
+
+  it('shows a photo deleted from My Generations as deleted, and no Download all once none is left', async () => {
+    let current = shoot(
+      [photo(0, 'SUCCEEDED'), photo(1, 'SUCCEEDED', { deleted: true, image_url: null, generation_id: null })],
+      'COMPLETED',
+    );
+    const fake = renderAt('/app/photo-shoots/shoot-1', { routes: { '/api/shoots/shoot-1': () => current } });
+    await waitFor(() => expect(screen.getByTestId('shoot-progress').textContent).toBe('1 of 2 ready · 1 deleted'));
+    const tiles = screen.getAllByTestId('shoot-tile');
+    expect(tiles.map((t) => t.dataset.status)).toEqual(['ready', 'deleted']);
+    expect(within(tiles[1]).getByText('Deleted from My Generations.')).toBeTruthy();
+    expect(tiles[1].querySelector('img')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Download all' })).toBeTruthy();
+
+    current = shoot(
+      [0, 1].map((i) => photo(i, 'SUCCEEDED', { deleted: true, image_url: null, generation_id: null })),
+      'COMPLETED',
+    );
+    fake.emit({ type: 'shoot', id: 'shoot-1', status: 'COMPLETED' });
+    await waitFor(() => expect(screen.getByTestId('shoot-progress').textContent).toBe('0 of 2 ready · 2 deleted'));
+    expect(screen.queryByRole('button', { name: 'Download all' })).toBeNull();
   });
 
   it("says '2 re-taken for likeness' and badges each kept photo with its likeness", async () => {

@@ -195,6 +195,42 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
     await expectBalance(userId, 5);
   });
 
+  it('downloads the ZIP of a character named in another script, under its own name and an ASCII one', async () => {
+    const { client, userId } = await ts.signUp({ credits: N * 10 });
+    const maria = await character(userId, 'COMPLETED', 'Мария');
+    const started = (await (await client.post('/api/shoots', { pack_id: linkedin.id, lora_id: maria.id })).json()) as ShootView;
+    await ended(client, started.id);
+    const zip = await client.get(`/api/shoots/${started.id}/archive`);
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-disposition')).toBe(
+      `attachment; filename="linkedin-profile.zip"; filename*=UTF-8''${encodeURIComponent('мария-linkedin-profile.zip')}`,
+    );
+    expect(Object.keys(unzipSync(new Uint8Array(await zip.arrayBuffer())))).toHaveLength(N);
+  });
+
+  it('shows a photo deleted from My Generations as deleted: no image, not ready, not in the ZIP; back when restored', async () => {
+    const { client, userId } = await ts.signUp({ credits: N * 10 });
+    const mara = await character(userId);
+    const started = (await (await client.post('/api/shoots', { pack_id: linkedin.id, lora_id: mara.id })).json()) as ShootView;
+    const done = await ended(client, started.id);
+    const [first, second] = done.photos;
+    expect(first).toMatchObject({ status: 'SUCCEEDED', deleted: false });
+    expect((await client.fetch(`/api/library/generations/${first.generation_id}`, { method: 'DELETE' })).status).toBeLessThan(300);
+
+    const after = await shootOf(client, started.id);
+    expect(after.photos[0]).toMatchObject({ status: 'SUCCEEDED', deleted: true, image_url: null, generation_id: null });
+    expect(after.photos[1]).toMatchObject({ deleted: false, image_url: second.image_url });
+    const { items } = (await (await client.get('/api/shoots')).json()) as { items: ShootSummary[] };
+    expect(items.find((s) => s.id === started.id)).toMatchObject({ ready: N - 1 });
+    const zip = unzipSync(new Uint8Array(await (await client.get(`/api/shoots/${started.id}/archive`)).arrayBuffer()));
+    expect(Object.keys(zip)).toHaveLength(N - 1);
+    expect(zip['01.jpg']).toBeUndefined();
+
+    // Undo within its window brings it back.
+    expect((await client.post(`/api/library/generations/${first.generation_id}/restore`)).status).toBe(200);
+    expect((await shootOf(client, started.id)).photos[0]).toMatchObject({ deleted: false, image_url: first.image_url });
+  });
+
   it('refunds each failed or refused photo exactly once, and a shoot where every photo times out is FAILED and fully refunded', async () => {
     const { client, userId } = await ts.signUp({ credits: N * 20 });
     const mara = await character(userId);

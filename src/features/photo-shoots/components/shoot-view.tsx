@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { AlertCircle, ArrowLeft, Download, Loader2 } from 'lucide-react';
+import { AlertCircle, ArrowLeft, Download, Loader2, Trash2 } from 'lucide-react';
 import { LIKENESS_TEXTS } from '@common/likeness';
 import { shootArchiveName, shootProgress, SHOOT_TEXTS, type ShootPhotoView, type ShootView } from '@common/photo-shoots';
 import { thumbUrl } from '@common/media';
@@ -25,6 +25,7 @@ export function progressWords(shoot: ShootView): string[] {
   const p = shootProgress(shoot.photos, shoot.recent_photo_ms ?? undefined);
   const words = [SHOOT_TEXTS.ready(p.ready, p.total)];
   if (p.failed) words.push(SHOOT_TEXTS.failed(p.failed));
+  if (p.deleted) words.push(SHOOT_TEXTS.deleted(p.deleted));
   if (shoot.retaken > 0) words.push(LIKENESS_TEXTS.retaken(shoot.retaken));
   if (shoot.status === 'RUNNING' && p.minutesLeft !== null) words.push(SHOOT_TEXTS.minutesLeft(p.minutesLeft));
   return words;
@@ -57,16 +58,19 @@ export function PhotoTile({ photo, media }: { photo: ShootPhotoView; media: (pat
           : 'Queued'
         : photo.status === 'FAILED'
           ? (photo.error ?? 'Failed; refunded.')
-          : 'Cancelled; refunded.';
+          : photo.status === 'SUCCEEDED'
+            ? 'Deleted from My Generations.'
+            : 'Cancelled; refunded.';
   return (
     <div
       className="flex flex-col items-center justify-center gap-2 rounded-md border border-dashed border-border-strong bg-bg-muted p-3 text-center text-xs text-fg-muted"
       style={ratio}
       data-testid="shoot-tile"
-      data-status={photo.status.toLowerCase()}
+      data-status={photo.deleted ? 'deleted' : photo.status.toLowerCase()}
     >
       {photo.status === 'RUNNING' && <Loader2 className="size-5 animate-spin text-brand" aria-hidden />}
       {photo.status === 'FAILED' && <AlertCircle className="size-5 text-danger" aria-hidden />}
+      {photo.deleted && <Trash2 className="size-5" aria-hidden />}
       <span>{label}</span>
     </div>
   );
@@ -87,7 +91,7 @@ export function ShootPageView({ id }: { id: string }) {
     return <ErrorState title="Failed to load the photo shoot" onRetry={() => void query.refetch()} />;
   }
   const shoot = query.data;
-  const ready = shoot.photos.filter((p) => p.status === 'SUCCEEDED').length;
+  const ready = shoot.photos.filter((p) => p.status === 'SUCCEEDED' && !p.deleted).length;
 
   const cancel = async () => {
     setCancelling(true);
