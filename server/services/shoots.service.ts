@@ -330,6 +330,9 @@ export function createShootsService(deps: ShootsDeps) {
     /** A photo failed: ended FAILED and refunded 10 credits, once, in one transaction; false if it had ended. */
     async photoFailed(photo: ShootPhotoRow, error: string): Promise<boolean> {
       return db.transaction(async (tx) => {
+        // The shoot's row first, as a cancel takes it: a cancel holds it and then waits for the person's row (its
+        // refund), so a failure that held the person's row (its refund) before waiting for the shoot's deadlocked.
+        await repo.lockShoot(tx, photo.shootId);
         const done = await repo.finishPhoto(tx, photo.id, { status: 'FAILED', error: error.slice(0, 500) });
         if (!done) return false;
         await credits.refund(photo.userId, PHOTO_COST, 'Refund: photo shoot photo failed', photoRefundKey(photo.id), tx);

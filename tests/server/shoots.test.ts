@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, like } from 'drizzle-orm';
+import pg from 'pg';
 import sharp from 'sharp';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -462,4 +463,70 @@ describe('photo shoots across instances', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('a photo failing while its shoot is cancelled (postgres)', () => {
+  let ts: TestServer;
+  let calls = 0;
+  let failFirst: () => void = () => {};
+  const firstMayFail = new Promise<void>((resolve) => (failFirst = resolve));
+  const { generator: painter } = createTestGenerator();
+  // The first photo waits at the provider until the test lets it fail; the others land.
+  const generator: ImageGenerator = {
+    name: 'builtin',
+    async generate(input, opts) {
+      if (++calls === 1) {
+        await firstMayFail;
+        throw new ProviderError('upstream exploded', 'failed', 500);
+      }
+      return painter.generate(input, opts);
+    },
+  };
+  beforeAll(async () => {
+    ts = await startTestServer({
+      database: 'postgres',
+      runtime: { generator },
+      env: { INFERENCE_CONCURRENCY: '1', JOB_LEASE_SECONDS: '2' },
+    });
+  });
+  afterAll(() => ts?.stop());
+
+  it('ends both: the failure refunds its photo, the cancel the photos not started, with no deadlock', async () => {
+    const { client, userId } = await ts.signUp({ credits: N * 10 });
+    const [mara] = await ts.rt.db
+      .insert(loraTrainings)
+      .values({ userId, characterName: 'Mara', triggerWord: 'mara', status: 'COMPLETED', loraFileUrl: `/media/loras/${userId}/m.json` })
+      .returning();
+    const shoot = (await (await client.post('/api/shoots', { pack_id: linkedin.id, lora_id: mara.id })).json()) as ShootView;
+    await waitFor('the first photo at the provider', async () => calls === 1);
+    // Another paid action of the person holds their row for a moment, so that the failure's refund and the
+    // cancel's both wait for it and then race for the rest.
+    const other = new pg.Client({ connectionString: ts.rt.config.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select 1 from users where id = $1 for update', [userId]);
+      failFirst();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const cancelling = client.post(`/api/shoots/${shoot.id}/cancel`);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await other.query('rollback');
+      const res = await cancelling;
+      expect(res.status).toBe(200);
+    } finally {
+      await other.end();
+    }
+    const final = await waitFor('every photo ended', async () => {
+      const s = (await (await client.get(`/api/shoots/${shoot.id}`)).json()) as ShootView;
+      return s.photos.every((p) => p.status !== 'QUEUED' && p.status !== 'RUNNING') && s;
+    });
+    expect(final.status).toBe('CANCELLED');
+    expect(final.photos[0].status).toBe('FAILED');
+    // A photo the runner started between the failure and the cancel lands; the others were cancelled.
+    const landed = final.photos.filter((p) => p.status === 'SUCCEEDED').length;
+    expect(landed + final.photos.filter((p) => p.status === 'CANCELLED').length).toBe(N - 1);
+    // Every other credit back: the failed photo's 10 and the photos not started in the cancel's refund.
+    expect(await ts.rt.credits.balance(userId)).toBe((N - landed) * 10);
+    expect(await ts.rt.credits.ledgerSum(userId)).toBe((N - landed) * 10);
+  });
 });
