@@ -6,7 +6,8 @@ import type { LikenessService } from '../services/likeness.service.ts';
 /**
  * The likeness checker (docs/decisions/017-likeness-check.md): every instance looks every `pollIntervalMs`
  * (and when woken by an image that landed) for characters whose reference face was never worked out and for
- * generations made with a character and not scored yet, and scores them in the vision worker, one at a time.
+ * generations made with a character and not scored yet, and scores them in the vision worker, one at a time;
+ * then upscales take the score their source got since they read it.
  * A claimed generation is held for a minute, so a check that dies with its instance (or its worker) is tried
  * again by any instance, up to LIKENESS.maxChecks times; after that it stays unscored (null), never stuck.
  */
@@ -53,6 +54,7 @@ export function createLikenessChecker(deps: LikenessCheckerDeps): LikenessChecke
           await repo.retryCheckSoon(db, g.id, RETRY_SECONDS).catch(() => undefined);
         });
       }
+      await likeness.inheritScores();
       if (due.length === BATCH) again = true;
     } while (again && !closed);
   }

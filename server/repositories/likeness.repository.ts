@@ -95,6 +95,22 @@ export const likenessRepository = {
   },
 
   /**
+   * Gives upscales not scored yet their source's score when the source has one: an upscale made while its source
+   * was being checked read it unscored and was saved after the score went to the upscales that existed then, and
+   * an upscale of such an upscale is one step further. One step of the chain per call; the ids changed, with
+   * their owners, for their events. Reads the likeness-due index (an upscale is never claimed itself).
+   */
+  async inheritScores(db: Executor): Promise<{ id: string; user_id: string }[]> {
+    const result = await db.execute<{ id: string; user_id: string }>(sql`
+      update ${generations} u set likeness = s.likeness, likeness_verdict = s.likeness_verdict, likeness_due_at = null
+      from ${generations} s
+      where u.likeness_verdict is null and u.lora_id is not null and u.status = 'ACTIVE' and u.likeness_checks < ${LIKENESS.maxChecks}
+        and u.derivation = 'upscale' and s.id = u.source_id and s.likeness_verdict is not null
+      returning u.id, u.user_id`);
+    return (result as unknown as { rows: { id: string; user_id: string }[] }).rows;
+  },
+
+  /**
    * Takes one of the shoot's re-takes for this photo (call inside a transaction: the photo's row is locked):
    * true when the photo already holds one (an instance died mid re-take) or the shoot has fewer than `cap`
    * re-taken photos.

@@ -160,5 +160,24 @@ export function createLikenessService(deps: LikenessDeps) {
     return result;
   }
 
-  return { referenceOf, computeReference, score, checkGeneration };
+  /**
+   * Upscales whose source was scored after they read it take its score now (and those of theirs, a step per
+   * round); how many changed.
+   */
+  async function inheritScores(): Promise<number> {
+    let changed = 0;
+    // An upscale's long side caps the chain at a few steps (common/finishing.ts); the bound only guards the loop.
+    for (let step = 0; step < 8; step++) {
+      const rows = await db.transaction(async (tx) => {
+        const inherited = await repo.inheritScores(tx);
+        for (const g of inherited) await events.publish(tx, g.user_id, { type: 'generation', action: 'updated', id: g.id });
+        return inherited;
+      });
+      if (rows.length === 0) break;
+      changed += rows.length;
+    }
+    return changed;
+  }
+
+  return { referenceOf, computeReference, score, checkGeneration, inheritScores };
 }
