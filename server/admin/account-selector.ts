@@ -1,6 +1,5 @@
+import { isUuid } from '../domain/validate.ts';
 import type { AccountSelector, AccountSummary } from '../repositories/users.repository.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** How the commands name an account in their usage lines. */
 export const ACCOUNT_ARGUMENT = '<email> | --id <users.id> | --clerk-id <Clerk user id>';
@@ -14,7 +13,7 @@ export function takeAccountSelector(args: string[]): { selector: AccountSelector
   if (first === undefined) return undefined;
   if (first === '--id') {
     if (value === undefined) return undefined;
-    return UUID.test(value)
+    return isUuid(value)
       ? { selector: { id: value.toLowerCase() }, rest: after }
       : `--id takes a users.id (a UUID such as 6f1f7c1e-0000-4000-8000-00000000000a), not "${value}".`;
   }

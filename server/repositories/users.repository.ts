@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
+import { isUuid } from '../domain/validate.ts';
 import { authUsers, authVerifications, users } from '../db/schema.ts';
 
 /** Which kind of account a users row is: a built-in login (auth_users) or a Clerk user. */
@@ -17,8 +18,6 @@ export interface AccountSummary {
 
 /** How an operator names an account (`admin users erase`, `admin credits`). */
 export type AccountSelector = { email: string } | { id: string } | { clerkId: string };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The account's verified address: a built-in login's sign-in address, else the Clerk-verified one. */
 const verifiedAddress = sql<string | null>`coalesce(${authUsers.email}, ${users.verifiedEmail})`;
@@ -79,7 +78,7 @@ export const usersRepository = {
    */
   async accountsSelected(db: Executor, selector: AccountSelector): Promise<AccountSummary[]> {
     if ('email' in selector) return this.accountsByVerifiedEmail(db, selector.email);
-    if ('id' in selector && !UUID.test(selector.id)) return [];
+    if ('id' in selector && !isUuid(selector.id)) return [];
     const account = await this.accountBy(db, selector);
     return account ? [account] : [];
   },
