@@ -8,6 +8,7 @@ import { shootsRepository as repo, type ShootPhotoRow } from '../repositories/sh
 import { likenessRepository as likenessRepo } from '../repositories/likeness.repository.ts';
 import { isShutdownInterruption, type GenerationsService, type TakenPhoto } from '../services/generations.service.ts';
 import type { LikenessService } from '../services/likeness.service.ts';
+import { retakeImageName } from '../services/media.service.ts';
 import type { ShootsService } from '../services/shoots.service.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
 
@@ -101,7 +102,7 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
     let again: TakenPhoto;
     try {
       again = await generations.takePhoto(
-        { userId: photo.userId, name: `${photo.id}-retake`, input: { ...first.input, seed: retakeSeed(photo.seed) } },
+        { userId: photo.userId, name: retakeImageName(photo.id), input: { ...first.input, seed: retakeSeed(photo.seed) } },
         { ...hooks, started: async () => undefined },
       );
     } catch (err) {

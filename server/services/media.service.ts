@@ -32,11 +32,17 @@ export function canRead(key: string, viewerId: string | null): boolean {
   return viewerId !== null && owner === viewerId;
 }
 
-/** Generation image keys are generations/<userId>/<generationId>[-n].<ext>. */
 /** A LoRA file our trainers write: loras/<userId>/<trainingId>.<ext>. */
 const LORA_KEY = /^loras\/[^/]+\/([0-9a-f-]{36})\.[a-z]+$/;
 
-export const GENERATION_KEY = /^generations\/[^/]+\/([0-9a-f-]{36})(?:-\d+)?\.[a-z]+$/;
+/** The name of a shoot photo's likeness re-take (the generation's id is the photo's). */
+export const retakeImageName = (photoId: string) => `${photoId}-retake`;
+
+/**
+ * Generation image keys are generations/<userId>/<generationId>[-n | -retake].<ext>: what the media route serves
+ * to the owner and the orphan sweep keeps while the row is there.
+ */
+export const GENERATION_KEY = /^generations\/[^/]+\/([0-9a-f-]{36})(?:-\d+|-retake)?\.[a-z]+$/;
 
 export function isThumbWidth(width: number): width is ThumbWidth {
   return (THUMB_WIDTHS as readonly number[]).includes(width);

@@ -196,6 +196,11 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
     expect(kept).toHaveLength(N);
     expect(await storedFiles(userId)).toEqual(kept.map((g) => g.imageUrl.replace('/media/', '')).sort());
     expect(kept.filter((g) => g.imageUrl.includes('-retake')).length).toBe(2);
+    // The kept re-takes are served to their owner like every other photo, with their thumbnails.
+    for (const photo of done.photos) {
+      expect((await client.get(photo.image_url!)).status).toBe(200);
+      expect((await client.get(photo.image_url!.replace('/media/', '/media/thumbs/384/'))).status).toBe(200);
+    }
   }, 180_000);
 
   it('re-takes at most ⌈N/4⌉ photos of a shoot, keeping the first photo when the re-take is no better', async () => {

@@ -119,10 +119,15 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
     const fresh = `uploads/${userId}/${randomUUID()}.jpeg`;
     const strayGeneration = `generations/${userId}/${randomUUID()}.jpeg`;
     const strayThumb = `thumbs/384/generations/${userId}/${randomUUID()}.jpeg.webp`;
-    for (const key of [stray, fresh, strayGeneration, strayThumb]) await ts.rt.storage.put(key, Buffer.from('x'), 'image/jpeg');
+    // A shoot photo whose likeness re-take was kept: its file is named after the re-take, and its row is there.
+    const retakeId = randomUUID();
+    const retake = `generations/${userId}/${retakeId}-retake.jpeg`;
+    await ts.rt.db.insert(generations).values({ id: retakeId, userId, prompt: 'p', width: 64, height: 64, imageUrl: `/media/${retake}` });
+    for (const key of [stray, fresh, strayGeneration, strayThumb, retake]) await ts.rt.storage.put(key, Buffer.from('x'), 'image/jpeg');
     // Local storage keeps the modification time: two days ago is past the one-day grace.
     const old = new Date(Date.now() - 2 * DAY_MS);
-    for (const key of [stray, strayGeneration, strayThumb, keyFromMediaUrl(kept)!]) utimesSync(join(ts.dataDir, 'files', key), old, old);
+    for (const key of [stray, strayGeneration, strayThumb, retake, keyFromMediaUrl(kept)!])
+      utimesSync(join(ts.dataDir, 'files', key), old, old);
     await ts.rt.retention.release();
     await ts.rt.retention.runNow();
     expect(ts.rt.retention.lastReport()?.orphans).toBeGreaterThanOrEqual(3);
@@ -131,6 +136,7 @@ describe.each(testDatabases())('retention of originals (%s)', (database) => {
     expect(await ts.rt.storage.exists(strayThumb)).toBe(false);
     expect(await ts.rt.storage.exists(fresh)).toBe(true);
     expect(await ts.rt.storage.exists(keyFromMediaUrl(kept)!)).toBe(true);
+    expect(await ts.rt.storage.exists(retake)).toBe(true);
   });
 });
 
