@@ -1,36 +1,36 @@
-import { and, asc, eq, getTableColumns, gt, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, isNull, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { creditLedger, generations, loraTrainings, uploads } from '../db/schema.ts';
 import type { GenerationRow } from './generations.repository.ts';
+import { createdAtText, pastPageEnd, type PageEnd } from './keyset.ts';
 
 export type LedgerRow = typeof creditLedger.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
 
-/** Where the previous page ended (keyset paging: oldest first, ties broken by id). */
-export interface After {
-  createdAt: Date;
-  id: string;
-}
-
-const after = (table: typeof generations | typeof creditLedger, from: After | null): SQL | undefined =>
-  from ? or(gt(table.createdAt, from.createdAt), and(eq(table.createdAt, from.createdAt), gt(table.id, from.id))) : undefined;
+/** Keyset paging, oldest first: the rows after where the previous page ended. */
+const after = (table: typeof generations | typeof creditLedger, from: PageEnd | null): SQL | undefined =>
+  from ? pastPageEnd(table.createdAt, table.id, '>', from) : undefined;
 
 /** The queries of a person's data export, page by page so a large account never sits in memory whole. */
 export const accountDataRepository = {
   /** The person's ACTIVE generations (their gallery), oldest first, with the character's name. */
-  generationsPage(db: Executor, userId: string, from: After | null, limit: number) {
+  generationsPage(db: Executor, userId: string, from: PageEnd | null, limit: number) {
     return db
-      .select({ generation: getTableColumns(generations), characterName: loraTrainings.characterName })
+      .select({
+        generation: getTableColumns(generations),
+        characterName: loraTrainings.characterName,
+        at: createdAtText(generations.createdAt),
+      })
       .from(generations)
       .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
       .where(and(eq(generations.userId, userId), eq(generations.status, 'ACTIVE'), after(generations, from)))
       .orderBy(asc(generations.createdAt), asc(generations.id))
-      .limit(limit) as Promise<{ generation: GenerationRow; characterName: string | null }[]>;
+      .limit(limit) as Promise<{ generation: GenerationRow; characterName: string | null; at: string }[]>;
   },
 
-  ledgerPage(db: Executor, userId: string, from: After | null, limit: number): Promise<LedgerRow[]> {
+  ledgerPage(db: Executor, userId: string, from: PageEnd | null, limit: number): Promise<(LedgerRow & { at: string })[]> {
     return db
-      .select()
+      .select({ ...getTableColumns(creditLedger), at: createdAtText(creditLedger.createdAt) })
       .from(creditLedger)
       .where(and(eq(creditLedger.userId, userId), after(creditLedger, from)))
       .orderBy(asc(creditLedger.createdAt), asc(creditLedger.id))

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../db/index.ts';
+import { createdAtText, pastPageEnd, type PageEnd } from './keyset.ts';
 import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
 import { leaseIsFree } from './job-leases.ts';
 import { preparedStatement } from './prepared.ts';
@@ -229,11 +230,11 @@ export const generationsRepository = {
   },
 
   /** Favourites newest first after `after` (keyset), for a streamed ZIP. */
-  favoritesAfter(db: Executor, userId: string, after: { createdAt: Date; id: string } | undefined, limit: number) {
+  favoritesAfter(db: Executor, userId: string, after: PageEnd | undefined, limit: number) {
     return db
       .select({
         id: generations.id,
-        createdAt: generations.createdAt,
+        at: createdAtText(generations.createdAt),
         imageUrl: generations.imageUrl,
         outputFormat: generations.outputFormat,
       })
@@ -243,7 +244,7 @@ export const generationsRepository = {
           eq(generations.userId, userId),
           eq(generations.status, 'ACTIVE'),
           eq(generations.isFavorite, true),
-          after ? sql`(${generations.createdAt}, ${generations.id}) < (${after.createdAt}, ${after.id})` : undefined,
+          after ? pastPageEnd(generations.createdAt, generations.id, '<', after) : undefined,
         ),
       )
       .orderBy(desc(generations.createdAt), desc(generations.id))

@@ -11,6 +11,7 @@ import { readJson } from '../http/validate.ts';
 import type { StorageProvider } from '../providers/storage/index.ts';
 import { generationsRepository } from '../repositories/generations.repository.ts';
 import { shootsRepository } from '../repositories/shoots.repository.ts';
+import type { PageEnd } from '../repositories/keyset.ts';
 import type { ShootsService } from '../services/shoots.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 import type { Logger } from '../logger.ts';
@@ -83,7 +84,7 @@ export function shootsRoutes(deps: {
     if (total === 0) throw notFound('You have no favourites to download yet.');
     async function* entries(): AsyncGenerator<ZipEntry> {
       let index = 0;
-      let after: { createdAt: Date; id: string } | undefined;
+      let after: PageEnd | undefined;
       for (;;) {
         const page = await generationsRepository.favoritesAfter(deps.db, userId, after, FAVORITES_PAGE);
         for (const g of page)

@@ -4,7 +4,8 @@ import type { Db } from '../db/index.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
-import { accountDataRepository as repo, type After } from '../repositories/account-data.repository.ts';
+import { accountDataRepository as repo } from '../repositories/account-data.repository.ts';
+import type { PageEnd } from '../repositories/keyset.ts';
 import { trainingsRepository } from '../repositories/trainings.repository.ts';
 import type { AccountErasureService, ErasureReport } from './account-erasure.service.ts';
 import { currentReference } from './likeness.service.ts';
@@ -72,7 +73,7 @@ export function createAccountDataService(deps: {
 
   /** The person's images as archive entries, read one at a time as the archive is written. */
   async function* imageEntries(userId: string, count: { images: number }): AsyncGenerator<ZipEntry> {
-    let from: After | null = null;
+    let from: PageEnd | null = null;
     for (;;) {
       const page = await repo.generationsPage(db, userId, from, PAGE);
       for (const { generation: g } of page) {
@@ -86,15 +87,15 @@ export function createAccountDataService(deps: {
         };
       }
       if (page.length < PAGE) return;
-      const last = page[page.length - 1].generation;
-      from = { createdAt: last.createdAt, id: last.id };
+      const last = page[page.length - 1];
+      from = { at: last.at, id: last.generation.id };
     }
   }
 
   async function* generationsJson(userId: string): AsyncGenerator<Uint8Array> {
     const encoder = new TextEncoder();
     yield encoder.encode('[');
-    let from: After | null = null;
+    let from: PageEnd | null = null;
     let first = true;
     for (;;) {
       const page = await repo.generationsPage(db, userId, from, PAGE);
@@ -121,8 +122,8 @@ export function createAccountDataService(deps: {
         first = false;
       }
       if (page.length < PAGE) break;
-      const last = page[page.length - 1].generation;
-      from = { createdAt: last.createdAt, id: last.id };
+      const last = page[page.length - 1];
+      from = { at: last.at, id: last.generation.id };
     }
     yield encoder.encode(first ? ']\n' : '\n]\n');
   }
@@ -130,7 +131,7 @@ export function createAccountDataService(deps: {
   async function* creditsCsv(userId: string): AsyncGenerator<Uint8Array> {
     const encoder = new TextEncoder();
     yield encoder.encode('created_at,kind,amount,balance_after,reason\r\n');
-    let from: After | null = null;
+    let from: PageEnd | null = null;
     for (;;) {
       const page = await repo.ledgerPage(db, userId, from, PAGE);
       const lines = page.map(
@@ -139,7 +140,7 @@ export function createAccountDataService(deps: {
       if (lines.length) yield encoder.encode(lines.join(''));
       if (page.length < PAGE) return;
       const last = page[page.length - 1];
-      from = { createdAt: last.createdAt, id: last.id };
+      from = { at: last.at, id: last.id };
     }
   }
 

@@ -428,6 +428,23 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
       expect((await other.client.get('/api/me/export')).status).toBe(200);
     });
 
+    it('pages through many rows whose times differ below a millisecond: each once, none left out', async () => {
+      const { client, userId } = await ts.signUp();
+      // Postgres keeps microseconds (now(), clock_timestamp()); a page's end read back as a Date keeps milliseconds.
+      await ts.rt.db.execute(sql`
+        insert into generations (user_id, prompt, width, height, image_url, is_favorite, created_at)
+        select ${userId}::uuid, 'p' || i, 512, 512, '/media/generations/' || ${userId} || '/' || gen_random_uuid() || '.jpeg', true,
+               timestamptz '2025-01-01 00:00:00+00' + (i / 3) * interval '1 second' + (i % 3) * interval '1 microsecond'
+        from generate_series(1, 602) as i`);
+      const items = JSON.parse(strFromU8((await zipOf(await client.get('/api/me/export')))['generations.json'])) as { id: string }[];
+      expect(items).toHaveLength(602);
+      expect(new Set(items.map((i) => i.id)).size).toBe(602);
+
+      const favourites = await ts.rt.db.select({ url: generations.imageUrl }).from(generations).where(eq(generations.userId, userId));
+      for (const { url } of favourites) await ts.rt.storage.put(keyFromMediaUrl(url)!, Buffer.from('x'), 'image/jpeg');
+      expect(Object.keys(await zipOf(await client.get('/api/favorites/archive')))).toHaveLength(602);
+    });
+
     it('exports an account with no images as a ZIP that says so', async () => {
       const empty = await ts.signUp();
       const zip = await zipOf(await empty.client.get('/api/me/export'));
