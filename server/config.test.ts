@@ -50,6 +50,21 @@ describe('loadConfig: payments on a server users reach', () => {
     ).toEqual([]);
   });
 
+  it("refuses Clerk with Creem unless Clerk's webhooks reach the server (an account deleted there must stop its subscription)", () => {
+    const pem = '-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\n-----END PUBLIC KEY-----';
+    const env = {
+      CLERK_JWT_KEY: pem,
+      ALLOWED_ORIGINS: 'https://app.likeness.example',
+      CREEM_API_KEY: 'creem_x',
+      CREEM_WEBHOOK_SECRET: 'whsec_x',
+      CREEM_PRODUCT_BASIC: 'a',
+      CREEM_PRODUCT_STANDARD: 'b',
+      CREEM_PRODUCT_PROFESSIONAL: 'c',
+    };
+    expect(issuesOf(env)).toEqual([expect.stringMatching(/^CLERK_WEBHOOK_SIGNING_SECRET: required with Clerk and Creem/)]);
+    expect(issuesOf({ ...env, CLERK_WEBHOOK_SIGNING_SECRET: 'whsec_clerk' })).toEqual([]);
+  });
+
   it('keeps the sandbox for a plain start and for a local http address', () => {
     expect(issuesOf({})).toEqual([]);
     expect(issuesOf({ PUBLIC_URL: 'http://localhost:3000' })).toEqual([]);

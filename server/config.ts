@@ -241,6 +241,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (cfg.CLERK_JWT_KEY && !/-----BEGIN PUBLIC KEY-----[\s\S]+-----END PUBLIC KEY-----/.test(cfg.CLERK_JWT_KEY)) {
     issues.push('CLERK_JWT_KEY: must be the PEM public key from the Clerk dashboard (-----BEGIN PUBLIC KEY----- …)');
   }
+  if (clerkMode && cfg.CREEM_API_KEY && !cfg.CLERK_WEBHOOK_SIGNING_SECRET) {
+    issues.push(
+      "CLERK_WEBHOOK_SIGNING_SECRET: required with Clerk and Creem: without Clerk's user.deleted webhook, an account " +
+        'deleted at Clerk is never erased here and its subscription goes on charging the person',
+    );
+  }
   if (!clerkMode) {
     // Local mode keeps its cookie sessions same-origin; these only mean something with Clerk.
     for (const name of ['ALLOWED_ORIGINS', 'CLERK_AUTHORIZED_PARTIES'] as const) {

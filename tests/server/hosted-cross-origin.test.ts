@@ -3,7 +3,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditLedger, subscriptions } from '../../server/db/schema.ts';
 import { creemEnv, startFakeCreem, type FakeCreem } from '../fakes/creem-server.ts';
-import { createClerkTestKeys, hostedFetch, TEST_SPA_ORIGIN } from '../helpers/clerk.ts';
+import { createClerkTestKeys, createClerkWebhookSecret, hostedFetch, TEST_SPA_ORIGIN } from '../helpers/clerk.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
 import { startTestServer, testDatabases, type TestServer } from '../helpers/server.ts';
 
@@ -39,7 +39,12 @@ describe.each(testDatabases())('hosted SPA on another origin (%s)', (database) =
   beforeAll(async () => {
     ts = await startTestServer({
       database,
-      env: { CLERK_JWT_KEY: clerk.publicKeyPem, ALLOWED_ORIGINS: `${TEST_SPA_ORIGIN},https://app.likeness.example` },
+      // An https origin makes the server public: the sandbox checkout these tests use runs there only on purpose.
+      env: {
+        CLERK_JWT_KEY: clerk.publicKeyPem,
+        ALLOWED_ORIGINS: `${TEST_SPA_ORIGIN},https://app.likeness.example`,
+        SANDBOX_PAYMENTS: 'allow',
+      },
     });
   });
   afterAll(() => ts?.stop());
@@ -196,6 +201,7 @@ describe('Creem checkout from a hosted SPA', () => {
         CLERK_JWT_KEY: clerk.publicKeyPem,
         ALLOWED_ORIGINS: TEST_SPA_ORIGIN,
         ...creemEnv({ url: creem.url, apiKey, webhookSecret: 'creem-webhook-secret', products }),
+        CLERK_WEBHOOK_SIGNING_SECRET: createClerkWebhookSecret(),
       },
     });
   });

@@ -42,6 +42,7 @@ describe('what a server loads at start', () => {
       CREEM_PRODUCT_STANDARD: 'prod_standard',
       CREEM_PRODUCT_PROFESSIONAL: 'prod_professional',
       CREEM_SERVER_URL: 'http://127.0.0.1:9',
+      CLERK_WEBHOOK_SIGNING_SECRET: 'whsec_dGVzdA==',
     });
     expect(loaded).toContain('@clerk/backend');
     expect(loaded).toContain('creem');
