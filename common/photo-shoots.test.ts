@@ -84,7 +84,18 @@ describe('progress words', () => {
       ...Array.from({ length: 5 }, () => photo('QUEUED')),
     ];
     // 7 left at 90 s each over 2 running: 5.25 min → about 6.
-    expect(shootProgress(photos)).toEqual({ total: 10, ready: 2, failed: 1, cancelled: 0, left: 7, minutesLeft: 6 });
+    expect(shootProgress(photos)).toEqual({ total: 10, ready: 2, deleted: 0, failed: 1, cancelled: 0, left: 7, minutesLeft: 6 });
+    // A landed photo deleted from My Generations since is not ready; its time still counts for the estimate.
+    const [landed, ...rest] = photos;
+    expect(shootProgress([{ ...landed, deleted: true }, ...rest])).toEqual({
+      total: 10,
+      ready: 1,
+      deleted: 1,
+      failed: 1,
+      cancelled: 0,
+      left: 7,
+      minutesLeft: 6,
+    });
   });
 
   it('uses the recent average before the first photo lands, and says nothing without a measure', () => {

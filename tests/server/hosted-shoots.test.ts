@@ -11,6 +11,7 @@ import { openSupabaseSession } from '@/backend/hosted/supabase-session';
 import { shootCost } from '@common/photo-shoots';
 import { openDatabase, type Database } from '../../server/db/index.ts';
 import { createLogger } from '../../server/logger.ts';
+import { generations } from '../../server/db/schema.ts';
 import { shootsRepository } from '../../server/repositories/shoots.repository.ts';
 import { readCatalogue, seedCatalogue } from '../../server/services/packs.service.ts';
 import { toPackView } from '../../server/services/shoots.service.ts';
@@ -101,21 +102,19 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
       })),
     );
     const photos = await shootsRepository.listPhotos(server.db, id);
+    // As the runner lands a photo: its generation (the photo's id, in the shoot), then the photo.
+    const land = async (photo: (typeof photos)[number], imageUrl: string) => {
+      await server.db
+        .insert(generations)
+        .values({ id: photo.id, userId: owner.me.id, prompt: photo.prompt, width: 832, height: 1216, imageUrl, shootId: id });
+      await shootsRepository.finishPhoto(server.db, photo.id, { status: 'SUCCEEDED', generationId: photo.id, imageUrl });
+    };
     if (progress !== 'queued') {
-      await shootsRepository.finishPhoto(server.db, photos[0].id, {
-        status: 'SUCCEEDED',
-        generationId: randomUUID(),
-        imageUrl: `/media/generations/${owner.me.id}/${id}-0.jpeg`,
-      });
+      await land(photos[0], `/media/generations/${owner.me.id}/${id}-0.jpeg`);
       await shootsRepository.finishPhoto(server.db, photos[1].id, { status: 'FAILED', error: 'refused by the safety checker' });
     }
     if (progress === 'done') {
-      for (const p of photos.slice(2))
-        await shootsRepository.finishPhoto(server.db, p.id, {
-          status: 'SUCCEEDED',
-          generationId: randomUUID(),
-          imageUrl: `/media/generations/${owner.me.id}/${p.id}.jpeg`,
-        });
+      for (const p of photos.slice(2)) await land(p, `/media/generations/${owner.me.id}/${p.id}.jpeg`);
       await shootsRepository.endShoot(server.db, id, 'COMPLETED');
     }
     return { id, pack, photos: pack.prompts.length };
@@ -212,6 +211,23 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
     // Visitors read no shoots at all.
     const anon = await fetch(`${fakes.url}/rest/v1/photo_shoots?select=id`, { headers: { apikey: fakes.anonKey } });
     expect(anon.status).toBe(401);
+  });
+
+  it('a photo deleted from My Generations shows as deleted and is not counted ready, as the server has it', async () => {
+    const ann = await person('ann');
+    const done = await shoot(ann, 1, 3, 'done');
+    const before = await ann.session.data.shoot(done.id);
+    const first = before.photos[0];
+    expect(first).toMatchObject({ status: 'SUCCEEDED', deleted: false, generation_id: first.id });
+    // The person deletes it in My Generations (the hosted SPA writes the status through Supabase).
+    await ann.session.data.deleteGeneration(first.generation_id!);
+    const after = await ann.session.data.shoot(done.id);
+    expect(after.photos[0]).toMatchObject({ status: 'SUCCEEDED', deleted: true, image_url: null, generation_id: null });
+    expect(after.photos[2]).toMatchObject({ deleted: false, generation_id: after.photos[2].id });
+    const summary = (await ann.session.data.shoots({ running: false })).find((s) => s.id === done.id)!;
+    const [serverSummary] = (await shootsRepository.listShoots(server.db, ann.me.id, { limit: 50 })).filter((r) => r.shoot.id === done.id);
+    expect(summary.ready).toBe(done.photos - 2);
+    expect(serverSummary.ready).toBe(summary.ready);
   });
 
   it('a shoot without photos embeds an empty list, as PostgREST answers a one-to-many embed with no rows', async () => {

@@ -52,7 +52,7 @@ const PHOTO_COLUMNS = 'id, position, status, prompt, width, height, image_url, g
 type UserRow = Omit<Me, 'image_url' | 'joined_at'>;
 type PackRow = Omit<PackView, 'photo_count' | 'cost' | 'prompts'> & { photo_pack_prompts: { position: number; template: string }[] };
 type ShootRow = Omit<ShootView, 'photos'>;
-type PhotoRow = Omit<ShootPhotoView, 'ahead' | 'likeness' | 'likeness_verdict'>;
+type PhotoRow = Omit<ShootPhotoView, 'ahead' | 'deleted' | 'likeness' | 'likeness_verdict'>;
 
 /** PostgREST's "no row" for .single() (product §8: the only lookup error the user sync tolerates). */
 const NO_ROW = 'PGRST116';
@@ -130,6 +130,21 @@ export function createSupabaseData(
     if (!userId) throw new Error('The user record is not loaded yet.');
     return userId;
   };
+
+  /**
+   * The shoots' photos that landed and are still in My Generations: their generations, ACTIVE, by shoot (a
+   * photo deleted there since shows as deleted and is not counted ready).
+   */
+  async function keptShootPhotos(shootIds: string[], signal?: AbortSignal): Promise<{ id: string; shoot_id: string }[]> {
+    if (shootIds.length === 0) return [];
+    const result = await supabase
+      .from('generations')
+      .select('id, shoot_id')
+      .in('shoot_id', shootIds)
+      .eq('status', 'ACTIVE')
+      .abortSignal(abortable(signal));
+    return rowsOf(result as Result<{ id: string; shoot_id: string }[]>);
+  }
 
   return {
     userId: ownId,
@@ -272,23 +287,33 @@ export function createSupabaseData(
       let query = supabase.from('photo_shoots').select(`${SHOOT_COLUMNS}, shoot_photos(status)`).eq('user_id', ownId());
       if (running) query = query.eq('status', 'RUNNING');
       const result = await query.order('created_at', { ascending: false }).limit(50).abortSignal(abortable(signal));
-      return rowsOf(result as Result<(ShootRow & { shoot_photos: { status: string }[] })[]>).map(({ shoot_photos, ...s }) => ({
+      const rows = rowsOf(result as Result<(ShootRow & { shoot_photos: { status: string }[] })[]>);
+      const kept = await keptShootPhotos(
+        rows.map((s) => s.id),
+        signal,
+      );
+      return rows.map(({ shoot_photos, ...s }) => ({
         ...s,
         created_at: iso(s.created_at),
         finished_at: s.finished_at ? iso(s.finished_at) : null,
-        ready: shoot_photos.filter((p) => p.status === 'SUCCEEDED').length,
+        // Ready: landed and still in My Generations, as the server counts them.
+        ready: kept.filter((g) => g.shoot_id === s.id).length,
         failed: shoot_photos.filter((p) => p.status === 'FAILED').length,
       })) satisfies ShootSummary[];
     },
 
     async shoot(id, signal) {
-      const result = await supabase
-        .from('photo_shoots')
-        .select(`${SHOOT_COLUMNS}, shoot_photos(${PHOTO_COLUMNS})`)
-        .eq('id', id)
-        .abortSignal(abortable(signal))
-        .single();
+      const [result, kept] = await Promise.all([
+        supabase
+          .from('photo_shoots')
+          .select(`${SHOOT_COLUMNS}, shoot_photos(${PHOTO_COLUMNS})`)
+          .eq('id', id)
+          .abortSignal(abortable(signal))
+          .single(),
+        keptShootPhotos([id], signal),
+      ]);
       const { shoot_photos, ...s } = rowsOf(result as Result<ShootRow & { shoot_photos: PhotoRow[] }>);
+      const keptIds = new Set(kept.map((g) => g.id));
       const at = (t: string | null) => (t ? iso(t) : null);
       return {
         ...s,
@@ -298,7 +323,10 @@ export function createSupabaseData(
           .sort((a, b) => a.position - b.position)
           .map((p) => ({
             ...p,
-            image_url: p.status === 'SUCCEEDED' && p.image_url ? media(p.image_url) : null,
+            // Landed, and deleted from My Generations since: no image (the server no longer serves it).
+            deleted: p.status === 'SUCCEEDED' && !keptIds.has(p.generation_id ?? ''),
+            image_url: p.status === 'SUCCEEDED' && keptIds.has(p.generation_id ?? '') && p.image_url ? media(p.image_url) : null,
+            generation_id: keptIds.has(p.generation_id ?? '') ? p.generation_id : null,
             started_at: at(p.started_at),
             finished_at: at(p.finished_at),
             // Other people's queued photos are not visible here; the queue position is the local server's.
