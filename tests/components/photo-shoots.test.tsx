@@ -2,7 +2,7 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PackView, ShootPhotoView, ShootView } from '@common/photo-shoots';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
@@ -78,6 +78,24 @@ describe('Photo Shoots page', () => {
     expect(within(card).getByText('LinkedIn Profile description')).toBeTruthy();
     expect(card.querySelector('img')?.getAttribute('src')).toBe('/media/packs/linkedin-profile/cover.jpeg');
     expect(screen.getAllByTestId('pack-card')).toHaveLength(2);
+  });
+
+  it('opens a pack at the top of its page, and goes back to the grid at the top (the path stays the same)', async () => {
+    const user = userEvent.setup();
+    const scrolls = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+    try {
+      renderAt('/app/photo-shoots');
+      await user.click(await screen.findByRole('button', { name: 'LinkedIn Profile' }));
+      expect(await screen.findByRole('heading', { name: 'LinkedIn Profile' })).toBeTruthy();
+      const opened = scrolls.mock.calls.length;
+      expect(scrolls).toHaveBeenLastCalledWith({ top: 0 });
+      await user.click(screen.getByRole('button', { name: /All photo shoots/ }));
+      await screen.findByRole('heading', { name: 'Photo Shoots' });
+      expect(scrolls.mock.calls.length).toBeGreaterThan(opened);
+      expect(scrolls).toHaveBeenLastCalledWith({ top: 0 });
+    } finally {
+      scrolls.mockRestore();
+    }
   });
 
   it('opens a pack: prompts in words, the character picker and Start shoot with its cost, starting once per click', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ArrowLeft, Camera } from 'lucide-react';
 import { SHOOT_TEXTS, type PackView } from '@common/photo-shoots';
@@ -21,6 +21,9 @@ export function PhotoShootsView({ credits }: { credits: number }) {
   const [params, setParams] = useSearchParams();
   const openId = params.get('pack');
   const open = packs.data?.find((p) => p.id === openId);
+  // A pack's page and the grid are pages of their own and start at the top: the path stays the same, so the
+  // router's ScrollToTop does not (on a phone the pack opened where the grid had been scrolled to).
+  useLayoutEffect(() => window.scrollTo({ top: 0 }), [openId]);
 
   if (packs.isPending) return <PageSpinner />;
   if (packs.isError) return <ErrorState title="Failed to load photo shoots" onRetry={() => void packs.refetch()} />;
