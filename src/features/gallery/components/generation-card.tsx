@@ -216,13 +216,14 @@ function ExploreOverlay({ item, actions, onOpen }: { item: GalleryItem; actions:
   return (
     <div ref={setCard} className={cn(overlayClasses, 'justify-end bg-gradient-to-t from-black/80 via-black/35 to-transparent')}>
       <div className="flex flex-col gap-2.5 p-3">
-        {/* Hovering the text shows the full prompt; a click on it opens the viewer like the rest of the card. */}
+        {/* Hovering the text shows the full prompt; a click on it opens the viewer like the rest of the card. The
+            prompt is cut at 150 characters (product §2); six lines hold that on the narrowest four-column card. */}
         <Tooltip.Root delayDuration={300}>
           <Tooltip.Trigger asChild>
             <p
               tabIndex={0}
               onClick={onOpen}
-              className="pointer-events-auto line-clamp-3 cursor-zoom-in text-xs leading-relaxed text-white/95 outline-none"
+              className="pointer-events-auto line-clamp-6 cursor-zoom-in text-xs leading-relaxed text-white/95 outline-none"
             >
               {cutPrompt(item.prompt)}
             </p>
