@@ -23,7 +23,10 @@ export function PhotoShootsView({ credits }: { credits: number }) {
   const open = packs.data?.find((p) => p.id === openId);
   // A pack's page and the grid are pages of their own and start at the top: the path stays the same, so the
   // router's ScrollToTop does not (on a phone the pack opened where the grid had been scrolled to).
-  useLayoutEffect(() => window.scrollTo({ top: 0 }), [openId]);
+  useLayoutEffect(() => {
+    // A block, not an arrow's value: Chromium's scrollTo returns a promise, which React would call as the cleanup.
+    window.scrollTo({ top: 0 });
+  }, [openId]);
 
   if (packs.isPending) return <PageSpinner />;
   if (packs.isError) return <ErrorState title="Failed to load photo shoots" onRetry={() => void packs.refetch()} />;
@@ -173,29 +176,21 @@ function PackDetail({ pack, credits, onBack }: { pack: PackView; credits: number
         <h1 className="text-2xl font-bold md:text-3xl">{pack.name}</h1>
         <p className="mt-1 text-sm text-fg-muted">{pack.description}</p>
       </div>
-      <div className="grid grid-cols-1 items-start gap-6 md:grid-cols-[minmax(0,1fr)_340px]">
-        <div className="flex flex-col gap-6">
-          <div className="grid grid-cols-3 gap-2" aria-label="Sample photos">
-            {(pack.sample_urls.length ? pack.sample_urls : [null, null, null]).map((url, i) => (
-              <div key={url ?? i} className="aspect-[4/5] overflow-hidden rounded-md bg-bg-muted">
-                {url ? (
-                  <img src={url} alt={`Sample ${i + 1} of ${pack.name}`} className="h-full w-full object-cover" />
-                ) : (
-                  <Cover pack={pack} />
-                )}
-              </div>
-            ))}
-          </div>
-          <section>
-            <h2 className="mb-2 text-lg font-semibold">{SHOOT_TEXTS.photos(pack.photo_count)} in this shoot</h2>
-            <ol className="flex list-decimal flex-col gap-1.5 pl-5 text-sm text-fg-muted">
-              {pack.prompts.map((p, i) => (
-                <li key={i}>{p}</li>
-              ))}
-            </ol>
-          </section>
+      {/* On a phone the picker and Start shoot come right after the samples, not after the ten briefs; on a wider
+          screen they stay beside both. */}
+      <div className="grid grid-cols-1 items-start gap-6 md:grid-cols-[minmax(0,1fr)_340px] md:grid-rows-[auto_1fr]">
+        <div className="grid grid-cols-3 gap-2 md:col-start-1 md:row-start-1" aria-label="Sample photos">
+          {(pack.sample_urls.length ? pack.sample_urls : [null, null, null]).map((url, i) => (
+            <div key={url ?? i} className="aspect-[4/5] overflow-hidden rounded-md bg-bg-muted">
+              {url ? (
+                <img src={url} alt={`Sample ${i + 1} of ${pack.name}`} className="h-full w-full object-cover" />
+              ) : (
+                <Cover pack={pack} />
+              )}
+            </div>
+          ))}
         </div>
-        <Card className="flex flex-col gap-4 p-4 md:sticky md:top-8">
+        <Card className="flex flex-col gap-4 p-4 md:sticky md:top-8 md:col-start-2 md:row-span-2 md:row-start-1">
           {characters.isPending ? (
             <PageSpinner />
           ) : characters.isError ? (
@@ -220,6 +215,14 @@ function PackDetail({ pack, credits, onBack }: { pack: PackView; credits: number
             </Banner>
           )}
         </Card>
+        <section className="md:col-start-1 md:row-start-2">
+          <h2 className="mb-2 text-lg font-semibold">{SHOOT_TEXTS.photos(pack.photo_count)} in this shoot</h2>
+          <ol className="flex list-decimal flex-col gap-1.5 pl-5 text-sm text-fg-muted">
+            {pack.prompts.map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ol>
+        </section>
       </div>
     </div>
   );
