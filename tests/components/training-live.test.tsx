@@ -173,7 +173,9 @@ describe.each(SIDES)('character training with the $name adapter', ({ side: makeS
     await user.click(screen.getByRole('button', { name: 'Start Training' }));
     await screen.findByText(SUCCESS);
     // The hosted side reads the new row through PostgREST in another process: a loaded CI machine takes over 1 s.
-    expect(await screen.findByText('Training', {}, { timeout: 10_000 })).toBeInTheDocument();
+    // findByText fails when the row never shows; the element it found may be re-rendered away a moment later
+    // (the list's realtime refetch), so it is not asked for again.
+    await screen.findByText('Training', {}, { timeout: 10_000 });
 
     await side.ended({ status: 'COMPLETED', lora_file_url: LORA_URL, result: { ok: true } });
     expect(await screen.findByText('Your character is ready', {}, { timeout: 10_000 })).toBeInTheDocument();
