@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { attachmentDisposition } from '@common/media.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { notFound } from '../domain/errors.ts';
@@ -93,7 +94,7 @@ export function downloadRoutes(deps: { media: MediaService; identity: IdentityPr
   app.get('/:id', requireUser(deps.identity, deps.users), async (c) => {
     const source = c.req.query('source') === 'explore' ? 'explore' : 'generation';
     const { object, filename } = await deps.media.openDownload(c.var.user.id, c.req.param('id'), source);
-    return sendObject(c, object, 'private, no-cache', `attachment; filename="${filename}"`);
+    return sendObject(c, object, 'private, no-cache', attachmentDisposition(filename));
   });
   return app;
 }

@@ -162,10 +162,9 @@ export function createLikenessService(deps: LikenessDeps) {
 
   /**
    * Upscales whose source was scored after they read it take its score now (and those of theirs, a step per
-   * round); how many changed.
+   * round).
    */
-  async function inheritScores(): Promise<number> {
-    let changed = 0;
+  async function inheritScores(): Promise<void> {
     // An upscale's long side caps the chain at a few steps (common/finishing.ts); the bound only guards the loop.
     for (let step = 0; step < 8; step++) {
       const rows = await db.transaction(async (tx) => {
@@ -173,10 +172,8 @@ export function createLikenessService(deps: LikenessDeps) {
         for (const g of inherited) await events.publish(tx, g.user_id, { type: 'generation', action: 'updated', id: g.id });
         return inherited;
       });
-      if (rows.length === 0) break;
-      changed += rows.length;
+      if (rows.length === 0) return;
     }
-    return changed;
   }
 
   return { referenceOf, computeReference, score, checkGeneration, inheritScores };
