@@ -172,6 +172,25 @@ describe('character training page', () => {
     expect(screen.getByRole('link', { name: 'Need 500 Credits' })).toHaveAttribute('href', '/app/subscription');
     expect(screen.getByRole('button', { name: 'Start Training' })).toBeDisabled();
   });
+
+  it('says why a click did nothing once on a phone, beside the button (the banners sit right under it there)', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width'),
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    try {
+      renderPage();
+      const user = await fillForm(3);
+      await user.click(screen.getByRole('button', { name: 'Start Training' }));
+      expect(await screen.findByTestId('training-submit-problem')).toHaveTextContent('Please upload at least 4 images for better results');
+      expect(screen.getAllByText('Please upload at least 4 images for better results')).toHaveLength(1);
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });
 
 describe('photo checks on the training page', () => {

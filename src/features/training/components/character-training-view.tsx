@@ -45,7 +45,9 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
   };
 
   const { operation } = flow;
-  const statusBanners = (operation.kind !== 'idle' || flow.successVisible) && (
+  // On a phone the banners sit right under the button, where the reason a click did nothing already shows.
+  const saidBesideButton = isPhone && operation.kind === 'error' && operation.message === flow.validation;
+  const statusBanners = ((operation.kind !== 'idle' && !saidBesideButton) || flow.successVisible) && (
     <div className="flex flex-col gap-3" aria-live="polite">
       {flow.successVisible && (
         <Banner tone="green" onDismiss={flow.dismissSuccess}>
@@ -59,7 +61,7 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
           The training finished. Use “Generate with this character” to create images with it.
         </Banner>
       )}
-      {operation.kind === 'error' && (
+      {operation.kind === 'error' && !saidBesideButton && (
         <Banner tone="red" onDismiss={flow.clearError}>
           {operation.message}
         </Banner>
