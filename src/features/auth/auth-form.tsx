@@ -30,6 +30,24 @@ function authErrorMessage(err: unknown, mode: 'sign-in' | 'sign-up'): string {
   return mode === 'sign-in' ? 'Sign-in failed. Please try again.' : 'Sign-up failed. Please try again.';
 }
 
+type Field = 'name' | 'email' | 'password';
+
+/**
+ * What is wrong with a field before anything is sent, in the page's words rather than the browser's bubble; the
+ * rules are the fields' own (required, type=email, minlength), read from their validity.
+ */
+function fieldProblem(field: Field, control: HTMLInputElement): string | null {
+  const { validity } = control;
+  if (validity.valueMissing || (field === 'name' && !control.value.trim())) {
+    return field === 'name' ? 'Enter your full name.' : field === 'email' ? 'Enter your email address.' : 'Enter your password.';
+  }
+  if (field === 'email' && !validity.valid) return 'Enter a valid email address.';
+  // The length read directly: browsers (and jsdom) set tooShort only for some ways a value was entered.
+  if (field === 'password' && control.value.length < control.minLength)
+    return `Use at least ${TEXT_LIMITS.passwordMin} characters for your password.`;
+  return null;
+}
+
 /** The built-in sign-in / sign-up flow; any sub-path of /sign-in or /sign-up renders it. */
 export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const { identity } = useBackend();
@@ -43,7 +61,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
   const isSignUp = mode === 'sign-up';
   // Where 'Delete account' on the profile page lands once the account is gone.
@@ -55,13 +73,25 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   async function submit(e: FormEvent) {
     e.preventDefault();
     setError(null);
-    setPasswordError(null);
+    const form = e.currentTarget as HTMLFormElement;
+    const problems: Partial<Record<Field, string>> = {};
+    for (const field of ['name', 'email', 'password'] as const) {
+      const control = form.elements.namedItem(field);
+      const problem = control instanceof HTMLInputElement ? fieldProblem(field, control) : null;
+      if (problem) problems[field] = problem;
+    }
+    const first = (['name', 'email', 'password'] as const).find((field) => problems[field]);
+    setFieldErrors(problems);
+    if (first) {
+      (form.elements.namedItem(first) as HTMLInputElement).focus();
+      return;
+    }
     setBusy(true);
     if (isSignUp) {
       // The server's own rule, shown before sending; the server checks it again.
       const problem = (await loadPasswordRule()).passwordProblem(password, [email.trim(), name.trim()]);
       if (problem) {
-        setPasswordError(problem);
+        setFieldErrors({ password: problem });
         setBusy(false);
         return;
       }
@@ -72,7 +102,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       await qc.fetchQuery({ queryKey: sessionUserKey, queryFn: () => identity.loadUser(), staleTime: 0 });
       navigate(landing, { replace: true });
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'WEAK_PASSWORD') setPasswordError(err.message);
+      if (err instanceof ApiError && err.code === 'WEAK_PASSWORD') setFieldErrors({ password: err.message });
       else setError(authErrorMessage(err, mode));
       setBusy(false);
     }
@@ -88,7 +118,7 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         <p className="mt-1 text-sm text-fg-muted">
           {isSignUp ? 'Start creating photos of you in minutes.' : 'Sign in to continue to Likeness.'}
         </p>
-        <form className="mt-6 flex flex-col gap-4" onSubmit={submit}>
+        <form className="mt-6 flex flex-col gap-4" onSubmit={submit} noValidate>
           {error && <Banner tone="red">{error}</Banner>}
           {accountDeleted && !error && <Banner tone="green">{ACCOUNT_TEXTS.deleted}</Banner>}
           {isSignUp && (
@@ -98,8 +128,12 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
               autoComplete="name"
               required
               maxLength={TEXT_LIMITS.personName}
+              error={fieldErrors.name}
               value={name}
-              onChange={(e) => setName(e.target.value)}
+              onChange={(e) => {
+                setName(e.target.value);
+                setFieldErrors(({ name: _, ...rest }) => rest);
+              }}
             />
           )}
           <Input
@@ -109,8 +143,12 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
             autoComplete="email"
             required
             maxLength={TEXT_LIMITS.email}
+            error={fieldErrors.email}
             value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            onChange={(e) => {
+              setEmail(e.target.value);
+              setFieldErrors(({ email: _, ...rest }) => rest);
+            }}
           />
           <Input
             label="Password"
@@ -121,12 +159,12 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
             minLength={isSignUp ? TEXT_LIMITS.passwordMin : undefined}
             maxLength={TEXT_LIMITS.passwordMax}
             hint={isSignUp ? `At least ${TEXT_LIMITS.passwordMin} characters, not a common password or your name.` : undefined}
-            error={passwordError}
+            error={fieldErrors.password}
             value={password}
             onFocus={isSignUp ? () => void loadPasswordRule() : undefined}
             onChange={(e) => {
               setPassword(e.target.value);
-              setPasswordError(null);
+              setFieldErrors(({ password: _, ...rest }) => rest);
             }}
           />
           {!isSignUp && (

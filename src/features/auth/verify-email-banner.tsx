@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useBackend } from '@/backend/backend-context';
 import { ApiError } from '@/backend/api-error';
 import { Banner } from '@/components/ui/banner';
-import { Button } from '@/components/ui/button';
 import { useSessionUser } from '@/features/session/api';
 
 const dismissedKey = (userId: string) => `likeness:verify-email-dismissed:${userId}`;
@@ -35,22 +34,29 @@ export function VerifyEmailBanner() {
     <Banner
       tone="amber"
       title="Confirm your e-mail address"
-      className="mb-6"
+      className="mb-4 md:mb-6"
       onDismiss={() => {
         sessionStorage.setItem(dismissedKey(user.id), '1');
         setDismissed(true);
       }}
     >
+      {/* One short paragraph with the action inline: the banner tops every app page, and on a phone it took a fifth of the screen. */}
       <p className="break-words">
-        {state.sent
-          ? `We sent a new link to ${email}.`
-          : (state.error ?? `We sent a link to ${email}. Open it to confirm that this address is yours.`)}
+        {state.sent ? `We sent a new link to ${email}.` : (state.error ?? `Open the link we sent to ${email}.`)}
+        {!state.sent && (
+          <>
+            {' '}
+            <button
+              type="button"
+              className="inline-flex min-h-6 items-center font-semibold text-fg underline underline-offset-2 hover:no-underline disabled:opacity-60"
+              disabled={state.busy}
+              onClick={() => void sendAgain()}
+            >
+              {state.busy ? 'Sending…' : 'Send again'}
+            </button>
+          </>
+        )}
       </p>
-      {!state.sent && (
-        <Button size="sm" variant="secondary" busy={state.busy} className="mt-2" onClick={() => void sendAgain()}>
-          Send again
-        </Button>
-      )}
     </Banner>
   );
 }
