@@ -60,8 +60,10 @@ test('generate, upscale 2×, edit with a new prompt, and see both in My Generati
   const { default: sharp } = await import('sharp');
   expect((await sharp(await download.path()).metadata()).width).toBe(2048);
 
-  // Back to the source through the link, then Edit with a prompt.
-  await viewer.getByTestId('source-link').getByRole('button').click();
+  // Back to the source through the link (big enough for a finger), then Edit with a prompt.
+  const sourceButton = viewer.getByTestId('source-link').getByRole('button');
+  expect((await sourceButton.boundingBox())!.height).toBeGreaterThanOrEqual(32);
+  await sourceButton.click();
   await expect(viewer.getByText('1024 × 1024', { exact: true })).toBeVisible();
   await viewer.getByRole('button', { name: 'Edit with a prompt' }).click();
   await expect(page).toHaveURL(/\/app\/create-image$/);

@@ -149,7 +149,8 @@ export function SourceLink({ origin, onOpen }: { origin: GenerationSource; onOpe
       <button
         type="button"
         onClick={() => onOpen(origin.id)}
-        className="font-mono text-xs font-semibold text-brand underline"
+        // Padded out to a finger's size (the id alone is ~16 px high) without moving the line around it.
+        className="-mx-1 -my-2 inline-block rounded px-1 py-2 font-mono text-xs font-semibold text-brand underline hover:bg-brand-soft"
         title={origin.id}
       >
         {origin.id.slice(0, 8)}…
