@@ -12,6 +12,7 @@ import { meKey } from '@/features/session/api';
 import CreateImagePage from '@/pages/app/create-image-page';
 import MyGenerationsPage from '@/pages/app/my-generations-page';
 import { localBackendOver } from '../support/fake-backend';
+import { stubPhoneScreen } from '../support/phone';
 
 /** Finishing a result in the viewer: upscale, edit with a prompt, keep the seed. */
 
@@ -255,12 +256,7 @@ describe('Regenerate: Keep the seed', () => {
 
 describe('on a phone', () => {
   it('the full-screen sheet offers the same actions', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: query.includes('max-width'),
-      media: query,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-    }));
+    stubPhoneScreen();
     try {
       const user = userEvent.setup();
       const { sent } = renderApp();

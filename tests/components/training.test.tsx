@@ -7,6 +7,7 @@ import type { TrainingView } from '@common/training';
 import { ApiError } from '@/backend/api-error';
 import { fakeBackend, me } from '../support/fake-backend';
 import { distinctHash, fillForm, photoIndex, photos, record, renderTrainingPage, verdict } from '../support/training-page';
+import { stubPhoneScreen } from '../support/phone';
 
 const SUCCESS_DESKTOP =
   'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
@@ -174,12 +175,7 @@ describe('character training page', () => {
   });
 
   it('says why a click did nothing once on a phone, beside the button (the banners sit right under it there)', async () => {
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: query.includes('max-width'),
-      media: query,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-    }));
+    stubPhoneScreen();
     try {
       renderPage();
       const user = await fillForm(3);
