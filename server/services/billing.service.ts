@@ -268,7 +268,8 @@ export function createBillingService(deps: {
    * checkouts opened before either was paid, say in two tabs). What was paid is not lost: each paid period of
    * it grants its plan's credits like any payment. It is kept as `duplicate` (not in force: the account's plan
    * stays the first subscription's) and cancelled with the provider at once, so it charges no more; if the
-   * provider cannot be reached, its next event (a renewal) lands here again and tries again.
+   * provider cannot be reached, its next event (a renewal) lands here again and tries again, as does deleting the
+   * account (subscription-cancellation.ts).
    */
   async function settleSecondSubscription(event: PaymentEvent): Promise<WebhookOutcome> {
     const outcome = await db.transaction(async (tx): Promise<WebhookOutcome> => {

@@ -8,10 +8,11 @@ import type { SandboxPaymentsService } from './sandbox-payments.service.ts';
 import type { UserRow } from './users.service.ts';
 
 /**
- * Subscriptions that can no longer charge the person: ended, already set to end, or a `duplicate` (a second
- * subscription, cancelled with the provider when it was found; billing.service).
+ * Subscriptions that can no longer charge the person: ended or already set to end. A `duplicate` (a second
+ * subscription, billing.service) is not among them: its cancellation was asked for when it was found, but until
+ * the provider's `subscription.canceled` turns it `canceled`, that request may have failed and it may still charge.
  */
-const ENDED = new Set(['canceled', 'expired', 'scheduled_cancel', 'duplicate']);
+const ENDED = new Set(['canceled', 'expired', 'scheduled_cancel']);
 
 export type SubscriptionCancellation = ReturnType<typeof createSubscriptionCancellation>;
 

@@ -10,6 +10,15 @@ import { signWebhookBody } from '../../server/providers/payments/index.ts';
  * bodies the `creem` SDK's response schemas accept. See shared/contracts/creem.md.
  */
 
+/** A subscription the fake holds, as the product's calls change it. */
+interface FakeSubscription {
+  id: string;
+  productId: string;
+  customerId: string;
+  status: string;
+  canceledAt: string | null;
+}
+
 export interface FakeCreem {
   url: string;
   /** Checkout request bodies received, in order (snake_case, as sent on the wire). */
@@ -73,10 +82,27 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
   const customers = new Set<string>();
   const archived = new Set<string>();
   const productLookups: string[] = [];
-  const subscriptions = new Map<string, { id: string; productId: string; customerId: string; status: string }>();
+  const subscriptions = new Map<string, FakeSubscription>();
   const cancellations: { id: string; body: Record<string, unknown> }[] = [];
   let refusal: number | null = null;
   let base = '';
+
+  /** A subscription as Creem's API answers with it (GET /v1/subscriptions, POST …/cancel). */
+  function subscriptionEntity(sub: FakeSubscription) {
+    const now = new Date().toISOString();
+    return {
+      id: sub.id,
+      mode: opts.apiKey.startsWith('creem_test_') ? 'test' : 'prod',
+      object: 'subscription',
+      product: sub.productId,
+      customer: sub.customerId,
+      collection_method: 'charge_automatically',
+      status: sub.status,
+      canceled_at: sub.canceledAt,
+      created_at: now,
+      updated_at: now,
+    };
+  }
 
   async function readBody(req: Request): Promise<Record<string, unknown> | Response> {
     if (!req.headers.get('content-type')?.startsWith('application/json'))
@@ -90,7 +116,8 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
   }
 
   async function handle(req: Request): Promise<Response> {
-    const path = new URL(req.url).pathname;
+    const url = new URL(req.url);
+    const path = url.pathname;
     if (req.headers.get('x-api-key') !== opts.apiKey) return error(403, 'Forbidden', 'Invalid API key');
 
     if (path === '/v1/checkouts' && req.method === 'POST') {
@@ -161,6 +188,12 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
       return Response.json({ customer_portal_link: `${base}/my-orders/login/${randomBytes(8).toString('hex')}` });
     }
 
+    if (path === '/v1/subscriptions' && req.method === 'GET') {
+      const sub = subscriptions.get(url.searchParams.get('subscription_id') ?? '');
+      if (!sub) return error(404, 'Not Found', 'Subscription not found');
+      return Response.json(subscriptionEntity(sub));
+    }
+
     const cancel = /^\/v1\/subscriptions\/([^/]+)\/cancel$/.exec(path);
     if (cancel && req.method === 'POST') {
       const id = decodeURIComponent(cancel[1]);
@@ -177,19 +210,8 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
       if (!sub) return error(404, 'Not Found', 'Subscription not found');
       if (sub.status === 'canceled') return error(400, 'Bad Request', 'Subscription is already canceled');
       sub.status = body.mode === 'scheduled' ? 'scheduled_cancel' : 'canceled';
-      const now = new Date().toISOString();
-      return Response.json({
-        id: sub.id,
-        mode: opts.apiKey.startsWith('creem_test_') ? 'test' : 'prod',
-        object: 'subscription',
-        product: sub.productId,
-        customer: sub.customerId,
-        collection_method: 'charge_automatically',
-        status: sub.status,
-        canceled_at: now,
-        created_at: now,
-        updated_at: now,
-      });
+      sub.canceledAt = new Date().toISOString();
+      return Response.json(subscriptionEntity(sub));
     }
 
     return error(404, 'Not Found', `Cannot ${req.method} ${path}`);
@@ -206,7 +228,7 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
     addCustomer: (id) => customers.add(id),
     productLookups,
     archiveProduct: (id) => archived.add(id),
-    addSubscription: (sub) => subscriptions.set(sub.id, { ...sub, status: 'active' }),
+    addSubscription: (sub) => subscriptions.set(sub.id, { ...sub, status: 'active', canceledAt: null }),
     cancellations,
     refuseCancellations: (status) => {
       refusal = status;

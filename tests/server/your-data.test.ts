@@ -568,6 +568,46 @@ describe('delete account with Creem', () => {
     );
   });
 
+  it('cancels a second subscription whose cancellation failed when it was found, and takes one already cancelled as done', async () => {
+    const deliver = async (type: string, object: Record<string, unknown>) => {
+      const e = signedWebhook(webhookSecret, type, object);
+      expect((await fetch(`${ts.url}/api/webhooks/creem`, { method: 'POST', body: e.body, headers: e.headers })).status).toBe(200);
+    };
+    /** A person who paid two checkouts (two tabs): the second subscription is kept as `duplicate`. */
+    const twoSubscriptions = async (refuseAtDiscovery: boolean) => {
+      const person = await ts.signUp();
+      const customerId = `cust_${uid()}`;
+      const [first, second] = [products.BASIC, products.STANDARD].map((productId) => ({
+        id: `sub_${uid()}`,
+        productId,
+        customerId,
+        userId: person.userId,
+        transactionId: `tran_${uid()}`,
+      }));
+      for (const sub of [first!, second!]) creem.addSubscription(sub);
+      await deliver('subscription.paid', creemSubscription(first!));
+      creem.refuseCancellations(refuseAtDiscovery ? 400 : null);
+      await deliver('subscription.paid', creemSubscription(second!));
+      creem.refuseCancellations(null);
+      const stored = await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.id, second!.id));
+      expect(stored[0]?.status).toBe('duplicate');
+      return { person, first: first!, second: second! };
+    };
+
+    // Creem could not be reached when the second subscription was found: it would charge on after the account went.
+    const unreached = await twoSubscriptions(true);
+    expect((await unreached.person.client.post('/api/me/delete', { email: unreached.person.email })).status).toBe(204);
+    expect(creem.cancellations.filter((c) => c.id === unreached.second.id)).toHaveLength(2);
+    expect(creem.cancellations.filter((c) => c.id === unreached.first.id)).toHaveLength(1);
+
+    // Cancelled when found, its subscription.canceled not yet here: Creem refuses a second cancellation, which is no failure.
+    const cancelled = await twoSubscriptions(false);
+    expect((await cancelled.person.client.post('/api/me/delete', { email: cancelled.person.email })).status).toBe(204);
+    expect(creem.cancellations.filter((c) => c.id === cancelled.second.id)).toHaveLength(2);
+    const [erased] = await ts.rt.db.select().from(users).where(eq(users.id, cancelled.person.userId));
+    expect(erased?.erasedAt).toBeInstanceOf(Date);
+  });
+
   it('cancels a training in progress when its character is deleted, with the usual refund', async () => {
     // A separate server whose trainer takes far longer than the test, so the training is still running.
     const slow = await startTestServer({ env: { ...PATIENT_VISION, TRAINING_DURATION_SECONDS: '3600', TRAINING_POLL_SECONDS: '0.05' } });

@@ -59,6 +59,10 @@ export function createCreemProvider(opts: CreemOptions): PaymentProvider {
       try {
         await creem.subscriptions.cancel(subscriptionId, { mode: 'immediate' });
       } catch (err) {
+        // Creem refuses to cancel a subscription that is cancelled already (an earlier attempt that succeeded
+        // while its webhook is still on the way): that is the outcome asked for, not a failure.
+        const current = await creem.subscriptions.get(subscriptionId).catch(() => null);
+        if (current?.status === 'canceled') return;
         throw new PaymentProviderError('The payment provider did not cancel the subscription. Please try again later.', err);
       }
     },
