@@ -4,7 +4,7 @@ import type { TrainingSubmitResponse, TrainingView, TrainingStatus } from '@comm
 import { trainingSubmissionSchema } from '@common/training.ts';
 import type { z } from 'zod';
 import { afterCommit, type Db, type Executor } from '../db/index.ts';
-import { badRequest, forbidden, notFound, unauthorized, unavailable } from '../domain/errors.ts';
+import { badRequest, forbidden, insufficientCredits, notFound, unauthorized, unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { trainingStateFromWebhook } from '../providers/inference/fal-trainer.ts';
@@ -125,6 +125,15 @@ export function createTrainingsService(deps: TrainingsDeps) {
       if (!upload || upload.kind !== 'training-archive') {
         throw forbidden('images_data_url must be a training archive you uploaded (training_images.zip).', 'archive_not_yours');
       }
+      const sameSubmission = { userId, uploadUrl: upload.url, characterName: input.character_name, seconds: DOUBLE_SUBMIT_SECONDS };
+      // Unpacking the archive and checking up to 50 photos is work for someone who can pay for the training: a
+      // balance too low is refused first (the debit under the lock below is what decides), except for a second
+      // click on a training just paid for, which is answered below with the first.
+      const credits = await deps.credits.balance(userId);
+      if (credits < TRAINING_COST) {
+        const same = await repo.recentSameSubmission(deps.db, sameSubmission);
+        if (!same) throw insufficientCredits(TRAINING_COST, credits);
+      }
       const zip = await deps.storage.read(upload.storageKey);
       if (!zip)
         throw badRequest('The uploaded training archive is no longer available. Please upload the photos again.', 'archive_missing');
@@ -135,12 +144,7 @@ export function createTrainingsService(deps: TrainingsDeps) {
       const repeated = await deps.db.transaction(async (tx) => {
         // The user's row is the lock every paid action takes: a second click waits here and finds the first.
         await usersRepository.lockRow(tx, userId);
-        const same = await repo.recentSameSubmission(tx, {
-          userId,
-          uploadUrl: upload.url,
-          characterName: input.character_name,
-          seconds: DOUBLE_SUBMIT_SECONDS,
-        });
+        const same = await repo.recentSameSubmission(tx, sameSubmission);
         if (same?.requestId) {
           requestId = same.requestId;
           return true;

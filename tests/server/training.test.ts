@@ -160,6 +160,11 @@ describe.each(testDatabases())('character training (%s)', (database) => {
     const url = await uploadArchive(client, await trainingArchive(4));
     const short = await client.post('/api/image/submit-lora-training', trainingPayload(url));
     expect(short.status).toBe(402);
+    // Refused before the archive is unpacked and its photos checked: that work is not done for someone who cannot pay.
+    const broken = await uploadArchive(client, zipSync({ '1.jpg': new TextEncoder().encode('not a photo') }));
+    const unpaid = await client.post('/api/image/submit-lora-training', trainingPayload(broken));
+    expect(unpaid.status).toBe(402);
+    expect(await unpaid.json()).toMatchObject({ code: 'insufficient_credits', message: 'This needs 500 credits; you have 499.' });
     const blank = await client.post('/api/image/submit-lora-training', trainingPayload(url, { character_name: '   ' }));
     expect(blank.status).toBe(400);
     expect((await blank.json()).message).toMatch('Please enter a character name');
