@@ -1,4 +1,3 @@
-import { unzipSync } from 'fflate';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { BuiltinTrainer } from '../providers/inference/builtin-trainer.ts';
@@ -10,6 +9,7 @@ import type { JobLeases } from '../repositories/job-leases.ts';
 import { trainingsRepository as repo, type TrainingRow } from '../repositories/trainings.repository.ts';
 import type { CreditsService } from '../services/credits.service.ts';
 import { finishTraining, TRAINING_COST, trainingEndOf, type TrainingEnd } from '../services/trainings.service.ts';
+import { checkTrainingArchive } from '../services/training-archive.ts';
 import { LIMITS } from '@common/product.ts';
 
 /**
@@ -82,8 +82,8 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
 
   async function readArchiveImages(row: TrainingRow): Promise<Uint8Array[]> {
     const zip = await readArchive(row);
-    // The archive passed checkTrainingArchive before the row existed.
-    return Object.values(unzipSync(zip, { filter: (f) => !f.name.endsWith('/') }));
+    // The archive passed this check before the row existed; it is read the same way here, by the one reader.
+    return (await checkTrainingArchive(zip)).map((image) => image.bytes);
   }
 
   async function runBuiltin(row: TrainingRow): Promise<void> {
