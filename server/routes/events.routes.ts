@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
+import type { Logger } from '../logger.ts';
 import { unavailable } from '../domain/errors.ts';
 import { requireUser, resolveUser } from '../http/require-user.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
@@ -28,6 +29,7 @@ export function eventsRoutes(deps: {
   users: UsersService;
   events: EventBus;
   credits: CreditsService;
+  logger: Logger;
   heartbeatMs: number;
   streamLimits?: { perUser: number; perInstance: number };
 }) {
@@ -109,36 +111,44 @@ export function eventsRoutes(deps: {
         unsubscribe();
         wake?.();
       });
-      // Sessions that ended between the check on the way in and this subscription went unheard: check once more.
-      void checkCredential();
-      const balance = async (): Promise<RealtimeEvent> => ({ type: 'credits', credits: await deps.credits.balance(userId) });
-      // A fresh (or re-opened) stream starts from the current balance, so nothing missed while away stays stale.
-      // It goes first: an event that arrived during the read is newer than or equal to what the read saw.
-      queue.unshift(await balance());
-      await stream.writeSSE({ event: 'ready', data: '{}', retry: 2000 });
-      while (!stream.aborted && !stream.closed && !disconnected && !signedOut) {
-        while (queue.length) {
-          const event = queue.shift()!;
-          await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
-          // Events were lost while the instance's LISTEN connection was down: the balance is sent again, and
-          // the browser refetches the rest.
-          if (event.type === 'resync') queue.unshift(await balance());
+      // Every way out (the end of the loop, or a throw such as a failed balance read, after which the stream closes
+      // without onAbort being called) gives the slot back and leaves the bus.
+      try {
+        // Sessions that ended between the check on the way in and this subscription went unheard: check once more.
+        void checkCredential();
+        const balance = async (): Promise<RealtimeEvent> => ({ type: 'credits', credits: await deps.credits.balance(userId) });
+        // A fresh (or re-opened) stream starts from the current balance, so nothing missed while away stays stale.
+        // It goes first: an event that arrived during the read is newer than or equal to what the read saw.
+        queue.unshift(await balance());
+        await stream.writeSSE({ event: 'ready', data: '{}', retry: 2000 });
+        while (!stream.aborted && !stream.closed && !disconnected && !signedOut) {
+          while (queue.length) {
+            const event = queue.shift()!;
+            await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+            // Events were lost while the instance's LISTEN connection was down: the balance is sent again, and
+            // the browser refetches the rest.
+            if (event.type === 'resync') queue.unshift(await balance());
+          }
+          if (disconnected || signedOut) break;
+          // Sleep until an event arrives or it is time for a heartbeat, whichever comes first.
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, deps.heartbeatMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wake = undefined;
+          if (!queue.length && !stream.aborted && !stream.closed && !disconnected && !signedOut) await stream.write(': heartbeat\n\n');
         }
-        if (disconnected || signedOut) break;
-        // Sleep until an event arrives or it is time for a heartbeat, whichever comes first.
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, deps.heartbeatMs);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = undefined;
-        if (!queue.length && !stream.aborted && !stream.closed && !disconnected && !signedOut) await stream.write(': heartbeat\n\n');
+      } catch (err) {
+        // The stream ends and the browser's EventSource opens a new one; the detail is for the log, not the page.
+        deps.logger.warn({ err, userId }, 'event stream ended by an error');
+      } finally {
+        clearTimeout(expiry);
+        unsubscribe();
+        release();
       }
-      clearTimeout(expiry);
-      unsubscribe();
-      release();
       await checking;
     });
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent, createServer, request } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { dropStalledBodies } from '../../server/http/timeouts.ts';
@@ -70,6 +70,29 @@ describe('event stream limits', () => {
     const third = await ts.signUp();
     expect((await openStream(ts, third.client)).status).toBe(200);
     for (const s of open) await s.cancel();
+  });
+
+  it('gives a stream’s slot back when the stream fails (a database blip reading the balance), so the instance keeps serving', async () => {
+    const { client } = await ts.signUp();
+    const others = await Promise.all([ts.signUp(), ts.signUp()]);
+    const balance = vi.spyOn(ts.rt.credits, 'balance').mockRejectedValue(new Error('connection terminated unexpectedly'));
+    try {
+      // Five failed streams, as many as the instance allows (three from one person, the rest from others).
+      for (const c of [client, client, client, others[0]!.client, others[1]!.client]) {
+        const failed = await openStream(ts, c);
+        expect(failed.status).toBe(200);
+        // It ended before 'ready', and without the error's text (that is for the log).
+        expect('ended' in failed && failed.ended).toBe(true);
+        expect(await failed.text()).not.toContain('connection terminated');
+      }
+    } finally {
+      balance.mockRestore();
+    }
+    // Someone else's first stream: no stream of their own to take the place of.
+    const next = await openStream(ts, (await ts.signUp()).client);
+    expect(next.status).toBe(200);
+    expect(await next.text()).toContain('event: credits');
+    await next.cancel();
   });
 });
 
