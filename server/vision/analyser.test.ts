@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { samplePhoto } from '../../tests/helpers/photos.ts';
 import { createVisionAnalyser, VisionError } from './analyser.ts';
 import { detailedCaption, fastCaption, framingOf } from './describe.ts';
+import { NO_FACE, photoOf } from '../../bench/photo-eval/set.ts';
 
 // Real models on real photos (cut from the samples inside @vladmandic/human): one analyser for the file.
 const analyser = createVisionAnalyser({ timeoutMs: 30_000 });
@@ -83,5 +84,16 @@ describe('vision analyser on sample photos', () => {
     } finally {
       await own.close();
     }
+  });
+});
+
+describe('captions after a photo check, in the same worker', () => {
+  it('see no person in a photo of dice, as in a fresh worker (the check’s face options do not carry over)', async () => {
+    const dice = NO_FACE.find((c) => c.name === 'three dice')!;
+    const photo = await photoOf(dice);
+    await analyser.check(photo);
+    const a = await analyser.analyse(photo);
+    expect(a.faces).toHaveLength(0);
+    expect(fastCaption(a)).not.toMatch(/\b(woman|man|person)\b/);
   });
 });

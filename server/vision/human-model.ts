@@ -131,7 +131,8 @@ const CAPTION_MODELS = {
   face: {
     enabled: true,
     detector: { maxDetected: 20, minConfidence: 0.3, return: false },
-    mesh: { enabled: true },
+    // Set back after a photo check (FACE_MESH keeps what the mesh cannot fit): a caption counts only faces that hold.
+    mesh: { enabled: true, keepInvalid: false },
     description: { enabled: true },
     emotion: { enabled: true },
   },
