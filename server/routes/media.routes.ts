@@ -65,8 +65,9 @@ export function mediaRoutes(deps: { media: MediaService; identity: IdentityProvi
     if (!canRead(key, user?.id ?? null)) throw notFound();
     return key;
   }
+  // Generations and Explore images can be taken down (a delete, a removal, an erasure): shared caches revalidate them.
   const cacheControlOf = (key: string) =>
-    key.startsWith('generations/') ? REVALIDATE : `${isPublicKey(key) ? 'public' : 'private'}, ${IMMUTABLE}`;
+    key.startsWith('generations/') || key.startsWith('explore/') ? REVALIDATE : `${isPublicKey(key) ? 'public' : 'private'}, ${IMMUTABLE}`;
 
   app.get('/thumbs/:width{[0-9]+}/*', async (c) => {
     const width = Number(c.req.param('width'));

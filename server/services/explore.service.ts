@@ -19,6 +19,7 @@ import { isUuid } from '../domain/validate.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { exploreRepository as repo, type ExploreRow } from '../repositories/explore.repository.ts';
 import { DECODE_LIMITS } from '../domain/image-budget.ts';
+import { withThumbnails } from './media.service.ts';
 
 const IMAGE_TYPES: Record<string, { contentType: string; extension: string }> = {
   jpeg: { contentType: 'image/jpeg', extension: 'jpeg' },
@@ -176,12 +177,15 @@ export function createExploreService(deps: { db: Db; storage: StorageProvider })
       return toExploreItem(row);
     },
 
-    /** Removes the item and its stored image (explore images belong to the gallery alone). */
+    /**
+     * Removes the item, its stored image and that image's thumbnails (explore images belong to the gallery alone;
+     * a thumbnail left behind would keep a removed or erased person's image public until the orphan sweep).
+     */
     async remove(id: string): Promise<ExploreItem> {
       const row = isUuid(id) ? await repo.remove(db, id) : undefined;
       if (!row) throw notFound(`No explore item ${id}.`);
       const key = keyFromMediaUrl(row.imageUrl);
-      if (key?.startsWith('explore/')) await storage.delete(key);
+      if (key?.startsWith('explore/')) await Promise.all(withThumbnails(key).map((k) => storage.delete(k)));
       return toExploreItem(row);
     },
   };

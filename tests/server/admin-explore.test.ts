@@ -85,14 +85,21 @@ describe('admin explore command (pglite)', () => {
         height: 80,
       });
       expect(list.items[1]).toMatchObject({ id: addedId, is_featured: false, gender: 'female', hair_color: 'red', style: 'headshot' });
-      expect((await client.get(list.items[1].image_url)).status).toBe(200);
+      const original = await client.get(list.items[1].image_url);
+      expect(original.status).toBe(200);
+      // Shared caches revalidate an Explore image: it can be taken down (a removal, an erasure).
+      expect(original.headers.get('cache-control')).toBe('public, no-cache');
       const imageUrl = list.items[1].image_url;
+      const thumbUrls = [384, 768].map((width) => imageUrl.replace('/media/', `/media/thumbs/${width}/`));
+      for (const url of thumbUrls) expect((await client.get(url)).headers.get('cache-control')).toBe('public, no-cache');
       await ts.stop();
       expect((await admin(env, 'explore', 'remove', addedId)).code).toBe(0);
       ts = await startTestServer({ dataDir });
       const after = await ts.signUp();
       expect((await (await after.client.get('/api/explore')).json()).total).toBe(1);
       expect((await after.client.get(imageUrl)).status).toBe(404);
+      // Its thumbnails, made when the grid showed it, went with it.
+      for (const url of thumbUrls) expect((await after.client.get(url)).status, url).toBe(404);
     } finally {
       await ts.stop();
     }
