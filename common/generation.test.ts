@@ -111,6 +111,15 @@ describe('seeds', () => {
 
   it('keeps digits only', () => {
     expect(seedDigits('12a3-4 ')).toBe('1234');
+    expect(seedDigits('0042')).toBe('0042');
+  });
+
+  it('caps the field at the largest seed the image API takes, so a locked seed is never refused or replaced', () => {
+    expect(seedDigits('2147483646')).toBe('2147483646');
+    expect(seedDigits('2147483647')).toBe('2147483646');
+    expect(seedDigits('12345678901234567890')).toBe('2147483646');
+    expect(seedDigits('00000000000000001')).toBe('00000000000000001');
+    expect(seedDigits('')).toBe('');
   });
 });
 

@@ -233,7 +233,11 @@ export function randomSeed(random: () => number = Math.random): number {
   return Math.floor(random() * SEED_LIMIT) % SEED_LIMIT;
 }
 
-/** Seed field: digits only (product §5). */
+/**
+ * Seed field: digits only (product §5), and no more than the largest seed the image API takes, so that a locked
+ * seed is always the seed used (product §4) rather than refused, or replaced by a random one past 2^53.
+ */
 export function seedDigits(input: string): string {
-  return input.replace(/\D+/g, '');
+  const digits = input.replace(/\D+/g, '');
+  return digits !== '' && BigInt(digits) >= BigInt(SEED_LIMIT) ? String(SEED_LIMIT - 1) : digits;
 }
