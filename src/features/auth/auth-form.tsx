@@ -16,13 +16,17 @@ import { authPath, NEXT_PARAM, postAuthPath } from './paths';
 /** The password rule carries zxcvbn's dictionaries (~400 KB): loaded only when someone signs up. */
 const loadPasswordRule = () => import('@common/password');
 
+/** Said both before sending (the field's own check) and when the server refuses the same thing. */
+const PASSWORD_TOO_SHORT = `Use at least ${TEXT_LIMITS.passwordMin} characters for your password.`;
+const INVALID_EMAIL = 'Enter a valid email address.';
+
 function authErrorMessage(err: unknown, mode: 'sign-in' | 'sign-up'): string {
   if (err instanceof ApiError) {
     if (err.status === 401 || err.code === 'INVALID_EMAIL_OR_PASSWORD') return 'Incorrect email or password. Please try again.';
     if (err.code === 'USER_ALREADY_EXISTS' || err.code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL' || err.status === 422)
       return 'An account with this email already exists. Sign in instead.';
-    if (err.code === 'PASSWORD_TOO_SHORT') return `Use at least ${TEXT_LIMITS.passwordMin} characters for your password.`;
-    if (err.code === 'INVALID_EMAIL') return 'Enter a valid email address.';
+    if (err.code === 'PASSWORD_TOO_SHORT') return PASSWORD_TOO_SHORT;
+    if (err.code === 'INVALID_EMAIL') return INVALID_EMAIL;
     if (err.status === 429) return err.message;
     if (err.status < 500 && err.message) return err.message;
   }
@@ -30,21 +34,22 @@ function authErrorMessage(err: unknown, mode: 'sign-in' | 'sign-up'): string {
   return mode === 'sign-in' ? 'Sign-in failed. Please try again.' : 'Sign-up failed. Please try again.';
 }
 
-type Field = 'name' | 'email' | 'password';
+/** The form's fields in page order: the first one with a problem takes the focus. */
+const FIELDS = ['name', 'email', 'password'] as const;
+type Field = (typeof FIELDS)[number];
 
 /**
  * What is wrong with a field before anything is sent, in the page's words rather than the browser's bubble; the
- * rules are the fields' own (required, type=email, minlength), read from their validity.
+ * rules are the fields' own (required, type=email, minlength).
  */
 function fieldProblem(field: Field, control: HTMLInputElement): string | null {
   const { validity } = control;
   if (validity.valueMissing || (field === 'name' && !control.value.trim())) {
     return field === 'name' ? 'Enter your full name.' : field === 'email' ? 'Enter your email address.' : 'Enter your password.';
   }
-  if (field === 'email' && !validity.valid) return 'Enter a valid email address.';
+  if (field === 'email' && !validity.valid) return INVALID_EMAIL;
   // The length read directly: browsers (and jsdom) set tooShort only for some ways a value was entered.
-  if (field === 'password' && control.value.length < control.minLength)
-    return `Use at least ${TEXT_LIMITS.passwordMin} characters for your password.`;
+  if (field === 'password' && control.value.length < control.minLength) return PASSWORD_TOO_SHORT;
   return null;
 }
 
@@ -75,15 +80,17 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     setError(null);
     const form = e.currentTarget as HTMLFormElement;
     const problems: Partial<Record<Field, string>> = {};
-    for (const field of ['name', 'email', 'password'] as const) {
+    let first: HTMLInputElement | undefined;
+    for (const field of FIELDS) {
       const control = form.elements.namedItem(field);
       const problem = control instanceof HTMLInputElement ? fieldProblem(field, control) : null;
-      if (problem) problems[field] = problem;
+      if (!problem) continue;
+      problems[field] = problem;
+      first ??= control as HTMLInputElement;
     }
-    const first = (['name', 'email', 'password'] as const).find((field) => problems[field]);
     setFieldErrors(problems);
     if (first) {
-      (form.elements.namedItem(first) as HTMLInputElement).focus();
+      first.focus();
       return;
     }
     setBusy(true);
