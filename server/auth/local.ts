@@ -3,7 +3,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, createEmailVerificationToken, isAPIError } from 'better-auth/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, getTableColumns, ne, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, ne, sql } from 'drizzle-orm';
 import {
   CHANGE_PASSWORD_MESSAGES,
   changePasswordFieldsSchema,
@@ -118,6 +118,22 @@ export const VERIFY_TOKEN_SECONDS = 24 * 60 * 60;
 const hashVerificationIdentifier = async (identifier: string) => createHash('sha256').update(identifier).digest('base64url');
 /** The library names a reset token's row `reset-password:<token>` (its request-password-reset route). */
 const resetIdentifier = (token: string) => `reset-password:${token}`;
+
+/** The address and name of the account a reset token belongs to, while the token is valid. */
+async function resetTokenOwner(db: Db, token: string): Promise<{ email: string; name: string } | undefined> {
+  const [owner] = await db
+    .select({ email: authUsers.email, name: authUsers.name })
+    .from(authVerifications)
+    .innerJoin(authUsers, eq(authUsers.id, authVerifications.value))
+    .where(
+      and(
+        eq(authVerifications.identifier, await hashVerificationIdentifier(resetIdentifier(token))),
+        gt(authVerifications.expiresAt, new Date()),
+      ),
+    )
+    .limit(1);
+  return owner;
+}
 
 /** The guard's and the parser's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
 async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
@@ -278,10 +294,12 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
           const fields = await asApiError(() => parseOrThrow(mailRequestSchema, ctx.body ?? {}));
           if (address) await asApiError(() => guard.admitMailRequest(fields.email.toLowerCase(), address));
         } else if (ctx.path === '/reset-password') {
-          // The password rule of sign-up, before the token is looked at (a weak password changes nothing).
+          // The password rule of sign-up, before the token is used (a weak password changes nothing): not the
+          // account's own address or name either, read through the token; an unknown token is the library's to refuse.
           const fields = await asApiError(() => parseOrThrow(resetPasswordSchema, ctx.body ?? {}));
+          const owner = fields.token ? await resetTokenOwner(opts.db, fields.token) : undefined;
           const { passwordProblem } = await import('@common/password.ts');
-          const problem = passwordProblem(fields.newPassword, []);
+          const problem = passwordProblem(fields.newPassword, owner ? [owner.email, owner.name] : []);
           if (problem) throw new APIError('BAD_REQUEST', { message: problem, code: 'WEAK_PASSWORD' });
         }
       }),

@@ -109,6 +109,10 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     const weak = await visitor.post('/api/auth/reset-password', { token, newPassword: 'password123' });
     expect(weak.status).toBe(400);
     expect((await weak.json()).code).toBe('WEAK_PASSWORD');
+    // So does the account's own address, as at sign-up: the rule knows whose token it is.
+    const ownAddress = await visitor.post('/api/auth/reset-password', { token, newPassword: email });
+    expect(ownAddress.status).toBe(400);
+    expect((await ownAddress.json()).code).toBe('WEAK_PASSWORD');
 
     // The old session's event stream ends with it, within 5 seconds.
     const res = await fetch(`${ts.url}/api/events`, { headers: { cookie: oldSession.cookieHeader() } });

@@ -127,7 +127,9 @@ export function ResetPasswordForm() {
       setDone(true);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'WEAK_PASSWORD') setPasswordError(err.message);
-      else if (err instanceof ApiError && (err.code === 'INVALID_TOKEN' || err.code === 'USER_NOT_FOUND')) setError(INVALID_LINK);
+      // The password was checked above, so any other refusal is of the link (unknown, used, expired or malformed);
+      // the address form's 'Enter a valid email address.' would name a field this page does not have.
+      else if (err instanceof ApiError && (err.status === 400 || err.code === 'USER_NOT_FOUND')) setError(INVALID_LINK);
       else setError(requestError(err));
     } finally {
       setBusy(false);
