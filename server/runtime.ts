@@ -468,7 +468,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const sandboxPayments = isSandboxProvider(payments) ? createSandboxPaymentsService({ sandbox: payments, billing }) : undefined;
   const library = createLibraryService({ db, events, storage, logger });
   const explore = createExploreService({ db, storage });
-  const erasure = createAccountErasureService({ db, storage, credits, explore, sessions, logger });
+  const erasure = createAccountErasureService({ db, storage, credits, explore, sessions, logger, outbox });
   const subscriptionCancellation = createSubscriptionCancellation({ db, payments, sandboxPayments, logger });
   const accountData = createAccountDataService({ db, storage, subscriptions: subscriptionCancellation, erasure, logger });
   const clerkWebhooks = config.clerk

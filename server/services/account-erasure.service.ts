@@ -14,6 +14,7 @@ import {
 } from '../db/schema.ts';
 import { forgetSignIns } from '../auth/sign-in-guard.ts';
 import type { Logger } from '../logger.ts';
+import type { LocalOutbox } from '../providers/mail/local-outbox.ts';
 import type { StorageProvider } from '../providers/storage/index.ts';
 import { usersRepository, type AccountSelector, type AccountSummary } from '../repositories/users.repository.ts';
 import type { CreditsService } from './credits.service.ts';
@@ -76,6 +77,8 @@ export function createAccountErasureService(deps: {
   explore: ExploreService;
   sessions: SessionsService;
   logger: Logger;
+  /** The local outbox (no SMTP_URL): the files of the person's messages go with their rows. */
+  outbox?: LocalOutbox;
 }) {
   const { db, storage, logger } = deps;
 
@@ -125,8 +128,17 @@ export function createAccountErasureService(deps: {
     // 4. Files: everything under the person's folders, whether a row still named it or not.
     for (const prefix of userStoragePrefixes(userId)) report.files += await storage.deleteAll(prefix);
 
+    // Mail to or about the person, sent or not (its rows name their address), with the local outbox's copies:
+    // those of the rows found now, then of any sent meanwhile, once the rows are gone.
+    const [login] = await db.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, user.clerkId));
+    const addresses = [user.email, login?.email].filter((a): a is string => Boolean(a));
+    const theirMail = addresses.length
+      ? or(eq(mailOutbox.userId, userId), inArray(mailOutbox.toAddress, addresses))
+      : eq(mailOutbox.userId, userId);
+    if (deps.outbox) await deps.outbox.forget((await db.select({ id: mailOutbox.id }).from(mailOutbox).where(theirMail)).map((m) => m.id));
+
     // 5. Last, the personal details on the row (so a run cut short above can be found by email and finished).
-    await db.transaction(async (tx) => {
+    const mail = await db.transaction(async (tx) => {
       const [row] = await tx.select({ credits: users.credits }).from(users).where(eq(users.id, userId)).for('update');
       if (row && row.credits > 0) {
         const forfeit = await deps.credits.applyIn(tx, {
@@ -146,20 +158,15 @@ export function createAccountErasureService(deps: {
         .update(users)
         .set({ email: null, verifiedEmail: null, fullName: null, updatedAt: sql`now()` })
         .where(eq(users.id, userId));
-      // Mail to or about the person, sent or not (its rows name their address).
-      const [login] = await tx.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, user.clerkId));
-      const addresses = [user.email, login?.email].filter((a): a is string => Boolean(a));
-      await tx
-        .delete(mailOutbox)
-        .where(
-          addresses.length ? or(eq(mailOutbox.userId, userId), inArray(mailOutbox.toAddress, addresses)) : eq(mailOutbox.userId, userId),
-        );
+      const mail = await tx.delete(mailOutbox).where(theirMail).returning({ id: mailOutbox.id });
       // A built-in account's login, password, sessions and reset links still out (nothing in Clerk mode: Clerk
       // holds those).
       await tx.delete(authUsers).where(eq(authUsers.id, user.clerkId));
       await usersRepository.forgetResetLinks(tx, user.clerkId);
       if (user.email) await forgetSignIns(tx, user.email);
+      return mail;
     });
+    if (deps.outbox) await deps.outbox.forget(mail.map((m) => m.id));
 
     logger.info({ ...report }, 'erased an account');
     return report;

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { and, eq, or, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.ts';
@@ -615,7 +617,7 @@ describe('the local outbox (no SMTP_URL)', () => {
     expect((await fetch(`${ts.url}/sandbox/mail/2026-01-01T00-00-00.000Z-${randomUUID()}`)).status).toBe(404);
   });
 
-  it('erasing an account removes its mail rows', async () => {
+  it('erasing an account removes its mail: the rows, and the copies the outbox kept', async () => {
     const { userId, email } = await ts.signUp();
     const id = await trainingRow(ts, userId, 'Fay');
     await endTraining(ts, id, 'COMPLETED');
@@ -625,8 +627,21 @@ describe('the local outbox (no SMTP_URL)', () => {
         .from(mailOutbox)
         .where(or(eq(mailOutbox.userId, userId), eq(mailOutbox.toAddress, email)));
     expect((await mine()).length).toBeGreaterThanOrEqual(2);
+    const listed = async () => ((await (await fetch(`${ts.url}/sandbox/mail`)).text()).match(new RegExp(email, 'g')) ?? []).length;
+    await waitFor('the confirmation and the character mail in the outbox', async () => (await listed()) >= 2);
+    const someoneElse = await ts.signUp();
+    await waitFor("another person's confirmation in the outbox", async () =>
+      (await ts.rt.mail.outbox!.list()).some((m) => m.to === someoneElse.email),
+    );
+
     await ts.rt.erasure.eraseSelected({ email });
     expect(await mine()).toHaveLength(0);
+    expect(await listed()).toBe(0);
+    const files = await readdir(join(ts.rt.config.dataDir, 'outbox'));
+    expect(files.some((name) => name.endsWith('.eml'))).toBe(true);
+    for (const name of files.filter((n) => n.endsWith('.eml')))
+      expect(await readFile(join(ts.rt.config.dataDir, 'outbox', name), 'utf8')).not.toContain(email);
+    expect((await ts.rt.mail.outbox!.list()).some((m) => m.to === someoneElse.email)).toBe(true);
   });
 });
 

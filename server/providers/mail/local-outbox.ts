@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { MailTransport, OutgoingMail } from './index.ts';
@@ -15,6 +15,8 @@ export interface LocalOutbox extends MailTransport {
   /** Newest first. */
   list(): Promise<OutboxMessage[]>;
   read(id: string): Promise<{ message: OutboxMessage; raw: string } | undefined>;
+  /** Deletes the messages of these outbox rows (an erased account's); resolves with how many there were. */
+  forget(rowIds: readonly string[]): Promise<number>;
 }
 
 const ID = /^[0-9TZ:.-]+-[0-9a-f-]{36}$/;
@@ -68,6 +70,23 @@ export function createLocalOutbox(dir: string): LocalOutbox {
       } catch {
         return undefined;
       }
+    },
+    async forget(rowIds) {
+      if (rowIds.length === 0) return 0;
+      const rows = new Set(rowIds);
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch {
+        return 0;
+      }
+      // `<time>-<row id>.json` and `.eml`; the .json goes last, so a message half forgotten is still listed.
+      const ids = names.filter((n) => n.endsWith('.json') && !n.startsWith('.') && rows.has(n.slice(-41, -5))).map((n) => n.slice(0, -5));
+      for (const id of ids) {
+        await rm(join(dir, `${id}.eml`), { force: true });
+        await rm(join(dir, `${id}.json`), { force: true });
+      }
+      return ids.length;
     },
     close() {},
   };
