@@ -55,5 +55,9 @@ export const resetPasswordSchema = z.object({
   token: storableText(200).optional(),
 });
 
+/** The reset link works once, for one hour; the confirmation link for a day (people open it later). */
+export const RESET_TOKEN_SECONDS = 60 * 60;
+export const VERIFY_TOKEN_SECONDS = 24 * 60 * 60;
+
 /** The answer to a reset request, the same whether or not the address has an account. */
 export const RESET_REQUESTED_TEXT = 'If an account exists for that address, we sent a link';

@@ -8,9 +8,11 @@ import {
   CHANGE_PASSWORD_MESSAGES,
   changePasswordFieldsSchema,
   mailRequestSchema,
+  RESET_TOKEN_SECONDS,
   resetPasswordSchema,
   signInFieldsSchema,
   signUpFieldsSchema,
+  VERIFY_TOKEN_SECONDS,
 } from '@common/auth.ts';
 import { TEXT_LIMITS } from '@common/text.ts';
 import type { Db, Executor } from '../db/index.ts';
@@ -107,9 +109,6 @@ const REFUSED_ADDRESS = /^Invalid (callbackURL|redirectURL|errorCallbackURL|newU
 
 /** Requests that send account mail: counted per e-mail and address like sign-ins (docs/decisions/007). */
 const MAIL_REQUESTS = new Set(['/request-password-reset', '/send-verification-email']);
-/** The reset link works for one hour; the verification link for a day (people open it later). */
-export const RESET_TOKEN_SECONDS = 60 * 60;
-export const VERIFY_TOKEN_SECONDS = 24 * 60 * 60;
 
 /**
  * How a verification identifier is stored (SHA-256, base64url): the library's own 'hashed' scheme, named here

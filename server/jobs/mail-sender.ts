@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { RESET_TOKEN_SECONDS } from '@common/auth.ts';
 import type { Db } from '../db/index.ts';
 import { mailOutbox } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
@@ -34,6 +35,11 @@ export interface MailSenderDeps {
 }
 
 export const GIVE_UP_MS = 24 * 60 * 60 * 1000;
+/**
+ * Account mail whose link lapses sooner than the outbox gives up: sent after that, its link would only lead to
+ * 'invalid or expired', so it is given up when the link lapses (the page lets the person ask again).
+ */
+const LINK_LIFETIME_MS: Partial<Record<MailKind, number>> = { 'password-reset': RESET_TOKEN_SECONDS * 1000 };
 const MAX_RETRY_MS = 60 * 60 * 1000;
 const WAIT_MS = 10 * 60 * 1000;
 /** Messages one instance sends at a time. */
@@ -69,10 +75,10 @@ export function createMailSender(deps: MailSenderDeps): MailSender {
     ]).finally(() => clearTimeout(t));
   }
 
-  async function giveUp(row: MailRow, error: string) {
+  async function giveUp(row: MailRow, error: string, why = 'not delivered within 24 hours') {
     if (await repo.end(db, row.id, leases.owner, { status: 'FAILED', error })) {
       metrics.mailEnded(row.kind, 'given_up');
-      logger.error({ mailId: row.id, kind: row.kind, attempts: row.attempts, error }, 'mail given up: not delivered within 24 hours');
+      logger.error({ mailId: row.id, kind: row.kind, attempts: row.attempts, error }, `mail given up: ${why}`);
     }
   }
 
@@ -90,7 +96,12 @@ export function createMailSender(deps: MailSenderDeps): MailSender {
 
   async function sendOne(row: MailRow): Promise<void> {
     const kind = row.kind as MailKind;
-    const tooOld = Date.now() - row.createdAt.getTime() > giveUpMs;
+    const age = Date.now() - row.createdAt.getTime();
+    const tooOld = age > giveUpMs;
+    const linkLifetime = LINK_LIFETIME_MS[kind];
+    if (linkLifetime !== undefined && age > linkLifetime) {
+      return giveUp(row, row.lastError ?? 'not sent before its link expired', 'its link expired before it was delivered');
+    }
     let to = row.toAddress;
     if (NOTIFICATION_KINDS.includes(kind)) {
       const recipient = row.userId ? await recipientAddress(db, row.userId) : { skip: 'no user' };

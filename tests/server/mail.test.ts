@@ -524,9 +524,11 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     const { email } = await ts.signUp();
     await smtp.waitFor(email);
     smtp.mode = 'fail';
-    await ts.client().post('/api/auth/request-password-reset', { email });
-    const row = await waitFor('the reset row', async () =>
-      (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).find((r) => r.kind === 'password-reset'),
+    await ts.client().post('/api/auth/send-verification-email', { email });
+    const row = await waitFor('the second confirmation row', async () =>
+      (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).find(
+        (r) => r.kind === 'verify-email' && r.status === 'PENDING',
+      ),
     );
     await ts.rt.db
       .update(mailOutbox)
@@ -540,7 +542,30 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     const metrics = parseMetrics(
       await (await fetch(`${ts.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-metrics-token' } })).text(),
     );
-    expect(metrics.get('likeness_mail_total{kind="password-reset",outcome="given_up"}')).toBe(1);
+    expect(metrics.get('likeness_mail_total{kind="verify-email",outcome="given_up"}')).toBe(1);
+  });
+
+  it('gives a reset mail up once its one-hour link has expired, rather than send a link that no longer works', async () => {
+    const { email } = await ts.signUp();
+    await smtp.waitFor(email);
+    smtp.mode = 'fail';
+    await ts.client().post('/api/auth/request-password-reset', { email });
+    const row = await waitFor('a failed attempt at the reset mail', async () =>
+      (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).find(
+        (r) => r.kind === 'password-reset' && r.attempts > 0,
+      ),
+    );
+    // Still failing an hour later: the next attempt would be within the day the outbox otherwise keeps trying.
+    await ts.rt.db
+      .update(mailOutbox)
+      .set({ createdAt: new Date(Date.now() - 61 * 60_000), nextRunAt: new Date() })
+      .where(eq(mailOutbox.id, row.id));
+    await waitFor(
+      'given up',
+      async () => (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.id, row.id)))[0].status === 'FAILED',
+    );
+    expect(logLines.some((l) => l.msg === 'mail given up: its link expired before it was delivered' && l.mailId === row.id)).toBe(true);
+    expect(smtp.to(email).filter((m) => /Reset/.test(m.mail.subject ?? ''))).toHaveLength(0);
   });
 });
 
