@@ -326,10 +326,13 @@ export function createBillingService(deps: {
     ): Promise<{ checkout_url: string }> {
       if (body.userId !== user.id) throw forbidden('You can only start a checkout for your own account.');
       if (!isPlanId(body.plan)) throw badRequest('Unknown plan. Choose Basic, Standard or Professional.', 'unknown_plan');
-      // The address the browser sends (product §3 checkout request); without one, the account's verified address
-      // (built-in: sign-in address; Clerk: verified_email), never the browser-written users.email.
-      const email = body.email?.trim() || (await usersRepository.verifiedEmailOf(db, user.id));
-      if (!email || !EMAIL.test(email)) throw badRequest(CHECKOUT_EMAIL_MESSAGE, 'email_required');
+      // The payment provider keys its customer by this address, and the portal opens whatever customer a payment
+      // names: so it is the account's verified address (built-in: sign-in address; Clerk: verified_email), never
+      // one the browser sends (product §3's checkout request carries one, checked but not used) nor users.email.
+      // With the browser's, anyone could pay as another person's address and open that person's portal.
+      const sent = body.email?.trim();
+      const email = await usersRepository.verifiedEmailOf(db, user.id);
+      if ((sent && !EMAIL.test(sent)) || !email || !EMAIL.test(email)) throw badRequest(CHECKOUT_EMAIL_MESSAGE, 'email_required');
       if (user.subscriptionStatus === 'active') throw alreadySubscribed();
       const url = await payments.createCheckout({ plan: body.plan, userId: user.id, email, ...addresses }).catch(providerFailure);
       return { checkout_url: url };

@@ -443,13 +443,17 @@ describe('creem provider', () => {
     expect(creem.checkouts.at(-1)?.request_id).toMatch(/^chk_/);
   });
 
-  it('passes the sign-in address when the browser sends no email, never the users row’s display copy', async () => {
+  it('passes the sign-in address, never one the browser sends nor the users row’s display copy', async () => {
     const { client, userId, email } = await ts.signUp();
+    const victim = await ts.signUp();
     await ts.rt.db.update(users).set({ email: 'someone.else@example.com' }).where(eq(users.id, userId));
     for (const body of [
       { plan: 'BASIC', userId },
       { plan: 'BASIC', userId, email: '' },
       { plan: 'BASIC', userId, email: null },
+      // Creem keys its customers by address: paying as another person's would make theirs the customer whose
+      // portal this account opens.
+      { plan: 'BASIC', userId, email: victim.email },
     ]) {
       expect((await client.post('/api/billing/checkout', body)).status).toBe(200);
       expect(creem.checkouts.at(-1)).toMatchObject({ customer: { email }, metadata: { userId } });
