@@ -44,7 +44,11 @@ const STATUS_OF_EVENT: Record<string, string> = {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export type WebhookOutcome = 'processed' | 'duplicate' | 'unmatched' | 'malformed';
+/** `erased`: the event is an erased account's; recorded, nothing applied (and its subscription cancelled). */
+export type WebhookOutcome = 'processed' | 'duplicate' | 'unmatched' | 'malformed' | 'erased';
+
+/** Statuses under which a subscription can charge no more. */
+const ENDED = new Set(['canceled', 'expired']);
 
 export const ALREADY_SUBSCRIBED = 'You already have an active subscription. Change your plan from the customer portal.';
 const alreadySubscribed = () => conflict(ALREADY_SUBSCRIBED, 'already_subscribed');
@@ -297,6 +301,30 @@ export function createBillingService(deps: {
   }
 
   /**
+   * A payment or subscription event of an erased account: a checkout paid in a tab left open, or a provider's
+   * retry, after the deletion cancelled what it knew of. Nothing is granted or stored (the account is a tombstone
+   * nobody can sign in to); a subscription that can still charge is cancelled with the provider, and if that
+   * fails its next event lands here again and tries again.
+   */
+  async function endErasedAccountsSubscription(event: PaymentEvent): Promise<void> {
+    const sub = event.subscription;
+    const status = sub?.status ?? STATUS_OF_EVENT[event.type];
+    if (!sub || ENDED.has(status ?? '') || !payments.cancelSubscription) {
+      logger.warn({ eventId: event.id, type: event.type }, 'payment event of an erased account; recorded, nothing applied');
+      return;
+    }
+    try {
+      await payments.cancelSubscription(sub.id);
+      logger.warn({ eventId: event.id, type: event.type, subscription: sub.id }, 'a subscription of an erased account was cancelled');
+    } catch (err) {
+      logger.error(
+        { err: err instanceof PaymentProviderError ? (err.cause ?? err) : err, eventId: event.id, subscription: sub.id },
+        'a subscription of an erased account could not be cancelled; its next event tries again (or cancel it in the provider’s dashboard)',
+      );
+    }
+  }
+
+  /**
    * A signed body the product cannot read will not read better on a retry: it is recorded for the operator
    * (once, keyed by its hash) and acknowledged with 200 so the provider stops sending it.
    */
@@ -395,6 +423,8 @@ export function createBillingService(deps: {
           if (!fresh) return 'duplicate';
           const userId = await resolveUserId(tx, event);
           if (!userId) return 'unmatched';
+          const [account] = await tx.select({ erasedAt: users.erasedAt }).from(users).where(eq(users.id, userId));
+          if (account?.erasedAt) return 'erased';
           await apply(tx, userId, event);
           return 'processed';
         })
@@ -410,6 +440,7 @@ export function createBillingService(deps: {
           throw alreadySubscribed();
         });
       if (outcome === 'unmatched') logger.warn({ eventId: event.id, type: event.type }, 'payment event matches no user');
+      if (outcome === 'erased') await endErasedAccountsSubscription(event);
       logger.info({ eventId: event.id, type: event.type, outcome }, 'payment webhook');
       return outcome;
     },

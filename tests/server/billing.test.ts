@@ -555,6 +555,28 @@ describe('creem provider', () => {
     expect((await me(client)).credits).toBe(1500);
   });
 
+  it('a payment that arrives after the account was erased grants nothing and its subscription is cancelled at Creem', async () => {
+    const { client, userId, email } = await ts.signUp();
+    expect((await client.post('/api/billing/checkout', { plan: 'STANDARD', userId, email })).status).toBe(200);
+    // The person deletes the account with the checkout tab still open, then pays in it.
+    await ts.rt.erasure.erase(userId);
+    const sub = { id: `sub_${uid()}`, productId: products.STANDARD, customerId: `cust_${uid()}`, userId, transactionId: `tran_${uid()}` };
+    creem.addSubscription(sub);
+    for (const [type, object] of [
+      ['checkout.completed', creemCheckoutCompleted(sub)],
+      ['subscription.paid', creemSubscription(sub)],
+    ] as const) {
+      const e = signedWebhook(webhookSecret, type, object);
+      const res = await postCreem(e.body, e.headers);
+      expect(res.status).toBe(200);
+      expect((await res.json()).outcome).toBe('erased');
+    }
+    const [row] = await ts.rt.db.select().from(users).where(eq(users.id, userId));
+    expect(row).toMatchObject({ credits: 0, subscriptionStatus: null, creemCustomerId: null });
+    expect(await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.userId, userId))).toEqual([]);
+    expect(creem.cancellations.filter((c) => c.id === sub.id)[0]).toEqual({ id: sub.id, body: { mode: 'immediate' } });
+  });
+
   it('a second subscription paid at Creem (two checkouts, two tabs) is granted what was paid, kept apart and cancelled at once', async () => {
     const { client, userId, email } = await ts.signUp();
     // Both checkouts are opened on the Free Plan, so both can be paid.
