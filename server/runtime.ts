@@ -246,6 +246,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   leases.start();
   const sessions = createSessionsService({ db, events });
   const mailBaseUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+  // A hosted SPA on its own host (ALLOWED_ORIGINS) has the app's pages; this server, at PUBLIC_URL, has none.
+  const mailAppUrl = config.ALLOWED_ORIGINS[0]?.replace(/\/+$/, '') ?? mailBaseUrl;
   const outbox = config.SMTP_URL ? undefined : createLocalOutbox(join(config.dataDir, 'outbox'));
   const mailTransport: MailTransport = config.SMTP_URL
     ? createSmtpTransport({ url: config.SMTP_URL, timeoutMs: config.MAIL_TIMEOUT_SECONDS * 1000 })
@@ -446,6 +448,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     links: mailLinks,
     from: config.mailFrom,
     baseUrl: mailBaseUrl,
+    appUrl: mailAppUrl,
     supportEmail: config.SUPPORT_EMAIL,
     pollMs: options.mailPollMs ?? 5_000,
     retryBaseMs: config.MAIL_RETRY_SECONDS * 1000,

@@ -26,6 +26,7 @@ export interface MailSenderDeps {
   links: UnsubscribeLinks;
   from: string;
   baseUrl: string;
+  appUrl: string;
   supportEmail: string;
   pollMs: number;
   retryBaseMs: number;
@@ -118,6 +119,7 @@ export function createMailSender(deps: MailSenderDeps): MailSender {
       const unsubscribeUrl = NOTIFICATION_KINDS.includes(kind) && row.userId ? deps.links.url(row.userId) : undefined;
       const { subject, html, text } = await renderMail(kind, row.payload as MailPayloads[MailKind], {
         baseUrl: deps.baseUrl,
+        appUrl: deps.appUrl,
         supportEmail: deps.supportEmail,
         unsubscribeUrl,
       });

@@ -25,8 +25,10 @@ export type MailKind = keyof MailPayloads;
 export const NOTIFICATION_KINDS: readonly MailKind[] = ['character-ready', 'training-failed', 'shoot-ready'];
 
 export interface MailContext {
-  /** Where links point: PUBLIC_URL, or http://localhost:<PORT> locally. */
+  /** Where links to this server's own routes point: PUBLIC_URL, or http://localhost:<PORT> locally. */
   baseUrl: string;
+  /** Where links to the app's pages point: the SPA's origin (see mailAppUrl in server/runtime.ts). */
+  appUrl: string;
   supportEmail: string;
   /** Notifications only. */
   unsubscribeUrl?: string;
@@ -51,8 +53,8 @@ export const resetPasswordUrl = (ctx: MailContext, token: string) =>
 export const verifyEmailUrl = (ctx: MailContext, token: string) =>
   `${ctx.baseUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent('/verify-email')}`;
 export const createWithCharacterUrl = (ctx: MailContext, trainingId: string) =>
-  `${ctx.baseUrl}/app/create-image?character=${encodeURIComponent(trainingId)}`;
-export const shootUrl = (ctx: MailContext, shootId: string) => `${ctx.baseUrl}/app/photo-shoots/${encodeURIComponent(shootId)}`;
+  `${ctx.appUrl}/app/create-image?character=${encodeURIComponent(trainingId)}`;
+export const shootUrl = (ctx: MailContext, shootId: string) => `${ctx.appUrl}/app/photo-shoots/${encodeURIComponent(shootId)}`;
 
 export function PasswordResetMail({ ctx, token }: { ctx: MailContext; token: string }) {
   const url = resetPasswordUrl(ctx, token);
@@ -97,7 +99,7 @@ export function CharacterReadyMail({ ctx, trainingId, characterName }: { ctx: Ma
 
 export function TrainingFailedMail({ ctx, characterName }: { ctx: MailContext } & MailPayloads['training-failed']) {
   const name = oneLine(characterName);
-  const url = `${ctx.baseUrl}/app/character-training`;
+  const url = `${ctx.appUrl}/app/character-training`;
   return (
     <Layout
       preview={`${TRAINING_COST} credits are back in your account.`}

@@ -9,6 +9,7 @@ import { finishTraining } from '../../server/services/trainings.service.ts';
 import { enqueueShootReady, recipientAddress } from '../../server/services/mail.service.ts';
 import { parseMetrics } from '../helpers/metrics-text.ts';
 import { headerOf, headerSection, startTestSmtp, linkIn, type TestSmtp } from '../helpers/smtp.ts';
+import { createClerkTestKeys, TEST_SPA_ORIGIN } from '../helpers/clerk.ts';
 import { creemEnv, startFakeCreem } from '../fakes/creem-server.ts';
 import { startTestServer, testDatabases, TestClient, type TestServer } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -731,6 +732,42 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one Postgres',
     } finally {
       await b.stop();
       await a.stop();
+      await smtp.close();
+    }
+  }, 180_000);
+});
+
+describe('links in mail from a hosted server whose SPA is served from its own host', () => {
+  it("point at the SPA's origin for the app's pages, and at PUBLIC_URL for the server's own", async () => {
+    const smtp = await startTestSmtp();
+    const clerk = createClerkTestKeys();
+    const ts = await startTestServer({
+      env: {
+        CLERK_JWT_KEY: clerk.publicKeyPem,
+        ALLOWED_ORIGINS: TEST_SPA_ORIGIN,
+        PUBLIC_URL: 'http://api.likeness.test',
+        SMTP_URL: smtp.url,
+        ...FAST_MAIL,
+      },
+      runtime: { mailPollMs: 100 },
+    });
+    try {
+      const [person] = await ts.rt.db
+        .insert(users)
+        .values({ clerkId: `user_${randomUUID()}`, verifiedEmail: 'hosted.person@example.com' })
+        .returning();
+      const ready = await trainingRow(ts, person.id, 'Hana');
+      await endTraining(ts, ready, 'COMPLETED');
+      await enqueueShootReady(ts.rt.db, person.id, { id: randomUUID(), pack: 'Studio', photos: 8 });
+      ts.rt.mail.sender.wake();
+      const mails = await smtp.waitFor('hosted.person@example.com', 2);
+      const character = mails.find((m) => m.mail.subject?.startsWith('Your character'))!;
+      expect(linkIn(character, '/app/create-image')).toBe(`${TEST_SPA_ORIGIN}/app/create-image?character=${ready}`);
+      const shoot = mails.find((m) => m !== character)!;
+      expect(linkIn(shoot, '/app/photo-shoots/')).toMatch(new RegExp(`^${TEST_SPA_ORIGIN}/app/photo-shoots/`));
+      expect(linkIn(character, '/mail/unsubscribe')).toMatch(/^http:\/\/api\.likeness\.test\/mail\/unsubscribe\?/);
+    } finally {
+      await ts.stop();
       await smtp.close();
     }
   }, 180_000);
