@@ -1,4 +1,4 @@
-import { isUuid } from '../domain/validate.ts';
+import { isUuid } from '@common/ids.ts';
 import type { AccountSelector, AccountSummary } from '../repositories/users.repository.ts';
 
 /** How the commands name an account in their usage lines. */

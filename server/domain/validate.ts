@@ -12,8 +12,3 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.
   const field = issue.path.join('.') || 'body';
   throw badRequest(`${field}: ${issue.message}`, 'invalid_input');
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether an id from a path or a payload can be a uuid column's value (anything else would make Postgres throw). */
-export const isUuid = (id: string) => UUID.test(id);

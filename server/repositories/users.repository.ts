@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { isUuid } from '../domain/validate.ts';
+import { isUuid } from '@common/ids.ts';
 import { authUsers, authVerifications, users } from '../db/schema.ts';
 
 /** Which kind of account a users row is: a built-in login (auth_users) or a Clerk user. */

@@ -5,7 +5,7 @@ import { CHECKOUT_EMAIL_MESSAGE, type CheckoutRequestBody, type SubscriptionInfo
 import type { Db, Executor } from '../db/index.ts';
 import { creditLedger, users } from '../db/schema.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../domain/errors.ts';
-import { isUuid } from '../domain/validate.ts';
+import { isUuid } from '@common/ids.ts';
 import type { Logger } from '../logger.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import {

@@ -8,7 +8,7 @@ import {
 import type { Db, Executor } from '../db/index.ts';
 import type { DeletedCharacterFiles } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../domain/errors.ts';
-import { isUuid } from '../domain/validate.ts';
+import { isUuid } from '@common/ids.ts';
 import type { Logger } from '../logger.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';

@@ -15,7 +15,7 @@ import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
 import { generations, loraTrainings } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../domain/errors.ts';
-import { isUuid } from '../domain/validate.ts';
+import { isUuid } from '@common/ids.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { exploreRepository as repo, type ExploreRow } from '../repositories/explore.repository.ts';
 import { DECODE_LIMITS } from '../domain/image-budget.ts';

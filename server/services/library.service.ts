@@ -3,7 +3,7 @@ import { pageCountOf, restoreRefused, SELECTION_GONE, type LibraryPage, type Lib
 import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { isUuid } from '../domain/validate.ts';
+import { isUuid } from '@common/ids.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { libraryRepository as repo } from '../repositories/library.repository.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';

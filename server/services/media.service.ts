@@ -5,7 +5,7 @@ import { PRODUCT_NAME } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
 import { exploreGallery, generations, loraTrainings } from '../db/schema.ts';
 import { notFound } from '../domain/errors.ts';
-import { isUuid } from '../domain/validate.ts';
+import { isUuid } from '@common/ids.ts';
 import type { Logger } from '../logger.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider, type StoredObject } from '../providers/storage/index.ts';
 import { exploreRepository } from '../repositories/explore.repository.ts';

@@ -16,6 +16,7 @@ import { CREDIT_COSTS } from '@common/product.ts';
 import type { Db, Executor } from '../db/index.ts';
 import { photoShoots } from '../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../domain/errors.ts';
+import { isUuid } from '@common/ids.ts';
 import type { Logger } from '../logger.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { usersRepository } from '../repositories/users.repository.ts';
@@ -168,7 +169,7 @@ export function createShootsService(deps: ShootsDeps) {
   }
 
   async function ownedShoot(userId: string, id: string): Promise<ShootRow> {
-    const shoot = /^[0-9a-f-]{36}$/i.test(id) ? await repo.findShoot(db, id) : undefined;
+    const shoot = isUuid(id) ? await repo.findShoot(db, id) : undefined;
     // Someone else's shoot is as unknown as a missing one.
     if (!shoot || shoot.userId !== userId) throw notFound('There is no such photo shoot.');
     return shoot;

@@ -366,6 +366,35 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
     await client.post(`/api/shoots/${ids[0]}/cancel`);
   });
 
+  it('a retry with the same request id (its answer lost) answers the first shoot: one shoot, one debit', async () => {
+    const { client, userId } = await ts.signUp({ credits: 1000 });
+    const mara = await character(userId);
+    const body = { pack_id: linkedin.id, lora_id: mara.id, request_id: randomUUID() };
+    const first = await client.post('/api/shoots', body);
+    expect(first.status).toBe(201);
+    const retry = await client.post('/api/shoots', body);
+    expect(retry.status).toBe(200);
+    expect((await retry.json()).id).toBe(body.request_id);
+    expect((await first.json()).id).toBe(body.request_id);
+    expect(await ts.rt.db.select().from(photoShoots).where(eq(photoShoots.userId, userId))).toHaveLength(1);
+    expect((await ledgerOf(userId)).filter((l) => l.kind === 'debit')).toHaveLength(1);
+    await client.post(`/api/shoots/${body.request_id}/cancel`);
+  });
+
+  it('answers an id that is not a uuid (36 dashes, 36 hex digits) with 404, not a 500 from the uuid cast', async () => {
+    const { client } = await ts.signUp();
+    for (const id of ['-'.repeat(36), 'a'.repeat(36), '0123456789abcdef0123456789abcdef0123', 'nope']) {
+      for (const res of [
+        await client.get(`/api/shoots/${id}`),
+        await client.post(`/api/shoots/${id}/cancel`),
+        await client.get(`/api/shoots/${id}/archive`),
+      ]) {
+        expect(res.status, `${res.url}`).toBe(404);
+        expect((await res.json()).message).toBe('There is no such photo shoot.');
+      }
+    }
+  });
+
   it('shares the inference slots: a single generation of someone else is not queued behind a whole shoot', async () => {
     const { client, userId } = await ts.signUp({ credits: N * 10 });
     const other = await ts.signUp({ credits: 10 });
