@@ -2,11 +2,13 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { createClient } from '@supabase/supabase-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PackView, ShootPhotoView, ShootView } from '@common/photo-shoots';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
-import type { Me } from '@/backend/port';
+import type { DataPort, Me } from '@/backend/port';
+import { createSupabaseData } from '@/backend/hosted/supabase-data';
 import { meKey } from '@/features/session/api';
 import PhotoShootsPage from '@/pages/app/photo-shoots-page';
 import PhotoShootPage from '@/pages/app/photo-shoot-page';
@@ -40,7 +42,13 @@ function Where() {
 
 function renderAt(
   path: string,
-  opts: { credits?: number; characters?: (typeof DANA)[]; routes?: Record<string, (body: unknown, method: string) => unknown> } = {},
+  opts: {
+    credits?: number;
+    characters?: (typeof DANA)[];
+    routes?: Record<string, (body: unknown, method: string) => unknown>;
+    /** The reads as another adapter makes them (the hosted one), instead of the local API's. */
+    data?: DataPort;
+  } = {},
 ) {
   const fake = fakeBackend({
     routes: {
@@ -51,9 +59,12 @@ function renderAt(
     },
   });
   const client = createQueryClient();
+  // Keep the app's retry rules without their waits.
+  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retryDelay: 0 } });
   client.setQueryData<Me>(meKey, me({ credits: opts.credits ?? 1000 }));
+  const backend = opts.data ? { ...fake.backend, data: opts.data } : fake.backend;
   render(
-    <AppProviders backend={fake.backend} queryClient={client}>
+    <AppProviders backend={backend} queryClient={client}>
       <MemoryRouter initialEntries={[path]}>
         <Routes>
           <Route path="/app/photo-shoots" element={<PhotoShootsPage />} />
@@ -121,6 +132,93 @@ describe('Photo Shoots page', () => {
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/app/photo-shoots/shoot-1'));
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ pack_id: 'linkedin-profile', lora_id: DANA.id, request_id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+  });
+
+  it('Start pressed again after a lost answer sends the same request id, so the server answers the first shoot', async () => {
+    const user = userEvent.setup();
+    const sent: { request_id: string }[] = [];
+    renderAt('/app/photo-shoots?pack=linkedin-profile', {
+      routes: {
+        '/api/shoots': (body, method) => {
+          if (method === 'GET') return { items: [] };
+          sent.push(body as { request_id: string });
+          // The server made and charged the shoot, but its answer never arrived.
+          if (sent.length === 1) throw new TypeError('Failed to fetch');
+          return { id: (body as { request_id: string }).request_id };
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: /Start shoot/ }));
+    expect(await screen.findByText('Failed to fetch')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /Start shoot/ }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[0].request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent[1].request_id).toBe(sent[0].request_id);
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe(`/app/photo-shoots/${sent[0].request_id}`));
+  });
+
+  it('uses the same request id again after a refusal, which wrote nothing', async () => {
+    const user = userEvent.setup();
+    const sent: { request_id: string }[] = [];
+    renderAt('/app/photo-shoots?pack=linkedin-profile', {
+      routes: {
+        '/api/shoots': (body, method) => {
+          if (method === 'GET') return { items: [] };
+          sent.push(body as { request_id: string });
+          if (sent.length === 1) throw new ApiError(402, '{}', 'This needs 100 credits; you have 50.', 'insufficient_credits');
+          return { id: `shoot-${sent.length}` };
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: /Start shoot/ }));
+    expect(await screen.findByText('This needs 100 credits; you have 50.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /Start shoot/ }));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/app/photo-shoots/shoot-2'));
+    expect(sent[1].request_id).toBe(sent[0].request_id);
+  });
+
+  it('says so when there is no photo shoot to choose from, instead of an empty grid', async () => {
+    renderAt('/app/photo-shoots', { routes: { '/api/photo-packs': () => ({ items: [] }) } });
+    expect(await screen.findByText('No photo shoots to choose from')).toBeTruthy();
+    expect(screen.getByText('New ones are added from time to time. Please check back later.')).toBeTruthy();
+    expect(screen.queryByRole('list', { name: 'Photo shoots' })).toBeNull();
+  });
+
+  it("says 'Failed to load your shoots' with Try Again when the user's shoots cannot be read, and shows them once it recovers", async () => {
+    const user = userEvent.setup();
+    let down = true;
+    const running = {
+      id: 'shoot-1',
+      pack_id: 'linkedin-profile',
+      pack_name: 'LinkedIn Profile',
+      lora_id: DANA.id,
+      character_name: 'Dana',
+      status: 'RUNNING',
+      photo_count: 10,
+      cost: 100,
+      created_at: '2026-01-01T00:00:00.000Z',
+      finished_at: null,
+      retaken: 0,
+      ready: 3,
+      failed: 0,
+    };
+    renderAt('/app/photo-shoots', {
+      routes: {
+        '/api/shoots': () => {
+          if (down) throw new ApiError(503, '{}', 'upstream unavailable');
+          return { items: [running] };
+        },
+      },
+    });
+    const section = await screen.findByRole('region', { name: 'Your shoots' });
+    const alert = await within(section).findByRole('alert');
+    expect(alert.textContent).toContain('Failed to load your shoots');
+    // The packs still show beside it.
+    expect(screen.getAllByTestId('pack-card')).toHaveLength(2);
+    down = false;
+    await user.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    await waitFor(() => expect(within(section).queryByRole('alert')).toBeNull());
+    expect(within(section).getByText(/LinkedIn Profile/)).toBeTruthy();
   });
 
   it("says 'Train a character first' with no completed character, and 'Need X Credits' when short", async () => {
@@ -272,5 +370,41 @@ describe('the shoot page', () => {
       },
     });
     expect(await screen.findByText('There is no such photo shoot.')).toBeTruthy();
+  });
+
+  it("hosted: another person's or a missing shoot (PostgREST's 406 PGRST116) and a malformed id say there is no such shoot, without Try Again", async () => {
+    const asked: string[] = [];
+    // supabase-js as the hosted SPA uses it, against PostgREST's answers: no row for the shoot, no kept photos.
+    const supabase = createClient('https://project.supabase.test', 'anon-key', {
+      auth: { persistSession: false, autoRefreshToken: false },
+      global: {
+        fetch: async (input) => {
+          const url = new URL(String(input instanceof Request ? input.url : input));
+          asked.push(url.pathname);
+          if (url.pathname.endsWith('/photo_shoots')) {
+            return Response.json(
+              {
+                code: 'PGRST116',
+                details: 'The result contains 0 rows',
+                hint: null,
+                message: 'JSON object requested, multiple (or no) rows returned',
+              },
+              { status: 406 },
+            );
+          }
+          return Response.json([]);
+        },
+      },
+    });
+    const data = createSupabaseData(supabase);
+    for (const id of ['22222222-2222-4222-8222-222222222222', '-'.repeat(36)]) {
+      renderAt(`/app/photo-shoots/${id}`, { data });
+      expect(await screen.findByText('There is no such photo shoot.')).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'All photo shoots' }).getAttribute('href')).toBe('/app/photo-shoots');
+      expect(screen.queryByRole('button', { name: 'Try Again' })).toBeNull();
+      cleanup();
+    }
+    // Asked once (not retried), and a malformed id never reaches PostgREST.
+    expect(asked.filter((p) => p.endsWith('/photo_shoots'))).toHaveLength(1);
   });
 });

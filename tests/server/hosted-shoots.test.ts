@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '@/backend/api-error';
 import { openSupabaseSession } from '@/backend/hosted/supabase-session';
 import { shootCost } from '@common/photo-shoots';
 import { openDatabase, type Database } from '../../server/db/index.ts';
@@ -193,9 +194,17 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
     expect(full.photos[1]).toMatchObject({ status: 'FAILED', image_url: null, error: 'refused by the safety checker' });
     expect(full.photos.slice(2).every((p) => p.status === 'QUEUED' && p.image_url === null)).toBe(true);
 
-    // Bob's shoot: not in Ann's lists, and asked for by id it is no row (PostgREST's 406 PGRST116), photos and all.
+    // Bob's shoot: not in Ann's lists, and asked for by id it is no row (PostgREST's 406 PGRST116), photos and all:
+    // the local API's 404, as are a missing shoot and an id that is no uuid (PostgREST's 400), so the page says so.
     expect(list.some((s) => s.id === bobs.id)).toBe(false);
-    await expect(ann.session.data.shoot(bobs.id)).rejects.toMatchObject({ status: 406, code: 'PGRST116' });
+    for (const id of [bobs.id, randomUUID(), '-'.repeat(36), 'a'.repeat(36), 'nope']) {
+      const err = await ann.session.data.shoot(id).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err, id).toBeInstanceOf(ApiError);
+      expect(err, id).toMatchObject({ status: 404, code: 'not_found', message: 'There is no such photo shoot.' });
+    }
     const token = await clerk.mint({ sub: ann.me.clerk_id });
     const photos = await fetch(`${fakes.url}/rest/v1/shoot_photos?select=id&shoot_id=eq.${bobs.id}`, {
       headers: { apikey: fakes.anonKey, authorization: `Bearer ${token}` },

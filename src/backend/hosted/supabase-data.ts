@@ -1,5 +1,6 @@
 import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
 import { toGenerationView, type GenerationRecord } from '@common/generation';
+import { isUuid } from '@common/ids';
 import {
   EXPLORE_FILTER_NAMES,
   generationsList,
@@ -73,6 +74,11 @@ interface Result<T> {
   error: PostgrestError | null;
   status: number;
   count?: number | null;
+}
+
+/** The local API's 404 for a row that is missing or not the person's, so pages show the same empty state. */
+function notFound(message: string): ApiError {
+  return new ApiError(404, JSON.stringify({ code: 'not_found', message }), message, 'not_found');
 }
 
 function rowsOf<T>({ data, error, status }: Result<T>): T {
@@ -303,6 +309,10 @@ export function createSupabaseData(
     },
 
     async shoot(id, signal) {
+      // Someone else's shoot, a missing one and an id that is no uuid are all no such shoot, as the local API has it
+      // (PostgREST's .single() answers 406 PGRST116, a malformed id 400): the page shows its empty state, no retry.
+      const noSuchShoot = () => notFound('There is no such photo shoot.');
+      if (!isUuid(id)) throw noSuchShoot();
       const [result, kept] = await Promise.all([
         supabase
           .from('photo_shoots')
@@ -312,6 +322,7 @@ export function createSupabaseData(
           .single(),
         keptShootPhotos([id], signal),
       ]);
+      if (result.error?.code === NO_ROW) throw noSuchShoot();
       const { shoot_photos, ...s } = rowsOf(result as Result<ShootRow & { shoot_photos: PhotoRow[] }>);
       const keptIds = new Set(kept.map((g) => g.id));
       const at = (t: string | null) => (t ? iso(t) : null);

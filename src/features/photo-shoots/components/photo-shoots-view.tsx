@@ -8,7 +8,7 @@ import { Banner } from '@/components/ui/banner';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
-import { ErrorState } from '@/components/ui/states';
+import { EmptyState, ErrorState } from '@/components/ui/states';
 import type { Character } from '@/backend/port';
 import { useCharacters } from '@/features/create-image/api';
 import { cn } from '@/lib/cn';
@@ -40,24 +40,36 @@ export function PhotoShootsView({ credits }: { credits: number }) {
       </header>
       {openId && !open && <Banner tone="amber">That photo shoot is not available any more. Choose another one.</Banner>}
       <YourShoots />
-      <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-label="Photo shoots">
-        {packs.data.map((pack) => (
-          <li key={pack.id}>
-            <PackCard pack={pack} onOpen={() => setParams({ pack: pack.id })} />
-          </li>
-        ))}
-      </ul>
+      {packs.data.length === 0 ? (
+        <EmptyState
+          icon={<Camera className="size-10" aria-hidden />}
+          title="No photo shoots to choose from"
+          description="New ones are added from time to time. Please check back later."
+        />
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-label="Photo shoots">
+          {packs.data.map((pack) => (
+            <li key={pack.id}>
+              <PackCard pack={pack} onOpen={() => setParams({ pack: pack.id })} />
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }
 
 function YourShoots() {
   const shoots = useShoots();
-  if (!shoots.data?.length) return null;
+  if (!shoots.isError && !shoots.data?.length) return null;
   return (
     <section aria-label="Your shoots" className="flex flex-col gap-2">
       <h2 className="text-lg font-semibold">Your shoots</h2>
-      <ShootList shoots={shoots.data.slice(0, 6)} />
+      {shoots.isError ? (
+        <ErrorState title="Failed to load your shoots" onRetry={() => void shoots.refetch()} />
+      ) : (
+        <ShootList shoots={shoots.data.slice(0, 6)} />
+      )}
     </section>
   );
 }
@@ -141,7 +153,9 @@ function PackDetail({ pack, credits, onBack }: { pack: PackView; credits: number
   const [chosen, setChosen] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  // One id per shoot the person means to start: a double click or a retried request makes one shoot.
+  // One id per shoot the person means to start, kept until a start succeeds: a double click, or Start pressed
+  // again after an answer lost on the network (the server may have made and charged the shoot), answers the
+  // first shoot instead of making and charging a second. A refused start wrote nothing, so its id is free.
   const requestId = useRef(crypto.randomUUID());
   // A character trained since the list was cached (on another page) shows at once.
   const refetchCharacters = characters.refetch;
@@ -160,7 +174,6 @@ function PackDetail({ pack, credits, onBack }: { pack: PackView; credits: number
       void navigate(`/app/photo-shoots/${shoot.id}`);
     } catch (err) {
       setError(errorMessage(err));
-      requestId.current = crypto.randomUUID();
     } finally {
       setBusy(false);
     }
