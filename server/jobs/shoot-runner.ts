@@ -17,7 +17,8 @@ import type { JobLeases } from '../repositories/job-leases.ts';
  * (docs/decisions/009-job-leases.md): every instance's runner claims queued photos (and running ones whose
  * lease ran out: their instance died) up to its free inference slots, renews their leases while it renders
  * them through the generations service's provider path (the same slots single generations use, handed out
- * in turn per user), and ends each photo once: SUCCEEDED with its generation, or FAILED and refunded.
+ * in turn per user), and ends each photo once: SUCCEEDED with its generation, or FAILED and refunded (a photo a
+ * cancel ended while it waited for its slot is let go unrendered: the cancel refunded it).
  */
 export interface ShootRunnerDeps {
   db: Db;
@@ -48,13 +49,21 @@ export interface ShootRunner {
 /** A photo claimed this many times without ending (its instance kept dying on it) is failed and refunded. */
 export const MAX_PHOTO_ATTEMPTS = 3;
 
-/** A failure in words for the shoot page (the refund has happened by then). */
+/**
+ * A failure in fixed words for the shoot page (the refund has happened by then). The provider's own message
+ * (an HTTP status, "check FAL_KEY") is for the server's log only: product §8, server-side error details are
+ * never shown.
+ */
 function photoError(err: unknown): string {
-  if (err instanceof AppError && err.code === 'nsfw_content') return 'Flagged by the safety checker; refunded.';
+  const flagged = (err instanceof AppError && err.code === 'nsfw_content') || (err instanceof ProviderError && err.kind === 'nsfw');
+  if (flagged) return 'Flagged by the safety checker; refunded.';
   if (err instanceof ProviderError && err.kind === 'timeout') return 'The image service took too long; refunded.';
-  if (err instanceof ProviderError && err.kind === 'rejected') return `The image service refused this photo (${err.message}); refunded.`;
+  if (err instanceof ProviderError && err.kind === 'rejected') return 'The image service refused this photo; refunded.';
   return 'This photo could not be made; refunded.';
 }
+
+/** Raised by a photo's `started` hook when a cancel ended the photo while it waited for its render slot. */
+class CancelledWhileWaiting extends Error {}
 
 export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
   const { db, leases, generations, shoots, logger } = deps;
@@ -83,8 +92,9 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
   /**
    * The likeness check of a landed photo, and its one re-take (product: a shoot re-takes the misses): a photo
    * judged weak or faceless is taken again with a new seed, at no charge, while the shoot has re-takes left
-   * (⌈N/4⌉); the better of the two by score is kept and the other's file deleted. A re-take that fails or is
-   * refused keeps the first photo. Without a reference (or a likeness service) the photo is kept unscored.
+   * (⌈N/4⌉); the better of the two by score is kept (the caller deletes the other's file: `taken` gets the
+   * re-take). A re-take that fails or is refused keeps the first photo. Without a reference (or a likeness
+   * service) the photo is kept unscored.
    */
   async function review(
     photo: ShootPhotoRow,
@@ -92,13 +102,14 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
     characterId: string,
     first: TakenPhoto,
     hooks: { signal: AbortSignal; started(): Promise<void> },
-  ): Promise<{ kept: TakenPhoto; score: LikenessScore | null; discarded: string[] }> {
+    taken: TakenPhoto[],
+  ): Promise<{ kept: TakenPhoto; score: LikenessScore | null }> {
     const reference = deps.likeness ? await deps.likeness.referenceOf(characterId).catch(() => null) : null;
-    if (!reference) return { kept: first, score: null, discarded: [] };
+    if (!reference) return { kept: first, score: null };
     const score = await scoreOf(first, reference, photo);
-    if (!needsRetake(score)) return { kept: first, score, discarded: [] };
+    if (!needsRetake(score)) return { kept: first, score };
     const granted = await db.transaction((tx) => likenessRepo.claimRetake(tx, photo.id, photo.shootId, retakeCap(photoCount)));
-    if (!granted) return { kept: first, score, discarded: [] };
+    if (!granted) return { kept: first, score };
     let again: TakenPhoto;
     try {
       again = await generations.takePhoto(
@@ -109,16 +120,28 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
       if (isShutdownInterruption(err) || stop.signal.aborted) throw err;
       logger.info({ err, photoId: photo.id }, 'a likeness re-take failed; the first photo is kept');
       await likenessRepo.releaseRetake(db, photo.id, photo.shootId);
-      return { kept: first, score, discarded: [] };
+      return { kept: first, score };
     }
+    taken.push(again);
     const second = await scoreOf(again, reference, photo);
     logger.info({ photoId: photo.id, first: score, retake: second }, 'shoot photo re-taken for likeness');
-    return keepRetake(score, second)
-      ? { kept: again, score: second, discarded: first.key === again.key ? [] : [first.key] }
-      : { kept: first, score, discarded: first.key === again.key ? [] : [again.key] };
+    return keepRetake(score, second) ? { kept: again, score: second } : { kept: first, score };
+  }
+
+  /**
+   * Deletes the images this run stored that the photo does not show. `shown` is the image this run saved;
+   * without one (another instance's save of the same photo won, or the photo failed or is gone) it is the image
+   * the photo's row shows, if any: the photo's images have fixed keys, so the winner's may be one of ours and
+   * must stay.
+   */
+  async function forgetUnshown(photo: ShootPhotoRow, taken: TakenPhoto[], shown?: TakenPhoto) {
+    if (taken.length === 0) return;
+    const shownUrl = shown ? shown.image.url : await repo.keptImageUrl(db, photo.id);
+    await generations.forget([...new Set(taken.filter((t) => t.image.url !== shownUrl).map((t) => t.key))]);
   }
 
   async function run(photo: ShootPhotoRow): Promise<void> {
+    const taken: TakenPhoto[] = [];
     try {
       if (photo.attempts > MAX_PHOTO_ATTEMPTS) return await fail(photo, 'This photo was interrupted too many times; refunded.');
       const shoot = await repo.findShoot(db, photo.shootId);
@@ -135,9 +158,16 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
         guidanceScale: GENERATION_DEFAULTS.guidanceScale,
         outputFormat: 'jpeg' as const,
       };
-      const hooks = { signal: stop.signal, started: () => repo.markStarted(db, photo.id) };
+      const hooks = {
+        signal: stop.signal,
+        // Checked when the photo gets its render slot: a cancel while it waited has ended and refunded it.
+        started: async () => {
+          if (!(await repo.markStarted(db, photo.id))) throw new CancelledWhileWaiting();
+        },
+      };
       const first = await generations.takePhoto({ userId: photo.userId, name: photo.id, input }, hooks);
-      const { kept, score, discarded } = await review(photo, shoot.photoCount, character.id, first, hooks);
+      taken.push(first);
+      const { kept, score } = await review(photo, shoot.photoCount, character.id, first, hooks, taken);
       const saved = await generations.savePhoto(
         {
           userId: photo.userId,
@@ -150,10 +180,14 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
         score,
         (tx, imageUrl) => shoots.photoSucceeded(tx, photo, imageUrl),
       );
-      // The loser of a re-take is never shown; a photo whose shoot was deleted meanwhile keeps nothing.
-      const gone = !saved && !(await likenessRepo.photoExists(db, photo.id));
-      await generations.forget(gone ? [...discarded, kept.key] : discarded);
+      // The loser of a re-take is never shown; nor is anything of a photo another instance saved first (but
+      // its own image, which may have our key) or whose shoot was deleted meanwhile.
+      await forgetUnshown(photo, taken, saved ? kept : undefined);
     } catch (err) {
+      if (err instanceof CancelledWhileWaiting) {
+        logger.info({ photoId: photo.id, shootId: photo.shootId }, 'shoot photo cancelled while it waited for a render slot');
+        return;
+      }
       if (isShutdownInterruption(err) || stop.signal.aborted) {
         // Not the photo's fault: back to the queue for whichever instance claims it next.
         await repo
@@ -161,9 +195,16 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
           .catch((e: unknown) => logger.warn({ err: e, photoId: photo.id }, 'could not requeue a photo; its lease runs out'));
         return;
       }
-      await fail(photo, photoError(err), err).catch((e: unknown) =>
+      try {
+        await fail(photo, photoError(err), err);
+      } catch (e) {
         // The photo stays RUNNING; its lease runs out and it is tried again (or failed after MAX_PHOTO_ATTEMPTS).
-        logger.error({ err: e, photoId: photo.id }, 'could not record a failed shoot photo; it will be tried again'),
+        logger.error({ err: e, photoId: photo.id }, 'could not record a failed shoot photo; it will be tried again');
+        return;
+      }
+      // Images taken before the failure (a save that threw) are shown by nobody, unless another instance saved them.
+      await forgetUnshown(photo, taken).catch((e: unknown) =>
+        logger.warn({ err: e, photoId: photo.id }, 'could not delete the images of a failed shoot photo'),
       );
     }
   }

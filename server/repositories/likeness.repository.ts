@@ -142,9 +142,4 @@ export const likenessRepository = {
         .set({ retaken: sql`greatest(${photoShoots.retaken} - 1, 0)` })
         .where(eq(photoShoots.id, shootId));
   },
-
-  async photoExists(db: Executor, photoId: string): Promise<boolean> {
-    const [row] = await db.select({ id: shootPhotos.id }).from(shootPhotos).where(eq(shootPhotos.id, photoId));
-    return !!row;
-  },
 };

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { generations, loraTrainings, photoPackPrompts, photoPacks, photoShoots, shootPhotos } from '../db/schema.ts';
 import { claimDue, leaseIsFree, type LeaseClaim } from './job-leases.ts';
@@ -219,15 +219,31 @@ export const shootsRepository = {
       lease,
       limit,
       orderBy: [asc(shootPhotos.position), asc(shootPhotos.queuedAt), asc(shootPhotos.id)],
-      set: { status: 'RUNNING', attempts: sql`${shootPhotos.attempts} + 1` },
+      // started_at says this attempt is rendering: a photo claimed again waits for its slot like a new one.
+      set: { status: 'RUNNING', attempts: sql`${shootPhotos.attempts} + 1`, startedAt: null },
     });
   },
 
-  async markStarted(db: Executor, id: string): Promise<void> {
-    await db
+  /**
+   * A claimed photo got its render slot: from now on a cancel lets it land. False when a cancel ended it while
+   * it waited (it was refunded with the others not started; it must not be rendered).
+   */
+  async markStarted(db: Executor, id: string): Promise<boolean> {
+    const rows = await db
       .update(shootPhotos)
       .set({ startedAt: sql`now()` })
-      .where(eq(shootPhotos.id, id));
+      .where(and(eq(shootPhotos.id, id), eq(shootPhotos.status, 'RUNNING')))
+      .returning({ id: shootPhotos.id });
+    return rows.length === 1;
+  },
+
+  /** The image a photo shows: its saved generation's, once it has landed (null before, or if it failed or is gone). */
+  async keptImageUrl(db: Executor, id: string): Promise<string | null> {
+    const [row] = await db
+      .select({ imageUrl: shootPhotos.imageUrl })
+      .from(shootPhotos)
+      .where(and(eq(shootPhotos.id, id), eq(shootPhotos.status, 'SUCCEEDED')));
+    return row?.imageUrl ?? null;
   },
 
   /** Ends a running photo; false when it had already ended (so its outcome is applied once). */
@@ -244,7 +260,11 @@ export const shootsRepository = {
     return row;
   },
 
-  /** Cancels the photos of a shoot nobody is working on (queued, or abandoned by a dead instance). */
+  /**
+   * Cancels the photos of a shoot that are not rendering: queued, claimed by a runner but still waiting for a
+   * render slot (no started_at: markStarted then refuses them), or abandoned by a dead instance. Only photos
+   * already rendering land (docs/decisions/012-photo-shoots.md).
+   */
   async cancelUnstarted(db: Executor, shootId: string): Promise<ShootPhotoRow[]> {
     return db
       .update(shootPhotos)
@@ -252,7 +272,10 @@ export const shootsRepository = {
       .where(
         and(
           eq(shootPhotos.shootId, shootId),
-          or(eq(shootPhotos.status, 'QUEUED'), and(eq(shootPhotos.status, 'RUNNING'), leaseIsFree(shootPhotos))),
+          or(
+            eq(shootPhotos.status, 'QUEUED'),
+            and(eq(shootPhotos.status, 'RUNNING'), or(isNull(shootPhotos.startedAt), leaseIsFree(shootPhotos))),
+          ),
         ),
       )
       .returning();
@@ -267,34 +290,28 @@ export const shootsRepository = {
   },
 
   /**
-   * For each queued photo of this shoot, how many unfinished photos of any shoot come before it in the
-   * runner's order (position, queued_at, id): those start first.
+   * For each queued photo of this shoot, how many photos of any shoot will start before it: those ahead of it in
+   * the runner's claim order (position, queued_at, id; claimPhotos) that are queued, claimed but still waiting
+   * for a render slot, or abandoned (lease run out: claimed again in that order). Photos rendering now are not
+   * counted. One statement (the shoot page polls it): one pass over the unfinished photos up to this shoot's last
+   * queued one, along the queue index.
    */
   async queueAhead(db: Executor, shootId: string): Promise<Map<string, number>> {
-    const mine = await db
-      .select({ id: shootPhotos.id, position: shootPhotos.position, queuedAt: shootPhotos.queuedAt })
-      .from(shootPhotos)
-      .where(and(eq(shootPhotos.shootId, shootId), eq(shootPhotos.status, 'QUEUED')))
-      .orderBy(asc(shootPhotos.position));
-    const result = new Map<string, number>();
-    if (mine.length === 0) return result;
-    const first = mine[0];
-    const [{ n }] = await db
-      .select({ n: count() })
-      .from(shootPhotos)
-      .where(
-        and(
-          eq(shootPhotos.status, 'QUEUED'),
-          sql`${shootPhotos.shootId} <> ${shootId}`,
-          or(
-            lt(shootPhotos.position, first.position),
-            and(eq(shootPhotos.position, first.position), lt(shootPhotos.queuedAt, first.queuedAt)),
-          ),
-        ),
-      );
-    // Other shoots' photos interleave with this one's by position; this is the count before its next photo.
-    mine.forEach((p, i) => result.set(p.id, Number(n) + i));
-    return result;
+    const result = await db.execute<{ id: string; ahead: number }>(sql`
+      select id, ahead from (
+        select ${shootPhotos.id} as id, ${shootPhotos.shootId} as shoot_id, ${shootPhotos.status} as status,
+          (count(*) filter (where ${shootPhotos.status} = 'QUEUED' or ${shootPhotos.startedAt} is null or ${leaseIsFree(shootPhotos)})
+            over (order by ${shootPhotos.position}, ${shootPhotos.queuedAt}, ${shootPhotos.id} rows between unbounded preceding and 1 preceding))::int as ahead
+        from ${shootPhotos}
+        where ${shootPhotos.status} in ('QUEUED', 'RUNNING')
+          and (${shootPhotos.position}, ${shootPhotos.queuedAt}, ${shootPhotos.id}) <= (
+            select mine.position, mine.queued_at, mine.id from ${shootPhotos} mine
+            where mine.shoot_id = ${shootId} and mine.status = 'QUEUED'
+            order by mine.position desc, mine.queued_at desc, mine.id desc limit 1)
+      ) queue
+      where shoot_id = ${shootId} and status = 'QUEUED'`);
+    const rows = (result as unknown as { rows: { id: string; ahead: number }[] }).rows;
+    return new Map(rows.map((r) => [r.id, Number(r.ahead)]));
   },
 
   /** Mean run time of the most recent finished photos on any shoot (ms), for a first estimate. */

@@ -181,7 +181,11 @@ const timedOut = (work: PaidWork) =>
     `${capitalised(work.doing)} the image took too long. Your ${work.cost} credits were refunded; please try again.`,
   );
 
-/** A failure after the debit, told to the user in words they can act on (the refund has happened by then). */
+/**
+ * A failure after the debit, told to the user in words they can act on (the refund has happened by then). The
+ * provider's own message (an HTTP status, "check FAL_KEY") only goes to the log: product §8, server-side error
+ * details are never shown.
+ */
 function userFacingError(err: unknown, work: PaidWork): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ShuttingDown) {
@@ -198,11 +202,7 @@ function userFacingError(err: unknown, work: PaidWork): AppError {
       case 'timeout':
         return timedOut(work);
       case 'rejected':
-        return new AppError(
-          422,
-          'generation_rejected',
-          `The image service refused this request (${err.message}). Your ${work.cost} credits were refunded.`,
-        );
+        return new AppError(422, 'generation_rejected', `The image service refused this request. Your ${work.cost} credits were refunded.`);
       default:
         break;
     }
