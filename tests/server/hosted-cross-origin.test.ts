@@ -211,7 +211,8 @@ describe('Creem checkout from a hosted SPA', () => {
   });
 
   it("gives Creem the SPA's address to return to", async () => {
-    const token = await clerk.mint();
+    // The checkout's address is the one Clerk verified (the token's email claim), never the body's.
+    const token = await clerk.mint({ email: 'c@example.com' });
     const me = await (await hostedFetch(ts.url, token, '/api/me')).json();
     const res = await hostedFetch(ts.url, token, '/api/billing/checkout', {
       method: 'POST',
@@ -220,6 +221,7 @@ describe('Creem checkout from a hosted SPA', () => {
     expect(res.status).toBe(200);
     expect(creem.checkouts.at(-1)).toMatchObject({
       success_url: `${TEST_SPA_ORIGIN}/app/subscription?checkout=success`,
+      customer: { email: 'c@example.com' },
       metadata: { userId: me.id },
     });
   });
