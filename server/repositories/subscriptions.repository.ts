@@ -5,6 +5,13 @@ import { paymentEvents, subscriptions } from '../db/schema.ts';
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type NewSubscription = Omit<typeof subscriptions.$inferInsert, 'createdAt' | 'updatedAt'>;
 
+/**
+ * Subscriptions that can no longer charge the person: ended or already set to end. A `duplicate` (a second
+ * subscription, billing.service) is not among them: its cancellation was asked for when it was found, but until
+ * the provider's `subscription.canceled` turns it `canceled`, that request may have failed and it may still charge.
+ */
+export const CANNOT_CHARGE: ReadonlySet<string> = new Set(['canceled', 'expired', 'scheduled_cancel']);
+
 /** Queries on subscriptions and processed payment events. */
 export const subscriptionsRepository = {
   /** Records a webhook event; false when (provider, event id) was already recorded. */

@@ -15,7 +15,7 @@ import {
   type PaymentEvent,
   type PaymentProvider,
 } from '../providers/payments/index.ts';
-import { subscriptionsRepository as subs, type SubscriptionRow } from '../repositories/subscriptions.repository.ts';
+import { CANNOT_CHARGE, subscriptionsRepository as subs, type SubscriptionRow } from '../repositories/subscriptions.repository.ts';
 import { usersRepository } from '../repositories/users.repository.ts';
 import type { CreditsService } from './credits.service.ts';
 import type { UserRow } from './users.service.ts';
@@ -46,9 +46,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** `erased`: the event is an erased account's; recorded, nothing applied (and its subscription cancelled). */
 export type WebhookOutcome = 'processed' | 'duplicate' | 'unmatched' | 'malformed' | 'erased';
-
-/** Statuses under which a subscription can charge no more. */
-const ENDED = new Set(['canceled', 'expired']);
 
 export const ALREADY_SUBSCRIBED = 'You already have an active subscription. Change your plan from the customer portal.';
 const alreadySubscribed = () => conflict(ALREADY_SUBSCRIBED, 'already_subscribed');
@@ -309,7 +306,7 @@ export function createBillingService(deps: {
   async function endErasedAccountsSubscription(event: PaymentEvent): Promise<void> {
     const sub = event.subscription;
     const status = sub?.status ?? STATUS_OF_EVENT[event.type];
-    if (!sub || ENDED.has(status ?? '') || !payments.cancelSubscription) {
+    if (!sub || CANNOT_CHARGE.has(status ?? '') || !payments.cancelSubscription) {
       logger.warn({ eventId: event.id, type: event.type }, 'payment event of an erased account; recorded, nothing applied');
       return;
     }

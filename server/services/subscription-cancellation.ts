@@ -3,16 +3,9 @@ import type { Db } from '../db/index.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { PaymentProviderError, type PaymentProvider } from '../providers/payments/index.ts';
-import { subscriptionsRepository } from '../repositories/subscriptions.repository.ts';
+import { CANNOT_CHARGE, subscriptionsRepository } from '../repositories/subscriptions.repository.ts';
 import type { SandboxPaymentsService } from './sandbox-payments.service.ts';
 import type { UserRow } from './users.service.ts';
-
-/**
- * Subscriptions that can no longer charge the person: ended or already set to end. A `duplicate` (a second
- * subscription, billing.service) is not among them: its cancellation was asked for when it was found, but until
- * the provider's `subscription.canceled` turns it `canceled`, that request may have failed and it may still charge.
- */
-const ENDED = new Set(['canceled', 'expired', 'scheduled_cancel']);
 
 export type SubscriptionCancellation = ReturnType<typeof createSubscriptionCancellation>;
 
@@ -31,7 +24,7 @@ export function createSubscriptionCancellation(deps: {
      * `webhookUrl`: where the sandbox sends its `subscription.canceled` (this server's own endpoint).
      */
     async cancelAll(user: UserRow, webhookUrl: string): Promise<number> {
-      const live = (await subscriptionsRepository.listForUser(deps.db, user.id)).filter((s) => !ENDED.has(s.status));
+      const live = (await subscriptionsRepository.listForUser(deps.db, user.id)).filter((s) => !CANNOT_CHARGE.has(s.status));
       let cancelled = 0;
       for (const sub of live) {
         if (sub.provider !== deps.payments.name) {
