@@ -29,7 +29,7 @@ import { falWebhookRoutes, trainingsRoutes } from './routes/trainings.routes.ts'
 import { opsRoutes } from './routes/ops.routes.ts';
 import { shootsRoutes } from './routes/shoots.routes.ts';
 import { notificationPreferencesRoutes, outboxRoutes, unsubscribeRoutes } from './routes/mail.routes.ts';
-import { sandboxPagesAllowed } from './config.ts';
+import { outboxPageAccess } from './config.ts';
 import { closeConnectionsWhileStopping } from './ops/shutdown.ts';
 
 /** Paths that enforce their own body limit (streamed uploads) or authenticate by signature (webhooks). */
@@ -120,16 +120,10 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
     throw notFound('No such API endpoint.');
   });
 
-  // One-click unsubscribe (outside /api: mail clients post it without an Origin) and the local outbox, which is
-  // refused wherever the sandbox checkout is (a server users reach); before the SPA's catch-all.
+  // One-click unsubscribe (outside /api: mail clients post it without an Origin) and the local outbox (only for
+  // this machine unless MAIL_OUTBOX_PAGE=on); before the SPA's catch-all.
   app.route('/mail', unsubscribeRoutes({ db: rt.db, links: rt.mail.links }));
-  app.route(
-    '/sandbox/mail',
-    outboxRoutes({
-      outbox: rt.mail.outbox,
-      refusal: sandboxPagesAllowed(config) ? undefined : 'This server is public (it is reached over https), so its mail is not shown here.',
-    }),
-  );
+  app.route('/sandbox/mail', outboxRoutes({ outbox: rt.mail.outbox, access: outboxPageAccess(config) }));
   // The sandbox's test payment pages; before the SPA's catch-all.
   if (rt.sandboxPayments) {
     app.route('/sandbox', sandboxRoutes({ ...rt, sandboxPayments: rt.sandboxPayments, publicUrl: config.PUBLIC_URL }));

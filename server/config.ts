@@ -159,6 +159,8 @@ const envSchema = z.object({
    * smtps://…:465 (TLS from the start). Unset: mail is kept in DATA_DIR/outbox and shown at /sandbox/mail.
    */
   SMTP_URL: optionalText.pipe(smtpUrl.optional()),
+  /** `on`: show the local outbox (/sandbox/mail) to every caller, not only to the machine the server runs on. */
+  MAIL_OUTBOX_PAGE: optionalText.pipe(z.enum(['on'], { error: 'must be "on" or empty' }).optional()),
   /** The sender of every message (`Name <address>` or an address); defaults to the product and SUPPORT_EMAIL. */
   MAIL_FROM: optionalText.pipe(mailbox.optional()),
   /** Seconds an SMTP connection may wait for the server (connecting, greeting, each reply) before it is retried later. */
@@ -198,13 +200,26 @@ export function isPublicServer(cfg: Pick<Config, 'PUBLIC_URL' | 'ALLOWED_ORIGINS
 }
 
 /**
- * The sandbox's pages (test checkout, local mail outbox) are for a developer's machine: refused on a server users
- * reach unless SANDBOX_PAYMENTS=allow says so on purpose.
+ * The sandbox's test checkout pages are for a developer's machine: refused on a server users reach unless
+ * SANDBOX_PAYMENTS=allow says so on purpose.
  */
 export function sandboxPagesAllowed(
   cfg: Pick<Config, 'PUBLIC_URL' | 'ALLOWED_ORIGINS' | 'CLERK_AUTHORIZED_PARTIES' | 'SANDBOX_PAYMENTS'>,
 ): boolean {
   return !isPublicServer(cfg) || cfg.SANDBOX_PAYMENTS === 'allow';
+}
+
+/**
+ * Who may read the local outbox (/sandbox/mail), which holds every account's mail and working reset links:
+ * `everyone` only when MAIL_OUTBOX_PAGE=on says so; `loopback` (connections whose socket comes from this machine)
+ * on a developer's server; `nobody` on a server users reach or behind a reverse proxy, where the proxy's own
+ * connections come from loopback too. SANDBOX_PAYMENTS does not open it: that switch is about test payments.
+ */
+export function outboxPageAccess(
+  cfg: Pick<Config, 'PUBLIC_URL' | 'ALLOWED_ORIGINS' | 'CLERK_AUTHORIZED_PARTIES' | 'TRUST_PROXY' | 'MAIL_OUTBOX_PAGE'>,
+): 'everyone' | 'loopback' | 'nobody' {
+  if (cfg.MAIL_OUTBOX_PAGE === 'on') return 'everyone';
+  return isPublicServer(cfg) || cfg.TRUST_PROXY ? 'nobody' : 'loopback';
 }
 
 export class ConfigError extends Error {

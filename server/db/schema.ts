@@ -334,8 +334,11 @@ export const photoShoots = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
     /** Photos taken again for likeness (at most ⌈N/4⌉, common/likeness.ts retakeCap). */
     retaken: integer('retaken').notNull().default(0),
+    /** The Start button's idempotency key: unique within the account only (0018_shoot_request_ids). */
+    requestId: uuid('request_id'),
   },
   (t) => [
+    uniqueIndex('photo_shoots_user_request_key').on(t.userId, t.requestId),
     index('photo_shoots_user_created_idx').on(t.userId, t.createdAt.desc().nullsFirst()),
     index('photo_shoots_running_idx')
       .on(t.userId)

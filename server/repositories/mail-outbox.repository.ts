@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { authUsers, mailOutbox, users } from '../db/schema.ts';
 
@@ -31,6 +31,15 @@ export const mailOutboxRepository = {
 
   async setNotifications(tx: Executor, userId: string, on: boolean): Promise<void> {
     await tx.update(users).set({ emailNotifications: on }).where(eq(users.id, userId));
+  },
+
+  /** The address and switch an unsubscribe page speaks of; undefined when the account is gone or erased. */
+  async getRecipient(tx: Executor, userId: string): Promise<{ email: string | null; on: boolean } | undefined> {
+    const [row] = await tx
+      .select({ email: users.email, on: users.emailNotifications })
+      .from(users)
+      .where(and(eq(users.id, userId), isNull(users.erasedAt)));
+    return row;
   },
 
   async getNotifications(tx: Executor, userId: string): Promise<boolean> {

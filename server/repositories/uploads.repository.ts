@@ -1,15 +1,31 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNotNull, isNull, lte, notExists, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { loraTrainings, uploads } from '../db/schema.ts';
+import { rowOf } from './raw-rows.ts';
 
 export type UploadRow = typeof uploads.$inferSelect;
 export type NewUploadRow = typeof uploads.$inferInsert;
 
 /** Drizzle queries of uploaded originals. */
 export const uploadsRepository = {
-  async insert(db: Executor, row: NewUploadRow): Promise<UploadRow> {
-    const [saved] = await db.insert(uploads).values(row).returning();
-    return saved;
+  /**
+   * Records an upload only if the user's live originals and it together stay within `quotaBytes`, counted in the
+   * statement that admits it; undefined when they would not. Run it in a transaction that has locked the user's
+   * row (usersRepository.lockRow): parallel uploads then count one after another, each seeing the others' rows.
+   */
+  async insertWithinQuota(tx: Executor, row: NewUploadRow & { expiresAt: Date }, quotaBytes: number): Promise<UploadRow | undefined> {
+    const live = tx
+      .select({ bytes: sql`coalesce(sum(${uploads.sizeBytes}), 0)` })
+      .from(uploads)
+      .where(and(eq(uploads.userId, row.userId), isNull(uploads.deletedAt), gt(uploads.expiresAt, sql`now()`)));
+    const admitted = await tx.execute<Record<string, unknown>>(sql`
+      insert into ${uploads} (user_id, storage_key, url, content_type, size_bytes, kind, expires_at)
+      select ${row.userId}, ${row.storageKey}, ${row.url}, ${row.contentType}, ${row.sizeBytes}, ${row.kind ?? 'image'},
+        ${row.expiresAt.toISOString()}::timestamptz
+      where (${live}) + ${row.sizeBytes} <= ${quotaBytes}
+      returning *`);
+    const [saved] = (admitted as unknown as { rows: Record<string, unknown>[] }).rows;
+    return saved && rowOf<UploadRow>(getTableColumns(uploads), saved);
   },
 
   /** Forgets the user's upload rows stored under `key` (live or not); how many there were. */

@@ -56,6 +56,19 @@ export function outboxRefusedPage(reason: string): string {
 const unsubscribeForm = (action: string, label: string, value: string) =>
   `<form method="post" action="${esc(action)}"><input type="hidden" name="action" value="${esc(value)}"><button class="btn secondary" type="submit">${esc(label)}</button></form>`;
 
+/** What the link shows until the person confirms: opening it (or a scanner fetching it) changes nothing. */
+export function confirmUnsubscribePage(action: string, maskedEmail: string | null): string {
+  return layout(
+    'Unsubscribe',
+    `<h1>Stop notification e-mails?</h1>
+<p>We e-mail ${maskedEmail ? `<strong>${esc(maskedEmail)}</strong>` : 'you'} when a character or a photo shoot is ready.</p>
+<p class="muted">Mail about your account (such as a password reset) still reaches you.</p>
+<form method="post" action="${esc(action)}"><input type="hidden" name="action" value="unsubscribe"><button class="btn primary" type="submit">Unsubscribe</button></form>
+<a class="btn secondary" href="/app/profile">Open your profile</a>`,
+    { banner: null },
+  );
+}
+
 export function unsubscribedPage(action: string): string {
   return layout(
     'Unsubscribed',

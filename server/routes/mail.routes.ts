@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
 import type { AppEnv } from '../http/context.ts';
+import { fromThisMachine } from '../http/loopback-url.ts';
 import { requireUser } from '../http/require-user.ts';
 import { parseOrThrow } from '../domain/validate.ts';
 import { readJson } from '../http/validate.ts';
@@ -11,6 +12,7 @@ import { mailPreferences, type UnsubscribeLinks } from '../services/mail.service
 import type { UsersService } from '../services/users.service.ts';
 import {
   badUnsubscribeLinkPage,
+  confirmUnsubscribePage,
   outboxListPage,
   outboxMessagePage,
   outboxRefusedPage,
@@ -24,9 +26,10 @@ const noStore = async (c: { header: (k: string, v: string) => void }, next: () =
 };
 
 /**
- * Mounted at /mail: the one-click unsubscribe link of every notification (RFC 8058). GET (the link clicked) and
- * POST (a mail client's one-click `List-Unsubscribe=One-Click`) both turn notifications off; the page offers
- * to turn them back on. The link is signed, so it works without a session and only for the person it names.
+ * Mounted at /mail: the unsubscribe link of every notification (RFC 8058). GET (the link clicked, or fetched by
+ * a mail scanner) only shows a page naming the masked address with a confirming button; POST acts: a mail
+ * client's one-click `List-Unsubscribe=One-Click`, or the page's buttons (off, or back on). The link is signed,
+ * so it works without a session and only for the person it names.
  */
 export function unsubscribeRoutes(deps: { db: Db; links: UnsubscribeLinks }) {
   const app = new Hono<AppEnv>();
@@ -36,15 +39,15 @@ export function unsubscribeRoutes(deps: { db: Db; links: UnsubscribeLinks }) {
   app.get('/unsubscribe', async (c) => {
     const { u = '', s = '' } = c.req.query();
     const userId = deps.links.verify(u, s);
-    if (!userId) return c.html(badUnsubscribeLinkPage(), 400);
-    await mailPreferences.set(deps.db, userId, false);
-    return c.html(unsubscribedPage(here(u, s)));
+    const recipient = userId && (await mailPreferences.recipient(deps.db, userId));
+    if (!recipient) return c.html(badUnsubscribeLinkPage(), 400);
+    return c.html(recipient.on ? confirmUnsubscribePage(here(u, s), recipient.maskedEmail) : unsubscribedPage(here(u, s)));
   });
 
   app.post('/unsubscribe', async (c) => {
     const { u = '', s = '' } = c.req.query();
     const userId = deps.links.verify(u, s);
-    if (!userId) return c.html(badUnsubscribeLinkPage(), 400);
+    if (!userId || !(await mailPreferences.recipient(deps.db, userId))) return c.html(badUnsubscribeLinkPage(), 400);
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const on = form.action === 'subscribe';
     await mailPreferences.set(deps.db, userId, on);
@@ -71,19 +74,28 @@ export function notificationPreferencesRoutes(deps: { db: Db; identity: Identity
 }
 
 /**
- * Mounted at /sandbox/mail: the local outbox, a list and each message as it would have been sent. Like the
- * sandbox checkout it is for a developer's machine: `refusal` (a reason) when this server must not show it.
+ * Mounted at /sandbox/mail: the local outbox, a list and each message as it would have been sent. It holds every
+ * account's mail with working reset links, so it is for the machine the server runs on (`access`, from
+ * outboxPageAccess in config.ts); with SMTP there is no outbox and no page.
  */
-export function outboxRoutes(deps: { outbox?: LocalOutbox; refusal?: string }) {
+export function outboxRoutes(deps: { outbox?: LocalOutbox; access: 'everyone' | 'loopback' | 'nobody' }) {
   const app = new Hono<AppEnv>();
   app.use('*', noStore);
-  const { outbox, refusal } = deps;
-  if (!outbox || refusal) {
+  const { outbox, access } = deps;
+  if (!outbox) {
     app.all('*', (c) =>
-      c.html(outboxRefusedPage(refusal ?? 'Mail goes out over SMTP on this server (SMTP_URL is set), so nothing is kept here.'), 404),
+      c.html(outboxRefusedPage('Mail goes out over SMTP on this server (SMTP_URL is set), so nothing is kept here.'), 404),
     );
     return app;
   }
+  app.use('*', async (c, next) => {
+    if (access === 'everyone' || (access === 'loopback' && fromThisMachine(c))) return next();
+    const reason =
+      access === 'nobody'
+        ? 'This server is public (it is reached over https or through a proxy), so its mail is not shown here.'
+        : 'The local outbox is shown only on the machine this server runs on: open it there, at a localhost address.';
+    return c.html(outboxRefusedPage(reason), 404);
+  });
   app.get('/', async (c) => c.html(outboxListPage(await outbox.list())));
   app.get('/:id', async (c) => {
     const found = await outbox.read(c.req.param('id'));

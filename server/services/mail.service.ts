@@ -98,7 +98,23 @@ export async function recipientAddress(tx: Executor, userId: string): Promise<Re
 export const mailPreferences = {
   get: (db: Executor, userId: string) => repo.getNotifications(db, userId),
   set: (db: Executor, userId: string, on: boolean) => repo.setNotifications(db, userId, on),
+  /** For the unsubscribe page: the person's address, masked, and whether notifications are on. */
+  async recipient(db: Executor, userId: string): Promise<{ maskedEmail: string | null; on: boolean } | undefined> {
+    const row = await repo.getRecipient(db, userId);
+    return row && { maskedEmail: row.email && maskEmail(row.email), on: row.on };
+  },
 };
+
+/**
+ * An address as a page reached by a link may show it: enough for its owner to recognise ('j•••e@example.com'),
+ * too little for whoever else holds the link to learn it.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  const [local, domain] = at < 0 ? [email, ''] : [email.slice(0, at), email.slice(at)];
+  const shown = local.length <= 2 ? local.slice(0, 1) : `${local[0]}${local.slice(-1)}`;
+  return `${shown.slice(0, 1)}•••${shown.slice(1)}${domain}`;
+}
 
 /**
  * Signed one-click unsubscribe links (RFC 8058): the link names the person and carries an HMAC of their id, so

@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { SEED_LIMIT } from '@common/generation.ts';
 import {
   describePrompt,
@@ -234,7 +234,7 @@ export function createShootsService(deps: ShootsDeps) {
     async start(userId: string, request: StartShootRequest & { request_id?: string }): Promise<{ shoot: ShootView; created: boolean }> {
       const pack = await availablePack(request.pack_id);
       const character = await usableCharacter(userId, request.lora_id);
-      const shootId = request.request_id ?? randomUUID();
+      const shootId = randomUUID();
       const cost = shootCost(pack.prompts.length);
       const started = await db.transaction(async (tx) => {
         // The user's row is the lock every paid action takes; two clicks queue here and the second sees the first.
@@ -244,15 +244,12 @@ export function createShootsService(deps: ShootsDeps) {
           .from(photoShoots)
           .where(
             request.request_id
-              ? eq(photoShoots.id, request.request_id)
+              ? and(eq(photoShoots.userId, userId), eq(photoShoots.requestId, request.request_id))
               : sql`${photoShoots.userId} = ${userId} and ${photoShoots.packId} = ${pack.id} and ${photoShoots.loraId} = ${character.id}
                   and ${photoShoots.status} = 'RUNNING' and ${photoShoots.createdAt} > now() - make_interval(secs => ${DOUBLE_CLICK_MS / 1000})`,
           )
           .limit(1);
-        if (same) {
-          if (same.userId !== userId) throw conflict('That request id is already used. Please try again.', 'request_id_taken');
-          return { shoot: same, created: false, photos: undefined };
-        }
+        if (same) return { shoot: same, created: false, photos: undefined };
         await credits.debit(userId, cost, `Photo shoot: ${pack.name} (${pack.prompts.length} photos)`, shootDebitKey(shootId), tx);
         const photos = pack.prompts.map((template, position) => ({
           id: randomUUID(),
@@ -268,6 +265,7 @@ export function createShootsService(deps: ShootsDeps) {
           tx,
           {
             id: shootId,
+            requestId: request.request_id,
             userId,
             packId: pack.id,
             loraId: character.id,

@@ -8,6 +8,7 @@ import { payloadTooLarge, tooManyRequests } from '../domain/errors.ts';
 import { maxFormBytes, openMultipartFile, type FileTypeRule } from './multipart-file.ts';
 import { mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
 import { uploadsRepository as repo, type UploadRow } from '../repositories/uploads.repository.ts';
+import { usersRepository } from '../repositories/users.repository.ts';
 import { createInFlightLimit } from './concurrency.ts';
 import { checkPixelBudget, imageSizeFromHeader } from '../domain/image-budget.ts';
 
@@ -133,20 +134,29 @@ export function createUploadsService(deps: UploadsDeps) {
         const file = await openMultipartFile(body, contentType, 'file', UPLOAD_TYPES, UPLOAD_MESSAGES.invalidType);
         const key = `uploads/${userId}/${randomUUID()}.${file.rule.extension}`;
         const stored = await store(key, file, roomBytes);
+        const row = {
+          userId,
+          storageKey: key,
+          url: mediaUrl(key),
+          contentType: file.rule.contentType,
+          sizeBytes: stored.size,
+          kind: file.rule.kind,
+          expiresAt: new Date(Date.now() + deps.retentionDays * DAY_MS),
+        };
+        let saved: UploadRow | undefined;
         try {
-          return await repo.insert(deps.db, {
-            userId,
-            storageKey: key,
-            url: mediaUrl(key),
-            contentType: file.rule.contentType,
-            sizeBytes: stored.size,
-            kind: file.rule.kind,
-            expiresAt: new Date(Date.now() + deps.retentionDays * DAY_MS),
+          // Parallel uploads each passed the early check above; the quota is decided here, one at a time.
+          saved = await deps.db.transaction(async (tx) => {
+            await usersRepository.lockRow(tx, userId);
+            return repo.insertWithinQuota(tx, row, LIMITS.uploadQuotaBytes);
           });
         } catch (err) {
           await deps.storage.delete(key);
           throw err;
         }
+        if (saved) return saved;
+        await deps.storage.delete(key);
+        throw quotaFull();
       } finally {
         release();
       }

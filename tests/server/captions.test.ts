@@ -194,6 +194,30 @@ describe.each(testDatabases())('uploads and captions with the builtin analyser (
     expect((await upload(client, photo)).status).toBe(413);
   });
 
+  it('holds the quota under parallel uploads: they are counted one after another as each is admitted', async () => {
+    const { client, userId } = await ts.signUp();
+    const photo = await samplePhoto('man');
+    // Room for one and a half photos: every one of three parallel uploads fits what was free when it began.
+    await ts.rt.db.insert(uploads).values({
+      userId,
+      storageKey: `uploads/${userId}/earlier.zip`,
+      url: `/media/uploads/${userId}/${randomUUID()}.zip`,
+      contentType: 'application/zip',
+      sizeBytes: LIMITS.uploadQuotaBytes - Math.floor(photo.length * 1.5),
+      kind: 'training-archive',
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const answers = await Promise.all([1, 2, 3].map(() => upload(client, photo)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 413, 413]);
+    const [{ bytes }] = await ts.rt.db
+      .select({ bytes: sql<string>`sum(${uploads.sizeBytes})` })
+      .from(uploads)
+      .where(eq(uploads.userId, userId));
+    expect(Number(bytes)).toBeLessThanOrEqual(LIMITS.uploadQuotaBytes);
+    // The refused ones left no file behind.
+    expect(await filesOf(userId)).toHaveLength(1);
+  });
+
   it('answers 422 to a caption of an image whose pixels are broken, and charges nothing', async () => {
     const { client, userId } = await ts.signUp({ credits: 5 });
     const photo = await samplePhoto('smilingWoman', 600);

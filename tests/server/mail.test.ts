@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { and, eq, or, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { authUsers, authVerifications, loraTrainings, mailOutbox, users } from '../../server/db/schema.ts';
 import { finishTraining } from '../../server/services/trainings.service.ts';
@@ -403,11 +404,45 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
       .where(eq(mailOutbox.dedupeKey, `character-ready:${next}`));
     expect(rows).toHaveLength(0);
 
-    // The link clicked in a browser (GET) unsubscribes too and offers to subscribe again.
+    // The link opened again once off says so and offers to subscribe again.
     const page = await fetch(ts.url + onServer(unsubscribe));
     expect(await page.text()).toContain('You are unsubscribed');
     const again = await fetch(ts.url + onServer(unsubscribe), { method: 'POST', body: new URLSearchParams({ action: 'subscribe' }) });
     expect(await again.text()).toContain('Notifications are on');
+  });
+
+  it('opening the unsubscribe link (or a mail scanner fetching it) changes nothing: a page names the masked address and asks', async () => {
+    const { userId, email } = await ts.signUp({ email: `jane.doe.${randomUUID().slice(0, 8)}@example.com` });
+    const link = onServer(ts.rt.mail.links.url(userId));
+    const notifications = async () =>
+      (await ts.rt.db.select({ on: users.emailNotifications }).from(users).where(eq(users.id, userId)))[0].on;
+    expect(await notifications()).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      const page = await fetch(ts.url + link);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain('Stop notification e-mails?');
+      expect(html).toContain(`j•••${email.split('@')[0].slice(-1)}@example.com`);
+      expect(html).not.toContain(email);
+      expect(html).toMatch(
+        /<form method="post" action="\/mail\/unsubscribe\?u=[^"]+"><input type="hidden" name="action" value="unsubscribe">/,
+      );
+    }
+    expect(await notifications()).toBe(true);
+    // The page's button is the POST that acts.
+    const done = await fetch(ts.url + link, { method: 'POST', body: new URLSearchParams({ action: 'unsubscribe' }) });
+    expect(await done.text()).toContain('You are unsubscribed');
+    expect(await notifications()).toBe(false);
+    // A link replayed after the account is erased is refused, saying nothing about whom it named.
+    await ts.rt.erasure.eraseSelected({ email });
+    for (const method of ['GET', 'POST']) {
+      const gone = await fetch(ts.url + link, {
+        method,
+        body: method === 'POST' ? new URLSearchParams({ 'List-Unsubscribe': 'One-Click' }) : undefined,
+      });
+      expect(gone.status).toBe(400);
+      expect(await gone.text()).toContain('This unsubscribe link is not valid');
+    }
   });
 
   it('recipients: the sign-in address with built-in accounts; in Clerk mode nothing until the verified address is known (never users.email)', async () => {
@@ -671,32 +706,97 @@ describe('the local outbox (no SMTP_URL)', () => {
   });
 });
 
-describe('the local outbox on a public server', () => {
-  it('is refused where the sandbox checkout is refused (https PUBLIC_URL without SANDBOX_PAYMENTS=allow)', async () => {
+describe('who may open the local outbox', () => {
+  /** The app as @hono/node-server calls it for a connection whose socket comes from `remoteAddress`. */
+  const fromPeer = (ts: TestServer, remoteAddress: string, path = '/sandbox/mail') =>
+    buildApp(ts.rt).fetch(new Request(`http://likeness.test${path}`), { incoming: { socket: { remoteAddress } }, outgoing: {} });
+
+  it("a developer's server: this machine's connections only, judged by the socket and never by a header", async () => {
+    const ts = await startTestServer();
+    try {
+      const { email } = await ts.signUp();
+      await ts.client().post('/api/auth/request-password-reset', { email });
+      await waitFor('the reset mail', async () => (await ts.rt.mail.outbox!.list()).find((m) => m.to === email));
+      expect((await fetch(`${ts.url}/sandbox/mail`)).status).toBe(200);
+      for (const peer of ['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1']) expect((await fromPeer(ts, peer)).status).toBe(200);
+      const id = (await ts.rt.mail.outbox!.list()).find((m) => m.to === email)!.id;
+      for (const path of ['/sandbox/mail', `/sandbox/mail/${id}`, `/sandbox/mail/${id}/html`]) {
+        for (const peer of ['192.0.2.7', '2001:db8::7', '::ffff:10.0.0.1']) {
+          const res = await fromPeer(ts, peer, path);
+          expect(res.status).toBe(404);
+          const page = await res.text();
+          expect(page).toContain('The local outbox is shown only on the machine this server runs on');
+          expect(page).not.toContain(email);
+          expect(page).not.toContain('reset-password');
+        }
+      }
+      // A header names no machine: the same outside connection claiming to be local is refused too.
+      const claimed = await buildApp(ts.rt).fetch(
+        new Request('http://localhost/sandbox/mail', {
+          headers: { 'x-forwarded-for': '127.0.0.1', 'x-real-ip': '127.0.0.1', host: 'localhost' },
+        }),
+        { incoming: { socket: { remoteAddress: '192.0.2.7' } }, outgoing: {} },
+      );
+      expect(claimed.status).toBe(404);
+    } finally {
+      await ts.stop();
+    }
+  });
+
+  it('a public server, or one behind a proxy, shows it to nobody, also with SANDBOX_PAYMENTS=allow; MAIL_OUTBOX_PAGE=on opens it on purpose', async () => {
     const products = { BASIC: 'prod_b', STANDARD: 'prod_s', PROFESSIONAL: 'prod_p' };
     const creem = await startFakeCreem({ apiKey: 'creem_test_key', products: Object.values(products) });
-    const ts = await startTestServer({
-      env: {
+    const publicServers: Record<string, string>[] = [
+      {
         PUBLIC_URL: 'https://127.0.0.1:8443',
         ...creemEnv({ url: creem.url, apiKey: 'creem_test_key', webhookSecret: 'whsec_dGVzdC1zZWNyZXQtdGVzdC1zZWNyZXQ=', products }),
       },
+      // The switch for the test checkout publishes no mail.
+      { PUBLIC_URL: 'https://127.0.0.1:8443', SANDBOX_PAYMENTS: 'allow' },
+      // Behind a reverse proxy on this machine every connection comes from loopback.
+      { TRUST_PROXY: 'true' },
+    ];
+    try {
+      for (const env of publicServers) {
+        const ts = await startTestServer({ env });
+        try {
+          const res = await fetch(`${ts.url}/sandbox/mail`);
+          expect(res.status).toBe(404);
+          expect(await res.text()).toContain(
+            'This server is public (it is reached over https or through a proxy), so its mail is not shown here.',
+          );
+        } finally {
+          await ts.stop();
+        }
+      }
+    } finally {
+      await creem.stop();
+    }
+    const opened = await startTestServer({
+      env: { PUBLIC_URL: 'https://127.0.0.1:8443', SANDBOX_PAYMENTS: 'allow', MAIL_OUTBOX_PAGE: 'on' },
     });
+    try {
+      expect((await fetch(`${opened.url}/sandbox/mail`)).status).toBe(200);
+      expect((await fromPeer(opened, '192.0.2.7')).status).toBe(200);
+    } finally {
+      await opened.stop();
+    }
+    expect(() => loadConfig({ MAIL_OUTBOX_PAGE: 'yes' })).toThrow(/MAIL_OUTBOX_PAGE: must be "on" or empty/);
+    // Four fresh servers: slow to start on a busy machine.
+  }, 300_000);
+
+  it('with SMTP there is no outbox page at all', async () => {
+    const smtp = await startTestSmtp();
+    const ts = await startTestServer({ env: { SMTP_URL: smtp.url, MAIL_OUTBOX_PAGE: 'on' } });
     try {
       const res = await fetch(`${ts.url}/sandbox/mail`);
       expect(res.status).toBe(404);
-      expect(await res.text()).toContain('This server is public (it is reached over https), so its mail is not shown here.');
+      expect(await res.text()).toContain('Mail goes out over SMTP on this server (SMTP_URL is set), so nothing is kept here.');
     } finally {
       await ts.stop();
-      await creem.stop();
+      await smtp.close();
     }
-    const allowed = await startTestServer({ env: { PUBLIC_URL: 'https://127.0.0.1:8443', SANDBOX_PAYMENTS: 'allow' } });
-    try {
-      expect((await fetch(`${allowed.url}/sandbox/mail`)).status).toBe(200);
-    } finally {
-      await allowed.stop();
-    }
-    // Two fresh servers: slow to start on a busy machine.
-  }, 240_000);
+  });
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one Postgres', () => {

@@ -374,11 +374,39 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
     expect(first.status).toBe(201);
     const retry = await client.post('/api/shoots', body);
     expect(retry.status).toBe(200);
-    expect((await retry.json()).id).toBe(body.request_id);
-    expect((await first.json()).id).toBe(body.request_id);
+    const shootId = (await first.json()).id;
+    expect((await retry.json()).id).toBe(shootId);
     expect(await ts.rt.db.select().from(photoShoots).where(eq(photoShoots.userId, userId))).toHaveLength(1);
     expect((await ledgerOf(userId)).filter((l) => l.kind === 'debit')).toHaveLength(1);
-    await client.post(`/api/shoots/${body.request_id}/cancel`);
+    await client.post(`/api/shoots/${shootId}/cancel`);
+  });
+
+  it("a request id is the caller's own: another account's request or shoot id neither finds nor blocks anything", async () => {
+    const ann = await ts.signUp({ credits: 1000 });
+    const ben = await ts.signUp({ credits: 1000 });
+    const [annsMara, bensMara] = [await character(ann.userId), await character(ben.userId)];
+    const requestId = randomUUID();
+    const annsStart = await ann.client.post('/api/shoots', { pack_id: linkedin.id, lora_id: annsMara.id, request_id: requestId });
+    expect(annsStart.status).toBe(201);
+    const annsShoot = (await annsStart.json()).id;
+    // Ben's Start with the same request id, and with Ann's shoot id as his request id: each a new shoot of his.
+    for (const key of [requestId, annsShoot]) {
+      const res = await ben.client.post('/api/shoots', { pack_id: linkedin.id, lora_id: bensMara.id, request_id: key });
+      expect(res.status).toBe(201);
+      const shoot = await res.json();
+      expect(shoot.id).not.toBe(annsShoot);
+      expect(shoot.photos).toHaveLength(N);
+      // And his retry finds his own.
+      const retry = await ben.client.post('/api/shoots', { pack_id: linkedin.id, lora_id: bensMara.id, request_id: key });
+      expect(retry.status).toBe(200);
+      expect((await retry.json()).id).toBe(shoot.id);
+      await ben.client.post(`/api/shoots/${shoot.id}/cancel`);
+    }
+    expect((await ledgerOf(ben.userId)).filter((l) => l.kind === 'debit')).toHaveLength(2);
+    // Ann's shoot and her balance are untouched by any of it.
+    expect((await ledgerOf(ann.userId)).filter((l) => l.kind === 'debit')).toHaveLength(1);
+    expect(await ts.rt.db.select().from(photoShoots).where(eq(photoShoots.userId, ann.userId))).toHaveLength(1);
+    await ann.client.post(`/api/shoots/${annsShoot}/cancel`);
   });
 
   it('answers an id that is not a uuid (36 dashes, 36 hex digits) with 404, not a 500 from the uuid cast', async () => {
