@@ -30,14 +30,19 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 
 /**
  * Profile fields a session-token template may add (README, Hosted mode):
- * `"email": "{{user.primary_email_address}}", "full_name": "{{user.full_name}}", "image_url": "{{user.image_url}}"`.
- * A claim that is absent stays undefined (unknown); one that is present but empty is null. The token is
- * Clerk's, signed with its key, so its `email` is the primary address as Clerk holds it: the verified one.
+ * `"email": "{{user.primary_email_address}}", "email_verified": "{{user.email_verified}}",
+ * "full_name": "{{user.full_name}}", "image_url": "{{user.image_url}}"`.
+ * A claim that is absent stays undefined (unknown); one that is present but empty is null. The `email` claim
+ * is the primary address as Clerk holds it, which an instance may keep unverified (an operator's import, a
+ * sign-up whose code was never entered): it counts as verified only with `email_verified: true` beside it.
+ * `email_verified: false` says it is not; without the claim the Backend API decides (verifiedEmail below).
  */
 function profileFromClaims(claims: Record<string, unknown>): Profile {
   const has = (name: string) => Object.prototype.hasOwnProperty.call(claims, name);
+  const email = text(claims.email);
   return {
-    ...(has('email') && { email: text(claims.email), verifiedEmail: text(claims.email) }),
+    ...(has('email') && { email }),
+    ...(has('email') && has('email_verified') && { verifiedEmail: claims.email_verified === true ? email : null }),
     ...((has('full_name') || has('name')) && { fullName: text(claims.full_name ?? claims.name) }),
     ...((has('image_url') || has('picture')) && { imageUrl: text(claims.image_url ?? claims.picture) }),
   };

@@ -14,7 +14,8 @@ export interface Identity {
   email?: string | null;
   /**
    * Clerk mode: the primary address as Clerk verified it (users.verified_email), from the session token's
-   * `email` claim or Clerk's Backend API. Undefined for built-in accounts, whose sign-in address is theirs.
+   * `email` claim with `email_verified: true`, or Clerk's Backend API; null when Clerk says it is unverified.
+   * Undefined when unknown, and for built-in accounts, whose sign-in address is theirs.
    */
   verifiedEmail?: string | null;
   fullName?: string | null;

@@ -25,12 +25,15 @@ export const GENERATIONS_REALTIME_MIGRATION = '20261125200000_likeness_generatio
 /** Every hand-written Supabase migration, oldest first; a feature's grants go in a file after its tables. */
 /** Photo shoots' grants, policies and realtime tables. */
 export const PHOTO_SHOOTS_SECURITY_MIGRATION = '20261125200100_photo_shoots_security.sql';
+/** Realtime streams inserts and updates only: a DELETE would reach every unfiltered subscriber, unchecked. */
+export const REALTIME_NO_DELETES_MIGRATION = '20261125200300_realtime_no_deletes.sql';
 export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [
   SECURITY_MIGRATION,
   GENERATIONS_REALTIME_MIGRATION,
   PHOTO_SHOOTS_SECURITY_MIGRATION,
   // users.verified_email kept from the browser; explore_filter_options readable by anon and authenticated.
   '20261125200200_verified_email_and_filter_options_grants.sql',
+  REALTIME_NO_DELETES_MIGRATION,
 ];
 
 const BREAKPOINT = '--> statement-breakpoint';

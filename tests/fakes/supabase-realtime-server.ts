@@ -24,14 +24,25 @@
  * on commit, in commit order, like the WAL the real server reads (this cluster has wal_level=replica, so no
  * logical decoding), with no polling delay; the row holds the change so size limits of NOTIFY don't apply.
  *
- * Delivery, per subscriber, as Realtime's WALRUS does: INSERT/UPDATE reach a subscription when its event
- * matches, its filter (`column=eq.value`, `column=in.(a,b)`) holds and the subscriber's token may select the
- * row under row-level security — checked by selecting the row by primary key in a read-only transaction as
- * that role with that token's claims (so against the row as it is when the change is processed, which in
- * tests is the committed row). old_record holds only the primary key (replica identity default). DELETE is
- * neither filtered nor RLS-checked (Supabase documents this): it reaches every subscriber of the table whose
- * role has the SELECT grant, carrying only the primary key — which is why clients treat events as a signal
- * to refetch, not as data.
+ * Delivery, per subscriber, as Realtime's `realtime.apply_rls` (WALRUS) does — read in supabase/realtime,
+ * lib/realtime/tenants/repo/migrations/: 20260709120000_fix_apply_rls_filter_role_leak.ex (apply_rls),
+ * 20260626120000_readd_postgrest_filter_ops.ex (is_visible_through_filters), 20260528120000_wal2json_escape_
+ * special_chars.ex (list_changes), and Supabase's guide "Postgres Changes" (docs/guides/realtime/postgres-changes):
+ *  - Only the actions the `supabase_realtime` publication publishes are decoded at all (list_changes passes
+ *    wal2json `actions` from the publication's pubinsert/pubupdate/pubdelete), read at each change here.
+ *  - The filter (`column=eq.value`, `column=in.(a,b)`) is tested against the columns the WAL carries, compared
+ *    as the column's type: the new record for INSERT/UPDATE; for DELETE the old record, which holds only the
+ *    replica identity (the primary key unless the table is REPLICA IDENTITY FULL). A filter naming a column
+ *    the record lacks fails, so under the default identity a filtered subscription gets no DELETE ("Delete
+ *    events are not filterable"); an unfiltered one gets them all.
+ *  - INSERT/UPDATE then reach the subscriber only if its token may select the row under row-level security —
+ *    checked by selecting the row by primary key in a read-only transaction as that role with that token's
+ *    claims (against the row as it is when the change is processed, as WALRUS's prepared statement does).
+ *  - DELETE is not checked against row-level security ("RLS policies are not applied to DELETE statements"):
+ *    it reaches every subscription it passes the filter of, whoever's row it was. Its old_record holds the
+ *    replica identity's columns, only the primary key when the table has row-level security on; an UPDATE's
+ *    old_record holds the replica identity's columns.
+ * Which is why clients treat events as a signal to refetch, not as data.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -119,8 +130,6 @@ end $$;
 interface TableMeta {
   columns: { name: string; type: string }[];
   primaryKey: string[];
-  /** Whether `authenticated` may select from the table: a DELETE reaches every subscriber then (no row to check). */
-  authenticatedSelects: boolean;
 }
 
 interface Channel extends RealtimeChannelInfo {
@@ -180,10 +189,7 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
         where i.indrelid = $1::regclass and i.indisprimary order by array_position(i.indkey::int2[], a.attnum)`,
       [`public."${table}"`],
     );
-    const {
-      rows: [privilege],
-    } = await opts.pool.query<{ ok: boolean }>(`select has_table_privilege('authenticated', $1, 'select') as ok`, [`public."${table}"`]);
-    tables.set(table, { columns, primaryKey: pk.map((r) => r.name), authenticatedSelects: privilege.ok });
+    tables.set(table, { columns, primaryKey: pk.map((r) => r.name) });
   }
 
   const listener = new pg.Client({ connectionString: opts.databaseUrl });
@@ -338,24 +344,10 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
     ]);
   }
 
-  /** Whether `claims` may see the changed row now and the subscription's filter holds for it. */
-  async function visible(
-    claims: Claims,
-    table: string,
-    meta: TableMeta,
-    record: Record<string, unknown>,
-    filter: string | undefined,
-  ): Promise<boolean> {
-    const values: unknown[] = [];
-    const conditions = meta.primaryKey.map((col) => {
-      values.push(record[col]);
-      return `"${col}" = $${values.length}`;
-    });
-    if (filter) {
-      const { column, values: allowed } = parseRealtimeFilter(filter, meta);
-      values.push(allowed);
-      conditions.push(`"${column}"::text = any($${values.length})`);
-    }
+  /** Whether `claims` may select the changed row now, under row-level security (found by its primary key). */
+  async function visible(claims: Claims, table: string, meta: TableMeta, record: Record<string, unknown>): Promise<boolean> {
+    const values = meta.primaryKey.map((col) => record[col]);
+    const conditions = meta.primaryKey.map((col, i) => `"${col}" = $${i + 1}`);
     const client = await opts.pool.connect();
     try {
       await client.query('begin read only');
@@ -373,6 +365,50 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
     }
   }
 
+  /**
+   * Whether the subscription's filter holds for the columns the change carries (is_visible_through_filters):
+   * a column the record lacks, or a null, fails; values compare as the column's type.
+   */
+  async function passesFilter(filter: string | undefined, meta: TableMeta, columns: Record<string, unknown>): Promise<boolean> {
+    if (filter === undefined) return true;
+    const { column, values: allowed } = parseRealtimeFilter(filter, meta);
+    const value = columns[column];
+    if (!Object.prototype.hasOwnProperty.call(columns, column) || value === null || value === undefined) return false;
+    const type = meta.columns.find((c) => c.name === column)!.type;
+    const {
+      rows: [row],
+    } = await opts.pool.query<{ ok: boolean | null }>(`select ($1::text)::"${type}" = any(($2::text[])::"${type}"[]) as ok`, [
+      typeof value === 'string' ? value : JSON.stringify(value),
+      allowed,
+    ]);
+    return row.ok === true;
+  }
+
+  /** What the publication streams and how the table logs old rows, now (Realtime reads them at each poll). */
+  async function streaming(table: string, meta: TableMeta) {
+    const {
+      rows: [row],
+    } = await opts.pool.query<{ actions: string[]; rls: boolean; identity: string; identity_index: string[] | null }>(
+      `select array_remove(array[case when p.pubinsert then 'INSERT' end, case when p.pubupdate then 'UPDATE' end,
+                                 case when p.pubdelete then 'DELETE' end], null) as actions,
+              c.relrowsecurity as rls, c.relreplident as identity,
+              (select array_agg(a.attname::text) from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+                where i.indrelid = c.oid and i.indisreplident) as identity_index
+         from pg_publication p, pg_class c where p.pubname = 'supabase_realtime' and c.oid = $1::regclass`,
+      [`public."${table}"`],
+    );
+    // REPLICA IDENTITY DEFAULT: the primary key; FULL: every column; USING INDEX: its columns; NOTHING: none.
+    const identity =
+      row.identity === 'f'
+        ? meta.columns.map((c) => c.name)
+        : row.identity === 'i'
+          ? (row.identity_index ?? [])
+          : row.identity === 'n'
+            ? []
+            : meta.primaryKey;
+    return { actions: new Set(row.actions), rls: row.rls, identity };
+  }
+
   async function deliver(changeId: string): Promise<void> {
     const { rows } = await opts.pool.query<{
       schema_name: string;
@@ -385,7 +421,11 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
     const change = rows[0];
     const meta = change && tables.get(change.table_name);
     if (!change || !meta) return;
-    const keyOnly = (r: Record<string, unknown> | null) => (r ? Object.fromEntries(meta.primaryKey.map((k) => [k, r[k]])) : null);
+    const table = await streaming(change.table_name, meta);
+    if (!table.actions.has(change.type)) return;
+    const only = (r: Record<string, unknown> | null, columns: string[]) => (r ? Object.fromEntries(columns.map((k) => [k, r[k]])) : null);
+    // The old record as the WAL holds it: the replica identity's columns.
+    const oldIdentity = only(change.old_record, table.identity);
     const data: Record<string, unknown> = {
       schema: change.schema_name,
       table: change.table_name,
@@ -395,7 +435,16 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
       errors: null,
     };
     if (change.type !== 'DELETE') data.record = change.record;
-    if (change.type !== 'INSERT') data.old_record = keyOnly(change.old_record);
+    if (change.type === 'UPDATE') data.old_record = oldIdentity;
+    // A DELETE cannot be checked against row-level security, so with it on only the key goes out.
+    if (change.type === 'DELETE')
+      data.old_record = table.rls
+        ? only(
+            oldIdentity,
+            meta.primaryKey.filter((k) => k in oldIdentity!),
+          )
+        : oldIdentity;
+    const filtered = change.type === 'DELETE' ? oldIdentity! : change.record!;
 
     for (const conn of [...connections.values()]) {
       for (const channel of [...conn.channels.values()]) {
@@ -403,9 +452,8 @@ export async function createRealtimeFake(opts: RealtimeFakeOptions): Promise<Rea
         for (const sub of channel.subscriptions) {
           if (sub.table !== change.table_name || (sub.event !== '*' && sub.event !== change.type)) continue;
           const reaches =
-            change.type === 'DELETE'
-              ? meta.authenticatedSelects
-              : await visible(channel.claims, change.table_name, meta, change.record!, sub.filter);
+            (await passesFilter(sub.filter, meta, filtered)) &&
+            (change.type === 'DELETE' || (await visible(channel.claims, change.table_name, meta, change.record!)));
           if (reaches) ids.push(sub.id);
         }
         if (ids.length === 0 || conn.channels.get(channel.topic) !== channel) continue;

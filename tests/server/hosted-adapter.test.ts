@@ -257,6 +257,7 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       const { clerkId, me, session } = await person('undo');
       const other = await person('undoother');
       const id = await addGeneration(me.id, { minutesAgo: 1 });
+      await fakes.realtime.settled(); // as in person(): this insert is not the change under test
       const changed = vi.fn();
       const stop = session.live.watchChanges('generations', changed);
       await vi.waitFor(() => expect(changed).toHaveBeenCalledTimes(1), REALTIME); // SUBSCRIBED
@@ -296,6 +297,7 @@ describe('hosted adapter against the Supabase fakes (postgres + RLS)', () => {
       const other = await person('undocharother');
       const older = await addTraining(me.id, 'COMPLETED', 20, '/media/loras/older.safetensors');
       const id = await addTraining(me.id, 'COMPLETED', 10, `/media/loras/${me.id}/undo.safetensors`);
+      await fakes.realtime.settled(); // as in person(): these inserts are not the change under test
       const call = async (who: string, path: string, method: string) =>
         hostedFetch(server.url, await clerk.mint({ sub: who }), path, { method });
       const changed = vi.fn();

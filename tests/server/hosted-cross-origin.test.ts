@@ -118,7 +118,7 @@ describe.each(testDatabases())('hosted SPA on another origin (%s)', (database) =
   });
 
   it('sends the payer back to the SPA after the sandbox checkout, which works without the SPA’s token', async () => {
-    const token = await clerk.mint({ email: 'payer@example.com' });
+    const token = await clerk.mint({ email: 'payer@example.com', email_verified: true });
     const me = await (await hostedFetch(ts.url, token, '/api/me')).json();
     const started = await hostedFetch(ts.url, token, '/api/billing/checkout', {
       method: 'POST',
@@ -211,8 +211,8 @@ describe('Creem checkout from a hosted SPA', () => {
   });
 
   it("gives Creem the SPA's address to return to", async () => {
-    // The checkout's address is the one Clerk verified (the token's email claim), never the body's.
-    const token = await clerk.mint({ email: 'c@example.com' });
+    // The checkout's address is the one Clerk verified (the token's email claim with email_verified), never the body's.
+    const token = await clerk.mint({ email: 'c@example.com', email_verified: true });
     const me = await (await hostedFetch(ts.url, token, '/api/me')).json();
     const res = await hostedFetch(ts.url, token, '/api/billing/checkout', {
       method: 'POST',

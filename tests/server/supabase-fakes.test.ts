@@ -558,16 +558,50 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       await setCredits(b, 100);
     });
 
-    it('a DELETE is neither filtered nor checked against row-level security, and carries only the key', async () => {
-      const { events } = await listen(as(a), 'deletes-a', 'lora_trainings', `user_id=eq.${a.id}`);
-      const {
-        rows: [gone],
-      } = await db.owner.query(`insert into lora_trainings (user_id, character_name) values ($1, 'short-lived') returning id`, [b.id]);
-      await db.owner.query('delete from lora_trainings where id = $1', [gone.id]);
+    it('a DELETE, where the publication streams it, is not checked against row-level security: it reaches every unfiltered subscriber with only the key', async () => {
+      const insertTheirs = async (name: string) =>
+        (await db.owner.query(`insert into lora_trainings (user_id, character_name) values ($1, $2) returning id`, [b.id, name])).rows[0]
+          .id as string;
+      const all = await listen(as(a), 'deletes-all', 'lora_trainings');
+      const mine = await listen(as(a), 'deletes-mine', 'lora_trainings', `user_id=eq.${a.id}`);
+      const snoop = await listen(as(a), 'deletes-theirs', 'lora_trainings', `user_id=eq.${b.id}`);
+      const deletes = (events: Change[]) => events.filter((e) => e.eventType === 'DELETE');
+      // Supabase's own publication streams every action; ours (…_realtime_no_deletes.sql) does not.
+      await db.owner.query(`alter publication supabase_realtime set (publish = 'insert, update, delete')`);
+      try {
+        const gone = await insertTheirs('short-lived');
+        await db.owner.query('delete from lora_trainings where id = $1', [gone]);
+        await fakes.realtime.settled();
+        await vi.waitFor(() => expect(deletes(all.events)).toHaveLength(1));
+        expect(all.events).toHaveLength(1); // the insert was someone else's row: row-level security kept it back
+        expect(all.events[0]).toMatchObject({ eventType: 'DELETE', new: {}, old: { id: gone } });
+        expect(Object.keys(all.events[0].old)).toEqual(['id']);
+        // Under the default replica identity the old record holds the key only: no filter on user_id can match.
+        expect(mine.events).toEqual([]);
+        expect(snoop.events).toEqual([]);
+
+        // With REPLICA IDENTITY FULL a filter matches the old row, so whoever names a person's id hears of their
+        // deletions (still with the key only, as row-level security is on).
+        await db.owner.query('alter table lora_trainings replica identity full');
+        const also = await insertTheirs('also short-lived');
+        await db.owner.query('delete from lora_trainings where id = $1', [also]);
+        await fakes.realtime.settled();
+        await vi.waitFor(() => expect(deletes(snoop.events)).toHaveLength(1));
+        expect(snoop.events[0]).toMatchObject({ eventType: 'DELETE', old: { id: also } });
+        expect(Object.keys(snoop.events[0].old)).toEqual(['id']);
+        expect(deletes(all.events)).toHaveLength(2);
+        expect(mine.events).toEqual([]);
+      } finally {
+        await db.owner.query('alter table lora_trainings replica identity default');
+        await db.owner.query(`alter publication supabase_realtime set (publish = 'insert, update')`);
+      }
+
+      // The project's publication: a DELETE reaches nobody, filtered or not.
+      const before = fakes.realtime.deliveries.length;
+      const last = await insertTheirs('quietly gone');
+      await db.owner.query('delete from lora_trainings where id = $1', [last]);
       await fakes.realtime.settled();
-      await vi.waitFor(() => expect(events).toHaveLength(1));
-      expect(events[0]).toMatchObject({ eventType: 'DELETE', new: {}, old: { id: gone.id } });
-      expect(Object.keys(events[0].old)).toEqual(['id']);
+      expect(fakes.realtime.deliveries.slice(before)).toEqual([]);
     });
 
     it('removeChannel leaves the channel on the server; later changes are not sent to it', async () => {

@@ -5,6 +5,7 @@ import {
   buildSupabaseMigrations,
   DRIZZLE_MIGRATIONS_DIR,
   HAND_WRITTEN_MIGRATIONS,
+  REALTIME_NO_DELETES_MIGRATION,
   readGeneratedMigrations,
   SECURITY_MIGRATION,
   SUPABASE_MIGRATIONS_DIR,
@@ -32,13 +33,17 @@ describe('supabase/migrations', () => {
       .map(([, sql]) => sql)
       .join('\n');
 
-  it.each(HAND_WRITTEN_MIGRATIONS)('applies %s after every table and view it names', (handWritten) => {
-    const before = generatedBefore(handWritten);
-    const sql = code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, handWritten), 'utf8'));
-    const tables = new Set([...sql.matchAll(/\bpublic\.(\w+)/g)].map((m) => m[1]));
-    expect(tables.size).toBeGreaterThan(0);
-    for (const table of tables) expect(before, `table ${table}`).toMatch(new RegExp(`CREATE (TABLE|VIEW) "${table}"`));
-  });
+  // The publication's settings name no table.
+  it.each(HAND_WRITTEN_MIGRATIONS.filter((f) => f !== REALTIME_NO_DELETES_MIGRATION))(
+    'applies %s after every table and view it names',
+    (handWritten) => {
+      const before = generatedBefore(handWritten);
+      const sql = code(readFileSync(join(SUPABASE_MIGRATIONS_DIR, handWritten), 'utf8'));
+      const tables = new Set([...sql.matchAll(/\bpublic\.(\w+)/g)].map((m) => m[1]));
+      expect(tables.size).toBeGreaterThan(0);
+      for (const table of tables) expect(before, `table ${table}`).toMatch(new RegExp(`CREATE (TABLE|VIEW) "${table}"`));
+    },
+  );
 
   it('keeps users.verified_email out of every grant to clients, and applies its policy after the column exists', () => {
     const grants = readdirSync(SUPABASE_MIGRATIONS_DIR)

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_EMAIL_MESSAGE } from '@common/billing.ts';
 import { generations, users } from '../../server/db/schema.ts';
 import { usersRepository } from '../../server/repositories/users.repository.ts';
+import { recipientAddress } from '../../server/services/mail.service.ts';
 import { startFakeClerkBackendApi, type FakeClerkBackendApi } from '../fakes/clerk-backend-api.ts';
 import { admin } from '../helpers/admin.ts';
 import {
@@ -56,11 +57,11 @@ describe.each(testDatabases())('the verified address in Clerk mode (%s)', (datab
   /** What the hosted SPA may do to its own row (product §7; supabase-rls.test.ts proves RLS lets it). */
   const browserWritesEmail = (clerkId: string, email: string) => ts.rt.db.update(users).set({ email }).where(eq(users.clerkId, clerkId));
 
-  it('takes the address from the session token’s email claim, and ignores what the browser writes into users.email', async () => {
+  it('takes the address from the session token’s verified email claim, and ignores what the browser writes into users.email', async () => {
     const victim = newClerkUserId();
     const attacker = newClerkUserId();
-    expect((await call({ sub: victim, email: 'victim@example.com' })).status).toBe(200);
-    expect((await call({ sub: attacker, email: 'attacker@example.com' })).status).toBe(200);
+    expect((await call({ sub: victim, email: 'victim@example.com', email_verified: true })).status).toBe(200);
+    expect((await call({ sub: attacker, email: 'attacker@example.com', email_verified: true })).status).toBe(200);
     // The attacker's browser puts the victim's address into its own row (its column privileges allow that).
     await browserWritesEmail(attacker, 'victim@example.com');
     const [a, v] = [await rowOf(attacker), await rowOf(victim)];
@@ -71,9 +72,47 @@ describe.each(testDatabases())('the verified address in Clerk mode (%s)', (datab
     expect((await usersRepository.accountsByVerifiedEmail(ts.rt.db, 'VICTIM@example.com')).map((x) => x.id)).toEqual([v.id]);
     // A later token's claim (Clerk changed the primary address) refreshes it on the next call, without the API.
     const before = api.requests.length;
-    expect((await call({ sub: attacker, email: 'attacker.new@example.com' })).status).toBe(200);
+    expect((await call({ sub: attacker, email: 'attacker.new@example.com', email_verified: true })).status).toBe(200);
     expect((await rowOf(attacker)).verifiedEmail).toBe('attacker.new@example.com');
     expect(api.requests.length).toBe(before);
+  });
+
+  it('an email claim alone is not a verified address: stored as the display copy only, its mail waits, checkout is refused', async () => {
+    // Clerk's primary address may be unverified (an import, a sign-up whose code was never entered); the Backend
+    // API says so, and a token without `email_verified: true` does not say otherwise.
+    const bare = newClerkUserId();
+    api.addUser(clerkUserJson({ id: bare, email: 'typed.at.signup@example.com', emailVerified: false }));
+    expect((await call({ sub: bare, email: 'typed.at.signup@example.com' })).status).toBe(200);
+    const row = await rowOf(bare);
+    expect(row).toMatchObject({ email: 'typed.at.signup@example.com', verifiedEmail: null });
+    expect(await usersRepository.verifiedEmailOf(ts.rt.db, row.id)).toBeNull();
+    expect(await recipientAddress(ts.rt.db, row.id)).toEqual({ wait: 'no verified address known for this person yet' });
+    const checkout = await call({ sub: bare, email: 'typed.at.signup@example.com' }, '/api/billing/checkout', {
+      method: 'POST',
+      json: { plan: 'BASIC', userId: row.id, email: 'typed.at.signup@example.com' },
+    });
+    expect(checkout.status).toBe(400);
+    expect(await checkout.json()).toMatchObject({ code: 'email_required' });
+
+    // `email_verified: false` says so without asking the Backend API, and takes back an address verified before.
+    const said = newClerkUserId();
+    expect((await call({ sub: said, email: 'said@example.com', email_verified: true })).status).toBe(200);
+    expect((await rowOf(said)).verifiedEmail).toBe('said@example.com');
+    const before = api.requests.length;
+    expect((await call({ sub: said, email: 'said.new@example.com', email_verified: false })).status).toBe(200);
+    expect(await rowOf(said)).toMatchObject({ email: 'said@example.com', verifiedEmail: null });
+    expect(api.requests.length).toBe(before);
+    // Only a boolean true verifies (a template that forgot the shortcode's type, or a typo, does not).
+    const stringy = newClerkUserId();
+    api.addUser(clerkUserJson({ id: stringy, email: 'stringy@example.com', emailVerified: false }));
+    expect((await call({ sub: stringy, email: 'stringy@example.com', email_verified: 'true' })).status).toBe(200);
+    expect((await rowOf(stringy)).verifiedEmail).toBeNull();
+
+    // The claim alone, with the Backend API saying verified: the Backend API's word counts.
+    const apiSays = newClerkUserId();
+    api.addUser(clerkUserJson({ id: apiSays, email: 'grace.h@example.com' }));
+    expect((await call({ sub: apiSays, email: 'grace.h@example.com' })).status).toBe(200);
+    expect((await rowOf(apiSays)).verifiedEmail).toBe('grace.h@example.com');
   });
 
   it('reads the Backend API when the token has no email claim, and keeps only a verified primary address', async () => {
@@ -137,7 +176,7 @@ describe.each(testDatabases())('the verified address in Clerk mode (%s)', (datab
 
   it('erases exactly one account: by verified address, refusing two, or by --id / --clerk-id (service)', async () => {
     const [one, two] = [newClerkUserId(), newClerkUserId()];
-    for (const sub of [one, two]) expect((await call({ sub, email: `${sub}@example.com` })).status).toBe(200);
+    for (const sub of [one, two]) expect((await call({ sub, email: `${sub}@example.com`, email_verified: true })).status).toBe(200);
     // Two rows with one verified address (e.g. an account deleted in Clerk whose user.deleted never arrived).
     await ts.rt.db
       .update(users)
@@ -174,7 +213,7 @@ describe('admin users erase: three selectors and a refusal (postgres, next to a 
 
   const person = async (email: string) => {
     const sub = newClerkUserId();
-    expect((await hostedFetch(ts.url, await clerk.mint({ sub, email }), '/api/me')).status).toBe(200);
+    expect((await hostedFetch(ts.url, await clerk.mint({ sub, email, email_verified: true }), '/api/me')).status).toBe(200);
     return (await ts.rt.db.select().from(users).where(eq(users.clerkId, sub)))[0];
   };
 
