@@ -13,7 +13,9 @@ import { GENERATION_KEY, withThumbnails } from '../services/media.service.ts';
  * - Uploads (training archives, which hold the training photos, and prompt-extraction images) go when their
  *   expires_at (upload + UPLOAD_RETENTION_DAYS) has passed — except an archive a training still runs from.
  *   A finished training keeps working: its LoRA file lives under loras/ and is not an original.
- * - Generations (their image and thumbnails, and the row) go after GENERATION_RETENTION_DAYS when it is set.
+ * - Generations (their image and thumbnails, and the row) go after GENERATION_RETENTION_DAYS when it is set:
+ *   first marked deleted (an update their owner's open tabs hear, hosted ones through Realtime, whose publication
+ *   carries no deletes), then removed by a sweep at least EXPIRY_NOTICE_MS later.
  * - Files under uploads/ and generations/ that never got their row (a crash between storing and recording)
  *   go once they are older than the grace period; so do thumbnails whose image is gone.
  */
@@ -34,6 +36,8 @@ export interface RetentionReport {
 }
 
 const BATCH = 100;
+/** How long a generation retention marked deleted stays a row, so that its owner's tabs hear of it first. */
+const EXPIRY_NOTICE_MS = 60_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Thumbnail keys are thumbs/<width>/<source key>.webp. */
@@ -63,9 +67,14 @@ export function createRetentionSweep(deps: RetentionDeps) {
   async function oldGenerations(stillHeld: () => Promise<boolean>): Promise<number> {
     if (!deps.generationRetentionDays) return 0;
     const before = new Date(Date.now() - deps.generationRetentionDays * DAY_MS);
+    for (;;) {
+      const marked = await generationsRepository.expireCreatedBefore(db, before, BATCH);
+      if (marked < BATCH || !(await stillHeld())) break;
+    }
+    const markedBefore = new Date(Date.now() - EXPIRY_NOTICE_MS);
     let deleted = 0;
     for (;;) {
-      const rows = await generationsRepository.createdBefore(db, before, BATCH);
+      const rows = await generationsRepository.expiredBefore(db, before, markedBefore, BATCH);
       if (rows.length === 0 || !(await stillHeld())) return deleted;
       const keys = rows.flatMap((r) => {
         const key = keyFromMediaUrl(r.imageUrl);

@@ -207,11 +207,30 @@ export const generationsRepository = {
   },
 
   /** Generations made before `before`, oldest first (retention). */
-  createdBefore(db: Executor, before: Date, limit: number): Promise<Pick<GenerationRow, 'id' | 'imageUrl'>[]> {
+  /**
+   * Marks up to `limit` ACTIVE generations made before `before` as deleted (an update their owner's open tabs
+   * hear, where a row deleted outright reaches no browser); how many it marked.
+   */
+  async expireCreatedBefore(db: Executor, before: Date, limit: number): Promise<number> {
+    const due = db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(and(eq(generations.status, 'ACTIVE'), lt(generations.createdAt, before)))
+      .limit(limit);
+    const marked = await db
+      .update(generations)
+      .set({ status: 'DELETED', deletedAt: sql`now()` })
+      .where(inArray(generations.id, due))
+      .returning({ id: generations.id });
+    return marked.length;
+  },
+
+  /** Generations made before `before` that were marked deleted before `markedBefore`: what retention removes. */
+  expiredBefore(db: Executor, before: Date, markedBefore: Date, limit: number): Promise<Pick<GenerationRow, 'id' | 'imageUrl'>[]> {
     return db
       .select({ id: generations.id, imageUrl: generations.imageUrl })
       .from(generations)
-      .where(lt(generations.createdAt, before))
+      .where(and(lt(generations.createdAt, before), eq(generations.status, 'DELETED'), lt(generations.deletedAt, markedBefore)))
       .orderBy(asc(generations.createdAt))
       .limit(limit);
   },

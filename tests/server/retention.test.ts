@@ -169,6 +169,17 @@ describe('retention of generated images', () => {
       try {
         await second.rt.retention.release();
         await second.rt.retention.runNow();
+        // First marked deleted: an update the owner's open tabs hear (no list shows it, its image is refused).
+        expect(second.rt.retention.lastReport()).toMatchObject({ generations: 0 });
+        const marked = await second.rt.db.select().from(generations).where(eq(generations.imageUrl, oldUrl));
+        expect(marked).toMatchObject([{ status: 'DELETED' }]);
+        // A sweep a minute or more later removes it, files first.
+        await second.rt.db
+          .update(generations)
+          .set({ deletedAt: new Date(Date.now() - 61_000) })
+          .where(eq(generations.imageUrl, oldUrl));
+        await second.rt.retention.release();
+        await second.rt.retention.runNow();
         expect(second.rt.retention.lastReport()).toMatchObject({ generations: 1 });
         const rows = await second.rt.db.select({ url: generations.imageUrl }).from(generations);
         expect(rows.map((r) => r.url)).toEqual([newUrl]);
