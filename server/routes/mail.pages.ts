@@ -60,7 +60,7 @@ const unsubscribeForm = (action: string, label: string, value: string) =>
 export function confirmUnsubscribePage(action: string, maskedEmail: string | null): string {
   return layout(
     'Unsubscribe',
-    `<h1>Stop notification e-mails?</h1>
+    `<h1>Stop notification e&#8209;mails?</h1>
 <p>We e-mail ${maskedEmail ? `<strong>${esc(maskedEmail)}</strong>` : 'you'} when a character or a photo shoot is ready.</p>
 <p class="muted">Mail about your account (such as a password reset) still reaches you.</p>
 <form method="post" action="${esc(action)}"><input type="hidden" name="action" value="unsubscribe"><button class="btn primary" type="submit">Unsubscribe</button></form>

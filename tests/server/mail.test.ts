@@ -421,7 +421,7 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
       const page = await fetch(ts.url + link);
       expect(page.status).toBe(200);
       const html = await page.text();
-      expect(html).toContain('Stop notification e-mails?');
+      expect(html).toMatch(/Stop notification e.{1,8}mails\?/);
       expect(html).toContain(`j•••${email.split('@')[0].slice(-1)}@example.com`);
       expect(html).not.toContain(email);
       expect(html).toMatch(
