@@ -55,12 +55,15 @@ export interface SupabaseFakes {
   /** The project URL, as VITE_SUPABASE_URL (http://127.0.0.1:<port>). */
   url: string;
   anonKey: string;
+  /** The secret key: PostgREST requests with it run as service_role (no row-level security). */
+  serviceKey: string;
   rest: { requests: RestRequestRecord[] };
   realtime: RealtimeFake;
   stop(): Promise<void>;
 }
 
 export const TEST_SUPABASE_ANON_KEY = 'sb_publishable_likeness_test_key';
+export const TEST_SUPABASE_SERVICE_KEY = 'sb_secret_likeness_test_key';
 
 /** PostgREST's allowed clock skew for `exp`/`nbf`/`iat` (PostgREST Auth.hs, allowedSkewSeconds). */
 const CLOCK_LEEWAY_SECONDS = 30;
@@ -109,7 +112,8 @@ export async function startSupabaseFakes(opts: SupabaseFakesOptions): Promise<Su
 
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 6 });
   pool.on('error', () => {});
-  const rest = createPostgrestFake({ pool, anonKey, authenticate });
+  const serviceKey = TEST_SUPABASE_SERVICE_KEY;
+  const rest = createPostgrestFake({ pool, anonKey, serviceKey, authenticate });
   const realtime = await createRealtimeFake({ databaseUrl: opts.databaseUrl, pool, anonKey, authenticate });
 
   const server: Server = createServer((req, res) => {
@@ -132,6 +136,7 @@ export async function startSupabaseFakes(opts: SupabaseFakesOptions): Promise<Su
   return {
     url: `http://127.0.0.1:${port}`,
     anonKey,
+    serviceKey,
     rest: { requests: rest.requests },
     realtime,
     async stop() {
