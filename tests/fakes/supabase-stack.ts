@@ -30,7 +30,9 @@
  * instance's key (`jwtKey`: the PEM public key Clerk shows, i.e. CLERK_JWT_KEY, or its JWK; or `jwks`), `exp` required,
  * PostgREST's 30 s clock leeway. No token, or the anon key as the token (what
  * supabase-js sends when `accessToken` returns null), runs as `anon`; a token without a `role` claim too.
- * A bad token is 401 `PGRST301`, an expired one 401 `PGRST303` "JWT expired" (PostgREST 12's codes).
+ * A bad token is 401 `PGRST301`, an expired one 401 `PGRST303` "JWT expired" (PostgREST 12's codes). The project's
+ * secret key (`serviceKey`) as `apikey` runs PostgREST requests as `service_role`, past row-level security (the
+ * checkout and portal workers read `users` so).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
