@@ -20,6 +20,8 @@ function hostedPolicyOrStop(record: HostedBuildRecord): string {
       publishableKey: record.VITE_CLERK_PUBLISHABLE_KEY,
       supabaseUrl: record.VITE_SUPABASE_URL,
       apiUrl: record.VITE_API_URL,
+      checkoutWorkerUrl: record.VITE_CHECKOUT_WORKER_URL,
+      portalWorkerUrl: record.VITE_PORTAL_WORKER_URL,
     });
   } catch (err) {
     if (err instanceof PolicyInputError)
@@ -47,6 +49,8 @@ export default defineConfig(({ mode }) => {
           VITE_CLERK_PUBLISHABLE_KEY: env.VITE_CLERK_PUBLISHABLE_KEY.trim(),
           VITE_SUPABASE_URL: env.VITE_SUPABASE_URL.trim(),
           VITE_API_URL: env.VITE_API_URL?.trim() ?? '',
+          VITE_CHECKOUT_WORKER_URL: env.VITE_CHECKOUT_WORKER_URL?.trim() ?? '',
+          VITE_PORTAL_WORKER_URL: env.VITE_PORTAL_WORKER_URL?.trim() ?? '',
         }
       : undefined;
   // A key that is not a publishable key at all still builds: the SPA stops at start with the spec's message

@@ -11,7 +11,8 @@
  *  - https://img.clerk.com: avatars and logos (img-src);
  *  - https://challenges.cloudflare.com: the bot-protection challenge on sign-up, a script and a frame;
  *  - blob: workers (worker-src 'self' blob:), which clerk-js starts for its session-token refresh timers;
- * and the Supabase project's origin for connections: PostgREST over https, Realtime over wss.
+ * and the Supabase project's origin for connections: PostgREST over https, Realtime over wss; and, when the build
+ * names them, the Cloudflare checkout and portal workers' origins (connections only).
  * No 'unsafe-eval' (zod runs jitless in the SPA), no inline script, no wildcard host.
  */
 import { clerkFrontendApi } from './clerk-frontend-api.ts';
@@ -58,6 +59,9 @@ export interface HostedPolicyInput {
   apiUrl?: string;
   /** The server's public address (PUBLIC_URL), when the server serves the SPA: https forbids an http Supabase. */
   publicUrl?: string;
+  /** The checkout and portal workers (VITE_CHECKOUT_WORKER_URL, VITE_PORTAL_WORKER_URL); '' or undefined: our server. */
+  checkoutWorkerUrl?: string;
+  portalWorkerUrl?: string;
 }
 
 export class PolicyInputError extends Error {
@@ -66,8 +70,16 @@ export class PolicyInputError extends Error {
   }
 }
 
-/** `value` as a bare web origin (scheme://host[:port]), or why not; `what` names the variable. */
-function originOf(name: string, value: string, what: string): { origin: string; protocol: string } | { error: string } {
+/**
+ * `value` as a bare web origin (scheme://host[:port]), or why not; `what` names the variable. `path: true` accepts
+ * an address with a path (a worker on a route), still without credentials, query or fragment.
+ */
+function originOf(
+  name: string,
+  value: string,
+  what: string,
+  opts: { path?: boolean } = {},
+): { origin: string; protocol: string } | { error: string } {
   let url: URL;
   try {
     url = new URL(value);
@@ -78,7 +90,7 @@ function originOf(name: string, value: string, what: string): { origin: string; 
   if (url.username || url.password) return { error: `${name}: must not carry credentials (${what})` };
   if (url.search || value.includes('?')) return { error: `${name}: must not have a query (${what})` };
   if (url.hash || value.includes('#')) return { error: `${name}: must not have a fragment (${what})` };
-  if (url.pathname !== '/') return { error: `${name}: must not have a path (${what})` };
+  if (url.pathname !== '/' && !opts.path) return { error: `${name}: must not have a path (${what})` };
   return { origin: url.origin, protocol: url.protocol };
 }
 
@@ -99,6 +111,16 @@ export function hostedOrigins(input: HostedPolicyInput) {
     ? originOf('VITE_API_URL', apiUrl.replace(/\/$/, ''), "this server's address, like https://api.example.com")
     : undefined;
   if (api && 'error' in api) issues.push(api.error);
+  const workers: string[] = [];
+  for (const [name, value] of [
+    ['VITE_CHECKOUT_WORKER_URL', input.checkoutWorkerUrl],
+    ['VITE_PORTAL_WORKER_URL', input.portalWorkerUrl],
+  ] as const) {
+    if (!value?.trim()) continue;
+    const worker = originOf(name, value.trim(), 'a Cloudflare worker, like https://checkout.example.workers.dev', { path: true });
+    if ('error' in worker) issues.push(worker.error);
+    else if (!workers.includes(worker.origin)) workers.push(worker.origin);
+  }
   if (issues.length || 'error' in clerk || 'error' in supabase || (api && 'error' in api)) throw new PolicyInputError(issues);
   const supabaseOrigin = supabase.origin;
   return {
@@ -106,6 +128,7 @@ export function hostedOrigins(input: HostedPolicyInput) {
     supabase: supabaseOrigin,
     supabaseRealtime: supabaseOrigin.replace(/^http/, 'ws'),
     api: api?.origin,
+    workers,
   };
 }
 
@@ -120,7 +143,7 @@ export function hostedContentSecurityPolicy(input: HostedPolicyInput): string {
     ['style-src', "'self'", "'unsafe-inline'"],
     ['img-src', "'self'", 'data:', 'blob:', CLERK_IMAGE_ORIGIN, ...api],
     ['font-src', "'self'", 'data:'],
-    ['connect-src', "'self'", o.clerkFrontendApi, o.supabase, o.supabaseRealtime, ...api],
+    ['connect-src', "'self'", o.clerkFrontendApi, o.supabase, o.supabaseRealtime, ...api, ...o.workers.filter((w) => !api.includes(w))],
     ['media-src', "'self'", 'blob:'],
     ['worker-src', "'self'", 'blob:'],
     ['frame-src', CLERK_CHALLENGE_ORIGIN],
@@ -144,4 +167,7 @@ export interface HostedBuildRecord {
   VITE_CLERK_PUBLISHABLE_KEY: string;
   VITE_SUPABASE_URL: string;
   VITE_API_URL: string;
+  /** Absent from a build made before the workers existed: our server answers checkout and portal. */
+  VITE_CHECKOUT_WORKER_URL?: string;
+  VITE_PORTAL_WORKER_URL?: string;
 }

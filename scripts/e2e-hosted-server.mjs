@@ -1,5 +1,6 @@
-// Builds the hosted SPA for the hosted Playwright suite (into dist-hosted/, with the suite's Clerk key and
-// Supabase address) and starts e2e/hosted/support/server.ts: the Supabase fakes and our server in Clerk mode.
+// Builds the hosted SPA for the hosted Playwright suite (into dist-hosted/, with the suite's Clerk key, Supabase
+// address and checkout and portal workers) and starts e2e/hosted/support/server.ts: the Supabase fakes, a fake Creem,
+// the two workers in workerd and our server in Clerk mode.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIfStale, node, root, run } from './lib.mjs';
@@ -10,10 +11,7 @@ const outDir = join(root, HOSTED_E2E.distDir);
 const record = join(outDir, 'hosted-build.json');
 if (existsSync(record)) {
   const built = JSON.parse(readFileSync(record, 'utf8'));
-  if (
-    built.VITE_SUPABASE_URL !== HOSTED_E2E_BUILD_ENV.VITE_SUPABASE_URL ||
-    built.VITE_CLERK_PUBLISHABLE_KEY !== HOSTED_E2E_BUILD_ENV.VITE_CLERK_PUBLISHABLE_KEY
-  ) {
+  if (Object.entries(HOSTED_E2E_BUILD_ENV).some(([name, value]) => name !== 'VITE_SUPABASE_ANON_KEY' && built[name] !== value)) {
     rmSync(outDir, { recursive: true, force: true });
   }
 }

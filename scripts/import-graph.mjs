@@ -1,5 +1,6 @@
 // The project's TypeScript import graph, and the rules it must keep (README, Architecture): the server's layers
-// point one way and no files of server/ or src/ import each other in a loop. Read with the TypeScript compiler's
+// point one way, the web app, the server and the Cloudflare workers share only common/, and no files of server/,
+// src/, common/ or workers/ import each other in a loop. Read with the TypeScript compiler's
 // own scanner and module resolution (tsconfig.json's paths), so `import type`, `export … from` and `import('…')`
 // with a literal count like any import. `node scripts/import-graph.mjs` prints every broken rule;
 // tests/scripts/import-layers.test.ts fails on any.
@@ -32,10 +33,15 @@ export const FORBIDDEN = [
   { from: 'src/', to: 'server/', why: 'the web app never imports the server (common/ holds what both use)' },
   { from: 'common/', to: 'server/', why: 'common/ imports neither side' },
   { from: 'common/', to: 'src/', why: 'common/ imports neither side' },
+  { from: 'common/', to: 'workers/', why: 'common/ imports neither side' },
+  { from: 'workers/', to: 'server/', why: 'the workers share common/ with the server, never the server itself' },
+  { from: 'workers/', to: 'src/', why: 'the workers never import the web app' },
+  { from: 'server/', to: 'workers/', why: 'the server never imports the workers' },
+  { from: 'src/', to: 'workers/', why: 'the web app never imports the workers' },
 ];
 
 /** Folders whose files are graphed (tests and their fixtures are not part of either program). */
-export const GRAPHED = ['server', 'src', 'common'];
+export const GRAPHED = ['server', 'src', 'common', 'workers'];
 
 const isTest = (path) => /\.test\.tsx?$/.test(path);
 const isSource = (path) => /\.(ts|tsx|mts)$/.test(path) && !path.endsWith('.d.ts') && !isTest(path);

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { INVALID_PUBLISHABLE_KEY, PUBLISHABLE_KEY_PATTERN } from '@common/identity-key.ts';
+import { originListSchema } from '@common/origins.ts';
 import { LIMITS, PRODUCT_NAME } from '@common/product.ts';
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -17,32 +18,6 @@ const optionalUrl = z
   .pipe(url.optional())
   .optional();
 const positiveInt = z.coerce.number().int().positive();
-/** A comma-separated list of web origins (scheme://host[:port], nothing after it). */
-const originList = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    const origins: string[] = [];
-    for (const item of (v ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean)) {
-      let origin: string | undefined;
-      try {
-        const parsed = new URL(item);
-        if (/^https?:$/.test(parsed.protocol) && parsed.origin === item.replace(/\/$/, '')) origin = parsed.origin;
-      } catch {
-        // reported below
-      }
-      if (!origin) {
-        ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin like https://app.example.com` });
-        return z.NEVER;
-      }
-      origins.push(origin);
-    }
-    return [...new Set(origins)];
-  });
-
 /** smtp:// or smtps:// with a host; user and password, when present, percent-encoded in the URL. */
 const smtpUrl = z.string().refine(
   (v) => {
@@ -132,12 +107,12 @@ const envSchema = z.object({
   CLERK_JWT_KEY: optionalText,
   CLERK_PUBLISHABLE_KEY: optionalText.pipe(z.string().regex(PUBLISHABLE_KEY_PATTERN, INVALID_PUBLISHABLE_KEY).optional()),
   /** Origins a session token may have been issued to (its azp claim); defaults to ALLOWED_ORIGINS and PUBLIC_URL. */
-  CLERK_AUTHORIZED_PARTIES: originList,
+  CLERK_AUTHORIZED_PARTIES: originListSchema,
   CLERK_WEBHOOK_SIGNING_SECRET: optionalText.pipe(z.string().startsWith('whsec_', 'must start with whsec_').optional()),
   /** Clerk's Backend API (tests point it at a fake). */
   CLERK_API_URL: optionalUrl.transform((v) => v ?? 'https://api.clerk.com'),
   /** Origins of a hosted SPA served from elsewhere, allowed to call the API cross-origin (Clerk mode). */
-  ALLOWED_ORIGINS: originList,
+  ALLOWED_ORIGINS: originListSchema,
   /** Days original uploads (training photos and archives, prompt-extraction images) are kept (product §1). */
   UPLOAD_RETENTION_DAYS: z.coerce.number().positive().max(3650).default(LIMITS.originalsRetentionDays),
   /** Days generated images are kept; unset keeps them. The plans promise 30 days of storage history. */

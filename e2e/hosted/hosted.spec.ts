@@ -54,7 +54,8 @@ test('hosted mode end to end: sign in, buy a plan, create, favourite across tabs
   const csp = shell!.headers()['content-security-policy'];
   expect(csp).toContain(`script-src 'self' ${HOSTED_E2E.frontendApi} https://challenges.cloudflare.com`);
   expect(csp).toContain(
-    `connect-src 'self' ${HOSTED_E2E.frontendApi} http://127.0.0.1:${HOSTED_E2E.supabasePort} ws://127.0.0.1:${HOSTED_E2E.supabasePort}`,
+    `connect-src 'self' ${HOSTED_E2E.frontendApi} http://127.0.0.1:${HOSTED_E2E.supabasePort} ws://127.0.0.1:${HOSTED_E2E.supabasePort} ` +
+      `http://127.0.0.1:${HOSTED_E2E.checkoutWorkerPort} http://127.0.0.1:${HOSTED_E2E.portalWorkerPort};`,
   );
   expect(csp).not.toContain('unsafe-eval');
 
@@ -66,17 +67,25 @@ test('hosted mode end to end: sign in, buy a plan, create, favourite across tabs
   await expect(page.getByText('Insufficient Credits')).toBeVisible();
   await expect(shellCredits(page, '0 Credits')).toBeAttached();
 
-  // Buy Standard in the sandbox checkout; the user row (read through Supabase) shows the plan and credits.
+  // Buy Standard through the checkout worker and (the fake) Creem's page, whose webhooks reach our server (three
+  // deliveries of one payment); the user row (read through Supabase) shows the plan, and the credits once.
   await page.goto('/app/subscription');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Choose Your Plan');
+  const checkoutCall = page.waitForRequest((req) => req.url().startsWith(`http://127.0.0.1:${HOSTED_E2E.checkoutWorkerPort}`));
   await page.getByTestId('plan-STANDARD').getByRole('button', { name: 'Choose plan' }).click();
-  await expect(page).toHaveURL(/\/sandbox\/checkout\//);
-  await expect(page.getByRole('heading', { name: 'Subscribe to Standard' })).toBeVisible();
+  expect((await checkoutCall).postDataJSON()).toMatchObject({ plan: 'STANDARD', email: clerkUser.email });
+  await expect(page).toHaveURL(/\/test\/checkout\/prod_e2e_standard\/ch_/);
+  await expect(page.getByRole('heading', { name: 'Test checkout' })).toBeVisible();
   await page.getByRole('button', { name: 'Pay' }).click();
   await expect(page).toHaveURL(/\/app\/subscription\?checkout=success$/);
   await expect(page.getByText('Payment received — your Standard plan is active')).toBeVisible();
   await expect(page.getByTestId('balance')).toHaveText('4,500 credits available');
   await expect(shellCredits(page, '4,500 Credits')).toBeAttached();
+  // The portal link comes from the portal worker: Manage Subscription opens (the fake) Creem's portal.
+  const manage = page.getByRole('button', { name: 'Manage Subscription' });
+  await expect(manage).toBeEnabled();
+  await manage.click();
+  await expect(page).toHaveURL(/\/my-orders\/login\//);
 
   // Create an image; the balance drops live (Supabase Realtime on user_public_meta).
   await page.goto('/app/create-image');

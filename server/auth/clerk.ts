@@ -1,14 +1,11 @@
 import { createClerkClient, verifyToken } from '@clerk/backend';
 import { isClerkAPIResponseError, TokenVerificationError, TokenVerificationErrorReason } from '@clerk/backend/errors';
+import { bearerToken, CLERK_CLOCK_SKEW_MS, signsPersonIn, verifiedEmailClaim } from '@common/clerk-session.ts';
 import type { ClerkConfig } from '../config.ts';
 import { unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Identity, IdentityProvider } from './identity.ts';
 
-/** Clerk session tokens live 60 s; this much clock difference between Clerk and us is forgiven. */
-const CLOCK_SKEW_MS = 5_000;
-/** A compact JWS: three base64url parts. Anything else in the header is not worth verifying. */
-const BEARER = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i;
 /** Profiles read from Clerk's Backend API are kept this long (it is rate-limited). */
 const PROFILE_TTL_MS = 10 * 60_000;
 const PROFILE_CACHE_SIZE = 10_000;
@@ -42,7 +39,7 @@ function profileFromClaims(claims: Record<string, unknown>): Profile {
   const email = text(claims.email);
   return {
     ...(has('email') && { email }),
-    ...(has('email') && has('email_verified') && { verifiedEmail: claims.email_verified === true ? email : null }),
+    ...(has('email') && has('email_verified') && { verifiedEmail: verifiedEmailClaim(claims) }),
     ...((has('full_name') || has('name')) && { fullName: text(claims.full_name ?? claims.name) }),
     ...((has('image_url') || has('picture')) && { imageUrl: text(claims.image_url ?? claims.picture) }),
   };
@@ -111,16 +108,16 @@ export function createClerkIdentity(opts: ClerkIdentityOptions): IdentityProvide
     transport: 'bearer',
 
     async identify(headers) {
-      const match = BEARER.exec(headers.get('authorization')?.trim() ?? '');
-      if (!match) return null;
+      const token = bearerToken(headers.get('authorization'));
+      if (!token) return null;
       let claims: Record<string, unknown>;
       try {
-        claims = await verifyToken(match[1], {
+        claims = await verifyToken(token, {
           jwtKey: opts.jwtKey,
           secretKey: opts.jwtKey ? undefined : opts.secretKey,
           apiUrl: opts.apiUrl,
           authorizedParties: opts.authorizedParties,
-          clockSkewInMs: CLOCK_SKEW_MS,
+          clockSkewInMs: CLERK_CLOCK_SKEW_MS,
         });
       } catch (err) {
         if (err instanceof TokenVerificationError && KEYS_UNAVAILABLE.has(err.reason)) {
@@ -130,8 +127,7 @@ export function createClerkIdentity(opts: ClerkIdentityOptions): IdentityProvide
         logger.debug({ reason: err instanceof TokenVerificationError ? err.reason : String(err) }, 'refused a session token');
         return null;
       }
-      // Only session tokens (with their session id) of active sessions sign a person in.
-      if (typeof claims.sub !== 'string' || typeof claims.sid !== 'string' || claims.sts === 'pending') return null;
+      if (!signsPersonIn(claims)) return null;
       const expiresAt = typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : undefined;
       return { id: claims.sub, ...profileFromClaims(claims), ...(expiresAt && { session: { id: claims.sid, expiresAt } }) };
     },

@@ -6,6 +6,8 @@
  * 422 refused content, 429 too many, 502/503/504 a service behind us failed, is unavailable or too slow); the HTTP
  * layer turns them into answers in one place (server/http/error-response.ts).
  */
+import { SESSION_REFUSALS } from '@common/clerk-session.ts';
+
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 502 | 503 | 504;
 
 /** A failure that is safe to show to the caller: status, stable code and a message a user can act on. */
@@ -21,9 +23,9 @@ export class AppError extends Error {
 }
 
 export const badRequest = (message: string, code = 'bad_request') => new AppError(400, code, message);
-export const unauthorized = (message = 'Please sign in to continue.') => new AppError(401, 'unauthorized', message);
+export const unauthorized = (message: string = SESSION_REFUSALS.signedOut.message) => new AppError(401, 'unauthorized', message);
 /** A still-valid session of an erased account (a Clerk token outlives the deletion by up to a minute). */
-export const accountDeleted = () => new AppError(401, 'account_deleted', 'This account has been deleted.');
+export const accountDeleted = () => new AppError(401, 'account_deleted', SESSION_REFUSALS.accountDeleted.message);
 export const forbidden = (message = 'You do not have access to this resource.', code = 'forbidden') => new AppError(403, code, message);
 export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
 export const conflict = (message: string, code = 'conflict') => new AppError(409, code, message);

@@ -46,6 +46,8 @@ export function spaContentSecurityPolicy(
       publishableKey,
       supabaseUrl: String(record.VITE_SUPABASE_URL ?? ''),
       apiUrl: String(record.VITE_API_URL ?? ''),
+      checkoutWorkerUrl: String(record.VITE_CHECKOUT_WORKER_URL ?? ''),
+      portalWorkerUrl: String(record.VITE_PORTAL_WORKER_URL ?? ''),
       publicUrl: opts.publicUrl,
     });
     if (!issues.length) return { mode: 'hosted', policy };

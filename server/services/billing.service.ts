@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { isPlanId, planById, type PlanId } from '@common/plans.ts';
-import { CHECKOUT_EMAIL_MESSAGE, type CheckoutRequestBody, type SubscriptionInfo } from '@common/billing.ts';
+import { BILLING_REFUSALS, EMAIL_PATTERN, type BillingRefusal, type CheckoutRequestBody, type SubscriptionInfo } from '@common/billing.ts';
 import type { Db, Executor } from '../db/index.ts';
 import { creditLedger, users } from '../db/schema.ts';
-import { AppError, badRequest, conflict, forbidden, unauthorized } from '../domain/errors.ts';
+import { AppError, unauthorized } from '../domain/errors.ts';
 import { isUuid } from '@common/ids.ts';
 import type { Logger } from '../logger.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
@@ -42,13 +42,12 @@ const STATUS_OF_EVENT: Record<string, string> = {
   'subscription.unpaid': 'unpaid',
 };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** `erased`: the event is an erased account's; recorded, nothing applied (and its subscription cancelled). */
 export type WebhookOutcome = 'processed' | 'duplicate' | 'unmatched' | 'malformed' | 'erased';
 
-export const ALREADY_SUBSCRIBED = 'You already have an active subscription. Change your plan from the customer portal.';
-const alreadySubscribed = () => conflict(ALREADY_SUBSCRIBED, 'already_subscribed');
+/** A refusal shared with the checkout and portal workers (common/billing.ts), as the domain's error. */
+export const refusal = (r: BillingRefusal) => new AppError(r.status, r.code, r.message);
+const alreadySubscribed = () => refusal(BILLING_REFUSALS.alreadySubscribed);
 
 /** The database refused a second subscription in force for one account (subscriptions_one_in_force_per_user). */
 function isSecondSubscription(err: unknown): boolean {
@@ -349,15 +348,15 @@ export function createBillingService(deps: {
       body: CheckoutRequestBody,
       addresses: { successUrl: string; serverUrl: string },
     ): Promise<{ checkout_url: string }> {
-      if (body.userId !== user.id) throw forbidden('You can only start a checkout for your own account.');
-      if (!isPlanId(body.plan)) throw badRequest('Unknown plan. Choose Basic, Standard or Professional.', 'unknown_plan');
+      if (body.userId !== user.id) throw refusal(BILLING_REFUSALS.notYourAccount);
+      if (!isPlanId(body.plan)) throw refusal(BILLING_REFUSALS.unknownPlan);
       // The payment provider keys its customer by this address, and the portal opens whatever customer a payment
       // names: so it is the account's verified address (built-in: sign-in address; Clerk: verified_email), never
       // one the browser sends (product §3's checkout request carries one, checked but not used) nor users.email.
       // With the browser's, anyone could pay as another person's address and open that person's portal.
       const sent = body.email?.trim();
       const email = await usersRepository.verifiedEmailOf(db, user.id);
-      if ((sent && !EMAIL.test(sent)) || !email || !EMAIL.test(email)) throw badRequest(CHECKOUT_EMAIL_MESSAGE, 'email_required');
+      if ((sent && !EMAIL_PATTERN.test(sent)) || !email || !EMAIL_PATTERN.test(email)) throw refusal(BILLING_REFUSALS.emailRequired);
       if (user.subscriptionStatus === 'active') throw alreadySubscribed();
       const url = await payments.createCheckout({ plan: body.plan, userId: user.id, email, ...addresses }).catch(providerFailure);
       return { checkout_url: url };
@@ -370,10 +369,10 @@ export function createBillingService(deps: {
       from?: { serverUrl: string; returnUrl: string },
     ): Promise<{ customer_portal_link: string }> {
       if (!user.creemCustomerId || customerId !== user.creemCustomerId) {
-        throw forbidden('This customer account does not belong to you.');
+        throw refusal(BILLING_REFUSALS.notYourCustomer);
       }
       if (user.subscriptionStatus !== 'active') {
-        throw conflict('You have no active subscription to manage. Choose a plan first.', 'not_subscribed');
+        throw refusal(BILLING_REFUSALS.notSubscribed);
       }
       const link = await payments.customerPortalLink(customerId, from && { ...from, userId: user.id }).catch(providerFailure);
       return { customer_portal_link: link };

@@ -10,7 +10,8 @@ import {
 } from '../providers/payments/sandbox.ts';
 import type { SubscriptionRow } from '../repositories/subscriptions.repository.ts';
 import { PaymentProviderError } from '../providers/payments/index.ts';
-import { ALREADY_SUBSCRIBED, type BillingService } from './billing.service.ts';
+import { BILLING_REFUSALS } from '@common/billing.ts';
+import { refusal, type BillingService } from './billing.service.ts';
 import type { UserRow } from './users.service.ts';
 
 export type SandboxPaymentsService = ReturnType<typeof createSandboxPaymentsService>;
@@ -100,7 +101,7 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
       const ids = sandboxIds(checkout.id);
       const inForce = await current(user, sandbox.customerIdFor(user.id));
       // A quick refusal for the common case; the database's one-subscription index is what holds under races.
-      if (inForce && inForce.id !== ids.subscription) throw conflict(ALREADY_SUBSCRIBED, 'already_subscribed');
+      if (inForce && inForce.id !== ids.subscription) throw refusal(BILLING_REFUSALS.alreadySubscribed);
       const now = new Date();
       const sub: SandboxSubscription = {
         id: ids.subscription,
@@ -117,7 +118,7 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
       const product = sandboxProduct(sandbox, checkout.plan);
       // Another checkout of the account won the race: the product refused this one's events (409).
       const refusedAsSecond = (err: unknown) => {
-        if (err instanceof PaymentProviderError && err.status === 409) throw conflict(ALREADY_SUBSCRIBED, 'already_subscribed');
+        if (err instanceof PaymentProviderError && err.status === 409) throw refusal(BILLING_REFUSALS.alreadySubscribed);
         throw err;
       };
       await send(

@@ -20,7 +20,9 @@ export function createHttpApi(opts: { baseUrl?: string; getToken?: () => Promise
     // Signed out there is no token: public calls still work, the rest answer 401 as they should.
     const token = await opts.getToken?.();
     if (token) init.headers.Authorization = `Bearer ${token}`;
-    const res = await fetch(baseUrl + path, { ...init, credentials: opts.getToken ? 'omit' : 'same-origin' });
+    // An absolute address (a checkout or portal worker, see BillingEndpoints) is called as it is.
+    const url = /^https?:\/\//.test(path) ? path : baseUrl + path;
+    const res = await fetch(url, { ...init, credentials: opts.getToken ? 'omit' : 'same-origin' });
     if (!res.ok) throw await ApiError.from(res);
     return res;
   }

@@ -145,6 +145,18 @@ export interface ApiPort {
   mediaUrl(path: string): string;
 }
 
+/**
+ * Where the subscription page asks for a checkout address and a customer-portal link (product §7's two workers):
+ * our server's routes, or absolute addresses (the hosted build's VITE_CHECKOUT_WORKER_URL and
+ * VITE_PORTAL_WORKER_URL, the Cloudflare workers of workers/), called through the same ApiPort with the same token.
+ */
+export interface BillingEndpoints {
+  checkout: string;
+  portal: string;
+}
+
+export const SERVER_BILLING_ENDPOINTS: BillingEndpoints = { checkout: '/api/billing/checkout', portal: '/api/billing/portal' };
+
 export interface Backend {
   /** 'local' (built-in accounts, our server) or 'hosted' (Clerk + Supabase + our server for paid actions). */
   mode: 'local' | 'hosted';
@@ -152,4 +164,6 @@ export interface Backend {
   data: DataPort;
   live: LivePort;
   api: ApiPort;
+  /** Unset: SERVER_BILLING_ENDPOINTS. */
+  billing?: BillingEndpoints;
 }

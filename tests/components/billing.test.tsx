@@ -10,7 +10,7 @@ import { ApiError } from '@/backend/api-error';
 import { billingKeys, useCheckout } from '@/features/billing/api';
 import { SubscriptionScreen } from '@/features/billing/components/subscription-screen';
 import { redirectTo } from '@/features/billing/redirect';
-import type { Me } from '@/backend/port';
+import type { Backend, Me } from '@/backend/port';
 import { meKey, sessionUserKey } from '@/features/session/api';
 import { useLiveUserRecord } from '@/features/session/use-realtime';
 import ProfilePage from '@/pages/app/profile-page';
@@ -37,8 +37,11 @@ function LiveRecord({ children }: { children: ReactNode }) {
 }
 
 /** Renders a screen as the signed-in app would: the user record already synced, optionally the subscription too. */
-function renderWith(ui: ReactNode, opts: { me?: Partial<Me>; routes?: Routes; subscription?: SubscriptionInfo; path?: string } = {}) {
-  const fake = fakeBackend({ routes: opts.routes });
+function renderWith(
+  ui: ReactNode,
+  opts: { me?: Partial<Me>; routes?: Routes; subscription?: SubscriptionInfo; path?: string; billing?: Backend['billing'] } = {},
+) {
+  const fake = fakeBackend({ routes: opts.routes, billing: opts.billing });
   const queryClient = createQueryClient();
   queryClient.setQueryData(sessionUserKey, sessionUser());
   queryClient.setQueryData(meKey, me(opts.me));
@@ -369,5 +372,75 @@ describe('profile page', () => {
     expect(screen.getByRole('link', { name: 'Manage Subscription' })).toHaveAttribute('href', '/app/subscription');
     expect(console.error).toHaveBeenCalledWith('Could not load the subscription for the profile', expect.any(ApiError));
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('with the Cloudflare checkout and portal workers (VITE_CHECKOUT_WORKER_URL, VITE_PORTAL_WORKER_URL)', () => {
+  const workers = { checkout: 'https://checkout.likeness.workers.dev', portal: 'https://portal.likeness.workers.dev/' };
+  const workerCalls = (request: ReturnType<typeof fakeBackend>['request'], url: string) =>
+    request.mock.calls.filter(([path]) => path === url);
+
+  it('asks the checkout worker, 3 attempts at 1 s and 2 s on its 5xx, and never our server', async () => {
+    vi.useFakeTimers();
+    let calls = 0;
+    const { request } = renderWith(<SubscriptionScreen />, {
+      subscription: inactive,
+      billing: workers,
+      routes: {
+        [workers.checkout]: () => {
+          calls += 1;
+          if (calls < 3) throw new ApiError(504, '{"code":"payment_provider_timeout"}', 'The payment provider did not answer in time.');
+          return { checkout_url: CHECKOUT_URL };
+        },
+      },
+    });
+    act(() => planButton('STANDARD').click());
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(workerCalls(request, workers.checkout)).toHaveLength(1);
+    expect(request).toHaveBeenCalledWith(workers.checkout, {
+      method: 'POST',
+      body: { plan: 'STANDARD', userId: me().id, email: 'jamie@example.com' },
+    });
+    await act(() => vi.advanceTimersByTimeAsync(999));
+    expect(workerCalls(request, workers.checkout)).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(workerCalls(request, workers.checkout)).toHaveLength(2);
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(workerCalls(request, workers.checkout)).toHaveLength(3);
+    expect(redirectTo).toHaveBeenCalledWith(CHECKOUT_URL);
+    expect(checkoutCalls(request)).toHaveLength(0);
+  });
+
+  it("stops at the worker's first 4xx and shows the checkout error", async () => {
+    vi.useFakeTimers();
+    const { request } = renderWith(<SubscriptionScreen />, {
+      subscription: inactive,
+      billing: workers,
+      routes: {
+        [workers.checkout]: () => {
+          throw new ApiError(409, '{"code":"already_subscribed"}', 'You already have an active subscription.', 'already_subscribed');
+        },
+      },
+    });
+    act(() => planButton('BASIC').click());
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(workerCalls(request, workers.checkout)).toHaveLength(1);
+    expect(screen.getByRole('alert')).toHaveTextContent('Unable to create checkout session. Please try again later.');
+    expect(redirectTo).not.toHaveBeenCalled();
+  });
+
+  it("loads an active customer's portal link from the portal worker", async () => {
+    const { request } = renderWith(<SubscriptionScreen />, {
+      me: { subscription_status: 'active', subscription_plan: 'STANDARD', creem_customer_id: 'cus_1', credits: 4500 },
+      subscription: activeStandard,
+      billing: workers,
+      routes: { [workers.portal]: () => ({ customer_portal_link: PORTAL_URL }) },
+    });
+    const manage = screen.getByRole('button', { name: 'Manage Subscription' });
+    await waitFor(() => expect(manage).toBeEnabled());
+    expect(request).toHaveBeenCalledWith(workers.portal, expect.objectContaining({ method: 'POST', body: { customer_id: 'cus_1' } }));
+    expect(request.mock.calls.some(([path]) => path === '/api/billing/portal')).toBe(false);
+    await userEvent.click(manage);
+    expect(redirectTo).toHaveBeenCalledWith(PORTAL_URL);
   });
 });

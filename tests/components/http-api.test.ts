@@ -34,6 +34,21 @@ describe('our API client in the hosted build', () => {
     ]);
   });
 
+  it('calls an absolute address (a checkout or portal worker) as it is, with the same token and no cookies', async () => {
+    const seen: { auth: string | null; credentials: string }[] = [];
+    mswServer.use(
+      http.post('https://checkout.likeness.workers.dev/', ({ request }) => {
+        seen.push({ auth: request.headers.get('authorization'), credentials: request.credentials });
+        return HttpResponse.json({ checkout_url: 'https://creem.test/ch_1' });
+      }),
+    );
+    const api = createHttpApi({ baseUrl: API, getToken: async () => 'token-w' });
+    expect(await api.request('https://checkout.likeness.workers.dev/', { method: 'POST', body: { plan: 'BASIC' } })).toEqual({
+      checkout_url: 'https://creem.test/ch_1',
+    });
+    expect(seen).toEqual([{ auth: 'Bearer token-w', credentials: 'omit' }]);
+  });
+
   it('signed out, calls go without a token and the server decides (a paid action answers 401)', async () => {
     mswServer.use(
       http.post(`${API}/api/upload`, ({ request }) =>

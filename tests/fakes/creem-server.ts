@@ -36,7 +36,16 @@ export interface FakeCreem {
   cancellations: { id: string; body: Record<string, unknown> }[];
   /** While set, every cancellation is refused with this status (Creem answers 4xx/5xx with its error body). */
   refuseCancellations(status: number | null): void;
+  /** With `webhook`: each Pay on a checkout page, and the webhook deliveries it made (event type and answer). */
+  payments: { checkoutId: string; subscriptionId: string; customerId: string; deliveries: { type: string; status: number }[] }[];
   stop(): Promise<void>;
+}
+
+/** Where the fake's checkout pages deliver what a payment sends (the server's Creem webhook endpoint); read at each Pay. */
+export interface FakeCreemWebhook {
+  url: string;
+  /** CREEM_WEBHOOK_SECRET: deliveries are signed with the legacy `creem-signature` scheme. */
+  secret: string;
 }
 
 /** The server's CREEM_* settings for a fake Creem at `url` that knows this key and these three products. */
@@ -76,8 +85,15 @@ function error(status: number, error: string, message: string): Response {
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export async function startFakeCreem(opts: { apiKey: string; products: string[] }): Promise<FakeCreem> {
+/**
+ * `webhook`: the checkout addresses it hands out are pages a browser can pay on (no money, no card): Pay makes the
+ * customer and the subscription, delivers `checkout.completed` and `subscription.paid` for the one payment, then
+ * `checkout.completed` again as Creem's retry would, and sends the browser to the checkout's success_url.
+ */
+export async function startFakeCreem(opts: { apiKey: string; products: string[]; webhook?: FakeCreemWebhook }): Promise<FakeCreem> {
   const checkouts: Record<string, unknown>[] = [];
+  const checkoutsById = new Map<string, Record<string, unknown>>();
+  const payments: FakeCreem['payments'] = [];
   const portalRequests: Record<string, unknown>[] = [];
   const customers = new Set<string>();
   const archived = new Set<string>();
@@ -115,9 +131,58 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
     }
   }
 
+  /** The checkout page a payer is sent to, and its Pay button (webhook mode only). */
+  async function checkoutPage(req: Request, id: string, pay: boolean): Promise<Response> {
+    const checkout = checkoutsById.get(id);
+    if (!checkout || !opts.webhook) return new Response('No such checkout', { status: 404 });
+    const productId = String(checkout.product_id);
+    if (!pay) {
+      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test checkout</title></head><body>
+<main><h1>Test checkout</h1><p>Product ${productId}, for ${String((checkout.customer as { email?: string } | undefined)?.email ?? '')}. No money moves.</p>
+<form method="post" action="${new URL(req.url).pathname}/pay"><button type="submit">Pay</button></form></main></body></html>`;
+      return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    }
+    const email = String((checkout.customer as { email?: string } | undefined)?.email ?? 'buyer@example.com');
+    const userId = isObj(checkout.metadata) && typeof checkout.metadata.userId === 'string' ? checkout.metadata.userId : undefined;
+    const suffix = randomBytes(8).toString('hex');
+    const fixture: SubscriptionFixture = {
+      id: `sub_${suffix}`,
+      productId,
+      customerId: `cust_${randomBytes(8).toString('hex')}`,
+      email,
+      userId,
+      transactionId: `tran_${suffix}`,
+      periodStart: new Date(),
+    };
+    customers.add(fixture.customerId);
+    subscriptions.set(fixture.id, { id: fixture.id, productId, customerId: fixture.customerId, status: 'active', canceledAt: null });
+    const completed = signedWebhook(opts.webhook.secret, 'checkout.completed', creemCheckoutCompleted(fixture));
+    const paid = signedWebhook(opts.webhook.secret, 'subscription.paid', creemSubscription(fixture));
+    const payment = {
+      checkoutId: id,
+      subscriptionId: fixture.id,
+      customerId: fixture.customerId,
+      deliveries: [] as { type: string; status: number }[],
+    };
+    payments.push(payment);
+    for (const [type, delivery] of [
+      ['checkout.completed', completed],
+      ['subscription.paid', paid],
+      ['checkout.completed', completed],
+    ] as const) {
+      const res = await fetch(opts.webhook.url, { method: 'POST', headers: delivery.headers, body: delivery.body });
+      await res.arrayBuffer();
+      payment.deliveries.push({ type, status: res.status });
+      if (res.status !== 200) return new Response(`The webhook endpoint answered ${res.status}`, { status: 502 });
+    }
+    return new Response(null, { status: 303, headers: { location: String(checkout.success_url) } });
+  }
+
   async function handle(req: Request): Promise<Response> {
     const url = new URL(req.url);
     const path = url.pathname;
+    const page = /^\/test\/checkout\/[^/]+\/([^/]+?)(\/pay)?$/.exec(path);
+    if (page && (req.method === 'GET' || (req.method === 'POST' && page[2]))) return checkoutPage(req, page[1], Boolean(page[2]));
     if (req.headers.get('x-api-key') !== opts.apiKey) return error(403, 'Forbidden', 'Invalid API key');
 
     if (path === '/v1/checkouts' && req.method === 'POST') {
@@ -141,6 +206,7 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
       }
       checkouts.push(body);
       const id = `ch_${randomBytes(10).toString('hex')}`;
+      checkoutsById.set(id, body);
       return Response.json({
         id,
         mode: opts.apiKey.startsWith('creem_test_') ? 'test' : 'prod',
@@ -233,6 +299,7 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[] 
     refuseCancellations: (status) => {
       refusal = status;
     },
+    payments,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -48,7 +48,7 @@ export interface RestRequestRecord {
   method: string;
   /** Path and query string after /rest/v1, as received. */
   path: string;
-  role: 'anon' | 'authenticated' | null;
+  role: 'anon' | 'authenticated' | 'service_role' | null;
   status: number;
 }
 
@@ -64,6 +64,11 @@ export interface PostgrestFakeOptions {
   pool: pg.Pool;
   /** The project's anon (publishable) key: required in `apikey`; as a bearer token it means anon. */
   anonKey: string;
+  /**
+   * The project's secret key (`sb_secret_…`): as `apikey`, with no bearer token or itself as one, the request runs
+   * as service_role, which row-level security does not apply to (the checkout and portal workers read users so).
+   */
+  serviceKey?: string;
   authenticate: Authenticate;
   /** PostgREST's db-max-rows: the most rows one read returns. Supabase's default is 1,000. */
   maxRows?: number;
@@ -579,13 +584,17 @@ export function createPostgrestFake(opts: PostgrestFakeOptions): PostgrestFake {
     const apikey = req.headers.apikey;
     if (!apikey)
       return fail(new RestError(401, '', 'No API key found in request', null, 'No `apikey` request header or url param was found.'));
-    if (apikey !== opts.anonKey)
+    const service = opts.serviceKey !== undefined && apikey === opts.serviceKey;
+    if (apikey !== opts.anonKey && !service)
       return fail(new RestError(401, '', 'Invalid API key', null, 'Double check your Supabase `anon` or `service_role` API key.'));
 
     const authorization = req.headers.authorization;
     const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7) : null;
     if (authorization && bearer === null) return fail(new RestError(401, 'PGRST301', 'Unsupported authorization scheme'));
-    const auth = await opts.authenticate(bearer);
+    const auth: { ok: true; role: NonNullable<RestRequestRecord['role']>; claims: Claims } | Exclude<AuthResult, { ok: true }> =
+      service && (bearer === null || bearer === opts.serviceKey)
+        ? { ok: true, role: 'service_role', claims: { role: 'service_role' } }
+        : await opts.authenticate(bearer);
     if (!auth.ok) {
       return fail(new RestError(auth.status, auth.code, auth.message), {
         'www-authenticate': `Bearer error="invalid_token", error_description="${auth.message}"`,

@@ -30,7 +30,9 @@
  * instance's key (`jwtKey`: the PEM public key Clerk shows, i.e. CLERK_JWT_KEY, or its JWK; or `jwks`), `exp` required,
  * PostgREST's 30 s clock leeway. No token, or the anon key as the token (what
  * supabase-js sends when `accessToken` returns null), runs as `anon`; a token without a `role` claim too.
- * A bad token is 401 `PGRST301`, an expired one 401 `PGRST303` "JWT expired" (PostgREST 12's codes).
+ * A bad token is 401 `PGRST301`, an expired one 401 `PGRST303` "JWT expired" (PostgREST 12's codes). The project's
+ * secret key (`serviceKey`) as `apikey` runs PostgREST requests as `service_role`, past row-level security (the
+ * checkout and portal workers read `users` so).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,12 +57,15 @@ export interface SupabaseFakes {
   /** The project URL, as VITE_SUPABASE_URL (http://127.0.0.1:<port>). */
   url: string;
   anonKey: string;
+  /** The secret key: PostgREST requests with it run as service_role (no row-level security). */
+  serviceKey: string;
   rest: { requests: RestRequestRecord[] };
   realtime: RealtimeFake;
   stop(): Promise<void>;
 }
 
 export const TEST_SUPABASE_ANON_KEY = 'sb_publishable_likeness_test_key';
+export const TEST_SUPABASE_SERVICE_KEY = 'sb_secret_likeness_test_key';
 
 /** PostgREST's allowed clock skew for `exp`/`nbf`/`iat` (PostgREST Auth.hs, allowedSkewSeconds). */
 const CLOCK_LEEWAY_SECONDS = 30;
@@ -109,7 +114,8 @@ export async function startSupabaseFakes(opts: SupabaseFakesOptions): Promise<Su
 
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 6 });
   pool.on('error', () => {});
-  const rest = createPostgrestFake({ pool, anonKey, authenticate });
+  const serviceKey = TEST_SUPABASE_SERVICE_KEY;
+  const rest = createPostgrestFake({ pool, anonKey, serviceKey, authenticate });
   const realtime = await createRealtimeFake({ databaseUrl: opts.databaseUrl, pool, anonKey, authenticate });
 
   const server: Server = createServer((req, res) => {
@@ -132,6 +138,7 @@ export async function startSupabaseFakes(opts: SupabaseFakesOptions): Promise<Su
   return {
     url: `http://127.0.0.1:${port}`,
     anonKey,
+    serviceKey,
     rest: { requests: rest.requests },
     realtime,
     async stop() {

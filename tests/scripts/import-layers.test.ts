@@ -11,7 +11,7 @@ import { importGraph, SERVER_LAYERS, violations } from '../../scripts/import-gra
  * file it imports and the rule it breaks (scripts/import-graph.mjs; `node scripts/import-graph.mjs` prints them).
  */
 describe('import directions', () => {
-  it('every import of server/, src/ and common/ keeps the layers, and none forms a cycle', () => {
+  it('every import of server/, src/, common/ and workers/ keeps the layers, and none forms a cycle', () => {
     const graph = importGraph();
     // The graph is the real one: the entry point reaches the layers below it.
     expect(graph.get('server/main.ts')?.has('server/runtime.ts')).toBe(true);
@@ -40,6 +40,9 @@ describe('import directions', () => {
     file('src/page.tsx', "import { ok } from '../server/services/ok.service.ts';\nexport const Page = () => String(ok);\n");
     file('src/a.ts', "import { b } from '@/b.ts';\nexport const a = () => b;\n");
     file('src/b.ts', "export const b = async () => (await import('./a.ts')).a;\n");
+    file('workers/checkout/index.ts', "import { ok } from '../../server/services/ok.service.ts';\nexport default { fetch: () => ok };\n");
+    file('workers/shared/plans.ts', "import { x } from '../../common/x.ts';\nexport const y = x;\n");
+    file('common/x.ts', 'export const x = 1;\n');
 
     const problems = violations(importGraph({ base }));
     const order = SERVER_LAYERS.map((l) => l.name).join(' → ');
@@ -57,6 +60,13 @@ describe('import directions', () => {
       expect(problems).toContain(
         'src/page.tsx:1 imports server/services/ok.service.ts: the web app never imports the server (common/ holds what both use)',
       );
+    });
+
+    it('names a worker importing the server, and lets it import common/', () => {
+      expect(problems).toContain(
+        'workers/checkout/index.ts:1 imports server/services/ok.service.ts: the workers share common/ with the server, never the server itself',
+      );
+      expect(problems.some((p) => p.startsWith('workers/shared/plans.ts'))).toBe(false);
     });
 
     it('names every file of a cycle and what ties them, through re-exports, aliases and import()', () => {

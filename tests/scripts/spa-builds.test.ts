@@ -26,6 +26,8 @@ const HOSTED = {
   VITE_SUPABASE_URL: 'https://project.supabase.test',
   VITE_SUPABASE_ANON_KEY: 'anon-key',
   VITE_API_URL: 'https://api.likeness.test',
+  VITE_CHECKOUT_WORKER_URL: 'https://likeness-checkout.workers.test',
+  VITE_PORTAL_WORKER_URL: 'https://likeness-portal.workers.test/portal',
 };
 
 /** Code that only the local adapter and the built-in sign-in have. */
@@ -107,6 +109,9 @@ describe('the two SPA builds', () => {
     expect(supabase).not.toContain(entry);
     // The build's public configuration is in it; our server's address too.
     expect(holding(hosted, HOSTED.VITE_API_URL).length).toBeGreaterThan(0);
+    // And the checkout and portal workers' addresses, which the subscription page calls instead of our server.
+    expect(holding(hosted, HOSTED.VITE_CHECKOUT_WORKER_URL).length).toBeGreaterThan(0);
+    expect(holding(hosted, HOSTED.VITE_PORTAL_WORKER_URL).length).toBeGreaterThan(0);
   });
 
   it('the hosted build writes its Content-Security-Policy and the security headers to _headers; the local build none', () => {
@@ -114,6 +119,8 @@ describe('the two SPA builds', () => {
       publishableKey: HOSTED.VITE_CLERK_PUBLISHABLE_KEY,
       supabaseUrl: HOSTED.VITE_SUPABASE_URL,
       apiUrl: HOSTED.VITE_API_URL,
+      checkoutWorkerUrl: HOSTED.VITE_CHECKOUT_WORKER_URL,
+      portalWorkerUrl: HOSTED.VITE_PORTAL_WORKER_URL,
     });
     const headers = readFileSync(join(hosted, '_headers'), 'utf8');
     expect(headers).toBe(staticHostHeaders(policy));
@@ -121,7 +128,7 @@ describe('the two SPA builds', () => {
       "  Content-Security-Policy: default-src 'self'; script-src 'self' https://fake-instance.clerk.accounts.dev https://challenges.cloudflare.com;",
     );
     expect(headers).toContain(
-      `connect-src 'self' https://fake-instance.clerk.accounts.dev https://project.supabase.test wss://project.supabase.test https://api.likeness.test;`,
+      `connect-src 'self' https://fake-instance.clerk.accounts.dev https://project.supabase.test wss://project.supabase.test https://api.likeness.test https://likeness-checkout.workers.test https://likeness-portal.workers.test;`,
     );
     expect(headers).toContain('  X-Content-Type-Options: nosniff\n');
     // What the server reads when it serves this build (server/http/spa-policy.ts).
@@ -129,6 +136,8 @@ describe('the two SPA builds', () => {
       VITE_CLERK_PUBLISHABLE_KEY: HOSTED.VITE_CLERK_PUBLISHABLE_KEY,
       VITE_SUPABASE_URL: HOSTED.VITE_SUPABASE_URL,
       VITE_API_URL: HOSTED.VITE_API_URL,
+      VITE_CHECKOUT_WORKER_URL: HOSTED.VITE_CHECKOUT_WORKER_URL,
+      VITE_PORTAL_WORKER_URL: HOSTED.VITE_PORTAL_WORKER_URL,
     });
     expect(existsSync(join(local, '_headers'))).toBe(false);
     expect(existsSync(join(local, 'hosted-build.json'))).toBe(false);

@@ -83,6 +83,31 @@ describe('the hosted SPA policy', () => {
     expect(policy).not.toMatch(/unsafe-eval|\*/);
   });
 
+  it('opens connections to the checkout and portal workers when the build names them, and nothing else for them', () => {
+    const policy = hostedContentSecurityPolicy({
+      publishableKey: LIVE_KEY,
+      supabaseUrl: SUPABASE,
+      apiUrl: 'https://api.example.com',
+      checkoutWorkerUrl: 'https://likeness-checkout.acct.workers.dev',
+      portalWorkerUrl: 'https://api.example.com/portal',
+    });
+    expect(policy).toContain(
+      `connect-src 'self' https://clerk.example.com ${SUPABASE} wss://abcdefghijklmnop.supabase.co https://api.example.com https://likeness-checkout.acct.workers.dev;`,
+    );
+    expect(policy).toContain("img-src 'self' data: blob: https://img.clerk.com https://api.example.com;");
+    expect(policy.match(/workers\.dev/g)).toHaveLength(1);
+  });
+
+  it.each([
+    ['VITE_CHECKOUT_WORKER_URL', 'checkoutWorkerUrl', 'https://checkout.example.workers.dev/?x=1', 'must not have a query'],
+    ['VITE_PORTAL_WORKER_URL', 'portalWorkerUrl', 'https://user:pw@portal.example.workers.dev', 'must not carry credentials'],
+    ['VITE_PORTAL_WORKER_URL', 'portalWorkerUrl', 'portal.example.workers.dev', 'is not a URL'],
+  ])('refuses a bad worker address, naming %s', (name, field, value, message) => {
+    expect(() => hostedContentSecurityPolicy({ publishableKey: DEV_KEY, supabaseUrl: SUPABASE, [field]: value })).toThrow(
+      new RegExp(`^${name}: .*${message}`),
+    );
+  });
+
   it('reads the Frontend API host as @clerk/shared does (base64 with or without padding, then `$`)', () => {
     expect(clerkFrontendApi(LIVE_KEY)).toEqual({ host: 'clerk.example.com' });
     expect(clerkFrontendApi(LIVE_KEY.replace(/=+$/, ''))).toEqual({ host: 'clerk.example.com' });

@@ -88,6 +88,8 @@ export function fakeBackend(
     user?: SessionUser | null;
     token?: string | null;
     routes?: Record<string, (body: unknown, method: string) => unknown | Promise<unknown>>;
+    /** The hosted build's checkout and portal workers (absolute addresses, answered by `routes` like any path). */
+    billing?: Backend['billing'];
   } = {},
 ) {
   const { events, emit } = fakeEvents();
@@ -104,6 +106,6 @@ export function fakeBackend(
     signUp: vi.fn(async () => {}),
     signOut: vi.fn(async () => {}),
   };
-  const backend = localBackendOver(request as ApiPort['request'], { identity, events });
+  const backend = { ...localBackendOver(request as ApiPort['request'], { identity, events }), billing: opts.billing };
   return { backend, request, emit };
 }

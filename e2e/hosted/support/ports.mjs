@@ -13,6 +13,9 @@ export const HOSTED_E2E = {
   supabasePort: base + 6,
   /** Loopback-only control port of e2e/hosted/support/server.ts. */
   controlPort: base + 7,
+  /** The Cloudflare checkout and portal workers (workers/), run in workerd by the server's setup. */
+  checkoutWorkerPort: base + 8,
+  portalWorkerPort: base + 9,
   frontendApi: `https://${FRONTEND_API_HOST}`,
   publishableKey: `pk_test_${Buffer.from(`${FRONTEND_API_HOST}$`).toString('base64').replace(/=+$/, '')}`,
   distDir: 'dist-hosted',
@@ -24,4 +27,6 @@ export const HOSTED_E2E_BUILD_ENV = {
   VITE_SUPABASE_URL: `http://127.0.0.1:${HOSTED_E2E.supabasePort}`,
   VITE_SUPABASE_ANON_KEY: 'sb_publishable_likeness_test_key',
   VITE_API_URL: '',
+  VITE_CHECKOUT_WORKER_URL: `http://127.0.0.1:${HOSTED_E2E.checkoutWorkerPort}`,
+  VITE_PORTAL_WORKER_URL: `http://127.0.0.1:${HOSTED_E2E.portalWorkerPort}`,
 };

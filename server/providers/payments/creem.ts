@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { Creem } from 'creem';
 import { CreemError } from 'creem/models/errors';
+import { BILLING_REFUSALS } from '@common/billing.ts';
+import { createCreemClient, creemCheckoutRequest, creemProductVariable } from '@common/creem.ts';
 import { PLAN_IDS, type PlanId } from '@common/plans.ts';
 import { PaymentProviderError, verifyWebhookDelivery, type CheckoutRequest, type PaymentProvider } from './index.ts';
 
@@ -15,16 +15,7 @@ export interface CreemOptions {
 
 /** Creem (creem.io) through its official SDK; test keys (`creem_test_…`) talk to Creem's test API. */
 export function createCreemProvider(opts: CreemOptions): PaymentProvider {
-  const creem = new Creem({
-    apiKey: opts.apiKey,
-    ...(opts.serverUrl ? { serverURL: opts.serverUrl } : { server: opts.apiKey.startsWith('creem_test_') ? 'test' : 'prod' }),
-    timeoutMs: 15_000,
-    retryConfig: {
-      strategy: 'backoff',
-      backoff: { initialInterval: 500, maxInterval: 4_000, exponent: 2, maxElapsedTime: 10_000 },
-      retryConnectionErrors: true,
-    },
-  });
+  const creem = createCreemClient({ apiKey: opts.apiKey, serverUrl: opts.serverUrl, timeoutMs: 15_000, retryForMs: 10_000 });
   const planByProduct = new Map(PLAN_IDS.map((plan) => [opts.products[plan], plan] as const));
 
   return {
@@ -32,17 +23,19 @@ export function createCreemProvider(opts: CreemOptions): PaymentProvider {
 
     async createCheckout(request: CheckoutRequest) {
       try {
-        const checkout = await creem.checkouts.create({
-          productId: opts.products[request.plan],
-          requestId: `chk_${randomUUID()}`,
-          customer: { email: request.email },
-          successUrl: request.successUrl,
-          metadata: { userId: request.userId, plan: request.plan },
-        });
+        const checkout = await creem.checkouts.create(
+          creemCheckoutRequest({
+            productId: opts.products[request.plan],
+            plan: request.plan,
+            userId: request.userId,
+            email: request.email,
+            successUrl: request.successUrl,
+          }),
+        );
         if (!checkout.checkoutUrl) throw new Error('Creem answered without checkout_url');
         return checkout.checkoutUrl;
       } catch (err) {
-        throw new PaymentProviderError('The payment provider could not start the checkout. Please try again.', err);
+        throw new PaymentProviderError(BILLING_REFUSALS.checkoutFailed.message, err);
       }
     },
 
@@ -51,7 +44,7 @@ export function createCreemProvider(opts: CreemOptions): PaymentProvider {
         const links = await creem.customers.generateBillingLinks({ customerId });
         return links.customerPortalLink;
       } catch (err) {
-        throw new PaymentProviderError('The payment provider could not open the customer portal. Please try again.', err);
+        throw new PaymentProviderError(BILLING_REFUSALS.portalFailed.message, err);
       }
     },
 
@@ -78,7 +71,7 @@ export function createCreemProvider(opts: CreemOptions): PaymentProvider {
     /** The key and the three plan products as Creem sees them; a network failure throws instead. */
     async configurationProblem() {
       for (const plan of PLAN_IDS) {
-        const variable = `CREEM_PRODUCT_${plan}`;
+        const variable = creemProductVariable(plan);
         try {
           const product = await creem.products.get(opts.products[plan]);
           if (product.status !== 'active') return `${variable} is archived at Creem and can no longer be bought`;

@@ -1,4 +1,4 @@
-import type { Backend, DataPort, LivePort } from '../port';
+import { SERVER_BILLING_ENDPOINTS, type Backend, type DataPort, type LivePort } from '../port';
 import { createHttpApi } from '../http-api';
 import { createClerkIdentity, type ClerkLike } from './clerk-identity';
 import type { HostedConfig } from './hosted-config';
@@ -40,6 +40,10 @@ export function createHostedBackend(clerk: ClerkLike, config: HostedConfig, scri
     mode: 'hosted',
     identity,
     api,
+    billing: {
+      checkout: config.checkoutWorkerUrl || SERVER_BILLING_ENDPOINTS.checkout,
+      portal: config.portalWorkerUrl || SERVER_BILLING_ENDPOINTS.portal,
+    },
     data: {
       syncUser: (user) => withData((d) => d.syncUser(user)),
       generationsPage: (query, signal) => withData((d) => d.generationsPage(query, signal)),

@@ -9,6 +9,9 @@ export interface HostedConfig {
   supabaseAnonKey: string;
   /** Our server, for paid actions, uploads and downloads; '' is the page's own origin. */
   apiUrl: string;
+  /** The Cloudflare checkout and portal workers' addresses; unset or '' asks our server instead. */
+  checkoutWorkerUrl?: string;
+  portalWorkerUrl?: string;
 }
 
 /** Reads and checks the build's hosted configuration; a bad publishable key stops the app at start (product §5, §8). */
@@ -20,5 +23,7 @@ export function readHostedConfig(env: ImportMetaEnv = import.meta.env): HostedCo
     supabaseUrl: env.VITE_SUPABASE_URL?.trim() ?? '',
     supabaseAnonKey: env.VITE_SUPABASE_ANON_KEY?.trim() ?? '',
     apiUrl: env.VITE_API_URL?.trim() ?? '',
+    checkoutWorkerUrl: env.VITE_CHECKOUT_WORKER_URL?.trim() ?? '',
+    portalWorkerUrl: env.VITE_PORTAL_WORKER_URL?.trim() ?? '',
   };
 }

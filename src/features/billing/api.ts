@@ -5,7 +5,7 @@ import type { PlanId } from '@common/plans';
 import { TIMINGS } from '@common/product';
 import { ApiError } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
-import type { ApiPort } from '@/backend/port';
+import { SERVER_BILLING_ENDPOINTS, type ApiPort } from '@/backend/port';
 import { BILLING_MESSAGES, CheckoutError, checkoutErrorMessage } from './checkout-messages';
 import { redirectTo } from './redirect';
 
@@ -41,13 +41,18 @@ function worthRetrying(err: unknown): boolean {
 }
 
 /**
- * Asks for a checkout address (product §7): up to TIMINGS.checkoutAttempts attempts, waiting 2^attempt seconds
- * between them (1 s, then 2 s). A non-OK answer is thrown as an ApiError carrying its status and body text.
+ * Asks for a checkout address (product §7) at `endpoint` (our server's route or the checkout worker): up to
+ * TIMINGS.checkoutAttempts attempts, waiting 2^attempt seconds between them (1 s, then 2 s). A non-OK answer is thrown
+ * as an ApiError carrying its status and body text.
  */
-export async function createCheckout(api: ApiPort, body: CheckoutRequestBody): Promise<string> {
+export async function createCheckout(
+  api: ApiPort,
+  body: CheckoutRequestBody,
+  endpoint: string = SERVER_BILLING_ENDPOINTS.checkout,
+): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const res = await api.request<Partial<CheckoutResponse> | null>('/api/billing/checkout', { method: 'POST', body });
+      const res = await api.request<Partial<CheckoutResponse> | null>(endpoint, { method: 'POST', body });
       if (!res?.checkout_url) throw new CheckoutError(BILLING_MESSAGES.missingUrl);
       return res.checkout_url;
     } catch (err) {
@@ -68,7 +73,7 @@ export interface CheckoutCustomer {
  * has left for the checkout page; a failure shows its message and clears it.
  */
 export function useCheckout() {
-  const { api } = useBackend();
+  const { api, billing = SERVER_BILLING_ENDPOINTS } = useBackend();
   const [processingPlan, setProcessingPlan] = useState<PlanId | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -86,14 +91,14 @@ export function useCheckout() {
       if (!customer.userId || !customer.email) return setError(BILLING_MESSAGES.missingEmail);
       setProcessingPlan(plan);
       try {
-        redirectTo(await createCheckout(api, { plan, userId: customer.userId, email: customer.email }));
+        redirectTo(await createCheckout(api, { plan, userId: customer.userId, email: customer.email }, billing.checkout));
       } catch (err) {
         console.error('Checkout failed', err);
         setError(checkoutErrorMessage(err));
         setProcessingPlan(null);
       }
     },
-    [api],
+    [api, billing.checkout],
   );
 
   return { start, processingPlan, error, clearError: useCallback(() => setError(null), []) };
@@ -101,8 +106,13 @@ export function useCheckout() {
 
 // ---- Customer portal ------------------------------------------------------------------------------------
 
-export async function fetchPortalLink(api: ApiPort, customerId: string, signal?: AbortSignal): Promise<string> {
-  const res = await api.request<Partial<PortalResponse> | null>('/api/billing/portal', {
+export async function fetchPortalLink(
+  api: ApiPort,
+  customerId: string,
+  signal?: AbortSignal,
+  endpoint: string = SERVER_BILLING_ENDPOINTS.portal,
+): Promise<string> {
+  const res = await api.request<Partial<PortalResponse> | null>(endpoint, {
     method: 'POST',
     body: { customer_id: customerId },
     signal,
@@ -116,13 +126,13 @@ export async function fetchPortalLink(api: ApiPort, customerId: string, signal?:
  * A failure is only logged (product §8): the buttons that need the link stay disabled.
  */
 export function usePortalLink(status: string | null | undefined, customerId: string | null | undefined): string | undefined {
-  const { api } = useBackend();
+  const { api, billing = SERVER_BILLING_ENDPOINTS } = useBackend();
   const enabled = status === 'active' && !!customerId;
   const query = useQuery({
     queryKey: billingKeys.portal(customerId ?? ''),
     enabled,
     staleTime: 5 * 60_000,
-    queryFn: ({ signal }) => fetchPortalLink(api, customerId!, signal),
+    queryFn: ({ signal }) => fetchPortalLink(api, customerId!, signal, billing.portal),
   });
   useEffect(() => {
     if (query.error) console.error('Could not load the customer portal link', query.error);
