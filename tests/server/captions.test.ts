@@ -174,18 +174,22 @@ describe.each(testDatabases())('uploads and captions with the builtin analyser (
     expect(await ts.rt.db.select().from(uploads).where(eq(uploads.userId, userId))).toHaveLength(3);
   });
 
-  it('refuses uploads past the account’s storage quota, and the part that would overflow it', async () => {
-    const { client, userId } = await ts.signUp();
-    const photo = await samplePhoto('man');
-    await ts.rt.db.insert(uploads).values({
+  /** An earlier archive that leaves the user `bytes` of their quota. */
+  const leaveRoom = (userId: string, bytes: number) =>
+    ts.rt.db.insert(uploads).values({
       userId,
       storageKey: `uploads/${userId}/earlier.zip`,
       url: `/media/uploads/${userId}/${randomUUID()}.zip`,
       contentType: 'application/zip',
-      sizeBytes: LIMITS.uploadQuotaBytes - photo.length + 10,
+      sizeBytes: LIMITS.uploadQuotaBytes - bytes,
       kind: 'training-archive',
       expiresAt: new Date(Date.now() + 86_400_000),
     });
+
+  it('refuses uploads past the account’s storage quota, and the part that would overflow it', async () => {
+    const { client, userId } = await ts.signUp();
+    const photo = await samplePhoto('man');
+    await leaveRoom(userId, photo.length - 10);
     const over = await upload(client, photo);
     expect(over.status).toBe(413);
     expect((await over.json()).message).toMatch(/^Your uploads have reached this account's 1 GB storage limit\./);
@@ -198,15 +202,7 @@ describe.each(testDatabases())('uploads and captions with the builtin analyser (
     const { client, userId } = await ts.signUp();
     const photo = await samplePhoto('man');
     // Room for one and a half photos: every one of three parallel uploads fits what was free when it began.
-    await ts.rt.db.insert(uploads).values({
-      userId,
-      storageKey: `uploads/${userId}/earlier.zip`,
-      url: `/media/uploads/${userId}/${randomUUID()}.zip`,
-      contentType: 'application/zip',
-      sizeBytes: LIMITS.uploadQuotaBytes - Math.floor(photo.length * 1.5),
-      kind: 'training-archive',
-      expiresAt: new Date(Date.now() + 86_400_000),
-    });
+    await leaveRoom(userId, Math.floor(photo.length * 1.5));
     const answers = await Promise.all([1, 2, 3].map(() => upload(client, photo)));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 413, 413]);
     const [{ bytes }] = await ts.rt.db
