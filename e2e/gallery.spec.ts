@@ -272,6 +272,39 @@ test.describe('Explore', () => {
     await expect(page.getByLabel('Gender', { exact: true }).locator('option').first()).toHaveText('All Genders');
   });
 
+  test("the hover prompt and its tooltip never run over a card's Featured badge, at any card width", async ({ page }) => {
+    await signUp(page, newUser());
+    await page.goto('/app/explore');
+    const card = cards(page).first();
+    const badge = card.getByTestId('featured-badge');
+    await expect(badge).toBeVisible();
+    const box = async (locator: ReturnType<Page['locator']>) => (await locator.boundingBox())!;
+    const apart = (a: { y: number; height: number }, b: { y: number; height: number }) => a.y + a.height <= b.y || b.y + b.height <= a.y;
+    if (isPhone(page)) {
+      // No hover layer on phones: the badge is the star alone, inside its card, clear of the card's other marks.
+      await expect(card.getByTestId('explore-prompt')).toHaveCount(0);
+      const [b, c] = [await box(badge), await box(card)];
+      expect(b.x >= c.x && b.y >= c.y && b.x + b.width <= c.x + c.width && b.y + b.height <= c.y + c.height).toBe(true);
+      return;
+    }
+    // Four columns from 768px: the card is 148px wide there, 276px at 1280px.
+    for (const width of [800, 1024, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await card.hover({ position: { x: 4, y: 4 } });
+      const prompt = card.getByTestId('explore-prompt');
+      await expect(prompt).toBeVisible();
+      expect(apart(await box(badge), await box(prompt)), `prompt at ${width}px`).toBe(true);
+      await prompt.hover();
+      const tooltip = page.getByTestId('prompt-tooltip');
+      await expect(tooltip).toBeVisible();
+      expect(apart(await box(badge), await box(tooltip)), `tooltip at ${width}px`).toBe(true);
+      // The actions keep their names when the card is too narrow for their labels.
+      await expect(card.getByRole('button', { name: 'Copy Image URL' })).toBeVisible();
+      await page.keyboard.press('Escape');
+      await expect(tooltip).toBeHidden();
+    }
+  });
+
   test('no match shows the empty state; hover shows the prompt and actions; downloads by name', async ({ page }) => {
     await signUp(page, newUser());
     // Find a combination no starter item has.

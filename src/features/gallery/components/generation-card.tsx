@@ -35,7 +35,10 @@ export function GenerationCard({ item, permissions, actions, phone, onOpen, sele
   const open = () => onOpen(item, opener.current);
   if (selection) return <SelectableCard item={item} selected={selection.selected} onToggle={selection.onToggle} />;
   return (
-    <li className="group relative aspect-square overflow-hidden rounded-lg bg-bg-muted shadow-card" data-testid="generation-card">
+    <li
+      className="group @container relative aspect-square overflow-hidden rounded-lg bg-bg-muted shadow-card"
+      data-testid="generation-card"
+    >
       <button
         ref={opener}
         type="button"
@@ -57,7 +60,10 @@ export function GenerationCard({ item, permissions, actions, phone, onOpen, sele
       </button>
 
       {item.isFeatured && (
-        <span className="pointer-events-none absolute left-2 top-2 inline-flex items-center gap-1 rounded-full bg-amber-400 px-2 py-0.5 text-xs font-semibold text-amber-950 shadow-sm">
+        <span
+          data-testid="featured-badge"
+          className="pointer-events-none absolute left-2 top-2 z-10 inline-flex items-center gap-1 rounded-full bg-amber-400 px-2 py-0.5 text-xs font-semibold text-amber-950 shadow-sm"
+        >
           <Star className="size-3.5 fill-current" aria-hidden />
           <span className={cn(phone && 'sr-only')}>Featured</span>
         </span>
@@ -208,6 +214,18 @@ function LibraryOverlay({ item, permissions, actions }: { item: GalleryItem; per
   );
 }
 
+/** Pixels from the card's top kept clear of the hover text and its tooltip: the Featured badge and a gap. */
+const FEATURED_CLEARANCE = 36;
+/**
+ * Lines of prompt that fit between the Featured badge and the actions on a square card of this width (the card is
+ * its own container): 19.5px a line; below 17rem the actions are icons alone (28px tall), from 17rem they carry
+ * their labels (about 60px). Measured from 148px (four columns at 768px) to 322px wide.
+ */
+const PROMPT_LINES =
+  'line-clamp-2 @min-[9.25rem]:line-clamp-3 @min-[10.5rem]:line-clamp-4 @min-[11.75rem]:line-clamp-5 @min-[13rem]:line-clamp-6';
+/** The action's label: read by screen readers always, shown once the card is wide enough for it. */
+const actionLabel = 'sr-only @min-[17rem]:not-sr-only';
+
 function ExploreOverlay({ item, actions, onOpen }: { item: GalleryItem; actions: GalleryActions; onOpen: () => void }) {
   const action =
     'pointer-events-auto flex flex-col items-center justify-center gap-1 rounded-md bg-white/90 px-1 py-1.5 text-center text-[11px] font-semibold leading-tight text-fg shadow-sm transition hover:bg-white hover:text-brand';
@@ -217,13 +235,15 @@ function ExploreOverlay({ item, actions, onOpen }: { item: GalleryItem; actions:
     <div ref={setCard} className={cn(overlayClasses, 'justify-end bg-gradient-to-t from-black/80 via-black/35 to-transparent')}>
       <div className="flex flex-col gap-2.5 p-3">
         {/* Hovering the text shows the full prompt; a click on it opens the viewer like the rest of the card. The
-            prompt is cut at 150 characters (product §2); six lines hold that on the narrowest four-column card. */}
+            prompt is cut at 150 characters (product §2), and shows as many lines as fit between the actions and the
+            top of the card (below the Featured badge) at this card's width: a square card is as tall as it is wide. */}
         <Tooltip.Root delayDuration={300}>
           <Tooltip.Trigger asChild>
             <p
               tabIndex={0}
               onClick={onOpen}
-              className="pointer-events-auto line-clamp-6 cursor-zoom-in text-xs leading-relaxed text-white/95 outline-none"
+              data-testid="explore-prompt"
+              className={cn('pointer-events-auto cursor-zoom-in text-xs leading-relaxed text-white/95 outline-none', PROMPT_LINES)}
             >
               {cutPrompt(item.prompt)}
             </p>
@@ -233,7 +253,7 @@ function ExploreOverlay({ item, actions, onOpen }: { item: GalleryItem; actions:
               side="top"
               sideOffset={6}
               collisionBoundary={card}
-              collisionPadding={4}
+              collisionPadding={{ top: item.isFeatured ? FEATURED_CLEARANCE : 4, right: 4, bottom: 4, left: 4 }}
               data-testid="prompt-tooltip"
               className="z-50 max-h-[var(--radix-tooltip-content-available-height)] w-[var(--radix-tooltip-trigger-width)] overflow-y-auto rounded-md bg-fg px-3 py-2 text-xs leading-relaxed text-bg shadow-pop"
             >
@@ -243,17 +263,17 @@ function ExploreOverlay({ item, actions, onOpen }: { item: GalleryItem; actions:
           </Tooltip.Portal>
         </Tooltip.Root>
         <div className="grid grid-cols-3 gap-1.5">
-          <button type="button" className={action} onClick={() => void actions.copyImageUrl(item)}>
+          <button type="button" className={action} onClick={() => void actions.copyImageUrl(item)} title="Copy Image URL">
             <Link2 className="size-4" aria-hidden />
-            Copy Image URL
+            <span className={actionLabel}>Copy Image URL</span>
           </button>
-          <button type="button" className={action} onClick={() => actions.regenerate(item)}>
+          <button type="button" className={action} onClick={() => actions.regenerate(item)} title="Regenerate">
             <RefreshCw className="size-4" aria-hidden />
-            Regenerate
+            <span className={actionLabel}>Regenerate</span>
           </button>
-          <button type="button" className={action} onClick={() => void actions.copyPrompt(item)}>
+          <button type="button" className={action} onClick={() => void actions.copyPrompt(item)} title="Copy Prompt">
             <Copy className="size-4" aria-hidden />
-            Copy Prompt
+            <span className={actionLabel}>Copy Prompt</span>
           </button>
         </div>
       </div>
