@@ -222,10 +222,16 @@ export interface GenerateImageResponse {
  * non-numeric input gives back the previous value.
  */
 export function clampDimension(input: string | number, previous: number): number {
-  const text = String(input).trim();
-  if (text === '' || !/^\d+(\.\d+)?$/.test(text)) return previous;
-  const value = Math.min(DIMENSION.max, Math.max(DIMENSION.min, Math.floor(Number(text))));
+  const typed = dimensionNumber(input);
+  if (typed === null) return previous;
+  const value = Math.min(DIMENSION.max, Math.max(DIMENSION.min, Math.floor(typed)));
   return value - (value % DIMENSION.step);
+}
+
+/** The number a width/height field holds, or null when it is empty or not a plain number. */
+export function dimensionNumber(input: string | number): number | null {
+  const text = String(input).trim();
+  return text !== '' && /^\d+(\.\d+)?$/.test(text) ? Number(text) : null;
 }
 
 /** An integer in 0..SEED_LIMIT-1 (product §5: below 2147483647). */

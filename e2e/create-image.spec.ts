@@ -107,14 +107,23 @@ test('form rules: size clamping, presets, sliders, seed lock, Enter never submit
     await field.fill(text);
     await field.blur();
   };
-  await blurWith(width, '3000');
+  // Each change is said beside the fields, where the eye is (the fields in the middle of the screen).
+  const note = page.getByTestId('size-note');
+  await width.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await blurWith(width, '3001');
   await expect(width, 'clamped to the maximum').toHaveValue('2048');
+  await expect(note).toHaveText('Width set to 2048, the largest size');
+  await expect(note).toBeInViewport();
   await blurWith(width, '100');
   await expect(width, 'clamped to the minimum').toHaveValue('512');
+  await expect(note).toHaveText('Width set to 512, the smallest size');
   await blurWith(width, '1001');
   await expect(width, 'rounded down to a multiple of 8').toHaveValue('1000');
+  await expect(note).toHaveText('Width set to 1000, a multiple of 8');
   await blurWith(width, 'abc');
   await expect(width, 'non-numeric reverts').toHaveValue('1000');
+  await expect(note).toHaveText('Width kept at 1000: numbers only');
+  await expect(note, 'gone after a few seconds').toBeEmpty({ timeout: 8000 });
   await blurWith(width, '');
   await expect(width, 'empty reverts').toHaveValue('1000');
   await blurWith(height, '777');
@@ -210,6 +219,12 @@ test('without 10 credits: the banner, "Need 10 Credits", and a blank prompt keep
   await expect(generateButton(page)).toBeEnabled();
   await page.getByLabel('Prompt').fill('   ');
   await expect(generateButton(page)).toBeDisabled();
+  // Greyed out, and it says why right under it.
+  const hint = page.getByTestId('generate-bar').getByText('Write a prompt first');
+  await expect(hint).toBeInViewport();
+  await expect(generateButton(page)).toHaveAccessibleDescription('Write a prompt first');
+  await page.getByLabel('Prompt').fill('A mountain lake');
+  await expect(hint).toHaveCount(0);
 });
 
 test('Extract from Image opens its panel; Inspire Me fills one of three sample prompts', async ({ page }) => {

@@ -10,7 +10,7 @@ import { ApiError } from '@/backend/api-error';
 import type { Backend, Me, RequestOptions } from '@/backend/port';
 import { meKey } from '@/features/session/api';
 import { creditsShortLabel, GENERATION_FAILED } from '@/features/create-image/components/create-image-view';
-import { initialFormState, toGenerationRequest } from '@/features/create-image/hooks/use-generation-form';
+import { initialFormState, SIZE_NOTE_MS, sizeNote, toGenerationRequest } from '@/features/create-image/hooks/use-generation-form';
 import CreateImagePage from '@/pages/app/create-image-page';
 import { localBackendOver } from '../support/fake-backend';
 
@@ -225,6 +225,70 @@ describe('form rules', () => {
     expect(screen.getByLabelText('Height')).toHaveValue('576');
   });
 
+  it('a size changed on blur says what it was set to and why, for a few seconds', async () => {
+    renderPage();
+    const width = screen.getByLabelText('Width');
+    const height = screen.getByLabelText('Height');
+    const note = screen.getByTestId('size-note');
+    expect(note).toHaveAttribute('role', 'status');
+    const cases: Array<[HTMLElement, string, string]> = [
+      [width, '3001', 'Width set to 2048, the largest size'],
+      [height, '100', 'Height set to 512, the smallest size'],
+      [width, '1001', 'Width set to 1000, a multiple of 8'],
+      [width, 'abc', 'Width kept at 1000: numbers only'],
+      [height, '', 'Height kept at 512'],
+    ];
+    for (const [field, typed, said] of cases) {
+      fireEvent.change(field, { target: { value: typed } });
+      fireEvent.blur(field);
+      expect(note).toHaveTextContent(said);
+    }
+    // Enter commits, and the blur that follows keeps the note.
+    fireEvent.change(width, { target: { value: '4000' } });
+    fireEvent.keyDown(width, { key: 'Enter' });
+    fireEvent.blur(width);
+    expect(note).toHaveTextContent('Width set to 2048, the largest size');
+    // A size that stands as typed clears it.
+    fireEvent.change(width, { target: { value: '768' } });
+    fireEvent.blur(width);
+    expect(note).toBeEmptyDOMElement();
+    // And a note goes by itself.
+    vi.useFakeTimers();
+    try {
+      fireEvent.change(width, { target: { value: '9999' } });
+      fireEvent.blur(width);
+      expect(note).toHaveTextContent('Width set to 2048, the largest size');
+      act(() => vi.advanceTimersByTime(SIZE_NOTE_MS));
+      expect(note).toBeEmptyDOMElement();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a blank prompt: Generate says 'Write a prompt first'; low credits keep the spec's 'Need 10 Credits' label", async () => {
+    const user = userEvent.setup();
+    renderPage({ credits: 5 });
+    const button = screen.getByRole('button', { name: 'Need 10 Credits' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription('Write a prompt first');
+    await user.type(screen.getByLabelText('Prompt'), 'A cat');
+    expect(screen.queryByText('Write a prompt first')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Need 10 Credits' })).not.toHaveAccessibleDescription();
+  });
+
+  it('the hint goes once a prompt is written, and comes back when it is cleared', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    expect(generateButton()).toHaveAccessibleDescription('Write a prompt first');
+    await user.type(screen.getByLabelText('Prompt'), '  ');
+    expect(screen.getByText('Write a prompt first')).toBeVisible();
+    await user.type(screen.getByLabelText('Prompt'), 'A cat');
+    expect(generateButton()).toBeEnabled();
+    expect(screen.queryByText('Write a prompt first')).not.toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Prompt'));
+    expect(screen.getByText('Write a prompt first')).toBeVisible();
+  });
+
   it('Enter in the prompt never submits; a blank prompt keeps Generate disabled', async () => {
     const user = userEvent.setup();
     const { sent } = renderPage();
@@ -296,6 +360,18 @@ describe('form rules', () => {
     renderPage({ state: { selectedCharacter: CHARACTERS[1] } });
     await screen.findByRole('option', { name: 'Rob' });
     expect(screen.getByRole('combobox', { name: 'Character' })).toHaveValue(CHARACTERS[1].lora_file_url);
+  });
+});
+
+describe('sizeNote', () => {
+  it('is silent when the typed number stands, and names the rule that changed it otherwise', () => {
+    expect(sizeNote('Width', '1024', 1024)).toBeNull();
+    expect(sizeNote('Width', ' 1024.0 ', 1024)).toBeNull();
+    expect(sizeNote('Width', '1023.5', 1016)).toBe('Width set to 1016, a multiple of 8');
+    expect(sizeNote('Height', '2049', 2048)).toBe('Height set to 2048, the largest size');
+    expect(sizeNote('Height', '0', 512)).toBe('Height set to 512, the smallest size');
+    expect(sizeNote('Width', '-800', 576)).toBe('Width kept at 576: numbers only');
+    expect(sizeNote('Width', '  ', 576)).toBe('Width kept at 576');
   });
 });
 

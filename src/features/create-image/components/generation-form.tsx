@@ -14,7 +14,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Input, Textarea } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
-import type { GenerationForm as FormApi } from '../hooks/use-generation-form';
+import { isPromptBlank, type GenerationForm as FormApi } from '../hooks/use-generation-form';
 import { ExtractPromptPanel } from './extract-prompt-panel';
 import { InspireMe } from './inspire-me';
 import { SliderField } from './slider-field';
@@ -58,6 +58,8 @@ export function GenerationForm({
   const [extractOpen, setExtractOpen] = useState(false);
   const characterId = useId();
   const seedId = useId();
+  const generateHintId = useId();
+  const promptMissing = isPromptBlank(form.prompt);
   const selected = characters.find((c) => c.lora_file_url === form.loraPath) ?? null;
 
   return (
@@ -213,6 +215,11 @@ export function GenerationForm({
               onKeyDown={commitOnEnter(formApi.commitHeight)}
             />
           </div>
+
+          {/* Always in the page, so that screen readers hear a note appear. */}
+          <p role="status" data-testid="size-note" className="-mt-1 min-h-0 text-xs font-medium text-amber-700 empty:sr-only">
+            {formApi.sizeNote}
+          </p>
           <p className="-mt-1 text-xs text-fg-muted">
             {DIMENSION.min}–{DIMENSION.max} pixels, in steps of {DIMENSION.step}.
           </p>
@@ -309,10 +316,22 @@ export function GenerationForm({
           className="sticky bottom-0 z-10 -mx-5 -mb-5 flex flex-col gap-2 rounded-b-lg border-t border-border bg-bg/95 px-5 pt-3 pb-4 backdrop-blur md:-mx-6 md:-mb-6 md:px-6"
           data-testid="generate-bar"
         >
-          <Button size="lg" className="w-full" disabled={!canGenerate} onClick={onGenerate}>
+          <Button
+            size="lg"
+            className="w-full"
+            disabled={!canGenerate}
+            onClick={onGenerate}
+            aria-describedby={promptMissing ? generateHintId : undefined}
+          >
             <Sparkles className="size-5" aria-hidden />
             {creditsShortLabel ?? 'Generate'}
           </Button>
+          {/* Why Generate is greyed out when the button's own label ('Need 10 Credits') does not say it. */}
+          {promptMissing && (
+            <p id={generateHintId} className="text-center text-sm font-medium text-fg" data-testid="generate-hint">
+              Write a prompt first
+            </p>
+          )}
           <p className="text-center text-xs text-fg-muted">
             {busy ? 'Another click adds an image to the queue. ' : ''}Each image uses {CREDIT_COSTS.generation} credits.
           </p>

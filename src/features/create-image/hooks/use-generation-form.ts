@@ -1,9 +1,10 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { CreateImageNavigationState, EditSource } from '@common/create-image-state';
 import { EDIT_STRENGTH, type EditRequestInput } from '@common/finishing';
 import {
   clampDimension,
   DIMENSION,
+  dimensionNumber,
   GENERATION_BOUNDS,
   GENERATION_DEFAULTS,
   randomSeed,
@@ -94,33 +95,60 @@ export function toFormRequest(form: GenerationFormState, random: () => number = 
   return { ...request, source_id: form.editSource.id, strength };
 }
 
+/** How long the sentence about a size the form changed stays beside the fields. */
+export const SIZE_NOTE_MS = 5000;
+
+/**
+ * What a size field did with what was typed, when it did not keep it as typed (product §5's rules), as one
+ * sentence: 'Width set to 2048, the largest size'. Null when the typed number stands.
+ */
+export function sizeNote(field: 'Width' | 'Height', typed: string, committed: number): string | null {
+  if (typed.trim() === '') return `${field} kept at ${committed}`;
+  const number = dimensionNumber(typed);
+  if (number === null) return `${field} kept at ${committed}: numbers only`;
+  if (number === committed) return null;
+  if (number > DIMENSION.max) return `${field} set to ${committed}, the largest size`;
+  if (number < DIMENSION.min) return `${field} set to ${committed}, the smallest size`;
+  return `${field} set to ${committed}, a multiple of ${DIMENSION.step}`;
+}
+
 /** The create-image form's state and the rules of each field (product §5). */
 export function useGenerationForm(nav?: CreateImageNavigationState | null) {
   const [form, setForm] = useState(() => initialFormState(nav));
   const patch = useCallback((change: Partial<GenerationFormState>) => setForm((f) => ({ ...f, ...change })), []);
+  // Said for a few seconds after a blur that changed what was typed, then gone.
+  const [note, setNote] = useState<{ text: string } | null>(null);
+  useEffect(() => {
+    if (!note) return;
+    const timer = setTimeout(() => setNote(null), SIZE_NOTE_MS);
+    return () => clearTimeout(timer);
+  }, [note]);
+  const { width, widthText, height, heightText } = form;
+  const commit = useCallback((field: 'Width' | 'Height', typed: string, previous: number) => {
+    const value = clampDimension(typed, previous);
+    const text = sizeNote(field, typed, value);
+    // A size that stands replaces an earlier note; a blur after Enter (nothing new typed) keeps it.
+    if (text) setNote({ text });
+    else if (value !== previous) setNote(null);
+    return value;
+  }, []);
 
   return {
     form,
     setPrompt: useCallback((prompt: string) => patch({ prompt }), [patch]),
     setWidthText: useCallback((widthText: string) => patch({ widthText }), [patch]),
     setHeightText: useCallback((heightText: string) => patch({ heightText }), [patch]),
+    /** What the last blur of a size field did to what was typed, for a few seconds; null otherwise. */
+    sizeNote: note?.text ?? null,
     /** On blur: clamp to 512–2048, round down to a multiple of 8; empty or non-numeric reverts. */
-    commitWidth: useCallback(
-      () =>
-        setForm((f) => {
-          const width = clampDimension(f.widthText, f.width);
-          return { ...f, width, widthText: String(width) };
-        }),
-      [],
-    ),
-    commitHeight: useCallback(
-      () =>
-        setForm((f) => {
-          const height = clampDimension(f.heightText, f.height);
-          return { ...f, height, heightText: String(height) };
-        }),
-      [],
-    ),
+    commitWidth: useCallback(() => {
+      const value = commit('Width', widthText, width);
+      patch({ width: value, widthText: String(value) });
+    }, [commit, patch, width, widthText]),
+    commitHeight: useCallback(() => {
+      const value = commit('Height', heightText, height);
+      patch({ height: value, heightText: String(value) });
+    }, [commit, patch, height, heightText]),
     applyPreset: useCallback(
       (width: number, height: number) => patch({ width, height, widthText: String(width), heightText: String(height) }),
       [patch],
