@@ -274,3 +274,30 @@ test("a selection's Delete says how many went, and Undo brings them all back", a
   await page.reload();
   await expect(galleryCount(page)).toHaveText('5 images');
 });
+
+test('the avatar opens the account menu inside the window: Subscription, then Sign out', async ({ page }) => {
+  await signUp(page, newUser('Dana Park'));
+  await page.goto('/app/create-image');
+  await expect(page.getByRole('heading', { name: 'Create Image' })).toBeVisible();
+  const avatar = page.getByRole('button', { name: 'Account menu: Dana Park' }).locator('visible=true');
+  await expect(avatar).toHaveCount(1);
+  const open = () => (isPhone(page) ? avatar.tap() : avatar.click());
+  await open();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem')).toHaveText(['Profile', /^Credits/, 'Subscription', 'Sign out']);
+  const box = (await menu.boundingBox())!;
+  const screenSize = page.viewportSize()!;
+  expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= screenSize.width && box.y + box.height <= screenSize.height).toBe(true);
+  await page.screenshot({ path: test.info().outputPath(`account-menu-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+  const subscription = menu.getByRole('menuitem', { name: 'Subscription' });
+  await (isPhone(page) ? subscription.tap() : subscription.click());
+  await expect(page).toHaveURL(/\/app\/subscription$/);
+  await expect(menu).toHaveCount(0);
+
+  await open();
+  const signOut = page.getByRole('menu').getByRole('menuitem', { name: 'Sign out' });
+  await (isPhone(page) ? signOut.tap() : signOut.click());
+  await expect(page).toHaveURL(new RegExp(`^${ORIGIN}/$`));
+  await page.goto('/app/profile');
+  await expect(page).toHaveURL(/\/sign-in/);
+});

@@ -8,7 +8,15 @@ import { compactCredits } from '@/app/shell/nav-items';
 function renderSidebar(credits: number, open: boolean) {
   return render(
     <MemoryRouter initialEntries={['/app/create-image']}>
-      <Sidebar credits={credits} fullName="Jamie Rivera" email="jamie@example.com" imageUrl={null} open={open} animate={false} />
+      <Sidebar
+        credits={credits}
+        fullName="Jamie Rivera"
+        email="jamie@example.com"
+        imageUrl={null}
+        open={open}
+        animate={false}
+        onSignOut={() => {}}
+      />
     </MemoryRouter>,
   );
 }

@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router';
-import { useMe } from '@/features/session/api';
+import { useMe, useSignOut } from '@/features/session/api';
 import { VerifyEmailBanner } from '@/features/auth/verify-email-banner';
 import { useLiveUserRecord } from '@/features/session/use-realtime';
 import { RunningShoots } from '@/features/photo-shoots/components/running-shoots';
@@ -10,7 +10,8 @@ import { Sidebar } from './sidebar';
 export function AppLayout() {
   const me = useMe();
   useLiveUserRecord();
-  const who = { credits: me.credits, fullName: me.full_name, email: me.email, imageUrl: me.image_url };
+  const signOut = useSignOut();
+  const who = { credits: me.credits, fullName: me.full_name, email: me.email, imageUrl: me.image_url, onSignOut: () => void signOut() };
   return (
     <div className="min-h-dvh bg-bg-subtle">
       <Sidebar {...who} above={(open) => <RunningShoots variant="sidebar" open={open} />} />

@@ -1,6 +1,7 @@
 import { Link, useLocation, useNavigate } from 'react-router';
 import { Coins, Menu, UserRound } from 'lucide-react';
 import { Avatar } from '@/components/ui/avatar';
+import { AccountMenu } from './account-menu';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
 import { Logo } from '@/components/logo';
 import { NAV_ITEMS, creditsLabel, profileLabel } from './nav-items';
@@ -11,11 +12,14 @@ export function MobileTopBar({
   fullName,
   email,
   imageUrl,
+  onSignOut,
 }: {
   credits: number;
   fullName: string | null;
   email: string | null;
   imageUrl: string | null;
+  /** The account menu's Sign out. */
+  onSignOut: () => void;
 }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -33,6 +37,22 @@ export function MobileTopBar({
           <Coins className="size-3.5 shrink-0 text-warning" aria-hidden />
           {creditsLabel(credits)}
         </Link>
+        <AccountMenu
+          credits={credits}
+          fullName={fullName}
+          email={email}
+          onSignOut={onSignOut}
+          align="end"
+          trigger={
+            <button
+              type="button"
+              aria-label={`Account menu: ${profileLabel(fullName)}`}
+              className="grid size-10 shrink-0 place-items-center rounded-full hover:bg-bg-muted data-[state=open]:bg-bg-muted"
+            >
+              <Avatar src={imageUrl} name={fullName} email={email} className="size-7" />
+            </button>
+          }
+        />
         <DropdownMenu
           label="App menu"
           trigger={

@@ -1,11 +1,12 @@
 import { useState, type ReactNode } from 'react';
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { motion } from 'framer-motion';
 import { Coins } from 'lucide-react';
 import { LAYOUT } from '@common/product';
 import { Avatar } from '@/components/ui/avatar';
 import { LogoMark } from '@/components/logo';
 import { cn } from '@/lib/cn';
+import { AccountMenu } from './account-menu';
 import { NAV_ITEMS, compactCredits, creditsLabel, profileLabel } from './nav-items';
 
 export interface SidebarProps {
@@ -19,6 +20,8 @@ export interface SidebarProps {
   animate?: boolean;
   /** What sits above the balance (the running shoots), told whether the sidebar is open. */
   above?: (open: boolean) => ReactNode;
+  /** The account menu's Sign out. */
+  onSignOut: () => void;
 }
 
 const itemClasses = ({ isActive }: { isActive: boolean }) =>
@@ -28,13 +31,26 @@ const itemClasses = ({ isActive }: { isActive: boolean }) =>
   );
 
 /** Desktop sidebar: 64px closed, 240px open; opens while the pointer is over it (product §2). */
-export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, onOpenChange, animate = true, above }: SidebarProps) {
+export function Sidebar({
+  credits,
+  fullName,
+  email,
+  imageUrl,
+  open: openProp,
+  onOpenChange,
+  animate = true,
+  above,
+  onSignOut,
+}: SidebarProps) {
   const [openState, setOpenState] = useState(false);
-  const open = openProp ?? openState;
+  // While the account menu is open the sidebar stays open under it, although the pointer is in the menu.
+  const [menuOpen, setMenuOpen] = useState(false);
+  const open = (openProp ?? openState) || menuOpen;
   const setOpen = (value: boolean) => {
     if (openProp === undefined) setOpenState(value);
     onOpenChange?.(value);
   };
+  const { pathname } = useLocation();
   const label = (text: string) => (
     <span className={cn('truncate transition-opacity duration-200', open ? 'opacity-100' : 'opacity-0')}>{text}</span>
   );
@@ -92,10 +108,29 @@ export function Sidebar({ credits, fullName, email, imageUrl, open: openProp, on
           </span>
           {label(creditsLabel(credits))}
         </NavLink>
-        <NavLink to="/app/profile" className={(s) => cn(itemClasses(s), 'h-12 px-[7px]')} title={open ? undefined : profileLabel(fullName)}>
-          <Avatar src={imageUrl} name={fullName} email={email} className="size-[26px]" />
-          {label(profileLabel(fullName))}
-        </NavLink>
+        <AccountMenu
+          credits={credits}
+          fullName={fullName}
+          email={email}
+          onSignOut={onSignOut}
+          side="right"
+          align="end"
+          onOpenChange={setMenuOpen}
+          trigger={
+            <button
+              type="button"
+              className={cn(
+                itemClasses({ isActive: pathname === '/app/profile' }),
+                'h-12 px-[7px] text-left data-[state=open]:bg-bg-muted data-[state=open]:text-fg',
+              )}
+              title={open ? undefined : profileLabel(fullName)}
+              aria-label={`Account menu: ${profileLabel(fullName)}`}
+            >
+              <Avatar src={imageUrl} name={fullName} email={email} className="size-[26px] shrink-0" />
+              {label(profileLabel(fullName))}
+            </button>
+          }
+        />
       </div>
     </motion.aside>
   );

@@ -17,23 +17,33 @@ export function DropdownMenu({
   trigger,
   items,
   align = 'end',
+  side = 'bottom',
   label,
+  header,
+  onOpenChange,
 }: {
   trigger: ReactNode;
   items: MenuItem[];
   align?: 'start' | 'end';
+  side?: 'top' | 'right' | 'bottom' | 'left';
   label?: string;
+  /** Shown above the items, not selectable (who the menu is about). */
+  header?: ReactNode;
+  onOpenChange?: (open: boolean) => void;
 }) {
   return (
-    <Menu.Root modal={false}>
+    <Menu.Root modal={false} onOpenChange={onOpenChange}>
       <Menu.Trigger asChild>{trigger}</Menu.Trigger>
       <Menu.Portal>
         <Menu.Content
           align={align}
+          side={side}
           sideOffset={6}
+          collisionPadding={8}
           aria-label={label}
           className="z-50 max-w-[calc(100vw-1rem)] min-w-44 rounded-md border border-border bg-bg p-1 shadow-pop"
         >
+          {header && <div className="border-b border-border px-2.5 pt-1.5 pb-2 mb-1">{header}</div>}
           {items.map((item, i) => (
             <Menu.Item
               key={i}
