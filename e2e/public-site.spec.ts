@@ -235,6 +235,31 @@ test('the landing and how-it-works pages keep their own numbers; its call to act
   await expect(page.getByRole('main')).toContainText('Coming soon');
 });
 
+test('the landing presents photo shoots between how-it-works and pricing: packs of 8–20 briefs, followed live, one ZIP', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const section = page.locator('#photo-shoots');
+  await section.scrollIntoViewIfNeeded();
+  await expect(section.getByRole('heading', { level: 2, name: 'A whole photo shoot in one click' })).toBeVisible();
+  await expect(section).toContainText('each pack holds 8–20 briefs');
+  await expect(section.getByRole('heading', { name: 'Followed live' })).toBeVisible();
+  await expect(section.getByRole('heading', { name: 'Downloaded as one ZIP' })).toBeVisible();
+  await expect(section).toContainText('Each photo uses 10 credits, and a photo that fails is refunded.');
+  // The drawing of a shoot under way: four photos taken, of eight.
+  await expect(section.getByRole('img')).toHaveCount(4);
+  await expect(section).toContainText('4 of 8 ready');
+  // The spec's sections keep their anchors and order around it.
+  const order = await page.evaluate(() =>
+    [...document.querySelectorAll('main section[id]')]
+      .map((el) => el.id)
+      .filter((id) => ['features', 'photo-shoots', 'pricing', 'faq'].includes(id)),
+  );
+  expect(order).toEqual(['features', 'photo-shoots', 'pricing', 'faq']);
+  await expect(page.locator('#features').getByRole('listitem')).toHaveCount(3);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+});
+
 test('the legal pages state what product §1 states', async ({ page }) => {
   await page.goto('/terms-of-service');
   const terms = page.getByRole('main');

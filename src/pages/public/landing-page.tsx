@@ -7,6 +7,7 @@ import { CallToAction, ctaPrimary, ctaSecondary } from '@/features/site/componen
 import { FaqAccordion } from '@/features/site/components/faq-accordion';
 import { Hero } from '@/features/site/components/hero';
 import { landingFaq } from '@/features/site/components/landing-faq';
+import { PhotoShootsSection } from '@/features/site/components/photo-shoots-section';
 import { PlanCards } from '@/features/site/components/plan-cards';
 import { SectionHeading } from '@/features/site/components/section-heading';
 import { Steps, type Step } from '@/features/site/components/steps';
@@ -53,6 +54,7 @@ export default function LandingPage() {
           </div>
         </div>
       </section>
+      <PhotoShootsSection />
       <section id={SECTION_IDS.pricing} className="py-20 md:py-28">
         <div className="container-page">
           <SectionHeading eyebrow="Pricing" title="Simple plans, fresh credits every month">
