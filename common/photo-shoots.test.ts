@@ -9,6 +9,7 @@ import {
   shootArchiveName,
   shootCost,
   shootProgress,
+  SHOOT_TEXTS,
   type ShootPhotoView,
 } from './photo-shoots.ts';
 
@@ -114,5 +115,20 @@ describe('archive names', () => {
     expect(archiveEntryName(0, 10, 'jpg')).toBe('01.jpg');
     expect(archiveEntryName(99, 120, 'png')).toBe('100.png');
     expect(archiveEntryName(4, 120, 'jpg')).toBe('005.jpg');
+  });
+});
+
+describe('SHOOT_TEXTS.cancelQuestion', () => {
+  it('names the photos not yet taken and their refund, and what still lands', () => {
+    expect(SHOOT_TEXTS.cancelQuestion(7, 1)).toBe(
+      'Cancel this shoot? The 7 photos not yet taken are refunded (70 credits). The photo being taken now still lands.',
+    );
+    expect(SHOOT_TEXTS.cancelQuestion(1, 2)).toBe(
+      'Cancel this shoot? The 1 photo not yet taken is refunded (10 credits). The 2 photos being taken now still land.',
+    );
+    expect(SHOOT_TEXTS.cancelQuestion(0, 3)).toBe(
+      'Cancel this shoot? Every photo has started already, so nothing is refunded. The 3 photos being taken now still land.',
+    );
+    expect(SHOOT_TEXTS.cancelQuestion(4, 0)).toBe('Cancel this shoot? The 4 photos not yet taken are refunded (40 credits).');
   });
 });

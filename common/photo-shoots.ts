@@ -213,6 +213,19 @@ export const SHOOT_TEXTS = {
   deleted: (m: number) => `${m} deleted`,
   minutesLeft: (m: number) => `about ${m} min left`,
   ahead: (n: number) => `${n} ahead`,
+  /** Cancel shoot asks this first: photos not started are refunded, the ones being taken still land. */
+  cancelQuestion: (notStarted: number, running: number) =>
+    [
+      notStarted === 0
+        ? 'Cancel this shoot? Every photo has started already, so nothing is refunded.'
+        : notStarted === 1
+          ? `Cancel this shoot? The 1 photo not yet taken is refunded (${shootCost(1)} credits).`
+          : `Cancel this shoot? The ${notStarted} photos not yet taken are refunded (${shootCost(notStarted)} credits).`,
+      running === 1 ? 'The photo being taken now still lands.' : running > 1 ? `The ${running} photos being taken now still land.` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
+  keepShooting: 'Keep shooting',
 } as const;
 
 export interface ShootProgress {

@@ -234,6 +234,17 @@ test('Extract from Image opens its panel; Inspire Me fills one of three sample p
   await expect(page.getByRole('dialog', { name: 'Extract Prompt from Image' })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  // The menu opens inside the window, clear of the desktop sidebar at the window's left edge (at 800px too).
+  for (const width of isPhone(page) ? [390] : [800, 1280]) {
+    await page.setViewportSize({ width, height: page.viewportSize()!.height });
+    await page.getByRole('button', { name: 'Inspire Me' }).click();
+    const box = (await page.getByRole('menu').boundingBox())!;
+    const sidebar = isPhone(page) ? 0 : (await page.getByTestId('sidebar').boundingBox())!.width;
+    expect(box.x, `left edge at ${width}px`).toBeGreaterThanOrEqual(sidebar);
+    expect(box.x + box.width, `right edge at ${width}px`).toBeLessThanOrEqual(width);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
+  }
   await page.getByRole('button', { name: 'Inspire Me' }).click();
   const samples = page.getByRole('menuitem');
   await expect(samples).toHaveCount(3);

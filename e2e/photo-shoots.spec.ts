@@ -77,3 +77,48 @@ test('a user trains a character, runs a photo shoot, watches it complete live an
   await openSection(page, 'My Generations');
   await expect(page.getByTestId('gallery-count')).toHaveText('10 images');
 });
+
+test('Cancel shoot asks first, naming the refund of the photos not yet taken, and refunds them', async ({ page }) => {
+  test.setTimeout(240_000);
+  const user = await signUp(page, newUser('Dana Park'));
+  await page.goto('/app/character-training');
+  await expect(page.getByRole('heading', { name: 'Character Training' })).toBeVisible();
+  await withCredits(user, 620);
+  await expect(page.getByText('620 Credits', { exact: true }).first()).toBeAttached();
+  await page.getByLabel('Character name').fill('Dana');
+  await page.locator('input[type=file]').setInputFiles(await trainingPhotos(4));
+  await page.getByRole('button', { name: 'Start Training' }).click();
+  await expect(page.getByTestId('training-row').first().getByText('Completed', { exact: true })).toBeVisible({ timeout: 120_000 });
+
+  await openSection(page, 'Photo Shoots');
+  // Off the sidebar, which stays open over the first card while the pointer is on it.
+  await page.mouse.move(800, 400);
+  // The largest pack (12 photos, 120 credits), asked about at once: the built-in engine is quick.
+  await page.getByRole('button', { name: 'Corporate Headshot' }).click();
+  await page.getByRole('button', { name: /Start shoot/ }).click();
+  await expect(page.getByTestId('shoot-tile')).toHaveCount(12);
+
+  const cancel = page.getByRole('button', { name: 'Cancel shoot' });
+  await cancel.click();
+  const dialog = page.getByRole('dialog');
+  const question = dialog.getByTestId('cancel-shoot-question');
+  await expect(question).toHaveText(/^Cancel this shoot\? The \d+ photos? not yet taken (is|are) refunded \(\d+ credits\)\./);
+  // Keep shooting: nothing is cancelled.
+  await dialog.getByRole('button', { name: 'Keep shooting' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('shoot-tile').and(page.locator('[data-status=cancelled]'))).toHaveCount(0);
+
+  await cancel.click();
+  await expect(question).toBeVisible();
+  const [, named, credits] = /The (\d+) photos? not yet taken .* \((\d+) credits\)/.exec((await question.textContent())!) ?? [];
+  expect(Number(credits)).toBe(Number(named) * 10);
+  await page.screenshot({ path: test.info().outputPath(`cancel-shoot-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+  await dialog.getByRole('button', { name: 'Cancel shoot' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('Shoot cancelled')).toBeVisible();
+  // The refund is what the server cancelled: every photo not started when the cancel arrived, never more than the
+  // question named (photos only ever start in the meantime).
+  const cancelled = await page.locator('[data-testid=shoot-tile][data-status=cancelled]').count();
+  expect(cancelled).toBeLessThanOrEqual(Number(named));
+  await expect(page.getByText(`${cancelled * 10} Credits`, { exact: true }).first()).toBeAttached();
+});

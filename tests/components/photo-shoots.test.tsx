@@ -313,6 +313,45 @@ describe('the shoot page', () => {
     expect(screen.getAllByTestId('shoot-tile').filter((t) => t.dataset.status === 'ready')).toHaveLength(4);
   });
 
+  it('Cancel shoot asks first, naming the refund of the photos not yet taken, live; Keep shooting cancels nothing', async () => {
+    let current = shoot([photo(0, 'SUCCEEDED'), photo(1, 'RUNNING'), photo(2, 'QUEUED'), photo(3, 'QUEUED'), photo(4, 'QUEUED')]);
+    const cancels: string[] = [];
+    const fake = renderAt('/app/photo-shoots/shoot-1', {
+      routes: {
+        '/api/shoots/shoot-1': () => current,
+        '/api/shoots/shoot-1/cancel': (_body, method) => {
+          cancels.push(method);
+          current = shoot([photo(0, 'SUCCEEDED'), photo(1, 'RUNNING'), ...[2, 3, 4].map((i) => photo(i, 'CANCELLED'))], 'CANCELLED');
+          return current;
+        },
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Cancel shoot' }));
+    let dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('cancel-shoot-question')).toHaveTextContent(
+      'Cancel this shoot? The 3 photos not yet taken are refunded (30 credits). The photo being taken now still lands.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Keep shooting' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(cancels).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Cancel shoot' }));
+    dialog = await screen.findByRole('dialog');
+    // A photo starts while the question is open: the refund it names follows.
+    current = shoot([photo(0, 'SUCCEEDED'), photo(1, 'SUCCEEDED'), photo(2, 'RUNNING'), photo(3, 'QUEUED'), photo(4, 'QUEUED')]);
+    fake.emit({ type: 'shoot', id: 'shoot-1', status: 'RUNNING' });
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('cancel-shoot-question')).toHaveTextContent(
+        'Cancel this shoot? The 2 photos not yet taken are refunded (20 credits). The photo being taken now still lands.',
+      ),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel shoot' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(cancels).toEqual(['POST']);
+    expect(screen.getByText(/Shoot cancelled/)).toBeTruthy();
+  });
+
   it('shows a photo deleted from My Generations as deleted, and no Download all once none is left', async () => {
     let current = shoot(
       [photo(0, 'SUCCEEDED'), photo(1, 'SUCCEEDED', { deleted: true, image_url: null, generation_id: null })],

@@ -15,7 +15,7 @@ export function InspireMe({ onPick }: { onPick: (prompt: string) => void }) {
   return (
     <DropdownMenu
       label="Sample prompts"
-      align="end"
+      align="start"
       trigger={
         <Button variant="outline" size="sm">
           <Lightbulb className="size-4" aria-hidden />

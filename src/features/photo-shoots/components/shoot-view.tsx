@@ -9,6 +9,7 @@ import { useBackend } from '@/backend/backend-context';
 import { LikenessBadge } from '@/components/likeness-badge';
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
 import { PageSpinner } from '@/components/ui/spinner';
 import { EmptyState, ErrorState } from '@/components/ui/states';
 import { cancelShoot, shootArchivePath, useShoot } from '../api';
@@ -81,6 +82,7 @@ export function ShootPageView({ id }: { id: string }) {
   const { api } = useBackend();
   const query = useShoot(id);
   const [cancelling, setCancelling] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   if (query.isPending) return <PageSpinner />;
@@ -99,12 +101,16 @@ export function ShootPageView({ id }: { id: string }) {
     try {
       await cancelShoot(api, shoot.id);
       await query.refetch();
+      setConfirming(false);
     } catch (err) {
       setError(errorMessage(err));
     } finally {
       setCancelling(false);
     }
   };
+  const notStarted = shoot.photos.filter((p) => p.status === 'QUEUED').length;
+  const running = shoot.photos.filter((p) => p.status === 'RUNNING').length;
+  const asking = confirming && shoot.status === 'RUNNING';
 
   return (
     <div className="flex flex-col gap-6">
@@ -124,7 +130,13 @@ export function ShootPageView({ id }: { id: string }) {
           </div>
           <div className="flex gap-2">
             {shoot.status === 'RUNNING' && (
-              <Button variant="outline" busy={cancelling} onClick={() => void cancel()}>
+              <Button
+                variant="outline"
+                onClick={() => {
+                  setError(null);
+                  setConfirming(true);
+                }}
+              >
                 {SHOOT_TEXTS.cancel}
               </Button>
             )}
@@ -138,11 +150,30 @@ export function ShootPageView({ id }: { id: string }) {
           </div>
         </div>
       </div>
-      {error && (
+      {error && !asking && (
         <Banner tone="red" onDismiss={() => setError(null)}>
           {error}
         </Banner>
       )}
+      {/* The question follows the shoot live: a photo that starts meanwhile leaves the refund; a shoot that ends closes it. */}
+      <Dialog open={asking} onOpenChange={(open) => !cancelling && setConfirming(open)} title={SHOOT_TEXTS.cancel} hideTitle>
+        <p className="pr-6 text-sm leading-relaxed" data-testid="cancel-shoot-question">
+          {SHOOT_TEXTS.cancelQuestion(notStarted, running)}
+        </p>
+        {error && (
+          <p role="alert" className="mt-3 text-sm text-danger">
+            {error}
+          </p>
+        )}
+        <div className="mt-5 flex flex-wrap justify-end gap-2">
+          <Button variant="outline" onClick={() => setConfirming(false)} disabled={cancelling}>
+            {SHOOT_TEXTS.keepShooting}
+          </Button>
+          <Button variant="danger" busy={cancelling} onClick={() => void cancel()}>
+            {SHOOT_TEXTS.cancel}
+          </Button>
+        </div>
+      </Dialog>
       <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" aria-label="Photos">
         {shoot.photos.map((photo) => (
           <li key={photo.id}>
