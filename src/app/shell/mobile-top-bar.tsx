@@ -27,7 +27,8 @@ export function MobileTopBar({
   return (
     <header className="sticky top-0 z-40 flex h-14 items-center justify-between gap-2 border-b border-border bg-bg/95 px-4 backdrop-blur md:hidden">
       <Link to="/app/create-image" aria-label="Likeness — Create Image">
-        <Logo />
+        {/* Under 385px the balance and the avatar need the wordmark's room: the mark alone stays. */}
+        <Logo className="max-[385px]:[&>span]:sr-only" />
       </Link>
       <div className="flex items-center gap-2">
         <Link
