@@ -91,6 +91,8 @@ export interface SceneReading {
   person: PersonReading | null;
   /** A second person beside the first ("a couple", "a man and a woman"); null for one. */
   companion: PersonReading | null;
+  /** 'Black and white', 'monochrome', 'greyscale': the picture is rendered without colour. */
+  monochrome: boolean;
 }
 
 const BASE_PALETTES: Record<SceneKind, Palette> = {
@@ -311,6 +313,9 @@ function readPerson(
   return { person, rest: accessories.rest };
 }
 
+/** Words that ask for a picture without colour. */
+const MONOCHROME = /\b(black[- ]and[- ]white|black & white|b&w|monochrome|greyscale|grayscale)\b/;
+
 export function readPrompt(prompt: string): SceneReading {
   const text = prompt.toLowerCase();
   const time = findAll(text, TIME_WORDS);
@@ -347,6 +352,7 @@ export function readPrompt(prompt: string): SceneReading {
     interior: firstEntry(text, INTERIOR_WORDS) ?? 'room',
     person,
     companion,
+    monochrome: MONOCHROME.test(text),
   };
 }
 
