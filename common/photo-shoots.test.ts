@@ -17,10 +17,10 @@ describe('prompt templating', () => {
   it('fills the trigger word, gender and hair colour from the training form', () => {
     const t = 'linkedin profile photo of {subject} with {hair}, navy blazer, {possessive} confident smile; {pronoun} looks at the camera';
     expect(fillPrompt(t, { triggerWord: 'danap', gender: 'female', hairColor: 'brown' })).toBe(
-      'linkedin profile photo of danap woman with brown hair, navy blazer, her confident smile; she looks at the camera',
+      'linkedin profile photo of danap, a woman with brown hair, navy blazer, her confident smile; she looks at the camera',
     );
     expect(fillPrompt(t, { triggerWord: 'theo', gender: 'male', hairColor: 'gray' })).toBe(
-      'linkedin profile photo of theo man with gray hair, navy blazer, his confident smile; he looks at the camera',
+      'linkedin profile photo of theo, a man with gray hair, navy blazer, his confident smile; he looks at the camera',
     );
     expect(fillPrompt('{trigger} {person}, {hair}', { triggerWord: null, gender: 'other', hairColor: 'other' })).toBe(
       'TOK person, natural hair',

@@ -105,7 +105,9 @@ export function fillPrompt(templateText: string, character: PromptCharacter): st
   const values: Record<string, string> = {
     trigger,
     person: who.person,
-    subject: `${trigger} ${who.person}`,
+    // 'photo of riley, a woman with brown hair': reads as English, and keeps the trigger word and the class word
+    // a LoRA is trained on side by side ('riley woman' read oddly, 'riley person' more so).
+    subject: `${trigger}, a ${who.person}`,
     pronoun: who.pronoun,
     possessive: who.possessive,
     hair: HAIR[character.hairColor] ?? HAIR.other,
