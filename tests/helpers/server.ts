@@ -13,6 +13,7 @@ import type { ReadinessReport } from '../../server/ops/readiness.ts';
 import { SERVER_TIMEOUTS, serveWithTimeouts, type ServerTimeouts } from '../../server/http/timeouts.ts';
 import { createVisionAnalyser, type VisionAnalyser } from '../../server/vision/analyser.ts';
 import { testDatabaseUrl } from './test-database.ts';
+import { waitFor } from './wait.ts';
 
 export { testDatabaseUrl };
 
@@ -54,8 +55,13 @@ export interface TestServer {
   dataDir: string;
   /** A cookie-keeping client that speaks to this server like a browser on its origin. */
   client(): TestClient;
-  /** Signs up a new user and returns a client holding their session, plus their users row id. */
+  /**
+   * Signs up a new user and confirms the address with the link the server mailed (sign-up itself signs nobody
+   * in), and returns a client holding the session that link made, plus their users row id.
+   */
   signUp(opts?: { email?: string; name?: string; credits?: number }): Promise<{ client: TestClient; userId: string; email: string }>;
+  /** The link to `path` (e.g. '/api/auth/verify-email') in the newest mail to `email`, as a path on this server. */
+  mailedLink(email: string, path: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -69,6 +75,11 @@ export interface StartTestServerOptions {
   /** Reuse a data folder (restart tests). */
   dataDir?: string;
   databaseUrl?: string;
+  /**
+   * The texts of the mail an SMTP server received for an address, when the server sends over SMTP (SMTP_URL);
+   * otherwise mail is read from the server's local outbox (DATA_DIR/outbox).
+   */
+  mailbox?: (email: string) => string[];
 }
 
 let testVision: VisionAnalyser | undefined;
@@ -130,11 +141,31 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     port,
     dataDir,
     client: () => new TestClient(url),
+    async mailedLink(email, path) {
+      const texts = async () =>
+        // Oldest first, as an SMTP server receives them (the outbox lists newest first).
+        opts.mailbox
+          ? opts.mailbox(email)
+          : ((await rt.mail.outbox?.list()) ?? [])
+              .filter((m) => m.to === email)
+              .map((m) => m.text)
+              .reverse();
+      const link = await waitFor(`a mail to ${email} with a link to ${path}`, async () =>
+        (await texts())
+          .flatMap((text) => text.match(/https?:\/\/[^\s\]]+/g) ?? [])
+          .reverse()
+          .find((l) => new URL(l).pathname.startsWith(path)),
+      );
+      const { pathname, search } = new URL(link);
+      return pathname + search;
+    },
     async signUp(o = {}) {
       const email = o.email ?? `user-${randomUUID().slice(0, 8)}@example.com`;
       const client = new TestClient(url);
       const res = await client.post('/api/auth/sign-up/email', { email, password: 'correct-horse-1', name: o.name ?? 'Test User' });
       if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+      const confirmed = await client.get(await ts.mailedLink(email, '/api/auth/verify-email'));
+      if (confirmed.status !== 302 || !client.cookieHeader()) throw new Error(`confirming the address failed: ${confirmed.status}`);
       const me = await (await client.post('/api/me/sync')).json();
       if (o.credits) await rt.credits.grant(me.id, o.credits, 'test grant', `test:${randomUUID()}`);
       return { client, userId: me.id as string, email };
