@@ -22,13 +22,19 @@ export function newUser(name = 'Dana Park'): TestUser {
   return { email: `e2e-${randomUUID().slice(0, 8)}@example.com`, password: 'correct-horse-1', name };
 }
 
-/** Creates an account through the API (fast) and leaves the page signed in. */
+/**
+ * Creates an account through the API (fast) and confirms it with the link the server mailed, as its owner would
+ * (sign-up signs nobody in; the link does), leaving the page's browser signed in.
+ */
 export async function signUp(page: Page, user: TestUser = newUser()): Promise<TestUser> {
   const res = await page.request.post('/api/auth/sign-up/email', {
     data: user,
     headers: { origin: ORIGIN },
   });
   expect(res.ok()).toBeTruthy();
+  const [confirmation] = await mailTo(user.email);
+  const opened = await page.request.get(linkIn(confirmation, '/api/auth/verify-email'), { maxRedirects: 0 });
+  expect(opened.status()).toBe(302);
   return user;
 }
 

@@ -157,6 +157,13 @@ async function answeredAsWrongPassword(response: Response): Promise<Response> {
   return Response.json({ message: 'Invalid email or password', code: 'INVALID_EMAIL_OR_PASSWORD' }, { status: 401 });
 }
 
+/**
+ * Where a sign-up's confirmation link may lead on to: a page of the app (`/app/...`) the visitor came from, sent
+ * as the library's callbackURL; anything else is dropped (the SPA checks it again before following it).
+ */
+const appLink = (value: unknown): string | undefined =>
+  typeof value === 'string' && /^\/app\/[^\s\\]{0,500}$/.test(value) && !value.startsWith('//') ? value : undefined;
+
 /** The guard's and the parser's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
 async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
   try {
@@ -207,7 +214,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
    * is chosen here so the signed token can name it, as the library's own token does): either both commit or
    * neither. Past the per-address limit the account is made without a mail, as before.
    */
-  async function verificationMailAtSignUp(user: { email: string }, id: string): Promise<void> {
+  async function verificationMailAtSignUp(user: { email: string }, id: string, next: string | undefined): Promise<void> {
     const tx = libraryTransaction.getStore();
     if (!tx) throw new Error('a sign-up ran outside a transaction: its account could commit without its confirmation mail');
     if (!(await guard.mayMail(user.email, tx))) {
@@ -215,7 +222,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       return;
     }
     const token = await createEmailVerificationToken(opts.secret, user.email, undefined, VERIFY_TOKEN_SECONDS, { userId: id });
-    await opts.accountMail(tx, user.email, { kind: 'verify-email', payload: { token, signUp: true } });
+    await opts.accountMail(tx, user.email, { kind: 'verify-email', payload: { token, signUp: true, ...(next ? { next } : {}) } });
   }
 
   const auth = betterAuth({
@@ -299,7 +306,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
           // Accounts are made only by sign-up; this runs in its transaction (verificationMailAtSignUp above).
           before: async (user, ctx) => {
             const id = ctx?.context.generateId({ model: 'user' }) || randomBytes(24).toString('base64url');
-            await verificationMailAtSignUp(user, id);
+            await verificationMailAtSignUp(user, id, appLink((ctx?.body as { callbackURL?: unknown } | undefined)?.callbackURL));
             return { data: { ...user, id } };
           },
         },

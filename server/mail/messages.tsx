@@ -16,7 +16,7 @@ export interface MailPayloads {
    * Built-in accounts: the link that confirms the sign-in address. `signUp`: sent to someone signed out (a new
    * account, or its link asked for again): the link signs them in and leads on into the app.
    */
-  'verify-email': { token: string; signUp?: boolean };
+  'verify-email': { token: string; signUp?: boolean; next?: string };
   /** Built-in accounts: someone tried to sign up with this address, which has an account already. */
   'sign-up-attempt': Record<string, never>;
   'character-ready': { trainingId: string; characterName: string };
@@ -59,11 +59,14 @@ const photosText = (n: number) => `${n} photo${n === 1 ? '' : 's'}`;
 
 export const resetPasswordUrl = (ctx: MailContext, token: string) =>
   `${ctx.baseUrl}/api/auth/reset-password/${encodeURIComponent(token)}?callbackURL=${encodeURIComponent('/reset-password')}`;
-/** The page the confirmation link leads to; a sign-up's goes on to the app's landing (product §2) from there. */
-export const VERIFIED_PAGE = '/verify-email';
-export const VERIFIED_SIGN_UP_PAGE = `/verify-email?next=${encodeURIComponent('/app/create-image')}`;
-export const verifyEmailUrl = (ctx: MailContext, token: string, signUp = false) =>
-  `${ctx.baseUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(signUp ? VERIFIED_SIGN_UP_PAGE : VERIFIED_PAGE)}`;
+/**
+ * The page the confirmation link leads to; a sign-up's goes on from there to the deep link the visitor came
+ * from, or the app's landing (product §2).
+ */
+export const verifyEmailUrl = (ctx: MailContext, { token, signUp, next }: MailPayloads['verify-email']) => {
+  const page = signUp ? `/verify-email?next=${encodeURIComponent(next ?? '/app/create-image')}` : '/verify-email';
+  return `${ctx.baseUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(page)}`;
+};
 export const signInUrl = (ctx: MailContext) => `${ctx.appUrl}/sign-in`;
 export const forgotPasswordUrl = (ctx: MailContext) => `${ctx.appUrl}/forgot-password`;
 export const createWithCharacterUrl = (ctx: MailContext, trainingId: string) =>
@@ -85,8 +88,8 @@ export function PasswordResetMail({ ctx, token }: { ctx: MailContext; token: str
   );
 }
 
-export function VerifyEmailMail({ ctx, token, signUp }: { ctx: MailContext } & MailPayloads['verify-email']) {
-  const url = verifyEmailUrl(ctx, token, signUp);
+export function VerifyEmailMail({ ctx, ...payload }: { ctx: MailContext } & MailPayloads['verify-email']) {
+  const url = verifyEmailUrl(ctx, payload);
   return (
     <Layout preview={`Confirm the address of your ${PRODUCT_NAME} account`} supportEmail={ctx.supportEmail}>
       <Heading>Confirm your e-mail address</Heading>

@@ -12,7 +12,7 @@ import { sessionUserKey, useSessionUser } from '@/features/session/api';
 import { ACCOUNT_TEXTS } from '@common/account';
 import { TEXT_LIMITS } from '@common/text';
 import { CheckEmail } from './check-email';
-import { authPath, NEXT_PARAM, postAuthPath } from './paths';
+import { authPath, NEXT_PARAM, POST_AUTH_PATH, postAuthPath } from './paths';
 
 /** The password rule carries zxcvbn's dictionaries (~400 KB): loaded only when someone signs up. */
 const loadPasswordRule = () => import('@common/password');
@@ -114,7 +114,12 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     try {
       if (isSignUp) {
         // The same answer for a new and a taken address, and nobody is signed in by it: the mailed link does that.
-        await identity.signUp({ name: name.trim(), email: email.trim(), password });
+        await identity.signUp({
+          name: name.trim(),
+          email: email.trim(),
+          password,
+          ...(landing === POST_AUTH_PATH ? {} : { next: landing }),
+        });
         setSentTo(email.trim());
         return;
       }
