@@ -14,6 +14,7 @@ import { SERVER_TIMEOUTS, serveWithTimeouts, type ServerTimeouts } from '../../s
 import { createVisionAnalyser, type VisionAnalyser } from '../../server/vision/analyser.ts';
 import { testDatabaseUrl } from './test-database.ts';
 import { waitFor } from './wait.ts';
+import type { LocalOutbox } from '../../server/providers/mail/local-outbox.ts';
 
 export { testDatabaseUrl };
 
@@ -76,13 +77,16 @@ export interface StartTestServerOptions {
   dataDir?: string;
   databaseUrl?: string;
   /**
-   * The texts of the mail an SMTP server received for an address, when the server sends over SMTP (SMTP_URL);
-   * otherwise mail is read from the server's local outbox (DATA_DIR/outbox).
+   * The texts of the mail an SMTP server received for an address, oldest first, when the server sends over SMTP
+   * (SMTP_URL); otherwise mail is read from the local outboxes (DATA_DIR/outbox) of the running test servers.
    */
-  mailbox?: (email: string) => string[];
+  mailbox?: (email: string) => string[] | Promise<string[]>;
 }
 
 let testVision: VisionAnalyser | undefined;
+
+/** The local outboxes of this process's running test servers: a sign-up's mail is in whichever instance sent it. */
+const runningOutboxes = new Set<LocalOutbox>();
 
 /**
  * One image analyser for every test server of a Vitest worker (the server suites share a worker's module
@@ -133,6 +137,7 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     const s = serveWithTimeouts({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', timeouts }, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
+  if (rt.mail.outbox) runningOutboxes.add(rt.mail.outbox);
   const url = `http://127.0.0.1:${port}`;
 
   const ts: TestServer = {
@@ -142,14 +147,15 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     dataDir,
     client: () => new TestClient(url),
     async mailedLink(email, path) {
+      // Oldest first, as an SMTP server receives them. Any instance on the same database may have sent it.
       const texts = async () =>
-        // Oldest first, as an SMTP server receives them (the outbox lists newest first).
         opts.mailbox
           ? opts.mailbox(email)
-          : ((await rt.mail.outbox?.list()) ?? [])
+          : (await Promise.all([...runningOutboxes].map((outbox) => outbox.list())))
+              .flat()
               .filter((m) => m.to === email)
-              .map((m) => m.text)
-              .reverse();
+              .sort((x, y) => x.sentAt.localeCompare(y.sentAt))
+              .map((m) => m.text);
       const link = await waitFor(`a mail to ${email} with a link to ${path}`, async () =>
         (await texts())
           .flatMap((text) => text.match(/https?:\/\/[^\s\]]+/g) ?? [])
@@ -171,6 +177,7 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
       return { client, userId: me.id as string, email };
     },
     async stop() {
+      if (rt.mail.outbox) runningOutboxes.delete(rt.mail.outbox);
       server.close();
       server.closeAllConnections();
       await rt.close();
