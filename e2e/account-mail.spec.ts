@@ -1,4 +1,4 @@
-import { expect, linkIn, mailTo, newUser, signUp, test } from './fixtures';
+import { expect, linkIn, mailTo, newUser, signUp, signUpThroughForm, test } from './fixtures';
 
 test.describe('e-mail for built-in accounts', () => {
   test('forgot password: the link from the mail sets a new password, which signs in, and the old session is gone', async ({
@@ -53,11 +53,7 @@ test.describe('e-mail for built-in accounts', () => {
   test("'Check your e-mail to continue' sends the link again, and the newest link signs in", async ({ page }) => {
     const user = newUser('Rae Kim');
     await page.goto('/sign-up');
-    await page.getByLabel('Full name').fill(user.name);
-    await page.getByLabel('Email address').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await expect(page.getByRole('heading', { name: 'Check your e-mail to continue' })).toBeVisible();
+    await signUpThroughForm(page, user);
     // This server sends over SMTP: no local outbox to point at.
     await expect(page.getByRole('link', { name: 'local outbox' })).toHaveCount(0);
     await page.getByRole('button', { name: 'send it again' }).click();

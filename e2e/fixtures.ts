@@ -38,6 +38,15 @@ export async function signUp(page: Page, user: TestUser = newUser()): Promise<Te
   return user;
 }
 
+/** Fills the sign-up form on the page and sends it: the answer is 'Check your e-mail to continue', whatever the address. */
+export async function signUpThroughForm(page: Page, user: TestUser): Promise<void> {
+  await page.getByLabel('Full name').fill(user.name);
+  await page.getByLabel('Email address').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your e-mail to continue' })).toBeVisible();
+}
+
 export const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1280) < 768;
 
 export const test = base;

@@ -1,4 +1,4 @@
-import { expect, isPhone, linkIn, mailTo, newUser, signUp, test, withCredits } from './fixtures';
+import { expect, isPhone, linkIn, mailTo, newUser, signUp, signUpThroughForm, test, withCredits } from './fixtures';
 import { keptAliveAfter } from './support/kept-alive';
 
 test("sign up through the form: 'Check your e-mail to continue', and the mailed link lands on Create Image with 0 credits", async ({
@@ -6,11 +6,7 @@ test("sign up through the form: 'Check your e-mail to continue', and the mailed 
 }) => {
   const user = newUser('Avery Stone');
   await page.goto('/sign-up');
-  await page.getByLabel('Full name').fill(user.name);
-  await page.getByLabel('Email address').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('heading', { name: 'Check your e-mail to continue' })).toBeVisible();
+  await signUpThroughForm(page, user);
   await expect(page.getByText(user.email)).toBeVisible();
   await page.screenshot({ path: `/tmp/i47-check-email-${test.info().project.name}.png` });
   // Nobody is signed in yet.
@@ -30,11 +26,7 @@ test('sign-up with a taken address answers the same, signs nobody in, and mails 
   const owner = await signUp(page);
   await page.context().clearCookies();
   await page.goto('/sign-up');
-  await page.getByLabel('Full name').fill('Someone Else');
-  await page.getByLabel('Email address').fill(owner.email);
-  await page.getByLabel('Password').fill('another-strong-pass-77');
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('heading', { name: 'Check your e-mail to continue' })).toBeVisible();
+  await signUpThroughForm(page, { name: 'Someone Else', email: owner.email, password: 'another-strong-pass-77' });
   await page.goto('/app/create-image');
   await expect(page).toHaveURL(/\/sign-in$/);
   const notice = (await mailTo(owner.email, 2)).find((m) => m.subject === 'Someone tried to sign up with your address')!;
@@ -86,11 +78,7 @@ test('the deep link survives a detour to sign-up; a link off the site is ignored
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(page).toHaveURL(/\/sign-up\?next=%2Fapp%2Fprofile$/);
   const user = newUser();
-  await page.getByLabel('Full name').fill(user.name);
-  await page.getByLabel('Email address').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page.getByRole('heading', { name: 'Check your e-mail to continue' })).toBeVisible();
+  await signUpThroughForm(page, user);
   // The mailed link signs in and leads on to the page the visitor came from.
   await page.goto(linkIn((await mailTo(user.email))[0], '/api/auth/verify-email'));
   await expect(page).toHaveURL(/\/app\/profile$/);

@@ -1,13 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { MailCheck } from 'lucide-react';
-import { useBackend } from '@/backend/backend-context';
-import { ApiError } from '@/backend/api-error';
 import { Banner } from '@/components/ui/banner';
 import { buttonClasses } from '@/components/ui/button';
 import { useMailOutboxPage } from '@/features/site/api';
 import { SIGN_UP_SENT_TEXT } from '@common/auth';
 import { AuthShell } from './auth-shell';
+import { SendAgainButton, useSendAgain } from './send-again';
 
 /** Where the local outbox shows the mail a server without SMTP would have sent. */
 export const LOCAL_OUTBOX_PATH = '/sandbox/mail';
@@ -18,9 +17,8 @@ export const LOCAL_OUTBOX_PATH = '/sandbox/mail';
  * address's owner was told of the attempt instead. The server mails a link only to an account not confirmed yet.
  */
 export function CheckEmail({ email, sendNow = false }: { email: string; sendNow?: boolean }) {
-  const { identity } = useBackend();
   const outbox = useMailOutboxPage();
-  const [state, setState] = useState<{ busy?: boolean; sent?: boolean; error?: string }>({});
+  const { state, sendAgain } = useSendAgain(email);
   const sentOnOpen = useRef(false);
   useEffect(() => {
     if (!sendNow || sentOnOpen.current) return;
@@ -28,16 +26,6 @@ export function CheckEmail({ email, sendNow = false }: { email: string; sendNow?
     // Once, when the screen opens.
     void sendAgain();
   }, [sendNow]);
-
-  async function sendAgain() {
-    setState({ busy: true });
-    try {
-      await identity.sendVerificationEmail!(email);
-      setState({ sent: true });
-    } catch (err) {
-      setState({ error: err instanceof ApiError && err.status === 429 ? err.message : 'Could not send it. Please try again in a moment.' });
-    }
-  }
 
   return (
     <AuthShell title={SIGN_UP_SENT_TEXT}>
@@ -60,16 +48,7 @@ export function CheckEmail({ email, sendNow = false }: { email: string; sendNow?
         {state.error && <Banner tone="red">{state.error}</Banner>}
         <p className="text-sm text-fg-muted">
           {state.sent ? 'We sent it again. ' : 'Nothing arrived? Check your spam folder, or '}
-          {!state.sent && (
-            <button
-              type="button"
-              className="inline-flex min-h-6 items-center font-semibold text-fg underline underline-offset-2 hover:no-underline disabled:opacity-60"
-              disabled={state.busy}
-              onClick={() => void sendAgain()}
-            >
-              {state.busy ? 'Sending…' : 'send it again'}
-            </button>
-          )}
+          {!state.sent && <SendAgainButton state={state} onClick={() => void sendAgain()} label="send it again" />}
           {!state.sent && '.'}
         </p>
         <Link to="/sign-in" className={buttonClasses('secondary', 'lg', 'w-full')}>
