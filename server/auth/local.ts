@@ -353,12 +353,12 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path !== '/sign-in/email') return;
         const address = ctx.request?.headers.get(CLIENT_ADDRESS_HEADER);
+        if (ctx.path !== '/sign-in/email' || !address) return;
         const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '')
           .trim()
           .toLowerCase();
-        if (address) await guard.settle(email, address, !isAPIError(ctx.context.returned));
+        await guard.settle(email, address, !isAPIError(ctx.context.returned));
       }),
     },
     trustedOrigins: (request) => opts.allowedOrigins(request),
