@@ -89,7 +89,12 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.get('/api/health', (c) => c.json({ ok: true, database: rt.database.kind }));
   app.route(
     '/api/public-config',
-    publicConfigRoutes({ supportEmail: config.SUPPORT_EMAIL, uploadRetentionDays: config.UPLOAD_RETENTION_DAYS }),
+    publicConfigRoutes({
+      supportEmail: config.SUPPORT_EMAIL,
+      uploadRetentionDays: config.UPLOAD_RETENTION_DAYS,
+      // The outbox page's own rule (below): it must say what /sandbox/mail would do for this caller.
+      mailOutboxPage: () => Boolean(rt.mail.outbox) && sandboxPagesAllowed(config),
+    }),
   );
   // Built-in accounts only; with Clerk, /api/auth/* does not exist (404).
   if (rt.identity.handle) {
