@@ -756,6 +756,9 @@ describe('who may open the local outbox', () => {
           expect(page).not.toContain('reset-password');
         }
       }
+      // The sign-up screen links to the outbox only for a caller the page would show it to.
+      expect((await (await fromPeer(ts, '127.0.0.1', '/api/public-config')).json()).mailOutboxPage).toBe(true);
+      expect((await (await fromPeer(ts, '192.0.2.7', '/api/public-config')).json()).mailOutboxPage).toBe(false);
       // A header names no machine: the same outside connection claiming to be local is refused too.
       const claimed = await buildApp(ts.rt).fetch(
         new Request('http://localhost/sandbox/mail', {
