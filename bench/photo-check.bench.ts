@@ -5,6 +5,7 @@ import { judgePhoto } from '../server/services/photo-check.service.ts';
 import { createVisionAnalyser, type VisionAnalyser } from '../server/vision/analyser.ts';
 import { megapixelPhoto, portraitPhoto, PORTRAITS } from '../tests/helpers/photos.ts';
 import { startTestServer, type TestClient } from '../tests/helpers/server.ts';
+import { animalSet } from './photo-eval/animals.ts';
 import { evalSet } from './photo-eval/set.ts';
 import { percentile } from './stats.ts';
 
@@ -40,6 +41,16 @@ async function heldOutFigures(analyser: VisionAnalyser): Promise<void> {
   const k = falseFaces.length;
   console.log(
     `photo-check: held-out half, false faces on no-face images: ${pct(k, set.noFace.length)} (goal 0, at most 1 in 50) ${goal(k / set.noFace.length <= MAX_MISS_SHARE)}${k ? ` (${falseFaces.join('; ')})` : ''}`,
+  );
+
+  const animals = await animalSet('held-out');
+  const animalFaces: string[] = [];
+  for (const { name, photo } of animals) {
+    if (!judgePhoto(await analyser.check(photo)).problems.includes('no-face')) animalFaces.push(name);
+  }
+  const a = animalFaces.length;
+  console.log(
+    `photo-check: held-out half, animals taken for a face: ${pct(a, animals.length)} (goal 0, at most 1 in 50) ${goal(a / animals.length <= MAX_MISS_SHARE)}${a ? ` (${animalFaces.join('; ')})` : ''}`,
   );
 
   const missed: string[] = [];

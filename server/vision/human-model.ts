@@ -271,13 +271,14 @@ export async function detectFaces(img: RgbImage): Promise<FaceEvidence[]> {
         if (!crop) continue;
         read++;
         face.embedding = await embeddingOf(human, crop);
-        if (!meshEvidenceHolds(face) && face.embedding) face.faceness = facenessOf(face.embedding);
+        // Asked of every face, its mesh held or not: an animal's head can fit a mesh (decision 016, "Animals").
+        if (face.embedding) face.faceness = facenessOf(face.embedding);
         if (faceEvidenceHolds(face)) people.push(face);
       }
     };
     await readFaces(found.filter((f) => meshEvidenceHolds(f.evidence)));
     // Only a photo where no mesh holds has the rest read (a face in profile or behind mirrored glasses, or an
-    // object): their embedding alone may still show a face (PHOTO_CHECK.minFaceness). Elsewhere they would cost
+    // object): their embedding alone may still show a face (PHOTO_CHECK.minFacenessWithoutMesh). Elsewhere they would cost
     // an embedding each (~0.1 s) on most party photos and change nothing but, rarely, a second person.
     if (!people.length) await readFaces(found.filter((f) => !meshEvidenceHolds(f.evidence)));
     return found.map((f) => f.evidence);
