@@ -74,24 +74,36 @@ export async function loadNsfwModel(): Promise<void> {
  * ~30 MB for one 1 MP photo.
  */
 export function classifierInput(img: RgbImage): Float32Array {
+  const { data, width, height } = img;
   const out = new Float32Array(INPUT_SIZE * INPUT_SIZE * 3);
-  const scaleY = (img.height - 1) / (INPUT_SIZE - 1);
-  const scaleX = (img.width - 1) / (INPUT_SIZE - 1);
+  // Each output column's two source columns (as byte offsets in a row) and its weight, computed once.
+  const left = new Int32Array(INPUT_SIZE);
+  const right = new Int32Array(INPUT_SIZE);
+  const dxs = new Float32Array(INPUT_SIZE);
+  const scaleX = (width - 1) / (INPUT_SIZE - 1);
+  for (let x = 0; x < INPUT_SIZE; x++) {
+    const sx = x * scaleX;
+    left[x] = Math.floor(sx) * 3;
+    right[x] = Math.min(width - 1, Math.ceil(sx)) * 3;
+    dxs[x] = sx - Math.floor(sx);
+  }
+  const scaleY = (height - 1) / (INPUT_SIZE - 1);
+  let k = 0;
   for (let y = 0; y < INPUT_SIZE; y++) {
     const sy = y * scaleY;
-    const y0 = Math.floor(sy);
-    const y1 = Math.min(img.height - 1, Math.ceil(sy));
-    const dy = sy - y0;
+    const top = Math.floor(sy) * width * 3;
+    const bottom = Math.min(height - 1, Math.ceil(sy)) * width * 3;
+    const dy = sy - Math.floor(sy);
     for (let x = 0; x < INPUT_SIZE; x++) {
-      const sx = x * scaleX;
-      const x0 = Math.floor(sx);
-      const x1 = Math.min(img.width - 1, Math.ceil(sx));
-      const dx = sx - x0;
+      const dx = dxs[x]!;
       for (let c = 0; c < 3; c++) {
-        const at = (yy: number, xx: number) => img.data[(yy * img.width + xx) * 3 + c]!;
-        const top = at(y0, x0) + (at(y0, x1) - at(y0, x0)) * dx;
-        const bottom = at(y1, x0) + (at(y1, x1) - at(y1, x0)) * dx;
-        out[(y * INPUT_SIZE + x) * 3 + c] = (top + (bottom - top) * dy) / 255;
+        const tl = data[top + left[x]! + c]!;
+        const tr = data[top + right[x]! + c]!;
+        const bl = data[bottom + left[x]! + c]!;
+        const br = data[bottom + right[x]! + c]!;
+        const upper = tl + (tr - tl) * dx;
+        const lower = bl + (br - bl) * dx;
+        out[k++] = (upper + (lower - upper) * dy) / 255;
       }
     }
   }
