@@ -5,10 +5,14 @@
 import { z } from 'zod';
 import { storableText, TEXT_LIMITS } from './text.ts';
 
-/** POST /api/me/delete: the person types their e-mail address to confirm. */
+/** POST /api/me/delete: the person types their e-mail address and their current password to confirm. */
 export const deleteAccountSchema = z.object(
-  { email: storableText(TEXT_LIMITS.email).trim().min(1, 'is required') },
-  { error: 'must be {email}' },
+  {
+    email: storableText(TEXT_LIMITS.email).trim().min(1, 'is required'),
+    // Only bounded here, as change-password's current one: a wrong one is a wrong password, never a 500.
+    password: storableText(TEXT_LIMITS.passwordMax).min(1, 'is required'),
+  },
+  { error: 'must be {email, password}' },
 );
 export type DeleteAccountBody = z.input<typeof deleteAccountSchema>;
 
@@ -17,6 +21,8 @@ export const ACCOUNT_TEXTS = {
   deleteWarning:
     'This deletes your characters, their training photos, every image you made and your remaining credits, for good. An active subscription is cancelled first.',
   deletePrompt: 'Type your e-mail address to confirm',
+  deletePasswordPrompt: 'Your password',
+  wrongPassword: 'Your password is incorrect. Nothing was deleted.',
   emailMismatch: 'The e-mail address does not match this account. Nothing was deleted.',
   /** The sign-in page after the account was deleted (`/sign-in?deleted=1`). */
   deleted: 'Your account was deleted. Everything in it has been erased.',

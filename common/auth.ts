@@ -59,5 +59,8 @@ export const resetPasswordSchema = z.object({
 export const RESET_TOKEN_SECONDS = 60 * 60;
 export const VERIFY_TOKEN_SECONDS = 24 * 60 * 60;
 
+/** The answer to a sign-up, the same whether the address is new or has an account already. */
+export const SIGN_UP_SENT_TEXT = 'Check your e-mail to continue';
+
 /** The answer to a reset request, the same whether or not the address has an account. */
 export const RESET_REQUESTED_TEXT = 'If an account exists for that address, we sent a link';

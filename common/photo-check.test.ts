@@ -22,7 +22,7 @@ const face = (over: Partial<Parameters<typeof faceEvidenceHolds>[0]> = {}) => ({
   meshScore: 0.99,
   landmarks: UPRIGHT,
   embedding: [0.6, 0.8],
-  faceness: null as number | null,
+  faceness: 0.6 as number | null,
   ...over,
 });
 
@@ -115,16 +115,21 @@ describe('training photo verdicts', () => {
     expect(faceEvidenceHolds(face({ embedding: null }))).toBe(false);
     // A mesh that could not be fitted with confidence counts against a face, whatever the detector says,
     // unless the embedding itself lies close to a face's (a face in profile, behind mirrored glasses).
-    expect(faceEvidenceHolds(face({ score: 0.9, meshScore: 0.65 }))).toBe(false);
+    expect(faceEvidenceHolds(face({ score: 0.9, meshScore: 0.65, faceness: 0.45 }))).toBe(false);
     expect(faceEvidenceHolds(face({ meshScore: 0.19, landmarks: null, faceness: 0.39 }))).toBe(false);
-    expect(faceEvidenceHolds(face({ meshScore: 0.19, landmarks: null, faceness: PHOTO_CHECK.minFaceness }))).toBe(true);
+    expect(faceEvidenceHolds(face({ meshScore: 0.19, landmarks: null, faceness: PHOTO_CHECK.minFacenessWithoutMesh }))).toBe(true);
+    // An animal's head: its embedding lies too far from a person's face, with or without a mesh (decision 016, "Animals").
+    expect(faceEvidenceHolds(face({ meshScore: 0.19, landmarks: null, faceness: 0.455 }))).toBe(false);
+    expect(faceEvidenceHolds(face({ faceness: 0.43 }))).toBe(false);
+    expect(faceEvidenceHolds(face({ faceness: PHOTO_CHECK.minFaceness }))).toBe(true);
+    expect(faceEvidenceHolds(face({ faceness: null }))).toBe(false);
     expect(faceEvidenceHolds(face({ meshScore: 0.19, landmarks: null, faceness: 0.6, embedding: null }))).toBe(false);
     expect(faceEvidenceHolds(face({ score: 0.4, meshScore: 0.19, landmarks: null, faceness: 0.6 }))).toBe(false);
     expect(meshEvidenceHolds(face())).toBe(true);
     expect(meshEvidenceHolds(face({ embedding: null }))).toBe(true);
     // A fitted mesh whose mouth sits above the eyes, or whose eyes are one point, is not a face.
-    expect(faceEvidenceHolds(face({ landmarks: { ...UPRIGHT, mouth: [0.5, 0.2] } }))).toBe(false);
-    expect(faceEvidenceHolds(face({ landmarks: { ...UPRIGHT, leftEye: [0.34, 0.38] } }))).toBe(false);
+    expect(faceEvidenceHolds(face({ landmarks: { ...UPRIGHT, mouth: [0.5, 0.2] }, faceness: 0.45 }))).toBe(false);
+    expect(faceEvidenceHolds(face({ landmarks: { ...UPRIGHT, leftEye: [0.34, 0.38] }, faceness: 0.45 }))).toBe(false);
   });
 
   it('reads landmarks along the face’s own axis, so a tilted head is still a face', () => {

@@ -17,10 +17,10 @@ describe('prompt templating', () => {
   it('fills the trigger word, gender and hair colour from the training form', () => {
     const t = 'linkedin profile photo of {subject} with {hair}, navy blazer, {possessive} confident smile; {pronoun} looks at the camera';
     expect(fillPrompt(t, { triggerWord: 'danap', gender: 'female', hairColor: 'brown' })).toBe(
-      'linkedin profile photo of danap woman with brown hair, navy blazer, her confident smile; she looks at the camera',
+      'linkedin profile photo of danap, a woman with brown hair, navy blazer, her confident smile; she looks at the camera',
     );
     expect(fillPrompt(t, { triggerWord: 'theo', gender: 'male', hairColor: 'gray' })).toBe(
-      'linkedin profile photo of theo man with gray hair, navy blazer, his confident smile; he looks at the camera',
+      'linkedin profile photo of theo, a man with gray hair, navy blazer, his confident smile; he looks at the camera',
     );
     expect(fillPrompt('{trigger} {person}, {hair}', { triggerWord: null, gender: 'other', hairColor: 'other' })).toBe(
       'TOK person, natural hair',
@@ -85,7 +85,8 @@ describe('progress words', () => {
       ...Array.from({ length: 5 }, () => photo('QUEUED')),
     ];
     // 7 left at 90 s each over 2 running: 5.25 min → about 6.
-    expect(shootProgress(photos)).toEqual({ total: 10, ready: 2, deleted: 0, failed: 1, cancelled: 0, left: 7, minutesLeft: 6 });
+    expect(shootProgress(photos)).toEqual({ total: 10, ready: 2, deleted: 0, failed: 1, cancelled: 0, left: 7, msLeft: 315_000 });
+    expect(SHOOT_TEXTS.timeLeft(315_000)).toBe('about 6 min left');
     // A landed photo deleted from My Generations since is not ready; its time still counts for the estimate.
     const [landed, ...rest] = photos;
     expect(shootProgress([{ ...landed, deleted: true }, ...rest])).toEqual({
@@ -95,14 +96,28 @@ describe('progress words', () => {
       failed: 1,
       cancelled: 0,
       left: 7,
-      minutesLeft: 6,
+      msLeft: 315_000,
     });
   });
 
   it('uses the recent average before the first photo lands, and says nothing without a measure', () => {
-    expect(shootProgress([photo('QUEUED'), photo('QUEUED')], 20_000).minutesLeft).toBe(1);
-    expect(shootProgress([photo('QUEUED')]).minutesLeft).toBeNull();
-    expect(shootProgress([photo('SUCCEEDED', 0, 1000)]).minutesLeft).toBeNull();
+    expect(shootProgress([photo('QUEUED'), photo('QUEUED')], 20_000).msLeft).toBe(40_000);
+    expect(shootProgress([photo('QUEUED')]).msLeft).toBeNull();
+    expect(shootProgress([photo('SUCCEEDED', 0, 1000)]).msLeft).toBeNull();
+  });
+
+  it('says seconds under a minute, so the estimate moves as fast photos land (not "about 1 min left" throughout)', () => {
+    // Twelve 2.5 s photos, four at a time: each landing shortens the estimate in seconds.
+    const shoot = (landed: number) => [
+      ...Array.from({ length: landed }, () => photo('SUCCEEDED', 0, 2500)),
+      ...Array.from({ length: Math.min(4, 12 - landed) }, () => photo('RUNNING', 0)),
+      ...Array.from({ length: Math.max(0, 12 - landed - 4) }, () => photo('QUEUED')),
+    ];
+    const words = [1, 4, 8, 11].map((landed) => SHOOT_TEXTS.timeLeft(shootProgress(shoot(landed)).msLeft!));
+    expect(words).toEqual(['about 7 s left', 'about 5 s left', 'about 3 s left', 'about 3 s left']);
+    expect(SHOOT_TEXTS.timeLeft(59_001)).toBe('about 60 s left');
+    expect(SHOOT_TEXTS.timeLeft(60_000)).toBe('about 1 min left');
+    expect(SHOOT_TEXTS.timeLeft(200)).toBe('about 1 s left');
   });
 });
 

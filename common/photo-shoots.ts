@@ -105,7 +105,9 @@ export function fillPrompt(templateText: string, character: PromptCharacter): st
   const values: Record<string, string> = {
     trigger,
     person: who.person,
-    subject: `${trigger} ${who.person}`,
+    // 'photo of riley, a woman with brown hair': reads as English, and keeps the trigger word and the class word
+    // a LoRA is trained on side by side ('riley woman' read oddly, 'riley person' more so).
+    subject: `${trigger}, a ${who.person}`,
     pronoun: who.pronoun,
     possessive: who.possessive,
     hair: HAIR[character.hairColor] ?? HAIR.other,
@@ -211,7 +213,9 @@ export const SHOOT_TEXTS = {
   ready: (k: number, n: number) => `${k} of ${n} ready`,
   failed: (m: number) => `${m} failed, refunded`,
   deleted: (m: number) => `${m} deleted`,
-  minutesLeft: (m: number) => `about ${m} min left`,
+  /** Whole minutes from a minute up, whole seconds under it: an estimate that moves as photos land. */
+  timeLeft: (ms: number) =>
+    ms >= 60_000 ? `about ${Math.ceil(ms / 60_000)} min left` : `about ${Math.max(1, Math.ceil(ms / 1000))} s left`,
   ahead: (n: number) => `${n} ahead`,
   /** Cancel shoot asks this first: photos not started are refunded, the ones being taken still land. */
   cancelQuestion: (notStarted: number, running: number) =>
@@ -237,12 +241,12 @@ export interface ShootProgress {
   cancelled: number;
   /** Photos still to land (queued or running). */
   left: number;
-  /** Whole minutes, at least 1, while photos are left and a time was measured; else null. */
-  minutesLeft: number | null;
+  /** Milliseconds the photos left should take, from the measured times, while photos are left; else null. */
+  msLeft: number | null;
 }
 
 /**
- * 'k of N ready', 'm failed, refunded' and 'about M min left': a photo is ready once its kept version is final
+ * 'k of N ready', 'm failed, refunded' and 'about M min left' (or 'about S s left'): a photo is ready once its kept version is final
  * (after any re-take for likeness), and the estimate is the mean measured time of this shoot's finished
  * photos, each measured from its first take to its kept version, so re-takes are in it (or `fallbackMs`, e.g. a recent average) × photos left ÷ photos running.
  */
@@ -262,8 +266,8 @@ export function shootProgress(
     .map((p) => Date.parse(p.finished_at!) - Date.parse(p.started_at!))
     .filter((ms) => ms >= 0);
   const perPhoto = times.length ? times.reduce((a, b) => a + b, 0) / times.length : fallbackMs;
-  const minutesLeft = left > 0 && perPhoto !== undefined ? Math.max(1, Math.ceil((left * perPhoto) / Math.max(1, running) / 60_000)) : null;
-  return { total: photos.length, ready, deleted, failed, cancelled, left, minutesLeft };
+  const msLeft = left > 0 && perPhoto !== undefined ? (left * perPhoto) / Math.max(1, running) : null;
+  return { total: photos.length, ready, deleted, failed, cancelled, left, msLeft };
 }
 
 /** `<character>-<pack>.zip`, in letters (of any script, without their accents), digits and dashes. */

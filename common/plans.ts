@@ -81,3 +81,13 @@ export function planLabel(status: string | null | undefined, plan: string | null
   const id = activePlanId(status, plan);
   return id ? `${planById(id).name} Plan` : 'Free Plan';
 }
+
+/** The credit ledger's line for a paid period's plan credits (what the credits history shows). */
+export function planCreditsReason(plan: PlanId, periodFrom?: string): string {
+  return `${planById(plan).name} plan credits${periodFrom ? ` for the period from ${periodFrom}` : ''}`;
+}
+
+/** The ledger's line for an upgrade within a paid period: only the difference from the plan already granted. */
+export function planUpgradeReason(plan: PlanId, from: PlanId, credits: number): string {
+  return `${planById(plan).name} plan upgrade: ${credits.toLocaleString('en-US')} credits (difference from ${planById(from).name})`;
+}

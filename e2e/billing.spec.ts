@@ -71,14 +71,14 @@ test('a new user subscribes to Standard, switches to Professional, renews and ca
   await expect(page.getByText('Insufficient Credits')).toBeHidden();
   await page.goto('/app/subscription');
 
-  // Upgrade in the portal: a new period starts at once with Professional's credits.
+  // Upgrade in the portal: the period stays and only the difference to Professional’s credits is added.
   await openPortal(page);
   await page.getByRole('button', { name: /Switch to Professional/ }).click();
   await expect(page.getByText('Plan upgraded.')).toBeVisible();
   await backToApp(page);
   await expectLabels(page, ['Downgrade', 'Downgrade', 'Manage Current Plan']);
   await expect(page.getByRole('heading', { name: 'Professional Plan' })).toBeVisible();
-  await expect(page.getByTestId('balance')).toHaveText('14,500 credits available');
+  await expect(page.getByTestId('balance')).toHaveText('10,000 credits available');
 
   // Every plan button of an active user opens the portal too.
   await plan(page, 'BASIC').getByRole('button', { name: 'Downgrade' }).click();
@@ -86,12 +86,12 @@ test('a new user subscribes to Standard, switches to Professional, renews and ca
   await page.getByRole('button', { name: /renewal/ }).click();
   await expect(page.getByText('Renewal paid.')).toBeVisible();
   await backToApp(page);
-  await expect(page.getByTestId('balance')).toHaveText('24,500 credits available');
+  await expect(page.getByTestId('balance')).toHaveText('20,000 credits available');
 
   await page.goto('/app/profile');
   await expect(page.getByTestId('profile-plan')).toHaveText('Professional Plan');
   await expect(page.getByText('Active', { exact: true })).toBeVisible();
-  await expect(page.getByTestId('profile-credits')).toHaveText('24,500');
+  await expect(page.getByTestId('profile-credits')).toHaveText('20,000');
   await page.getByRole('link', { name: 'Manage Subscription' }).click();
   await expect(page).toHaveURL(/\/app\/subscription$/);
 
@@ -109,7 +109,7 @@ test('a new user subscribes to Standard, switches to Professional, renews and ca
   await backToApp(page);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Manage Your Plan');
   await expect(page.getByTestId('plan-renewal')).toHaveText(`Cancels on ${renewsOn}`);
-  await expect(page.getByTestId('balance')).toHaveText('24,500 credits available');
+  await expect(page.getByTestId('balance')).toHaveText('20,000 credits available');
 
   // Resumed, it renews again; cancelled again, it ends when the (simulated) period does.
   await page.getByRole('button', { name: 'Resume Subscription' }).click();

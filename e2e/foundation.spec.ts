@@ -1,17 +1,37 @@
-import { expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
+import { expect, isPhone, linkIn, mailTo, newUser, signUp, signUpThroughForm, test, withCredits } from './fixtures';
 import { keptAliveAfter } from './support/kept-alive';
 
-test('sign up through the form lands on Create Image with 0 credits in the shell', async ({ page }) => {
+test("sign up through the form: 'Check your e-mail to continue', and the mailed link lands on Create Image with 0 credits", async ({
+  page,
+}) => {
   const user = newUser('Avery Stone');
   await page.goto('/sign-up');
-  await page.getByLabel('Full name').fill(user.name);
-  await page.getByLabel('Email address').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign up' }).click();
+  await signUpThroughForm(page, user);
+  await expect(page.getByText(user.email)).toBeVisible();
+  await page.screenshot({ path: `/tmp/i47-check-email-${test.info().project.name}.png` });
+  // Nobody is signed in yet.
+  await page.goto('/app/create-image');
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  const [confirmation] = await mailTo(user.email);
+  expect(confirmation.subject).toBe('Confirm your e-mail address');
+  await page.goto(linkIn(confirmation, '/api/auth/verify-email'));
   await expect(page).toHaveURL(/\/app\/create-image$/);
   const shell = isPhone(page) ? page.getByRole('banner') : page.getByTestId('sidebar');
   if (!isPhone(page)) await shell.hover();
   await expect(shell.getByText('0 Credits')).toBeVisible();
+});
+
+test('sign-up with a taken address answers the same, signs nobody in, and mails the owner a way back in', async ({ page }) => {
+  const owner = await signUp(page);
+  await page.context().clearCookies();
+  await page.goto('/sign-up');
+  await signUpThroughForm(page, { name: 'Someone Else', email: owner.email, password: 'another-strong-pass-77' });
+  await page.goto('/app/create-image');
+  await expect(page).toHaveURL(/\/sign-in$/);
+  const notice = (await mailTo(owner.email, 2)).find((m) => m.subject === 'Someone tried to sign up with your address')!;
+  await page.goto(linkIn(notice, '/forgot-password'));
+  await expect(page.getByRole('heading', { name: 'Forgot password?' })).toBeVisible();
 });
 
 test('sign-up refuses an easily guessed password under the field, then takes a strong one', async ({ page }) => {
@@ -33,7 +53,7 @@ test('sign-up refuses an easily guessed password under the field, then takes a s
   await password.fill(user.password);
   await expect(page.getByText('too easy to guess', { exact: false })).toHaveCount(0);
   await page.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page).toHaveURL(/\/app\/create-image$/);
+  await expect(page.getByRole('heading', { name: 'Check your e-mail to continue' })).toBeVisible();
 });
 
 test('a signed-out visit to a deep /app link goes to /sign-in; signing in lands back on that link', async ({ page }) => {
@@ -58,10 +78,9 @@ test('the deep link survives a detour to sign-up; a link off the site is ignored
   await page.getByRole('link', { name: 'Create an account' }).click();
   await expect(page).toHaveURL(/\/sign-up\?next=%2Fapp%2Fprofile$/);
   const user = newUser();
-  await page.getByLabel('Full name').fill(user.name);
-  await page.getByLabel('Email address').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign up' }).click();
+  await signUpThroughForm(page, user);
+  // The mailed link signs in and leads on to the page the visitor came from.
+  await page.goto(linkIn((await mailTo(user.email))[0], '/api/auth/verify-email'));
   await expect(page).toHaveURL(/\/app\/profile$/);
 
   await page.context().clearCookies();

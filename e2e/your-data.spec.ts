@@ -159,10 +159,21 @@ test('a person deletes their account and cannot sign in again', async ({ page })
   await page.getByRole('button', { name: 'Delete account' }).click();
   const dialog = page.getByRole('dialog');
   const field = dialog.getByLabel('Type your e-mail address to confirm');
+  const password = dialog.getByLabel('Your password');
   await field.fill('not-me@example.com');
+  // Without the password the dialog does not send.
+  await expect(dialog.getByRole('button', { name: 'Delete my account' })).toBeDisabled();
+  await password.fill('not-my-password');
   await dialog.getByRole('button', { name: 'Delete my account' }).click();
   await expect(dialog.getByText('The e-mail address does not match this account. Nothing was deleted.')).toBeVisible();
   await field.fill(user.email);
+  await dialog.getByRole('button', { name: 'Delete my account' }).click();
+  await expect(dialog.getByText('Your password is incorrect. Nothing was deleted.')).toBeVisible();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await shot(page, 'delete-account-wrong-password');
+  // Nothing was deleted: the profile is still there behind the dialog.
+  await expect(page).toHaveURL(/\/app\/profile$/);
+  await password.fill(user.password);
   await shot(page, 'delete-account');
   await dialog.getByRole('button', { name: 'Delete my account' }).click();
 

@@ -70,6 +70,9 @@ if (!only) {
 }
 
 if (only !== 'e2e') {
+  // The photo check's tests read photos of animals from a Debian package (bench/photo-eval/animals.ts).
+  const animals = await run(node, ['scripts/ensure-animal-photos.mjs']);
+  if (animals !== 0) process.exit(animals);
   const file = join(out, 'vitest.json');
   const code = await run(node, [
     bin('vitest'),

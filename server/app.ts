@@ -28,7 +28,7 @@ import { exploreRoutes } from './routes/explore.routes.ts';
 import { falWebhookRoutes, trainingsRoutes } from './routes/trainings.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
 import { shootsRoutes } from './routes/shoots.routes.ts';
-import { notificationPreferencesRoutes, outboxRoutes, unsubscribeRoutes } from './routes/mail.routes.ts';
+import { notificationPreferencesRoutes, outboxRoutes, outboxShownTo, unsubscribeRoutes } from './routes/mail.routes.ts';
 import { outboxPageAccess } from './config.ts';
 import { closeConnectionsWhileStopping } from './ops/shutdown.ts';
 
@@ -89,7 +89,12 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.get('/api/health', (c) => c.json({ ok: true, database: rt.database.kind }));
   app.route(
     '/api/public-config',
-    publicConfigRoutes({ supportEmail: config.SUPPORT_EMAIL, uploadRetentionDays: config.UPLOAD_RETENTION_DAYS }),
+    publicConfigRoutes({
+      supportEmail: config.SUPPORT_EMAIL,
+      uploadRetentionDays: config.UPLOAD_RETENTION_DAYS,
+      // The outbox page's own rule (below): it must say what /sandbox/mail would do for this caller.
+      mailOutboxPage: (c) => Boolean(rt.mail.outbox) && outboxShownTo(c, outboxPageAccess(config)),
+    }),
   );
   // Built-in accounts only; with Clerk, /api/auth/* does not exist (404).
   if (rt.identity.handle) {

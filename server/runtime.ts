@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database, type Db } from './db/index.ts';
 import type { IdentityProvider } from './auth/identity.ts';
 import { createSignInGuard } from './auth/sign-in-guard.ts';
+import type { PasswordHashing } from './auth/local.ts';
 import { allowedOrigins } from './http/security.ts';
 import { createLogger, type DestinationStream, type Logger } from './logger.ts';
 import { createEventBus, type EventBus } from './realtime/event-bus.ts';
@@ -94,6 +95,8 @@ export interface RuntimeOptions {
   logDestination?: DestinationStream;
   /** How often the mail sender looks for due mail besides being woken by a commit (default 5 s). */
   mailPollMs?: number;
+  /** Built-in accounts' password hash (default: better-auth's scrypt; tests wrap it to count the work done). */
+  passwordHashing?: PasswordHashing;
 }
 
 /** Everything the server holds open while it runs: the database, the event bus, providers and services. */
@@ -276,7 +279,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
         signInGuard,
         sessions,
         events,
-        accountMail: (tx, kind, to, token) => enqueueAccountMail(tx, kind, to, { token }),
+        accountMail: enqueueAccountMail,
+        passwordHashing: options.passwordHashing,
         logger,
       });
   const users = createUsersService({ db });

@@ -1,6 +1,6 @@
 /**
  * `node --import tsx bench/photo-eval/mean-face.ts`: writes server/vision/mean-face.json, the mean face the photo
- * check measures a detection's embedding against when the face mesh does not hold (PHOTO_CHECK.minFaceness):
+ * check measures every face's embedding against (PHOTO_CHECK.minFaceness, minFacenessWithoutMesh):
  * the average embedding of the tuning half's 50 portraits, the main face of each whose mesh holds. Run it again
  * when FACE_EMBEDDING changes; tests/server/photo-eval.test.ts recomputes it and fails while the file is stale.
  */

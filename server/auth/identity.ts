@@ -67,8 +67,12 @@ export interface IdentityProvider {
    * rule) and signs out every other session of the account. Clerk handles its own.
    */
   changePassword?(headers: Headers, body: unknown): Promise<void>;
-  /** Signs a user up directly (operator commands and test fixtures). */
-  createUser?(input: { email: string; password: string; name: string }): Promise<Identity>;
+  /**
+   * Built-in accounts: checks the signed-in person's current password before an irreversible step ('Delete
+   * account'), under the same limit of wrong ones as changePassword; a wrong one is 400 `wrong_password`.
+   * Clerk re-verifies in its own pages.
+   */
+  confirmPassword?(accountId: string, password: string): Promise<void>;
 }
 
 /**

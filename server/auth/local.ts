@@ -14,6 +14,7 @@ import {
   signUpFieldsSchema,
   VERIFY_TOKEN_SECONDS,
 } from '@common/auth.ts';
+import { ACCOUNT_TEXTS } from '@common/account.ts';
 import { TEXT_LIMITS } from '@common/text.ts';
 import type { Db, Executor } from '../db/index.ts';
 import { authAccounts, authSessions, authUsers, authVerifications, users } from '../db/schema.ts';
@@ -21,6 +22,7 @@ import { AppError, badRequest, notFound, RateLimitedError, unauthorized } from '
 import { parseOrThrow } from '../domain/validate.ts';
 import { usersRepository } from '../repositories/users.repository.ts';
 import type { Logger } from '../logger.ts';
+import type { AccountMail } from '../mail/messages.tsx';
 import { CLIENT_ADDRESS_HEADER, type Identity, type IdentityProvider } from './identity.ts';
 import type { SignInGuard } from './sign-in-guard.ts';
 import type { SessionsService } from '../services/sessions.service.ts';
@@ -60,15 +62,20 @@ export interface LocalIdentityOptions {
   /** The sessions-ended notices that make the callers remembered by identifyCaller forgotten. */
   events: Pick<EventBus, 'onSessionsEnded' | 'deliveringSince'>;
   /**
-   * Writes a reset or verification message to the mail outbox (server/services/mail.service.ts) in the
-   * transaction `tx`; the sender delivers it. Never talks to a mail server, so the request is as fast whether
-   * or not SMTP is up.
+   * Writes an account message (reset, confirmation, a sign-up attempt for a taken address) to the mail outbox
+   * (server/services/mail.service.ts) in the transaction `tx`; the sender delivers it. Never talks to a mail
+   * server, so the request is as fast whether or not SMTP is up.
    */
-  accountMail: (tx: Executor, kind: AccountMailKind, to: string, token: string) => Promise<void>;
+  accountMail: (tx: Executor, to: string, mail: AccountMail) => Promise<void>;
+  /** The password hash the accounts use; better-auth's own scrypt unless given (tests count its calls). */
+  passwordHashing?: PasswordHashing;
   logger: Logger;
 }
 
-export type AccountMailKind = 'password-reset' | 'verify-email';
+export interface PasswordHashing {
+  hash(password: string): Promise<string>;
+  verify(input: { hash: string; password: string }): Promise<boolean>;
+}
 
 /** A session lasts 30 days and is extended to 30 days from now when used a day or more after its last extension. */
 const SESSION_SECONDS = { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 } as const;
@@ -134,6 +141,44 @@ async function resetTokenOwner(db: Db, token: string): Promise<{ email: string; 
   return owner;
 }
 
+/**
+ * A sign-in of an account whose address is not confirmed yet, answered as a wrong password is (the library
+ * answers 403 'not verified' once the password is right). Otherwise whoever signed up with an address could sign
+ * in with the password they chose to learn whether the address was new. The owner confirms through the mailed
+ * link, which signs them in, or asks for it again.
+ */
+async function answeredAsWrongPassword(response: Response): Promise<Response> {
+  if (response.status !== 403) return response;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: string } | null;
+  if (body?.code !== 'EMAIL_NOT_VERIFIED') return response;
+  return Response.json({ message: 'Invalid email or password', code: 'INVALID_EMAIL_OR_PASSWORD' }, { status: 401 });
+}
+
+/**
+ * 'Forgot password?' writes a token and its mail for an address with an account and nothing for one without (a
+ * few milliseconds apart: `npm run bench -- auth-timing`), so its answer waits until this long after the request
+ * came, whichever it was. The library does the same for 'Send again' (500 ms); the work is far shorter.
+ */
+const RESET_ANSWER_MS = 500;
+
+async function answeredNoSoonerThan(ms: number, answer: () => Promise<Response>): Promise<Response> {
+  const started = performance.now();
+  const response = await answer();
+  const left = ms - (performance.now() - started);
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+  return response;
+}
+
+/**
+ * Where a sign-up's confirmation link may lead on to: a page of the app (`/app/...`) the visitor came from, sent
+ * as the library's callbackURL; anything else is dropped (the SPA checks it again before following it).
+ */
+const appLink = (value: unknown): string | undefined =>
+  typeof value === 'string' && /^\/app\/[^\s\\]{0,500}$/.test(value) && !value.startsWith('//') ? value : undefined;
+
 /** The guard's and the parser's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
 async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
   try {
@@ -157,19 +202,14 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
    * verification hook below holds its insert back), so no token exists without its mail, nor a mail without
    * its token. Past the per-address limit neither is written.
    */
-  async function accountMail(
-    kind: AccountMailKind,
-    to: string,
-    token: string,
-    tokenRow?: typeof authVerifications.$inferInsert,
-  ): Promise<void> {
+  async function accountMail(to: string, mail: AccountMail, tokenRow?: typeof authVerifications.$inferInsert): Promise<void> {
     if (!(await guard.mayMail(to))) {
-      opts.logger.warn({ kind }, 'account mail not sent: too many for this address in this window');
+      opts.logger.warn({ kind: mail.kind }, 'account mail not sent: too many for this address in this window');
       return;
     }
     await opts.db.transaction(async (tx) => {
       if (tokenRow) await tx.insert(authVerifications).values(tokenRow);
-      await opts.accountMail(tx, kind, to, token);
+      await opts.accountMail(tx, to, mail);
     });
   }
 
@@ -189,7 +229,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
    * is chosen here so the signed token can name it, as the library's own token does): either both commit or
    * neither. Past the per-address limit the account is made without a mail, as before.
    */
-  async function verificationMailAtSignUp(user: { email: string }, id: string): Promise<void> {
+  async function verificationMailAtSignUp(user: { email: string }, id: string, next: string | undefined): Promise<void> {
     const tx = libraryTransaction.getStore();
     if (!tx) throw new Error('a sign-up ran outside a transaction: its account could commit without its confirmation mail');
     if (!(await guard.mayMail(user.email, tx))) {
@@ -197,7 +237,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       return;
     }
     const token = await createEmailVerificationToken(opts.secret, user.email, undefined, VERIFY_TOKEN_SECONDS, { userId: id });
-    await opts.accountMail(tx, 'verify-email', user.email, token);
+    await opts.accountMail(tx, user.email, { kind: 'verify-email', payload: { token, signUp: true, ...(next ? { next } : {}) } });
   }
 
   const auth = betterAuth({
@@ -212,7 +252,17 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     }),
     emailAndPassword: {
       enabled: true,
-      autoSignIn: true,
+      // Sign-up answers the same for a new and a taken address (docs/decisions/018): nobody is signed in by it,
+      // a taken address hears nothing but its owner gets a mail (onExistingUserSignUp), and the library hashes the
+      // password for a taken address too, as it does for a new one. A new account is signed in by its
+      // confirmation link, and not before: a sign-in that worked before confirming would tell whoever just
+      // signed up with someone's address that it was new.
+      requireEmailVerification: true,
+      autoSignIn: false,
+      onExistingUserSignUp: async ({ user }) => {
+        await accountMail(user.email, { kind: 'sign-up-attempt', payload: {} });
+      },
+      ...(opts.passwordHashing ? { password: opts.passwordHashing } : {}),
       minPasswordLength: TEXT_LIMITS.passwordMin,
       maxPasswordLength: TEXT_LIMITS.passwordMax,
       // 'Forgot password?': a single-use link (the token is consumed in the transaction that sets the password)
@@ -220,32 +270,47 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       resetPasswordTokenExpiresIn: RESET_TOKEN_SECONDS,
       revokeSessionsOnPasswordReset: true,
       // Revoked sessions' event streams end too, on every instance (the sessions-ended notice), and the account's
-      // other reset links stop working: a link left in a mailbox must not set the password again.
+      // other reset links stop working: a link left in a mailbox must not set the password again. The link came
+      // by mail to the sign-in address, so the address is confirmed too: an account someone else made with it
+      // and never confirmed becomes its owner's, with the owner's password.
       onPasswordReset: async ({ user }) => {
+        await opts.db.update(authUsers).set({ emailVerified: true, updatedAt: new Date() }).where(eq(authUsers.id, user.id));
         await usersRepository.forgetResetLinks(opts.db, user.id);
         await opts.sessions.sessionsEndedForAccount(user.id);
       },
       sendResetPassword: async ({ user, token }) => {
         const now = new Date();
-        await accountMail('password-reset', user.email, token, {
-          id: randomBytes(24).toString('base64url'),
-          identifier: await hashVerificationIdentifier(resetIdentifier(token)),
-          value: user.id,
-          expiresAt: new Date(now.getTime() + RESET_TOKEN_SECONDS * 1000),
-          createdAt: now,
-          updatedAt: now,
-        });
+        await accountMail(
+          user.email,
+          { kind: 'password-reset', payload: { token } },
+          {
+            id: randomBytes(24).toString('base64url'),
+            identifier: await hashVerificationIdentifier(resetIdentifier(token)),
+            value: user.id,
+            expiresAt: new Date(now.getTime() + RESET_TOKEN_SECONDS * 1000),
+            createdAt: now,
+            updatedAt: now,
+          },
+        );
       },
     },
     emailVerification: {
       // At sign-up the mail is written in the account's own transaction (the user hook below); the library's
       // sending comes after its commit, too late for that.
       sendOnSignUp: false,
+      // A sign-in of an unconfirmed account sends nothing: the work (and the answer) is that of a wrong password.
+      sendOnSignIn: false,
+      // The confirmation link of a new account signs it in (once: a confirmed address's link only leads on).
+      autoSignInAfterVerification: true,
       expiresIn: VERIFY_TOKEN_SECONDS,
-      // 'Send again'. The token is a signed, expiring JWT the library stores nowhere: it exists only in the
-      // outbox row, so the row alone is the whole of it (no token without its mail, nor the reverse).
-      sendVerificationEmail: async ({ user, token }) => {
-        await accountMail('verify-email', user.email, token);
+      // 'Send again' (the banner of a signed-in person, or 'Check your e-mail' after sign-up). The token is a
+      // signed, expiring JWT the library stores nowhere: it exists only in the outbox row, so the row alone is
+      // the whole of it (no token without its mail, nor the reverse). A link asked for while signed out leads on
+      // into the app, as the sign-up's does.
+      sendVerificationEmail: async ({ user, token }, request) => {
+        const signedIn =
+          request && (await auth.api.getSession({ headers: request.headers, query: { disableRefresh: true } }).catch(() => null));
+        await accountMail(user.email, { kind: 'verify-email', payload: signedIn ? { token } : { token, signUp: true } });
       },
     },
     // Reset tokens are kept as hashes: a copy of the database holds no working link.
@@ -256,7 +321,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
           // Accounts are made only by sign-up; this runs in its transaction (verificationMailAtSignUp above).
           before: async (user, ctx) => {
             const id = ctx?.context.generateId({ model: 'user' }) || randomBytes(24).toString('base64url');
-            await verificationMailAtSignUp(user, id);
+            await verificationMailAtSignUp(user, id, appLink((ctx?.body as { callbackURL?: unknown } | undefined)?.callbackURL));
             return { data: { ...user, id } };
           },
         },
@@ -388,6 +453,22 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     await guard.passwordCheckPassed(user.id);
   }
 
+  /**
+   * 'Delete account': the caller's current password, checked as 'Change password' checks it and counted in the
+   * same per-account limit of wrong ones (10 per 15 minutes, then 429 with the wait; a right one is taken back).
+   */
+  async function confirmPassword(accountId: string, password: string): Promise<void> {
+    await guard.admitPasswordCheck(accountId);
+    const context = await auth.$context;
+    const [account] = await opts.db
+      .select({ password: authAccounts.password })
+      .from(authAccounts)
+      .where(and(eq(authAccounts.userId, accountId), eq(authAccounts.providerId, 'credential')));
+    const right = account?.password ? await context.password.verify({ hash: account.password, password }) : false;
+    if (!right) throw badRequest(ACCOUNT_TEXTS.wrongPassword, 'wrong_password');
+    await guard.passwordCheckPassed(accountId);
+  }
+
   async function identify(headers: Headers): Promise<Identity | null> {
     const found = await auth.api.getSession({ headers });
     return found ? { ...toIdentity(found.user), session: { id: found.session.id, expiresAt: new Date(found.session.expiresAt) } } : null;
@@ -464,6 +545,8 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     async handle(request) {
       const path = new URL(request.url).pathname.replace(/^\/api\/auth/, '');
       if (!isOpenAuthRoute(request.method, path)) throw notFound();
+      if (path === '/sign-in/email') return answeredAsWrongPassword(await auth.handler(request));
+      if (path === '/request-password-reset') return answeredNoSoonerThan(RESET_ANSWER_MS, () => auth.handler(request));
       if (path !== '/sign-out') return auth.handler(request);
       // Whose session this was is known only before it is deleted.
       const ending = await auth.api.getSession({ headers: request.headers, query: { disableRefresh: true } }).catch(() => null);
@@ -472,9 +555,6 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       return response;
     },
     changePassword,
-    async createUser(input) {
-      const result = await auth.api.signUpEmail({ body: input });
-      return toIdentity(result.user);
-    },
+    confirmPassword,
   };
 }

@@ -461,6 +461,27 @@ export const subscriptions = pgTable(
   ],
 );
 
+/**
+ * What one paid period of a subscription has granted so far (decision 001, plan changes): the credits of the
+ * highest plan held in it. An upgrade grants the difference above this; a downgrade or a re-upgrade nothing.
+ */
+export const subscriptionPeriodGrants = pgTable(
+  'subscription_period_grants',
+  {
+    subscriptionId: text('subscription_id').notNull(),
+    periodStart: timestamp('period_start', { withTimezone: true, mode: 'date' }).notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The plan whose monthly credits the period has granted (the highest held in it). */
+    plan: text('plan').notNull(),
+    credits: integer('credits').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.subscriptionId, t.periodStart] }), index('subscription_period_grants_user_idx').on(t.userId)],
+);
+
 /** Webhook events already processed (provider, event id): a replay is acknowledged and ignored. */
 export const paymentEvents = pgTable(
   'payment_events',

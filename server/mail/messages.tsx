@@ -12,14 +12,23 @@ const TRAINING_COST = CREDIT_COSTS.training;
 export interface MailPayloads {
   /** Built-in accounts: a single-use link, valid one hour, to set a new password. */
   'password-reset': { token: string };
-  /** Built-in accounts: the link that confirms the sign-in address. */
-  'verify-email': { token: string };
+  /**
+   * Built-in accounts: the link that confirms the sign-in address. `signUp`: sent to someone signed out (a new
+   * account, or its link asked for again): the link signs them in and leads on into the app.
+   */
+  'verify-email': { token: string; signUp?: boolean; next?: string };
+  /** Built-in accounts: someone tried to sign up with this address, which has an account already. */
+  'sign-up-attempt': Record<string, never>;
   'character-ready': { trainingId: string; characterName: string };
   'training-failed': { trainingId: string; characterName: string };
   /** A photo shoot ended (issue: photo shoots); `photos` is how many it made. */
   'shoot-ready': { shootId: string; pack: string; photos: number };
 }
 export type MailKind = keyof MailPayloads;
+
+/** The account messages of built-in accounts, written by the auth provider (server/auth/local.ts). */
+export type AccountMailKind = 'password-reset' | 'verify-email' | 'sign-up-attempt';
+export type AccountMail = { [K in AccountMailKind]: { kind: K; payload: MailPayloads[K] } }[AccountMailKind];
 
 /** Notifications: sent only while the person wants them, each with a one-click unsubscribe. */
 export const NOTIFICATION_KINDS: readonly MailKind[] = ['character-ready', 'training-failed', 'shoot-ready'];
@@ -50,8 +59,16 @@ const photosText = (n: number) => `${n} photo${n === 1 ? '' : 's'}`;
 
 export const resetPasswordUrl = (ctx: MailContext, token: string) =>
   `${ctx.baseUrl}/api/auth/reset-password/${encodeURIComponent(token)}?callbackURL=${encodeURIComponent('/reset-password')}`;
-export const verifyEmailUrl = (ctx: MailContext, token: string) =>
-  `${ctx.baseUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent('/verify-email')}`;
+/**
+ * The page the confirmation link leads to; a sign-up's goes on from there to the deep link the visitor came
+ * from, or the app's landing (product §2).
+ */
+export const verifyEmailUrl = (ctx: MailContext, { token, signUp, next }: MailPayloads['verify-email']) => {
+  const page = signUp ? `/verify-email?next=${encodeURIComponent(next ?? '/app/create-image')}` : '/verify-email';
+  return `${ctx.baseUrl}/api/auth/verify-email?token=${encodeURIComponent(token)}&callbackURL=${encodeURIComponent(page)}`;
+};
+export const signInUrl = (ctx: MailContext) => `${ctx.appUrl}/sign-in`;
+export const forgotPasswordUrl = (ctx: MailContext) => `${ctx.appUrl}/forgot-password`;
 export const createWithCharacterUrl = (ctx: MailContext, trainingId: string) =>
   `${ctx.appUrl}/app/create-image?character=${encodeURIComponent(trainingId)}`;
 export const shootUrl = (ctx: MailContext, shootId: string) => `${ctx.appUrl}/app/photo-shoots/${encodeURIComponent(shootId)}`;
@@ -71,8 +88,8 @@ export function PasswordResetMail({ ctx, token }: { ctx: MailContext; token: str
   );
 }
 
-export function VerifyEmailMail({ ctx, token }: { ctx: MailContext; token: string }) {
-  const url = verifyEmailUrl(ctx, token);
+export function VerifyEmailMail({ ctx, ...payload }: { ctx: MailContext } & MailPayloads['verify-email']) {
+  const url = verifyEmailUrl(ctx, payload);
   return (
     <Layout preview={`Confirm the address of your ${PRODUCT_NAME} account`} supportEmail={ctx.supportEmail}>
       <Heading>Confirm your e-mail address</Heading>
@@ -80,6 +97,25 @@ export function VerifyEmailMail({ ctx, token }: { ctx: MailContext; token: strin
       <Button href={url}>Confirm my address</Button>
       <LinkText href={url} />
       <Paragraph muted>The link works for 24 hours. If you did not create an account, ignore this e-mail.</Paragraph>
+    </Layout>
+  );
+}
+
+/** Sign-up answers the same for a taken address; its owner hears of the attempt, with the ways back in. */
+export function SignUpAttemptMail({ ctx }: { ctx: MailContext }) {
+  const signIn = signInUrl(ctx);
+  const reset = forgotPasswordUrl(ctx);
+  return (
+    <Layout preview={`Someone tried to sign up to ${PRODUCT_NAME} with your address`} supportEmail={ctx.supportEmail}>
+      <Heading>You already have an account</Heading>
+      <Paragraph>
+        Someone tried to create a {PRODUCT_NAME} account with this e-mail address, which already has one. If it was you, sign in instead:
+      </Paragraph>
+      <Button href={signIn}>Sign in</Button>
+      <LinkText href={signIn} />
+      <Paragraph>Forgot your password? Set a new one here:</Paragraph>
+      <LinkText href={reset} />
+      <Paragraph muted>If it was not you, ignore this e-mail: nothing was changed, and nobody can sign in without your password.</Paragraph>
     </Layout>
   );
 }
@@ -149,8 +185,10 @@ export function composeMail<K extends MailKind>(
     case 'verify-email':
       return {
         subject: 'Confirm your e-mail address',
-        element: <VerifyEmailMail ctx={ctx} token={(p as MailPayloads['verify-email']).token} />,
+        element: <VerifyEmailMail ctx={ctx} {...(p as MailPayloads['verify-email'])} />,
       };
+    case 'sign-up-attempt':
+      return { subject: `Someone tried to sign up with your address`, element: <SignUpAttemptMail ctx={ctx} /> };
     case 'character-ready': {
       const c = p as MailPayloads['character-ready'];
       return { subject: `Your character ${oneLine(c.characterName)} is ready`, element: <CharacterReadyMail ctx={ctx} {...c} /> };

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { paymentEvents, subscriptions } from '../db/schema.ts';
+import { paymentEvents, subscriptionPeriodGrants, subscriptions } from '../db/schema.ts';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type NewSubscription = Omit<typeof subscriptions.$inferInsert, 'createdAt' | 'updatedAt'>;
@@ -22,6 +22,44 @@ export const subscriptionsRepository = {
       .onConflictDoNothing()
       .returning({ eventId: paymentEvents.eventId });
     return rows.length > 0;
+  },
+
+  /**
+   * What a paid period of a subscription has granted so far (none: nothing yet), its row locked until the
+   * transaction ends: deliveries of one period's payments, in parallel, grant one after the other.
+   */
+  async lockPeriodGrant(
+    tx: Executor,
+    period: { subscriptionId: string; periodStart: Date; userId: string },
+  ): Promise<{ plan: string; credits: number } | undefined> {
+    await tx
+      .insert(subscriptionPeriodGrants)
+      .values({ ...period, plan: '', credits: 0 })
+      .onConflictDoNothing();
+    const [row] = await tx
+      .select({ plan: subscriptionPeriodGrants.plan, credits: subscriptionPeriodGrants.credits })
+      .from(subscriptionPeriodGrants)
+      .where(
+        and(
+          eq(subscriptionPeriodGrants.subscriptionId, period.subscriptionId),
+          eq(subscriptionPeriodGrants.periodStart, period.periodStart),
+        ),
+      )
+      .for('update');
+    return row && row.credits > 0 ? row : undefined;
+  },
+
+  /** Records that the period has now granted this plan's credits (after lockPeriodGrant, same transaction). */
+  async savePeriodGrant(tx: Executor, period: { subscriptionId: string; periodStart: Date }, granted: { plan: string; credits: number }) {
+    await tx
+      .update(subscriptionPeriodGrants)
+      .set({ ...granted, updatedAt: new Date() })
+      .where(
+        and(
+          eq(subscriptionPeriodGrants.subscriptionId, period.subscriptionId),
+          eq(subscriptionPeriodGrants.periodStart, period.periodStart),
+        ),
+      );
   },
 
   async findById(tx: Executor, id: string): Promise<SubscriptionRow | undefined> {

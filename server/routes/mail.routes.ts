@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
@@ -73,12 +73,19 @@ export function notificationPreferencesRoutes(deps: { db: Db; identity: Identity
   return app;
 }
 
+export type OutboxPageAccess = 'everyone' | 'loopback' | 'nobody';
+
+/** Whether /sandbox/mail shows the outbox to this request's caller (public-config tells the sign-up screen). */
+export function outboxShownTo(c: Context<AppEnv>, access: OutboxPageAccess): boolean {
+  return access === 'everyone' || (access === 'loopback' && fromThisMachine(c));
+}
+
 /**
  * Mounted at /sandbox/mail: the local outbox, a list and each message as it would have been sent. It holds every
  * account's mail with working reset links, so it is for the machine the server runs on (`access`, from
  * outboxPageAccess in config.ts); with SMTP there is no outbox and no page.
  */
-export function outboxRoutes(deps: { outbox?: LocalOutbox; access: 'everyone' | 'loopback' | 'nobody' }) {
+export function outboxRoutes(deps: { outbox?: LocalOutbox; access: OutboxPageAccess }) {
   const app = new Hono<AppEnv>();
   app.use('*', noStore);
   const { outbox, access } = deps;
@@ -89,7 +96,7 @@ export function outboxRoutes(deps: { outbox?: LocalOutbox; access: 'everyone' | 
     return app;
   }
   app.use('*', async (c, next) => {
-    if (access === 'everyone' || (access === 'loopback' && fromThisMachine(c))) return next();
+    if (outboxShownTo(c, access)) return next();
     const reason =
       access === 'nobody'
         ? 'This server is public (it is reached over https or through a proxy), so its mail is not shown here.'

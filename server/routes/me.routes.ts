@@ -45,11 +45,18 @@ export function meRoutes(deps: { identity: IdentityProvider; users: UsersService
 
   app.get('/', auth, (c) => c.json(toMe(c.var.user, c.var.identity)));
 
-  // 'Delete account'. In Clerk mode Clerk deletes the account and its user.deleted webhook erases.
+  // 'Delete account'. In Clerk mode Clerk deletes the account (re-verifying the person itself) and its
+  // user.deleted webhook erases. Built-in accounts confirm with their address, then the current password,
+  // checked before anything is cancelled or erased.
   app.post('/delete', auth, async (c) => {
-    if (deps.identity.name === 'clerk') throw conflict(ACCOUNT_TEXTS.clerkMode, 'delete_with_identity_provider');
-    const { email } = parseOrThrow(deleteAccountSchema, await readJson(c.req.raw));
-    await deps.accountData.deleteOwn(c.var.user, email, { webhookUrl: sandboxWebhookUrl(c) });
+    if (deps.identity.name === 'clerk' || !deps.identity.confirmPassword)
+      throw conflict(ACCOUNT_TEXTS.clerkMode, 'delete_with_identity_provider');
+    const { email, password } = parseOrThrow(deleteAccountSchema, await readJson(c.req.raw));
+    const { confirmPassword } = deps.identity;
+    await deps.accountData.deleteOwn(c.var.user, email, {
+      webhookUrl: sandboxWebhookUrl(c),
+      confirm: () => confirmPassword(c.var.identity.id, password),
+    });
     // The erasure deleted the built-in login with its sessions; the SPA signs out, which clears the cookie.
     return c.body(null, 204);
   });

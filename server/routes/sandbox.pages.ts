@@ -69,7 +69,7 @@ export function checkoutPage(checkout: SandboxCheckout, cancelUrl: string): stri
 }
 
 const NOTICES: Record<string, string> = {
-  upgraded: 'Plan upgraded. A new monthly period started and its credits were added.',
+  upgraded: 'Plan upgraded. Only the credits above what this period already granted were added.',
   downgraded: 'Plan changed. The new plan’s credits arrive with the next renewal.',
   renewed: 'Renewal paid. This month’s credits were added.',
   canceled: 'Subscription canceled. Your plan stays active until the end of the paid period.',
@@ -115,7 +115,7 @@ ${
     : ''
 }
 <h2>Change plan</h2>
-<p class="muted">Upgrades start a new month at once with the new plan’s credits; downgrades apply from the next renewal.</p>
+<p class="muted">Upgrades apply at once within this period and add only the credits above what it has already granted; downgrades apply from the next renewal.</p>
 ${switches}
 <h2>Billing</h2>
 ${

@@ -146,17 +146,19 @@ export function createAccountDataService(deps: {
 
   return {
     /**
-     * 'Delete account' (local and scale-out modes): the typed e-mail must be the account's; subscriptions are
-     * cancelled with the payment provider first (a refusal erases nothing), then the erasure service runs
-     * (docs/decisions/005-account-erasure.md), which also deletes the built-in login and its sessions.
+     * 'Delete account' (local and scale-out modes): the typed e-mail must be the account's, then `ctx.confirm`
+     * checks the person (the current password: issue 47), so a mistyped address costs no password try;
+     * subscriptions are cancelled with the payment provider next (a refusal erases nothing), then the erasure
+     * service runs (docs/decisions/005-account-erasure.md), which also deletes the built-in login and its sessions.
      */
     async deleteOwn(
       user: UserRow,
       typedEmail: string,
-      ctx: { webhookUrl: string },
+      ctx: { webhookUrl: string; confirm: () => Promise<void> },
     ): Promise<ErasureReport & { subscriptionsCancelled: number }> {
       // 422: the request is well formed, but it does not confirm this account.
       if (!user.email || !sameEmail(typedEmail, user.email)) throw new AppError(422, 'email_mismatch', ACCOUNT_TEXTS.emailMismatch);
+      await ctx.confirm();
       const subscriptionsCancelled = await deps.subscriptions.cancelAll(user, ctx.webhookUrl);
       const report = await deps.erasure.erase(user.id);
       logger.info({ userId: user.id, subscriptionsCancelled }, 'a person deleted their account');

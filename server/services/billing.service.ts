@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { isPlanId, planById, type PlanId } from '@common/plans.ts';
+import { isPlanId, planById, planCreditsReason, planUpgradeReason, type PlanId } from '@common/plans.ts';
 import { BILLING_REFUSALS, EMAIL_PATTERN, type BillingRefusal, type CheckoutRequestBody, type SubscriptionInfo } from '@common/billing.ts';
 import type { Db, Executor } from '../db/index.ts';
 import { creditLedger, users } from '../db/schema.ts';
@@ -176,6 +176,12 @@ export function createBillingService(deps: {
     await deps.events.publish(tx, userId, { type: 'subscription', status, plan: current.plan });
   }
 
+  /**
+   * A paid period's plan credits, once per payment (its key) and, within one period of a subscription, never more
+   * than the monthly credits of the highest plan held in it: the period's first payment grants its plan's credits,
+   * an upgrade's payment only the difference above what the period has granted, and a downgrade's or a
+   * re-upgrade's nothing (decision 001, plan changes). A renewal is a new period and grants its plan's credits.
+   */
   async function grantPeriod(tx: Executor, userId: string, event: PaymentEvent, plan: PlanId | undefined): Promise<void> {
     // checkout.completed grants under its payment's transaction id only. Without one, the subscription.paid that
     // follows grants, under its own transaction id: a period key here would grant that one payment twice.
@@ -186,14 +192,35 @@ export function createBillingService(deps: {
       return;
     }
     const p = planById(plan);
-    const since = event.subscription?.currentPeriodStart?.toISOString().slice(0, 10);
+    const sub = event.subscription;
+    const periodStart = sub?.currentPeriodStart;
+    const since = periodStart?.toISOString().slice(0, 10);
+    if (!sub || !periodStart) {
+      // Creem's checkout.completed carries no period: it is a first payment, and its subscription.paid (same
+      // transaction, so same key) records the period when it comes.
+      await deps.credits.applyIn(tx, { userId, delta: p.credits, kind: 'grant', reason: planCreditsReason(plan), idempotencyKey: key });
+      return;
+    }
+    const period = { subscriptionId: sub.id, periodStart };
+    const granted = await subs.lockPeriodGrant(tx, { ...period, userId });
+    const delta = p.credits - (granted?.credits ?? 0);
+    if (delta <= 0) {
+      logger.info(
+        { eventId: event.id, subscription: sub.id, plan, periodStart },
+        'payment in a period that has already granted this plan’s credits; none granted',
+      );
+      return;
+    }
     await deps.credits.applyIn(tx, {
       userId,
-      delta: p.credits,
+      delta,
       kind: 'grant',
-      reason: `${p.name} plan credits${since ? ` for the period from ${since}` : ''}`,
-      idempotencyKey: key,
+      reason: granted && isPlanId(granted.plan) ? planUpgradeReason(plan, granted.plan, delta) : planCreditsReason(plan, since),
+      // Without a transaction id the key names the period, which its first payment's grant already holds.
+      idempotencyKey: granted && !event.transactionId ? `${key}:${plan}` : key,
     });
+    // Also when the key was already used: that same payment granted these credits before (its checkout.completed).
+    await subs.savePeriodGrant(tx, period, { plan, credits: p.credits });
   }
 
   /**

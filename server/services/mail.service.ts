@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Executor } from '../db/index.ts';
 import { afterCommit } from '../db/index.ts';
-import { NOTIFICATION_KINDS, type MailKind, type MailPayloads } from '../mail/messages.tsx';
+import { NOTIFICATION_KINDS, type AccountMail, type MailKind, type MailPayloads } from '../mail/messages.tsx';
 import { mailOutboxRepository as repo } from '../repositories/mail-outbox.repository.ts';
 import { usersRepository } from '../repositories/users.repository.ts';
 
@@ -20,13 +20,8 @@ export function onMailEnqueued(wake: () => void): () => void {
 const wakeSenders = () => afterCommit(() => wakers.forEach((wake) => wake()));
 
 /** Account mail (built-in accounts): to the address it names, whether or not a users row exists yet. */
-export async function enqueueAccountMail<K extends 'password-reset' | 'verify-email'>(
-  tx: Executor,
-  kind: K,
-  to: string,
-  payload: MailPayloads[K],
-): Promise<void> {
-  await repo.insert(tx, { kind, toAddress: to, payload });
+export async function enqueueAccountMail(tx: Executor, to: string, mail: AccountMail): Promise<void> {
+  await repo.insert(tx, { kind: mail.kind, toAddress: to, payload: mail.payload });
   wakeSenders();
 }
 

@@ -109,9 +109,9 @@ export async function exportPacks(db: Db): Promise<Catalogue & { packs: (Catalog
   };
 }
 
-/** The model a cover shows: varied across packs, so the grid does not repeat one face. */
+/** The model a cover shows: varied across packs, so the grid does not repeat one face; named as a person would be. */
 function coverCharacter(index: number) {
-  return { triggerWord: 'a', gender: GENDERS[index % 2], hairColor: HAIR_COLORS[(index * 3) % (HAIR_COLORS.length - 1)] };
+  return { triggerWord: 'alex', gender: GENDERS[index % 2], hairColor: HAIR_COLORS[(index * 3) % (HAIR_COLORS.length - 1)] };
 }
 
 /** Where a pack's sample lives: the prompt's hash in the name, so a changed prompt gets a new image. */
@@ -137,11 +137,13 @@ export async function renderCovers(
   const done: string[] = [];
   for (const [index, pack] of packs.entries()) {
     if (opts.only && pack.id !== opts.only) continue;
-    if (!opts.force && pack.sampleUrls.length >= Math.min(SAMPLES_PER_PACK, pack.prompts.length)) continue;
+    const prompts = pack.prompts.slice(0, SAMPLES_PER_PACK).map((template, i) => fillPrompt(template, coverCharacter(index + i)));
+    // A pack whose samples are of its prompts as they are filled now is done; changed prompts get new ones.
+    const current = prompts.map((prompt) => mediaUrl(sampleKey(pack, prompt)));
+    if (!opts.force && current.every((url) => pack.sampleUrls.includes(url))) continue;
     const urls: string[] = [];
-    for (const [i, template] of pack.prompts.slice(0, SAMPLES_PER_PACK).entries()) {
+    for (const [i, prompt] of prompts.entries()) {
       if (opts.signal?.aborted) return done;
-      const prompt = fillPrompt(template, coverCharacter(index + i));
       const key = sampleKey(pack, prompt);
       if (!opts.force && (await deps.storage.exists(key))) {
         urls.push(mediaUrl(key));

@@ -3,7 +3,7 @@ import type { Box, FaceEvidence, NsfwScores, PhotoMeasures } from '../vision/typ
 import { judgePhoto } from './photo-check.service.ts';
 
 const SAFE: NsfwScores = { drawing: 0.02, hentai: 0.01, neutral: 0.95, porn: 0.01, sexy: 0.01 };
-/** A detection whose evidence holds: a mesh fitted with confidence, landmarks where a face has them, an embedding. */
+/** A detection whose evidence holds: a mesh fitted with confidence, landmarks where a face has them, a face's embedding. */
 function face(box: Box, score: number, over: Partial<FaceEvidence> = {}): FaceEvidence {
   return {
     box,
@@ -11,7 +11,7 @@ function face(box: Box, score: number, over: Partial<FaceEvidence> = {}): FaceEv
     meshScore: 0.95,
     landmarks: { rightEye: [0.33, 0.38], leftEye: [0.67, 0.38], nose: [0.5, 0.58], mouth: [0.5, 0.75] },
     embedding: [0.6, 0.8],
-    faceness: null,
+    faceness: 0.6,
     ...over,
   };
 }

@@ -154,9 +154,10 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
     },
 
     /**
-     * Plan switch: the plan changes at once (subscription.update). An upgrade is charged at once and starts
-     * a new monthly period, so it is also a paid period with the new plan's credits; a downgrade costs
-     * nothing now and its lower credits arrive with the next renewal.
+     * Plan switch: the plan changes at once (subscription.update), within the current period, as Creem's
+     * "prorate and charge immediately" does. An upgrade is charged the prorated difference at once: a
+     * subscription.paid of the same period, which grants only the credits above what the period has granted
+     * (billing.service). A downgrade costs nothing now and its lower credits arrive with the next renewal.
      */
     async switchPlan(user: UserRow, customerId: string, plan: string, webhookUrl: string): Promise<'upgraded' | 'downgraded'> {
       if (!isPlanId(plan)) throw badRequest('Unknown plan.', 'unknown_plan');
@@ -166,11 +167,10 @@ export function createSandboxPaymentsService(deps: { sandbox: SandboxProvider; b
       const changed: SandboxSubscription = { ...sub, plan, status: 'active', canceledAt: null };
       await send(webhookUrl, 'subscription.update', sandboxSubscriptionObject(sandbox, changed));
       if (upgrade) {
-        const now = new Date();
         // One payment per upgrade of a period: the same switch sent twice (a double click, two tabs) names the
         // same transaction, so it grants once.
         const ids = sandboxIds(`${sub.id}:upgrade:${sub.periodStart.toISOString()}:${plan}`);
-        const paid = { ...changed, periodStart: now, periodEnd: addMonth(now), transactionId: ids.transaction };
+        const paid = { ...changed, transactionId: ids.transaction };
         await send(webhookUrl, 'subscription.paid', sandboxSubscriptionObject(sandbox, paid), `${ids.event}_upgrade`);
       }
       return upgrade ? 'upgraded' : 'downgraded';

@@ -46,7 +46,7 @@ export interface Tensor {
   data(): Promise<Float32Array | Int32Array | Uint8Array>;
 }
 export interface HumanTf {
-  tensor(data: Uint8Array, shape: number[], dtype: 'int32'): Tensor;
+  tensor(data: Uint8Array | Float32Array, shape: number[], dtype: 'int32' | 'float32'): Tensor;
   tidy<T extends Tensor>(fn: () => T): T;
   cast(x: Tensor, dtype: 'float32'): Tensor;
   div(a: Tensor, b: number): Tensor;
@@ -111,14 +111,16 @@ const CONFIG = {
     iris: { enabled: false },
     attention: { enabled: false },
     description: { enabled: true },
-    emotion: { enabled: true, minConfidence: 0.1 },
+    // The captions' models (emotion, pose, objects) load on the first caption (human's detect loads what a call
+    // enables and is missing): a worker that only checks photos never holds them (decision 016, memory).
+    emotion: { enabled: false, minConfidence: 0.1 },
     antispoof: { enabled: false },
     liveness: { enabled: false },
   },
   // Single-person pose: enough to tell close-up, half-body and full-body framing of the main subject.
-  body: { enabled: true, modelPath: 'movenet-lightning.json', maxDetected: 1, minConfidence: 0.2 },
+  body: { enabled: false, modelPath: 'movenet-lightning.json', maxDetected: 1, minConfidence: 0.2 },
   hand: { enabled: false },
-  object: { enabled: true, modelPath: 'centernet.json', minConfidence: 0.25, maxDetected: 20 },
+  object: { enabled: false, modelPath: 'centernet.json', minConfidence: 0.25, maxDetected: 20 },
   gesture: { enabled: false },
   segmentation: { enabled: false },
 };
@@ -161,6 +163,18 @@ export const FACE_MESH = {
 
 let loading: Promise<HumanInstance> | undefined;
 
+/**
+ * tfjs-converter keeps each graph model's files as loaded (`artifacts`, for `save()`), the weights included,
+ * after it has copied them into the WASM heap: a second copy of every model's weights in this worker's memory.
+ * The models are never saved, so that copy is let go.
+ */
+export function releaseWeightFiles(models: Iterable<unknown>): void {
+  for (const model of models) {
+    const artifacts = (model as { artifacts?: { weightData?: unknown } } | null)?.artifacts;
+    if (artifacts) artifacts.weightData = undefined;
+  }
+}
+
 /** Loads the models once per worker; later calls reuse them. */
 export function loadHuman(): Promise<HumanInstance> {
   loading ??= (async () => {
@@ -170,6 +184,7 @@ export function loadHuman(): Promise<HumanInstance> {
     };
     const human = new Human(CONFIG);
     await human.load();
+    releaseWeightFiles(Object.values(human.models.models));
     return human;
   })();
   loading.catch(() => {
@@ -214,10 +229,19 @@ function normalised(embedding: number[] | undefined): number[] | null {
   return embedding.map((v) => v / norm);
 }
 
+/**
+ * The photo as human takes it without copying it again: floats (human turns integers into a float copy) and
+ * without the batch axis (human copies a 4-D tensor, and adds the axis to a 3-D one in place). Each full-size
+ * copy grew the WASM heap, which never shrinks, by the photo's size in floats (~9.5 MB at 1024 × 772).
+ */
+function inputTensor(human: HumanInstance, img: RgbImage): Tensor {
+  return human.tf.tensor(Float32Array.from(img.data), [img.height, img.width, 3], 'float32');
+}
+
 /** Faces with the evidence the photo check judges (detector score, mesh, landmarks, embedding), tallest first. */
 export async function detectFaces(img: RgbImage): Promise<FaceEvidence[]> {
   const human = await loadHuman();
-  const tensor = human.tf.tensor(img.data, [1, img.height, img.width, 3], 'int32');
+  const tensor = inputTensor(human, img);
   let detected: HumanResult['face'] = [];
   try {
     // The detector and the mesh over the whole photo; the embedding, the costly part, only for the faces the
@@ -247,13 +271,14 @@ export async function detectFaces(img: RgbImage): Promise<FaceEvidence[]> {
         if (!crop) continue;
         read++;
         face.embedding = await embeddingOf(human, crop);
-        if (!meshEvidenceHolds(face) && face.embedding) face.faceness = facenessOf(face.embedding);
+        // Asked of every face, its mesh held or not: an animal's head can fit a mesh (decision 016, "Animals").
+        if (face.embedding) face.faceness = facenessOf(face.embedding);
         if (faceEvidenceHolds(face)) people.push(face);
       }
     };
     await readFaces(found.filter((f) => meshEvidenceHolds(f.evidence)));
     // Only a photo where no mesh holds has the rest read (a face in profile or behind mirrored glasses, or an
-    // object): their embedding alone may still show a face (PHOTO_CHECK.minFaceness). Elsewhere they would cost
+    // object): their embedding alone may still show a face (PHOTO_CHECK.minFacenessWithoutMesh). Elsewhere they would cost
     // an embedding each (~0.1 s) on most party photos and change nothing but, rarely, a second person.
     if (!people.length) await readFaces(found.filter((f) => !meshEvidenceHolds(f.evidence)));
     return found.map((f) => f.evidence);
@@ -299,9 +324,11 @@ const MEAN_BGR = [103.939, 116.779, 123.68];
 
 export async function detect(img: RgbImage): Promise<Detections> {
   const human = await loadHuman();
-  const tensor = human.tf.tensor(img.data, [1, img.height, img.width, 3], 'int32');
+  const tensor = inputTensor(human, img);
   try {
     const result = await human.detect(tensor, CAPTION_MODELS);
+    // The first caption loaded the captions' own models.
+    releaseWeightFiles(Object.values(human.models.models));
     return {
       faces: result.face
         .map((f) => {

@@ -5,7 +5,7 @@ import { FACE_EMBEDDING, faceSimilarity } from '../../common/face-match.ts';
  * The mean face: the average embedding (FACE_EMBEDDING, scaled to length 1) of the main faces of the evaluation
  * set's 50 tuning portraits (bench/photo-eval), written by `node --import tsx bench/photo-eval/mean-face.ts`
  * into mean-face.json beside this file. A test recomputes it. Any face the description model sees lies near
- * it; the crops of objects the detector mistakes for faces lie further off (PHOTO_CHECK.minFaceness).
+ * it; the crops of objects and animals the detector mistakes for faces lie further off (PHOTO_CHECK.minFaceness).
  */
 export interface MeanFace {
   /** FACE_EMBEDDING.version of the embeddings it was averaged from. */

@@ -34,11 +34,12 @@ export async function measurePhoto(bytes: Uint8Array): Promise<PhotoMeasures> {
   } catch (err) {
     return { ...base, error: (err as Error).message };
   }
+  // The classifier first: in this order the WASM heap, which keeps its largest size, settled ~10 MB lower.
+  const nsfw = await nsfwScores(img);
   const faces = await detectFaces(img);
   const counted = countedFaces(faces);
   const main = counted[0];
   const faceLuma = main ? lumaOf(img, main.box) : null;
-  const nsfw = await nsfwScores(img);
   // A face filling the frame can look explicit to the classifier; what is explicit stays so without faces.
   const nsfwFacesMasked =
     explicitScore(nsfw) >= PHOTO_CHECK.nsfwExplicit && counted.length

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { RgbImage } from './colours.ts';
-import { loadHuman, type HumanTf } from './human-model.ts';
+import { loadHuman, releaseWeightFiles, type HumanTf } from './human-model.ts';
 import type { NsfwScores } from './types.ts';
 
 /**
@@ -12,8 +12,8 @@ import type { NsfwScores } from './types.ts';
  * nsfwjs ships its models inside the package as scripts holding base64 text, and its own loader converts
  * that text byte by byte (5.6 s and ~270 MB here). The model files are read by path instead (the package's
  * exports map does not list them) and decoded with Buffer (0.2 s, ~40 MB); the graph model then needs only
- * tfjs-converter, which human brings. Preprocessing is nsfwjs's own: scale to 0..1, bilinear resize to
- * 224 × 224 with aligned corners.
+ * tfjs-converter, which human brings. Preprocessing is nsfwjs's own (classifierInput): scale to 0..1, bilinear
+ * resize to 224 × 224 with aligned corners.
  */
 
 const require = createRequire(import.meta.url);
@@ -33,9 +33,16 @@ let loading: Promise<Classifier> | undefined;
 function loadClassifier(): Promise<Classifier> {
   loading ??= (async () => {
     const { tf } = await loadHuman();
-    const modelJson = require(join(MODEL_DIR, 'model.min.js')) as ModelJson;
+    // Each file is required once and dropped from require's cache: its text is not needed once decoded.
+    const once = (file: string): unknown => {
+      const path = join(MODEL_DIR, file);
+      const exported: unknown = require(path);
+      delete require.cache[path];
+      return exported;
+    };
+    const modelJson = once('model.min.js') as ModelJson;
     const shards = modelJson.weightsManifest.flatMap((group) =>
-      group.paths.map((path) => Buffer.from(require(join(MODEL_DIR, `${path}.min.js`)) as string, 'base64')),
+      group.paths.map((path) => Buffer.from(once(`${path}.min.js`) as string, 'base64')),
     );
     const weights = Buffer.concat(shards);
     const model = await tf.loadGraphModel(
@@ -46,6 +53,7 @@ function loadClassifier(): Promise<Classifier> {
         weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
       }),
     );
+    releaseWeightFiles([model]);
     return { tf, model };
   })();
   loading.catch(() => {
@@ -59,14 +67,55 @@ export async function loadNsfwModel(): Promise<void> {
   await loadClassifier();
 }
 
+/**
+ * The classifier's input as nsfwjs makes it (0..1, bilinear resize to 224 × 224 with aligned corners, as
+ * tf.image.resizeBilinear computes it), computed here from the decoded pixels: in the WASM backend the full-size
+ * copies that resize needs (the photo as integers, as floats, divided) grew its heap, which never shrinks, by
+ * ~30 MB for one 1 MP photo.
+ */
+export function classifierInput(img: RgbImage): Float32Array {
+  const { data, width, height } = img;
+  const out = new Float32Array(INPUT_SIZE * INPUT_SIZE * 3);
+  // Each output column's two source columns (as byte offsets in a row) and its weight, computed once.
+  const left = new Int32Array(INPUT_SIZE);
+  const right = new Int32Array(INPUT_SIZE);
+  const dxs = new Float32Array(INPUT_SIZE);
+  const scaleX = (width - 1) / (INPUT_SIZE - 1);
+  for (let x = 0; x < INPUT_SIZE; x++) {
+    const sx = x * scaleX;
+    left[x] = Math.floor(sx) * 3;
+    right[x] = Math.min(width - 1, Math.ceil(sx)) * 3;
+    dxs[x] = sx - Math.floor(sx);
+  }
+  const scaleY = (height - 1) / (INPUT_SIZE - 1);
+  let k = 0;
+  for (let y = 0; y < INPUT_SIZE; y++) {
+    const sy = y * scaleY;
+    const top = Math.floor(sy) * width * 3;
+    const bottom = Math.min(height - 1, Math.ceil(sy)) * width * 3;
+    const dy = sy - Math.floor(sy);
+    for (let x = 0; x < INPUT_SIZE; x++) {
+      const dx = dxs[x]!;
+      for (let c = 0; c < 3; c++) {
+        const tl = data[top + left[x]! + c]!;
+        const tr = data[top + right[x]! + c]!;
+        const bl = data[bottom + left[x]! + c]!;
+        const br = data[bottom + right[x]! + c]!;
+        const upper = tl + (tr - tl) * dx;
+        const lower = bl + (br - bl) * dx;
+        out[k++] = (upper + (lower - upper) * dy) / 255;
+      }
+    }
+  }
+  return out;
+}
+
 /** The five class probabilities nsfwjs reports for an image (they sum to 1). */
 export async function nsfwScores(img: RgbImage): Promise<NsfwScores> {
   const { tf, model } = await loadClassifier();
-  const input = tf.tensor(img.data, [1, img.height, img.width, 3], 'int32');
+  const input = tf.tensor(classifierInput(img), [1, INPUT_SIZE, INPUT_SIZE, 3], 'float32');
   try {
-    const output = tf.tidy(() =>
-      model.predict(tf.image.resizeBilinear(tf.div(tf.cast(input, 'float32'), 255), [INPUT_SIZE, INPUT_SIZE], true)),
-    );
+    const output = model.predict(input);
     const p = await output.data();
     output.dispose();
     // nsfwjs's class order (dist/cjs/nsfw_classes.js).

@@ -80,10 +80,7 @@ export interface FaceEvidence {
   landmarks: { rightEye: BoxPoint; leftEye: BoxPoint; nose: BoxPoint; mouth: BoxPoint } | null;
   /** The description model's face embedding scaled to length 1; null when it gave none. */
   embedding: number[] | null;
-  /**
-   * Read only when the mesh does not hold (a face turned away or behind dark glasses): the embedding's similarity
-   * to the mean face (server/vision/mean-face.ts); null otherwise.
-   */
+  /** The embedding's similarity to the mean face (server/vision/mean-face.ts); null without an embedding. */
   faceness: number | null;
 }
 

@@ -46,7 +46,11 @@ export interface IdentityPort {
   getToken(): Promise<string | null>;
   /** Built-in accounts only; the hosted build signs in with the identity provider's own widgets. */
   signIn(input: { email: string; password: string }): Promise<void>;
-  signUp(input: { name: string; email: string; password: string }): Promise<void>;
+  /**
+   * Signs nobody in: the mailed confirmation link does, and leads to `next` (a deep `/app/...` link the visitor
+   * came from) or /app/create-image.
+   */
+  signUp(input: { name: string; email: string; password: string; next?: string }): Promise<void>;
   signOut(): Promise<void>;
   /**
    * Opens the identity provider's own account page, where the person can delete their account (hosted build:

@@ -352,6 +352,29 @@ describe('the shoot page', () => {
     expect(screen.getByText(/Shoot cancelled/)).toBeTruthy();
   });
 
+  it('counts the time left down by the second under a minute, from the photos measured so far', async () => {
+    const fast = { started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:00:03.000Z' };
+    let current = shoot([
+      photo(0, 'SUCCEEDED', fast),
+      photo(1, 'RUNNING'),
+      ...Array.from({ length: 10 }, (_, i) => photo(i + 2, 'QUEUED')),
+    ]);
+    const fake = renderAt('/app/photo-shoots/shoot-1', { routes: { '/api/shoots/shoot-1': () => current } });
+    // 11 photos left at 3 s each, one at a time.
+    await waitFor(() => expect(screen.getByTestId('shoot-progress').textContent).toBe('1 of 12 ready · about 33 s left'));
+    const seconds = () => Number(/about (\d+) s left/.exec(screen.getByTestId('shoot-progress').textContent ?? '')?.[1]);
+    await waitFor(() => expect(seconds()).toBeLessThanOrEqual(31), { timeout: 4000 });
+    // A photo lands: the estimate is made again from what was measured.
+    current = shoot([
+      photo(0, 'SUCCEEDED', fast),
+      photo(1, 'SUCCEEDED', fast),
+      photo(2, 'RUNNING'),
+      ...Array.from({ length: 9 }, (_, i) => photo(i + 3, 'QUEUED')),
+    ]);
+    fake.emit({ type: 'shoot', id: 'shoot-1', status: 'RUNNING' });
+    await waitFor(() => expect(screen.getByTestId('shoot-progress').textContent).toBe('2 of 12 ready · about 30 s left'));
+  });
+
   it('shows a photo deleted from My Generations as deleted, and no Download all once none is left', async () => {
     let current = shoot(
       [photo(0, 'SUCCEEDED'), photo(1, 'SUCCEEDED', { deleted: true, image_url: null, generation_id: null })],

@@ -175,7 +175,7 @@ describe('Previous Trainings: a character’s menu', () => {
 
 describe('profile: Your Data', () => {
   function renderProfile(props: {
-    onDeleteAccount?: (email: string) => Promise<void>;
+    onDeleteAccount?: (email: string, password: string) => Promise<void>;
     onDownloadData?: () => Promise<void>;
     onOpenAccountDeletion?: () => void;
   }) {
@@ -200,7 +200,7 @@ describe('profile: Your Data', () => {
     return { onDeleteAccount, onDownloadData };
   }
 
-  it('deletes the account only after the e-mail is typed right, and shows the server’s refusal', async () => {
+  it('deletes the account only after the e-mail is typed right and a password given, and shows the server’s refusal', async () => {
     const { onDeleteAccount } = renderProfile({
       onDeleteAccount: async () => {
         throw new ApiError(502, '{}', ACCOUNT_TEXTS.subscriptionNotCancelled, 'subscription_not_cancelled');
@@ -210,9 +210,13 @@ describe('profile: Your Data', () => {
     await user.click(screen.getByRole('button', { name: 'Delete account' }));
     const dialog = await screen.findByRole('dialog');
     const field = within(dialog).getByLabelText(ACCOUNT_TEXTS.deletePrompt);
+    const password = within(dialog).getByLabelText(ACCOUNT_TEXTS.deletePasswordPrompt);
     const submit = within(dialog).getByRole('button', { name: 'Delete my account' });
     expect(submit).toBeDisabled();
     await user.type(field, 'jamie@example.org');
+    // The e-mail alone does not do.
+    expect(submit).toBeDisabled();
+    await user.type(password, 'my-own-password-1');
     await user.click(submit);
     expect(await within(dialog).findByText(ACCOUNT_TEXTS.emailMismatch)).toBeInTheDocument();
     expect(onDeleteAccount).not.toHaveBeenCalled();
@@ -220,7 +224,24 @@ describe('profile: Your Data', () => {
     await user.type(field, ' Jamie@Example.com ');
     await user.click(submit);
     expect(await within(dialog).findByText(ACCOUNT_TEXTS.subscriptionNotCancelled)).toBeInTheDocument();
-    expect(onDeleteAccount).toHaveBeenCalledExactlyOnceWith('Jamie@Example.com');
+    expect(onDeleteAccount).toHaveBeenCalledExactlyOnceWith('Jamie@Example.com', 'my-own-password-1');
+  });
+
+  it('says a wrong password under the password field', async () => {
+    renderProfile({
+      onDeleteAccount: async () => {
+        throw new ApiError(400, '{}', ACCOUNT_TEXTS.wrongPassword, 'wrong_password');
+      },
+    });
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Delete account' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(ACCOUNT_TEXTS.deletePrompt), 'jamie@example.com');
+    const password = within(dialog).getByLabelText(ACCOUNT_TEXTS.deletePasswordPrompt);
+    await user.type(password, 'not-my-password');
+    await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    expect(await within(dialog).findByText(ACCOUNT_TEXTS.wrongPassword)).toBeInTheDocument();
+    expect(password).toHaveAccessibleDescription(expect.stringContaining(ACCOUNT_TEXTS.wrongPassword));
   });
 
   it('opens the identity provider’s own deletion in the hosted build', async () => {

@@ -38,6 +38,12 @@ export interface FakeCreem {
   refuseCancellations(status: number | null): void;
   /** With `webhook`: each Pay on a checkout page, and the webhook deliveries it made (event type and answer). */
   payments: { checkoutId: string; subscriptionId: string; customerId: string; deliveries: { type: string; status: number }[] }[];
+  /**
+   * With `webhook`: a plan change made in Creem's portal of a subscription paid on a checkout page, as Creem's
+   * "prorate and charge immediately" reports it: `subscription.update` with the new product, and when `charged`
+   * (an upgrade) a `subscription.paid` of the same period with a new transaction. Answers the webhook statuses.
+   */
+  changePlan(subscriptionId: string, productId: string, opts: { charged: boolean }): Promise<number[]>;
   stop(): Promise<void>;
 }
 
@@ -99,6 +105,8 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[];
   const archived = new Set<string>();
   const productLookups: string[] = [];
   const subscriptions = new Map<string, FakeSubscription>();
+  /** What each subscription paid on a checkout page carries in its events (its product changes with a plan change). */
+  const paidFixtures = new Map<string, SubscriptionFixture>();
   const cancellations: { id: string; body: Record<string, unknown> }[] = [];
   let refusal: number | null = null;
   let base = '';
@@ -156,6 +164,7 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[];
     };
     customers.add(fixture.customerId);
     subscriptions.set(fixture.id, { id: fixture.id, productId, customerId: fixture.customerId, status: 'active', canceledAt: null });
+    paidFixtures.set(fixture.id, fixture);
     const completed = signedWebhook(opts.webhook.secret, 'checkout.completed', creemCheckoutCompleted(fixture));
     const paid = signedWebhook(opts.webhook.secret, 'subscription.paid', creemSubscription(fixture));
     const payment = {
@@ -283,6 +292,31 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[];
     return error(404, 'Not Found', `Cannot ${req.method} ${path}`);
   }
 
+  async function deliver(type: string, object: Record<string, unknown>): Promise<number> {
+    if (!opts.webhook) throw new Error('the fake Creem delivers webhooks only when started with `webhook`');
+    const delivery = signedWebhook(opts.webhook.secret, type, object);
+    const res = await fetch(opts.webhook.url, { method: 'POST', headers: delivery.headers, body: delivery.body });
+    await res.arrayBuffer();
+    return res.status;
+  }
+
+  async function changePlan(subscriptionId: string, productId: string, change: { charged: boolean }): Promise<number[]> {
+    const fixture = paidFixtures.get(subscriptionId);
+    const sub = subscriptions.get(subscriptionId);
+    if (!fixture || !sub) throw new Error(`the fake Creem has no paid subscription ${subscriptionId}`);
+    if (!opts.products.includes(productId)) throw new Error(`the fake Creem has no product ${productId}`);
+    // The period stays; only a charged change is a new transaction.
+    const changed: SubscriptionFixture = { ...fixture, productId };
+    paidFixtures.set(subscriptionId, changed);
+    sub.productId = productId;
+    const statuses = [await deliver('subscription.update', creemSubscription(changed))];
+    if (change.charged)
+      statuses.push(
+        await deliver('subscription.paid', creemSubscription({ ...changed, transactionId: `tran_${randomBytes(8).toString('hex')}` })),
+      );
+    return statuses;
+  }
+
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: handle, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
@@ -300,6 +334,7 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[];
       refusal = status;
     },
     payments,
+    changePlan,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

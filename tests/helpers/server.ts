@@ -13,6 +13,8 @@ import type { ReadinessReport } from '../../server/ops/readiness.ts';
 import { SERVER_TIMEOUTS, serveWithTimeouts, type ServerTimeouts } from '../../server/http/timeouts.ts';
 import { createVisionAnalyser, type VisionAnalyser } from '../../server/vision/analyser.ts';
 import { testDatabaseUrl } from './test-database.ts';
+import { waitFor } from './wait.ts';
+import type { LocalOutbox } from '../../server/providers/mail/local-outbox.ts';
 
 export { testDatabaseUrl };
 
@@ -54,8 +56,13 @@ export interface TestServer {
   dataDir: string;
   /** A cookie-keeping client that speaks to this server like a browser on its origin. */
   client(): TestClient;
-  /** Signs up a new user and returns a client holding their session, plus their users row id. */
+  /**
+   * Signs up a new user and confirms the address with the link the server mailed (sign-up itself signs nobody
+   * in), and returns a client holding the session that link made, plus their users row id.
+   */
   signUp(opts?: { email?: string; name?: string; credits?: number }): Promise<{ client: TestClient; userId: string; email: string }>;
+  /** The link to `path` (e.g. '/api/auth/verify-email') in the newest mail to `email`, as a path on this server. */
+  mailedLink(email: string, path: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -69,9 +76,17 @@ export interface StartTestServerOptions {
   /** Reuse a data folder (restart tests). */
   dataDir?: string;
   databaseUrl?: string;
+  /**
+   * The texts of the mail an SMTP server received for an address, oldest first, when the server sends over SMTP
+   * (SMTP_URL); otherwise mail is read from the local outboxes (DATA_DIR/outbox) of the running test servers.
+   */
+  mailbox?: (email: string) => string[] | Promise<string[]>;
 }
 
 let testVision: VisionAnalyser | undefined;
+
+/** The local outboxes of this process's running test servers: a sign-up's mail is in whichever instance sent it. */
+const runningOutboxes = new Set<LocalOutbox>();
 
 /**
  * One image analyser for every test server of a Vitest worker (the server suites share a worker's module
@@ -122,6 +137,7 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     const s = serveWithTimeouts({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', timeouts }, () => resolve(s));
   });
   const port = (server.address() as AddressInfo).port;
+  if (rt.mail.outbox) runningOutboxes.add(rt.mail.outbox);
   const url = `http://127.0.0.1:${port}`;
 
   const ts: TestServer = {
@@ -130,16 +146,38 @@ export async function startTestServer(opts: StartTestServerOptions = {}): Promis
     port,
     dataDir,
     client: () => new TestClient(url),
+    async mailedLink(email, path) {
+      // Oldest first, as an SMTP server receives them. Any instance on the same database may have sent it.
+      const texts = async () =>
+        opts.mailbox
+          ? opts.mailbox(email)
+          : (await Promise.all([...runningOutboxes].map((outbox) => outbox.list())))
+              .flat()
+              .filter((m) => m.to === email)
+              .sort((x, y) => x.sentAt.localeCompare(y.sentAt))
+              .map((m) => m.text);
+      const link = await waitFor(`a mail to ${email} with a link to ${path}`, async () =>
+        (await texts())
+          .flatMap((text) => text.match(/https?:\/\/[^\s\]]+/g) ?? [])
+          .reverse()
+          .find((l) => new URL(l).pathname.startsWith(path)),
+      );
+      const { pathname, search } = new URL(link);
+      return pathname + search;
+    },
     async signUp(o = {}) {
       const email = o.email ?? `user-${randomUUID().slice(0, 8)}@example.com`;
       const client = new TestClient(url);
       const res = await client.post('/api/auth/sign-up/email', { email, password: 'correct-horse-1', name: o.name ?? 'Test User' });
       if (res.status !== 200) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+      const confirmed = await client.get(await ts.mailedLink(email, '/api/auth/verify-email'));
+      if (confirmed.status !== 302 || !client.cookieHeader()) throw new Error(`confirming the address failed: ${confirmed.status}`);
       const me = await (await client.post('/api/me/sync')).json();
       if (o.credits) await rt.credits.grant(me.id, o.credits, 'test grant', `test:${randomUUID()}`);
       return { client, userId: me.id as string, email };
     },
     async stop() {
+      if (rt.mail.outbox) runningOutboxes.delete(rt.mail.outbox);
       server.close();
       server.closeAllConnections();
       await rt.close();

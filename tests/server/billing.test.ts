@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { CHECKOUT_EMAIL_MESSAGE } from '@common/billing.ts';
-import { paymentEvents, subscriptions, users } from '../../server/db/schema.ts';
+import { creditLedger, paymentEvents, subscriptions, users } from '../../server/db/schema.ts';
 import { createCreemProvider } from '../../server/providers/payments/creem.ts';
 import { PaymentProviderError } from '../../server/providers/payments/index.ts';
 import {
@@ -264,6 +264,105 @@ describe.each(testDatabases())('billing (%s)', (database) => {
     });
   });
 
+  describe('plan changes mint nothing', () => {
+    const CREDITS: Record<string, number> = { BASIC: 1500, STANDARD: 4500, PROFESSIONAL: 10000 };
+    const grantReasons = async (userId: string) =>
+      (await ts.rt.db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(asc(creditLedger.createdAt))).map((r) => [
+        r.delta,
+        r.reason,
+      ]);
+
+    it('upgrade → downgrade → upgrade cycles in the sandbox portal grant at most the highest plan held in the period', async () => {
+      const { client, userId, email } = await ts.signUp();
+      const { checkout_url } = await (await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email })).json();
+      expect((await postForm(client, `${new URL(checkout_url).pathname}/pay`)).status).toBe(303);
+      const { creem_customer_id } = await me(client);
+      const { customer_portal_link: portal } = await (await client.post('/api/billing/portal', { customer_id: creem_customer_id })).json();
+      const switchTo = async (plan: string) => {
+        const res = await postForm(client, `${portal}/plan`, { plan });
+        expect(res.status, await res.clone().text()).toBe(303);
+        return res.headers.get('location') ?? '';
+      };
+      const [{ currentPeriodStart: paidFrom }] = await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+
+      // Three cycles of plan changes in one paid period: credits never pass the highest plan held in it.
+      let highest = CREDITS.BASIC;
+      for (let cycle = 0; cycle < 3; cycle++) {
+        for (const plan of ['STANDARD', 'BASIC', 'PROFESSIONAL', 'STANDARD', 'BASIC']) {
+          const upgrade = CREDITS[plan] > CREDITS[(await me(client)).subscription_plan ?? ''];
+          expect(await switchTo(plan)).toContain(upgrade ? 'done=upgraded' : 'done=downgraded');
+          highest = Math.max(highest, CREDITS[plan]);
+          expect(await me(client), `cycle ${cycle}, ${plan}`).toMatchObject({ credits: highest, subscription_plan: plan });
+        }
+      }
+      expect(highest).toBe(CREDITS.PROFESSIONAL);
+      // The upgrade keeps the period, as Creem's prorated charge does.
+      const [row] = await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+      expect(row.currentPeriodStart).toEqual(paidFrom);
+      const page = await (await client.get(`${portal}?done=upgraded`)).text();
+      expect(page).toContain('Only the credits above what this period already granted were added.');
+      expect(page).toContain('Upgrades apply at once within this period and add only the credits above what it has already granted');
+
+      // The renewal after the downgrade grants the lower plan; an upgrade in the new period grants the difference.
+      expect((await postForm(client, `${portal}/renew`)).status).toBe(303);
+      expect((await me(client)).credits).toBe(CREDITS.PROFESSIONAL + CREDITS.BASIC);
+      expect(await switchTo('STANDARD')).toContain('done=upgraded');
+      expect(await switchTo('BASIC')).toContain('done=downgraded');
+      expect(await switchTo('STANDARD')).toContain('done=upgraded');
+      expect((await me(client)).credits).toBe(CREDITS.PROFESSIONAL + CREDITS.STANDARD);
+
+      // Cancelling keeps what was paid for.
+      expect((await postForm(client, `${portal}/cancel`)).status).toBe(303);
+      expect((await postForm(client, `${portal}/end`)).status).toBe(303);
+      expect(await me(client)).toMatchObject({ credits: 14500, subscription_status: 'expired' });
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(14500);
+
+      const day = (d: Date) => d.toISOString().slice(0, 10);
+      const renewedFrom = new Date(paidFrom!);
+      renewedFrom.setUTCMonth(renewedFrom.getUTCMonth() + 1);
+      expect(await grantReasons(userId)).toEqual([
+        [1500, `Basic plan credits for the period from ${day(paidFrom!)}`],
+        [3000, 'Standard plan upgrade: 3,000 credits (difference from Basic)'],
+        [5500, 'Professional plan upgrade: 5,500 credits (difference from Standard)'],
+        [1500, `Basic plan credits for the period from ${day(renewedFrom)}`],
+        [3000, 'Standard plan upgrade: 3,000 credits (difference from Basic)'],
+      ]);
+    });
+
+    it('replayed and parallel payments of one period grant at most its highest plan, each payment once', async () => {
+      const { client, userId } = await ts.signUp();
+      const sub = { id: `sub_${uid()}`, customerId: `cust_${uid()}`, userId, periodStart: new Date('2026-11-01T00:00:00Z') };
+      const product = (plan: string) => `prod_sandbox_${plan.toLowerCase()}`;
+      const first = signedWebhook(
+        SANDBOX_SECRET,
+        'subscription.paid',
+        creemSubscription({ ...sub, productId: product('BASIC'), transactionId: `tran_${uid()}` }),
+      );
+      expect((await post(first.body, first.headers)).status).toBe(200);
+      // Eight upgrade payments of the period (each its own transaction), each delivered twice (a replay, and the
+      // same payment under a new event id), all at once.
+      const upgrades = ['STANDARD', 'PROFESSIONAL', 'STANDARD', 'PROFESSIONAL', 'STANDARD', 'PROFESSIONAL', 'STANDARD', 'PROFESSIONAL'].map(
+        (plan) => creemSubscription({ ...sub, productId: product(plan), transactionId: `tran_${uid()}` }),
+      );
+      const deliveries = upgrades.flatMap((object) => {
+        const e = signedWebhook(SANDBOX_SECRET, 'subscription.paid', object);
+        return [e, e, signedWebhook(SANDBOX_SECRET, 'subscription.paid', object)];
+      });
+      const answers = await Promise.all(deliveries.map((e) => post(e.body, e.headers)));
+      expect(answers.map((r) => r.status)).toEqual(Array(deliveries.length).fill(200));
+      expect((await me(client)).credits).toBe(CREDITS.PROFESSIONAL);
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(CREDITS.PROFESSIONAL);
+
+      // A payment without a transaction id (keyed by its period) upgrades once too.
+      const base = { id: `sub_${uid()}`, customerId: `cust_${uid()}`, userId: (await ts.signUp()).userId, periodStart: sub.periodStart };
+      for (const plan of ['BASIC', 'STANDARD', 'STANDARD', 'BASIC', 'PROFESSIONAL', 'PROFESSIONAL']) {
+        const e = signedWebhook(SANDBOX_SECRET, 'subscription.paid', creemSubscription({ ...base, productId: product(plan) }));
+        expect((await post(e.body, e.headers)).status).toBe(200);
+      }
+      expect(await ts.rt.credits.ledgerSum(base.userId)).toBe(CREDITS.PROFESSIONAL);
+    });
+  });
+
   describe('sandbox payments end to end over HTTP', () => {
     it('subscribes, switches plan, renews and cancels through signed webhooks', async () => {
       const { client, userId, email } = await ts.signUp();
@@ -348,22 +447,22 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       );
       expect(upgrades.map((r) => r.status)).toContain(303);
       for (const r of upgrades) expect([303, 409]).toContain(r.status);
-      expect(await me(client)).toMatchObject({ credits: 14500, subscription_status: 'active', subscription_plan: 'PROFESSIONAL' });
+      expect(await me(client)).toMatchObject({ credits: 10000, subscription_status: 'active', subscription_plan: 'PROFESSIONAL' });
 
       expect((await postForm(client, `${customer_portal_link}/renew`)).status).toBe(303);
-      expect((await me(client)).credits).toBe(24500);
+      expect((await me(client)).credits).toBe(20000);
       // At most once per simulated period: the renewed period has not begun, so there is nothing to renew.
       const renewAgain = await postForm(client, `${customer_portal_link}/renew`);
       expect(renewAgain.status).toBe(409);
       expect(await renewAgain.text()).toContain('The next renewal has already been simulated.');
-      expect((await me(client)).credits).toBe(24500);
+      expect((await me(client)).credits).toBe(20000);
       const renewedPortal = await (await client.get(customer_portal_link)).text();
       expect(renewedPortal).not.toContain('Simulate next month’s renewal');
       expect(renewedPortal).toContain('Next month’s renewal has been simulated.');
 
       const downgrade = await postForm(client, `${customer_portal_link}/plan`, { plan: 'BASIC' });
       expect(downgrade.headers.get('location')).toContain('done=downgraded');
-      expect(await me(client)).toMatchObject({ credits: 24500, subscription_plan: 'BASIC' });
+      expect(await me(client)).toMatchObject({ credits: 20000, subscription_plan: 'BASIC' });
 
       // Cancelling asks first, then keeps the plan in force until the paid period ends.
       const confirm = await (await client.get(`${customer_portal_link}/cancel`)).text();
@@ -372,7 +471,7 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       const cancel = await postForm(client, `${customer_portal_link}/cancel`);
       expect(cancel.status).toBe(303);
       expect(cancel.headers.get('location')).toContain('done=canceled');
-      expect(await me(client)).toMatchObject({ credits: 24500, subscription_status: 'active', subscription_plan: 'BASIC' });
+      expect(await me(client)).toMatchObject({ credits: 20000, subscription_status: 'active', subscription_plan: 'BASIC' });
       const canceling = await (await client.get('/api/billing/subscription')).json();
       expect(canceling).toMatchObject({ status: 'active', cancel_at_period_end: true });
       expect(canceling.current_period_end).not.toBeNull();
@@ -389,10 +488,10 @@ describe.each(testDatabases())('billing (%s)', (database) => {
       // Cancelled again, the plan ends with its period: the Free Plan, credits kept.
       await postForm(client, `${customer_portal_link}/cancel`);
       expect((await postForm(client, `${customer_portal_link}/end`)).headers.get('location')).toContain('done=ended');
-      expect(await me(client)).toMatchObject({ credits: 24500, subscription_status: 'expired' });
+      expect(await me(client)).toMatchObject({ credits: 20000, subscription_status: 'expired' });
       expect((await client.post('/api/billing/portal', { customer_id: subscribed.creem_customer_id })).status).toBe(409);
       expect((await postForm(client, `${customer_portal_link}/renew`)).status).toBe(409);
-      expect(await ts.rt.credits.ledgerSum(userId)).toBe(24500);
+      expect(await ts.rt.credits.ledgerSum(userId)).toBe(20000);
 
       // Back on the Free Plan, a new checkout is allowed again.
       expect((await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email })).status).toBe(200);
@@ -648,5 +747,75 @@ describe('creem provider', () => {
     await expect(attempt).rejects.toBeInstanceOf(PaymentProviderError);
     await expect(bad.customerPortalLink('cust_1')).rejects.toBeInstanceOf(PaymentProviderError);
     expect(creem.checkouts.filter((c) => c.customer && (c.customer as { email?: string }).email === 'a@example.com')).toHaveLength(0);
+  });
+});
+
+describe.each(testDatabases())('plan changes at Creem (%s)', (database) => {
+  const apiKey = 'creem_test_plan_changes';
+  const products = { BASIC: 'prod_basic_pc', STANDARD: 'prod_standard_pc', PROFESSIONAL: 'prod_pro_pc' };
+  const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
+  // The fake's checkout pages and portal deliver here; the address is read at each delivery.
+  const hook = { url: '', secret: webhookSecret };
+  let creem: FakeCreem;
+  let ts: TestServer;
+  beforeAll(async () => {
+    creem = await startFakeCreem({ apiKey, products: Object.values(products), webhook: hook });
+    ts = await startTestServer({ database, env: creemEnv({ url: creem.url, apiKey, webhookSecret, products }) });
+    hook.url = `${ts.url}/api/webhooks/creem`;
+  });
+  afterAll(async () => {
+    await ts?.stop();
+    await creem?.stop();
+  });
+
+  it('upgrade → downgrade → upgrade cycles in Creem’s portal grant the difference once per period; a renewal after a downgrade grants the lower plan', async () => {
+    const { client, userId, email } = await ts.signUp();
+    const { checkout_url } = await (await client.post('/api/billing/checkout', { plan: 'BASIC', userId, email })).json();
+    // Pay on Creem's checkout page: checkout.completed (no period), subscription.paid, checkout.completed again.
+    const paid = await fetch(`${checkout_url}/pay`, { method: 'POST', redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    const { subscriptionId, customerId } = creem.payments.at(-1)!;
+    expect(await me(client)).toMatchObject({ credits: 1500, subscription_plan: 'BASIC' });
+
+    const credits = { [products.BASIC]: 1500, [products.STANDARD]: 4500, [products.PROFESSIONAL]: 10000 };
+    let current = products.BASIC;
+    let highest = 1500;
+    for (let cycle = 0; cycle < 3; cycle++) {
+      for (const product of [products.STANDARD, products.BASIC, products.PROFESSIONAL, products.STANDARD, products.BASIC]) {
+        const charged = credits[product] > credits[current];
+        expect(await creem.changePlan(subscriptionId, product, { charged })).toEqual(charged ? [200, 200] : [200]);
+        current = product;
+        highest = Math.max(highest, credits[product]);
+        expect((await me(client)).credits, `cycle ${cycle}, ${product}`).toBe(highest);
+      }
+    }
+    expect(await me(client)).toMatchObject({ credits: 10000, subscription_plan: 'BASIC' });
+
+    // The next month's renewal (a new period, on the Basic plan since the downgrade) grants Basic's credits, once.
+    const [row] = await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.id, subscriptionId));
+    const renewal = signedWebhook(
+      webhookSecret,
+      'subscription.paid',
+      creemSubscription({
+        id: subscriptionId,
+        productId: products.BASIC,
+        customerId,
+        userId,
+        transactionId: `tran_${uid()}`,
+        periodStart: row.currentPeriodEnd!,
+      }),
+    );
+    for (let i = 0; i < 2; i++)
+      expect((await fetch(hook.url, { method: 'POST', body: renewal.body, headers: renewal.headers })).status).toBe(200);
+    expect((await me(client)).credits).toBe(11500);
+    expect(await ts.rt.credits.ledgerSum(userId)).toBe(11500);
+
+    // Cancelling keeps what was paid for.
+    const canceled = signedWebhook(webhookSecret, 'subscription.canceled', {
+      ...creemSubscription({ id: subscriptionId, productId: products.BASIC, customerId, userId, periodStart: row.currentPeriodEnd! }),
+      status: 'canceled',
+    });
+    expect((await fetch(hook.url, { method: 'POST', body: canceled.body, headers: canceled.headers })).status).toBe(200);
+    expect(await me(client)).toMatchObject({ credits: 11500, subscription_status: 'canceled' });
   });
 });

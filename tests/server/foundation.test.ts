@@ -34,11 +34,13 @@ describe.each(testDatabases())('foundation (%s)', (database) => {
     expect(await none.json()).toMatchObject({ code: 'not_found' });
   });
 
-  it('signs up with a hashed password and an HttpOnly SameSite session cookie', async () => {
+  it('signs up with a hashed password; the confirmation link signs in with an HttpOnly SameSite session cookie', async () => {
     const email = `ann-${randomUUID().slice(0, 6)}@example.com`;
     const res = await ts.client().post('/api/auth/sign-up/email', { email, password: 'correct-horse-1', name: 'Ann Lee' });
     expect(res.status).toBe(200);
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('likeness.session_token='))!;
+    expect(res.headers.getSetCookie()).toEqual([]);
+    const confirmed = await ts.client().get(await ts.mailedLink(email, '/api/auth/verify-email'));
+    const cookie = confirmed.headers.getSetCookie().find((c) => c.startsWith('likeness.session_token='))!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
     const stored = await ts.rt.db.query.authAccounts.findFirst();
@@ -106,13 +108,14 @@ describe('an unexpected failure inside sign-up', () => {
 
   it("answers the product's 500 with a request id, logged by the server, not printed by better-auth", async () => {
     // A database that lost its sessions table: better-auth fails with a database error, not an API error.
+    const { email } = await ts.signUp();
     await ts.rt.db.execute(sql`drop table auth_sessions cascade`);
     const consoleError = vi.spyOn(console, 'error');
     try {
-      const res = await ts.client().fetch('/api/auth/sign-up/email', {
+      const res = await ts.client().fetch('/api/auth/sign-in/email', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `u-${randomUUID()}@example.com`, password: 'correct-horse-1', name: 'Dana Park' }),
+        body: JSON.stringify({ email, password: 'correct-horse-1' }),
       });
       expect(res.status).toBe(500);
       expect(await res.json()).toMatchObject({

@@ -241,7 +241,12 @@ describe('fuzzing every endpoint with hostile input', () => {
       body: () => ({ action: 'delete', ids: [randomUUID()] }),
       fields: ['action', 'ids', 'ids.0'],
     },
-    { method: 'POST', path: '/api/me/delete', body: () => ({ email: 'not-this-account@example.com' }), fields: ['email'] },
+    {
+      method: 'POST',
+      path: '/api/me/delete',
+      body: () => ({ email: 'not-this-account@example.com', password: 'not-the-password-1' }),
+      fields: ['email', 'password'],
+    },
     // Finishing someone else's (or no) generation, and a shoot of someone else's (or no) character.
     {
       method: 'POST',

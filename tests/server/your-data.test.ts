@@ -5,10 +5,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TEXTS, EXPORT_RATE_LIMITED } from '@common/account.ts';
+import { TEXT_LIMITS } from '@common/text.ts';
 import { SELECTION_GONE, SELECTION_TOO_LARGE } from '@common/library.ts';
 import type { RealtimeEvent } from '@common/events.ts';
 import { CHARACTER_CANCELLED_NOT_RESTORABLE, CHARACTER_RESTORE_REFUSED, CHARACTER_UNDO_SECONDS } from '@common/training.ts';
-import { creditLedger, generations, loraTrainings, mailOutbox, subscriptions, uploads, users } from '../../server/db/schema.ts';
+import { creditLedger, generations, loraTrainings, mailOutbox, rateLimits, subscriptions, uploads, users } from '../../server/db/schema.ts';
 import type { SandboxProvider } from '../../server/providers/payments/sandbox.ts';
 import { createDeletedCharactersPurge } from '../../server/jobs/deleted-characters.ts';
 import { keyFromMediaUrl } from '../../server/providers/storage/index.ts';
@@ -19,6 +20,9 @@ import { samplePhoto } from '../helpers/photos.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 import { FAST_TRAINING, listTrainings, trainingArchive, trainingEnded, trainingPayload, uploadArchive } from '../helpers/training.ts';
 import { uploadFile } from '../helpers/uploads.ts';
+
+/** The password of every account ts.signUp makes. */
+const PASSWORD = 'correct-horse-1';
 
 const SANDBOX_SECRET = 'sandbox-test-secret-0123456789abcdef';
 const uid = () => randomBytes(6).toString('hex');
@@ -459,17 +463,67 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
     it('refuses a wrong e-mail and erases nothing', async () => {
       const person = await ts.signUp({ credits: 50 });
       await generate(person.client);
-      const wrong = await person.client.post('/api/me/delete', { email: 'someone@else.com' });
+      const wrong = await person.client.post('/api/me/delete', { email: 'someone@else.com', password: PASSWORD });
       expect(wrong.status).toBe(422);
       expect((await wrong.json()).message).toBe(ACCOUNT_TEXTS.emailMismatch);
-      for (const body of [{ email: '' }, {}, { email: 42 }, null]) {
+      for (const body of [{ email: '', password: PASSWORD }, {}, { email: 42, password: PASSWORD }, null]) {
         const res = await person.client.post('/api/me/delete', body);
         expect(res.status).toBe(400);
-        expect((await res.json()).message).toMatch(/^(email|body): /);
+        expect((await res.json()).message).toMatch(/^(email|password|body): /);
       }
-      expect((await ts.client().post('/api/me/delete', { email: person.email })).status).toBe(401);
+      expect((await ts.client().post('/api/me/delete', { email: person.email, password: PASSWORD })).status).toBe(401);
       const me = await (await person.client.get('/api/me')).json();
       expect(me).toMatchObject({ email: person.email, credits: 40 });
+    });
+
+    it('asks for the current password: a missing, wrong or huge one erases nothing, and wrong ones share the limit of Change password', async () => {
+      const person = await ts.signUp({ credits: 50 });
+      await generate(person.client);
+      const answers: { status: number; body: { code?: string; message: string } }[] = [];
+      const attempt = async (body: unknown) => {
+        const res = await person.client.post('/api/me/delete', body);
+        answers.push({ status: res.status, body: await res.json() });
+        return answers.at(-1)!;
+      };
+      // Missing, empty, not text, huge: refused before any password is compared, with the field named.
+      for (const password of [undefined, '', 42, 'x'.repeat(TEXT_LIMITS.passwordMax + 1), 'x'.repeat(1_000_000)]) {
+        const refused = await attempt({ email: person.email, password });
+        expect(refused.status).toBe(400);
+        expect(refused.body.message).toMatch(/^(password|body): /);
+      }
+      // Wrong: 'Your password is incorrect. Nothing was deleted.'
+      const wrong = await attempt({ email: person.email, password: 'not-my-password-1' });
+      expect(wrong).toEqual({
+        status: 400,
+        body: expect.objectContaining({ code: 'wrong_password', message: ACCOUNT_TEXTS.wrongPassword }),
+      });
+      // Wrong current passwords are counted per account with Change password's: 10 in all, then 429 with the wait.
+      for (let i = 0; i < 4; i++) {
+        const res = await person.client.post('/api/auth/change-password', {
+          currentPassword: `wrong-${i}-x`,
+          newPassword: 'quiet-meadow-compass-38',
+        });
+        expect(res.status).toBe(400);
+      }
+      for (let i = 0; i < 5; i++) expect((await attempt({ email: person.email, password: `wrong-again-${i}` })).status).toBe(400);
+      const limited = await attempt({ email: person.email, password: PASSWORD });
+      expect(limited.status).toBe(429);
+      expect(limited.body.message).toBe('Too many wrong passwords. Please try again in 15 minutes.');
+      expect(
+        (await person.client.post('/api/auth/change-password', { currentPassword: PASSWORD, newPassword: 'quiet-meadow-compass-38' }))
+          .status,
+      ).toBe(429);
+
+      // Nothing was erased or cancelled: the account, its image, its credits and its session are all there.
+      const me = await (await person.client.get('/api/me')).json();
+      expect(me).toMatchObject({ email: person.email, credits: 40 });
+      expect(await ts.rt.db.select().from(generations).where(eq(generations.userId, person.userId))).toHaveLength(1);
+      const [user] = await ts.rt.db.select().from(users).where(eq(users.id, person.userId));
+      expect(user.erasedAt).toBeNull();
+
+      // Once the window has passed (its counter gone), the right password deletes.
+      await ts.rt.db.delete(rateLimits).where(eq(rateLimits.key, `password-check:account:${user.clerkId}`));
+      expect((await person.client.post('/api/me/delete', { email: person.email, password: PASSWORD })).status).toBe(204);
     });
 
     it('cancels the sandbox subscription, erases everything, ends the session, and the password no longer signs in', async () => {
@@ -488,7 +542,7 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
       expect((await fetch(`${ts.url}/api/webhooks/sandbox`, { method: 'POST', body: paid.body, headers: paid.headers })).status).toBe(200);
       expect(await (await person.client.get('/api/me')).json()).toMatchObject({ subscription_status: 'active' });
 
-      const res = await person.client.post('/api/me/delete', { email: `  ${person.email.toUpperCase()} ` });
+      const res = await person.client.post('/api/me/delete', { email: `  ${person.email.toUpperCase()} `, password: PASSWORD });
       expect(res.status).toBe(204);
       const [row] = await ts.rt.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
       expect(row.status).toBe('canceled');
@@ -501,7 +555,7 @@ describe.each(testDatabases())('your data, your control (%s)', (database) => {
 
       // The session is over, the same cookie cannot act, and the password no longer signs in.
       expect((await person.client.get('/api/me')).status).toBe(401);
-      expect((await person.client.post('/api/me/delete', { email: person.email })).status).toBe(401);
+      expect((await person.client.post('/api/me/delete', { email: person.email, password: PASSWORD })).status).toBe(401);
       const signIn = await ts.client().post('/api/auth/sign-in/email', { email: person.email, password: 'correct-horse-1' });
       expect(signIn.status).toBe(401);
     });
@@ -538,7 +592,7 @@ describe('delete account with Creem', () => {
     creem.addSubscription(sub);
 
     creem.refuseCancellations(400);
-    const refused = await person.client.post('/api/me/delete', { email: person.email });
+    const refused = await person.client.post('/api/me/delete', { email: person.email, password: PASSWORD });
     expect(refused.status).toBe(502);
     expect(await refused.json()).toMatchObject({ code: 'subscription_not_cancelled', message: ACCOUNT_TEXTS.subscriptionNotCancelled });
     expect(creem.cancellations).toEqual([{ id: sub.id, body: { mode: 'immediate' } }]);
@@ -552,7 +606,7 @@ describe('delete account with Creem', () => {
     ).toHaveLength(1);
 
     creem.refuseCancellations(null);
-    expect((await person.client.post('/api/me/delete', { email: person.email })).status).toBe(204);
+    expect((await person.client.post('/api/me/delete', { email: person.email, password: PASSWORD })).status).toBe(204);
     expect(creem.cancellations).toHaveLength(2);
     const [user] = await ts.rt.db.select().from(users).where(eq(users.id, person.userId));
     expect(user.erasedAt).toBeInstanceOf(Date);
@@ -596,13 +650,13 @@ describe('delete account with Creem', () => {
 
     // Creem could not be reached when the second subscription was found: it would charge on after the account went.
     const unreached = await twoSubscriptions(true);
-    expect((await unreached.person.client.post('/api/me/delete', { email: unreached.person.email })).status).toBe(204);
+    expect((await unreached.person.client.post('/api/me/delete', { email: unreached.person.email, password: PASSWORD })).status).toBe(204);
     expect(creem.cancellations.filter((c) => c.id === unreached.second.id)).toHaveLength(2);
     expect(creem.cancellations.filter((c) => c.id === unreached.first.id)).toHaveLength(1);
 
     // Cancelled when found, its subscription.canceled not yet here: Creem refuses a second cancellation, which is no failure.
     const cancelled = await twoSubscriptions(false);
-    expect((await cancelled.person.client.post('/api/me/delete', { email: cancelled.person.email })).status).toBe(204);
+    expect((await cancelled.person.client.post('/api/me/delete', { email: cancelled.person.email, password: PASSWORD })).status).toBe(204);
     expect(creem.cancellations.filter((c) => c.id === cancelled.second.id)).toHaveLength(2);
     const [erased] = await ts.rt.db.select().from(users).where(eq(users.id, cancelled.person.userId));
     expect(erased?.erasedAt).toBeInstanceOf(Date);

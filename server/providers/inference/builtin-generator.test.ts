@@ -93,6 +93,34 @@ describe('builtin generator', () => {
     expect(readPrompt('a red forest').palette).not.toEqual(readPrompt('a blue forest').palette);
   });
 
+  it("renders 'black and white' and 'monochrome' prompts without colour, with a character too", async () => {
+    /** Mean of each pixel's max − min over R, G and B: 0 for a grey picture. */
+    const saturation = async (image: Buffer) => {
+      const raw = await sharp(image).removeAlpha().raw().toBuffer();
+      let sum = 0;
+      for (let i = 0; i < raw.length; i += 3)
+        sum += Math.max(raw[i]!, raw[i + 1]!, raw[i + 2]!) - Math.min(raw[i]!, raw[i + 1]!, raw[i + 2]!);
+      return sum / (raw.length / 3);
+    };
+    const lora = await buildBuiltinLora({ images: [await photo('#d9a27c', '#3a7bd5')], characterName: 'Ada', triggerWord: 'ada' });
+    const withCharacter = createBuiltinGenerator({ loadLora: async () => lora });
+    const portrait = 'studio portrait of a woman with red hair, teal backdrop, golden light';
+    expect(await saturation(await render({ prompt: portrait }))).toBeGreaterThan(15);
+    for (const prompt of [
+      `black and white ${portrait}`,
+      `${portrait}, monochrome`,
+      'B&W street photo of a man in a red coat',
+      'grayscale landscape at sunset',
+    ]) {
+      expect(readPrompt(prompt).monochrome).toBe(true);
+      expect(await saturation(await render({ prompt })), prompt).toBeLessThan(1.5);
+      expect(await saturation(await render({ prompt, outputFormat: 'png' }))).toBe(0);
+    }
+    const character = await render({ prompt: `black and white headshot of a person`, loras: [{ path: 'x', scale: 1 }] }, withCharacter);
+    expect(await saturation(character)).toBeLessThan(1.5);
+    expect(readPrompt('a white and black cat').monochrome).toBe(false);
+  });
+
   it('paints a different picture for a different prompt', async () => {
     const [beach, city] = [await render({ prompt: 'a beach' }), await render({ prompt: 'a city skyline at night' })];
     expect(await difference(beach, city)).toBeGreaterThan(10);

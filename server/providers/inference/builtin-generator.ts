@@ -139,6 +139,7 @@ export async function renderImage(input: GenerateInput, loras: AppliedLora[] = [
   finishPixels(full.data, width, height, input.numInferenceSteps, rng);
   const mark = previewMark(width, height);
   blendInto(full, await rasterise(mark.svg), mark.left, mark.top);
+  if (reading.monochrome) toGrey(full.data);
 
   const image = sharp(full.data, { raw: { width, height, channels: 3 } });
   return input.outputFormat === 'png'
@@ -365,6 +366,14 @@ function finishPixels(pixels: Buffer, width: number, height: number, steps: numb
       pixels[i + 1] = clampByte(pixels[i + 1]! * g + n);
       pixels[i + 2] = clampByte(pixels[i + 2]! * g + n);
     }
+  }
+}
+
+/** Each RGB pixel to its luma (Rec. 601 weights), in place: a black-and-white photograph's tones. */
+function toGrey(pixels: Buffer): void {
+  for (let i = 0; i < pixels.length; i += 3) {
+    const y = Math.round(0.299 * pixels[i] + 0.587 * pixels[i + 1] + 0.114 * pixels[i + 2]);
+    pixels[i] = pixels[i + 1] = pixels[i + 2] = y;
   }
 }
 

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { fillPrompt } from '@common/photo-shoots.ts';
+import catalogue from '../../catalogue/photo-packs.json' with { type: 'json' };
+import { SAMPLES_PER_PACK } from '../../services/packs.service.ts';
 import { readPrompt } from './builtin-scene.ts';
 import {
   ACCESSORY_WORDS,
@@ -117,6 +120,28 @@ describe('reading a prompt', () => {
  * Every word in the tables reads as its entry, so a new word that another entry shadows (or that the
  * matching cannot see) fails here, named.
  */
+describe('a role naming a kind of photo', () => {
+  it("is not a second person: 'actor headshot of a woman' shows one woman, and every pack cover one person", () => {
+    for (const prompt of ['actor headshot of a woman with brown hair, gray t-shirt', 'commercial actor headshot of a woman, blue shirt']) {
+      const reading = readPrompt(prompt);
+      expect(reading.person?.gender).toBe('feminine');
+      expect(reading.companion).toBeNull();
+    }
+    expect(readPrompt('model portrait of a man').person?.gender).toBe('masculine');
+    // Still two when two are named, and still a person when the role is the subject.
+    expect(readPrompt('an actor and a woman on a stage').companion).not.toBeNull();
+    expect(readPrompt('portrait of an actor on stage').person?.gender).toBe('masculine');
+    for (const [index, pack] of catalogue.packs.entries())
+      for (const [i, template] of pack.prompts.slice(0, SAMPLES_PER_PACK).entries()) {
+        const reading = readPrompt(
+          fillPrompt(template, { triggerWord: 'ada', gender: (index + i) % 2 ? 'female' : 'male', hairColor: 'brown' }),
+        );
+        expect(reading.person, `${pack.id} #${i}`).not.toBeNull();
+        expect(reading.companion, `${pack.id} #${i}`).toBeNull();
+      }
+  });
+});
+
 describe('the word tables', () => {
   function misread<T, V>(table: { words: readonly string[]; value: T }[], read: (word: string) => V, expected: (value: T) => V): string[] {
     return table.flatMap((e) =>

@@ -91,6 +91,8 @@ export interface SceneReading {
   person: PersonReading | null;
   /** A second person beside the first ("a couple", "a man and a woman"); null for one. */
   companion: PersonReading | null;
+  /** 'Black and white', 'monochrome', 'greyscale': the picture is rendered without colour. */
+  monochrome: boolean;
 }
 
 const BASE_PALETTES: Record<SceneKind, Palette> = {
@@ -235,6 +237,20 @@ function readHair(text: string): { colour: string | null; length: HairStyle | nu
 
 const PERSON_NOUNS: WordEntry<Gender>[] = GENDER_WORDS.map((e) => ({ ...e, words: e.words.filter((w) => !PRONOUNS.includes(w)) }));
 
+/** Person words that are never only a kind of photo ('a man portrait' still shows a man). */
+const PLAIN_PERSON_WORDS = ['man', 'men', 'woman', 'women', 'boy', 'boys', 'girl', 'girls', 'guy', 'lady', 'person', 'people'];
+const PHOTO_KIND_ROLE = new RegExp(
+  `${wordsPattern(PERSON_NOUNS.flatMap((e) => e.words).filter((w) => !PLAIN_PERSON_WORDS.includes(w)))}` +
+    '(?=\\s+(?:headshots?|portraits?|photos?|photographs?|shots?)(?![a-z0-9]))',
+  'g',
+);
+
+/**
+ * A role that names a kind of photo ('actor headshot', 'model portrait') is not someone in it: blanked (same
+ * length, so positions hold) before people are read. 'Actor headshot of a woman' is one woman, not a man too.
+ */
+const withoutPhotoKindRoles = (text: string) => text.replace(PHOTO_KIND_ROLE, (role) => ' '.repeat(role.length));
+
 /**
  * Who is in the picture: one person, or two when the prompt says so ("a couple", "two women") or names a
  * second ("a man and a woman", "a woman in red and her husband in a suit"). With two named, each is read
@@ -311,8 +327,11 @@ function readPerson(
   return { person, rest: accessories.rest };
 }
 
+/** Words that ask for a picture without colour. */
+const MONOCHROME = /\b(black[- ]and[- ]white|black & white|b&w|monochrome|greyscale|grayscale)\b/;
+
 export function readPrompt(prompt: string): SceneReading {
-  const text = prompt.toLowerCase();
+  const text = withoutPhotoKindRoles(prompt.toLowerCase());
   const time = findAll(text, TIME_WORDS);
   const night = time.some((t) => t.value === 'night');
   const golden = time.some((t) => t.value === 'golden');
@@ -347,6 +366,7 @@ export function readPrompt(prompt: string): SceneReading {
     interior: firstEntry(text, INTERIOR_WORDS) ?? 'room',
     person,
     companion,
+    monochrome: MONOCHROME.test(text),
   };
 }
 

@@ -57,7 +57,8 @@ export function createLocalIdentity(): IdentityPort {
       return (cached ?? (await session()))?.session.token ?? null;
     },
     signIn: (input) => post('/sign-in/email', input),
-    signUp: (input) => post('/sign-up/email', input),
+    // The library's callbackURL field carries where the confirmation link leads (server/auth/local.ts).
+    signUp: ({ next, ...input }) => post('/sign-up/email', next ? { ...input, callbackURL: next } : input),
     signOut: () => post('/sign-out', {}),
     changePassword: (input) => post('/change-password', input),
     requestPasswordReset: (email) => post('/request-password-reset', { email }),

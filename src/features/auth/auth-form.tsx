@@ -11,7 +11,8 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { sessionUserKey, useSessionUser } from '@/features/session/api';
 import { ACCOUNT_TEXTS } from '@common/account';
 import { TEXT_LIMITS } from '@common/text';
-import { authPath, NEXT_PARAM, postAuthPath } from './paths';
+import { CheckEmail } from './check-email';
+import { authPath, NEXT_PARAM, POST_AUTH_PATH, postAuthPath } from './paths';
 
 /** The password rule carries zxcvbn's dictionaries (~400 KB): loaded only when someone signs up. */
 const loadPasswordRule = () => import('@common/password');
@@ -20,11 +21,12 @@ const loadPasswordRule = () => import('@common/password');
 const PASSWORD_TOO_SHORT = `Use at least ${TEXT_LIMITS.passwordMin} characters for your password.`;
 const INVALID_EMAIL = 'Enter a valid email address.';
 
+/** A wrong password, an unknown address and an account not confirmed yet get the same answer from the server. */
+const isWrongPassword = (err: unknown) => err instanceof ApiError && (err.status === 401 || err.code === 'INVALID_EMAIL_OR_PASSWORD');
+
 function authErrorMessage(err: unknown, mode: 'sign-in' | 'sign-up'): string {
   if (err instanceof ApiError) {
-    if (err.status === 401 || err.code === 'INVALID_EMAIL_OR_PASSWORD') return 'Incorrect email or password. Please try again.';
-    if (err.code === 'USER_ALREADY_EXISTS' || err.code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL' || err.status === 422)
-      return 'An account with this email already exists. Sign in instead.';
+    if (isWrongPassword(err)) return 'Incorrect email or password. Please try again.';
     if (err.code === 'PASSWORD_TOO_SHORT') return PASSWORD_TOO_SHORT;
     if (err.code === 'INVALID_EMAIL') return INVALID_EMAIL;
     if (err.status === 429) return err.message;
@@ -68,10 +70,15 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
+  // The address a confirmation link went (or may have gone) to: 'Check your e-mail to continue'.
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [unconfirmedHint, setUnconfirmedHint] = useState(false);
+  const [resend, setResend] = useState(false);
   const isSignUp = mode === 'sign-up';
   // Where 'Delete account' on the profile page lands once the account is gone.
   const accountDeleted = !isSignUp && params.get('deleted') === '1';
 
+  if (sentTo) return <CheckEmail email={sentTo} sendNow={resend} />;
   if (session.isPending) return <PageSpinner />;
   if (session.data && !busy) return <Navigate to={landing} replace />;
 
@@ -103,14 +110,26 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         return;
       }
     }
+    setUnconfirmedHint(false);
     try {
-      if (isSignUp) await identity.signUp({ name: name.trim(), email: email.trim(), password });
-      else await identity.signIn({ email: email.trim(), password });
+      if (isSignUp) {
+        // The same answer for a new and a taken address, and nobody is signed in by it: the mailed link does that.
+        await identity.signUp({
+          name: name.trim(),
+          email: email.trim(),
+          password,
+          ...(landing === POST_AUTH_PATH ? {} : { next: landing }),
+        });
+        setSentTo(email.trim());
+        return;
+      }
+      await identity.signIn({ email: email.trim(), password });
       await qc.fetchQuery({ queryKey: sessionUserKey, queryFn: () => identity.loadUser(), staleTime: 0 });
       navigate(landing, { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.code === 'WEAK_PASSWORD') setFieldErrors({ password: err.message });
       else setError(authErrorMessage(err, mode));
+      setUnconfirmedHint(!isSignUp && isWrongPassword(err));
       setBusy(false);
     }
   }
@@ -127,6 +146,21 @@ export function AuthForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         </p>
         <form className="mt-6 flex flex-col gap-4" onSubmit={submit} noValidate>
           {error && <Banner tone="red">{error}</Banner>}
+          {unconfirmedHint && identity.sendVerificationEmail && (
+            <p className="-mt-2 text-sm text-fg-muted">
+              Signed up but not confirmed yet?{' '}
+              <button
+                type="button"
+                className="font-medium text-brand hover:underline"
+                onClick={() => {
+                  setResend(true);
+                  setSentTo(email.trim());
+                }}
+              >
+                Send the link again
+              </button>
+            </p>
+          )}
           {accountDeleted && !error && <Banner tone="green">{ACCOUNT_TEXTS.deleted}</Banner>}
           {isSignUp && (
             <Input

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '@/backend/backend-context';
 import { ApiError } from '@/backend/api-error';
@@ -10,6 +10,7 @@ import { RESET_REQUESTED_TEXT } from '@common/auth';
 import { TEXT_LIMITS } from '@common/text';
 import { sessionUserKey } from '@/features/session/api';
 import { AuthShell } from './auth-shell';
+import { NEXT_PARAM, postAuthPath } from './paths';
 
 /** The password rule of sign-up (zxcvbn's dictionaries, ~400 KB): loaded only on this page. */
 const loadPasswordRule = () => import('@common/password');
@@ -178,16 +179,22 @@ export function ResetPasswordForm() {
   );
 }
 
-/** Where the confirmation link lands: confirmed, or why not. */
+/**
+ * Where the confirmation link lands: confirmed, or why not. A new account's link (`next`) signed the person in
+ * and leads on into the app.
+ */
 export function VerifyEmailResult() {
   const [params] = useSearchParams();
   const error = params.get('error');
+  const next = params.get(NEXT_PARAM);
+  if (!error && next) return <Navigate to={postAuthPath(next)} replace />;
   return (
     <AuthShell title={error ? 'Link not valid' : 'E-mail address confirmed'}>
       <div className="mt-6 flex flex-col gap-4">
         {error ? (
           <Banner tone="red">
-            This confirmation link is invalid or has expired. Sign in and use Send again on the banner for a new one.
+            This confirmation link is invalid or has expired. For a new one, sign in with your address and password and choose Send the link
+            again.
           </Banner>
         ) : (
           <Banner tone="green">Thank you! Your e-mail address is confirmed.</Banner>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useBackend } from '@/backend/backend-context';
-import { ApiError } from '@/backend/api-error';
 import { Banner } from '@/components/ui/banner';
 import { useSessionUser } from '@/features/session/api';
+import { SendAgainButton, useSendAgain } from './send-again';
 
 const dismissedKey = (userId: string) => `likeness:verify-email-dismissed:${userId}`;
 
@@ -15,20 +15,10 @@ export function VerifyEmailBanner() {
   const { identity } = useBackend();
   const user = useSessionUser().data;
   const [dismissed, setDismissed] = useState(() => (user ? sessionStorage.getItem(dismissedKey(user.id)) === '1' : false));
-  const [state, setState] = useState<{ busy?: boolean; sent?: boolean; error?: string }>({});
+  const email = user?.primaryEmailAddress?.emailAddress ?? '';
+  const { state, sendAgain } = useSendAgain(email);
 
   if (!user || user.emailVerified !== false || dismissed || !identity.sendVerificationEmail) return null;
-  const email = user.primaryEmailAddress?.emailAddress ?? '';
-
-  async function sendAgain() {
-    setState({ busy: true });
-    try {
-      await identity.sendVerificationEmail!(email);
-      setState({ sent: true });
-    } catch (err) {
-      setState({ error: err instanceof ApiError && err.status === 429 ? err.message : 'Could not send it. Please try again in a moment.' });
-    }
-  }
 
   return (
     <Banner
@@ -46,14 +36,7 @@ export function VerifyEmailBanner() {
         {!state.sent && (
           <>
             {' '}
-            <button
-              type="button"
-              className="inline-flex min-h-6 items-center font-semibold text-fg underline underline-offset-2 hover:no-underline disabled:opacity-60"
-              disabled={state.busy}
-              onClick={() => void sendAgain()}
-            >
-              {state.busy ? 'Sending…' : 'Send again'}
-            </button>
+            <SendAgainButton state={state} onClick={() => void sendAgain()} label="Send again" />
           </>
         )}
       </p>

@@ -16,10 +16,10 @@ export function useAccountData() {
   const downloadData = useCallback(() => downloadFile(api, '/api/me/export', `${PRODUCT_NAME}-my-data.zip`), [api]);
 
   const deleteAccount = useCallback(
-    async (email: string) => {
+    async (email: string, password: string) => {
       // The deletion also ends this session's event stream, which sends the page to sign-in: with the message.
       markAccountDeleted();
-      await api.request<void>('/api/me/delete', { method: 'POST', body: { email } }).catch((err: unknown) => {
+      await api.request<void>('/api/me/delete', { method: 'POST', body: { email, password } }).catch((err: unknown) => {
         markAccountDeleted(false);
         throw err;
       });

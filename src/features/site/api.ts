@@ -7,6 +7,8 @@ import { useSessionUser } from '@/features/session/api';
 export interface PublicConfig {
   supportEmail: string;
   uploadRetentionDays: number;
+  /** Whether /sandbox/mail shows this visitor the local outbox (a server without SMTP, on their own machine). */
+  mailOutboxPage: boolean;
 }
 
 export const publicConfigKey = ['public-config'] as const;
@@ -28,6 +30,11 @@ export function useSupportEmail(): string | undefined {
 /** Days original uploads are kept (UPLOAD_RETENTION_DAYS), as the legal pages and the FAQ state it. */
 export function useUploadRetentionDays(): number {
   return usePublicConfig()?.uploadRetentionDays ?? LIMITS.originalsRetentionDays;
+}
+
+/** Whether the mail this server "sends" is in its local outbox page (/sandbox/mail), open to this visitor. */
+export function useMailOutboxPage(): boolean {
+  return usePublicConfig()?.mailOutboxPage ?? false;
 }
 
 /** Where 'Try Now' and 'Choose plan' lead (product §2): the app when signed in, otherwise sign-up. */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { AlertCircle, ArrowLeft, Download, Loader2, Trash2 } from 'lucide-react';
 import { LIKENESS_TEXTS } from '@common/likeness';
@@ -21,15 +21,30 @@ const ENDED_WORDS: Record<Exclude<ShootView['status'], 'RUNNING'>, string> = {
   CANCELLED: 'Shoot cancelled',
 };
 
-/** The words under a shoot's title: 'k of N ready', 'm failed, refunded', 'about M min left'. */
-export function progressWords(shoot: ShootView): string[] {
+/** The words under a shoot's title: 'k of N ready', 'm failed, refunded'; and its estimate while it runs. */
+export function progressWords(shoot: ShootView): { words: string[]; msLeft: number | null } {
   const p = shootProgress(shoot.photos, shoot.recent_photo_ms ?? undefined);
   const words = [SHOOT_TEXTS.ready(p.ready, p.total)];
   if (p.failed) words.push(SHOOT_TEXTS.failed(p.failed));
   if (p.deleted) words.push(SHOOT_TEXTS.deleted(p.deleted));
   if (shoot.retaken > 0) words.push(LIKENESS_TEXTS.retaken(shoot.retaken));
-  if (shoot.status === 'RUNNING' && p.minutesLeft !== null) words.push(SHOOT_TEXTS.minutesLeft(p.minutesLeft));
-  return words;
+  return { words, msLeft: shoot.status === 'RUNNING' ? p.msLeft : null };
+}
+
+/**
+ * 'about M min left' / 'about S s left', counting down by the second from the estimate made when the shoot last
+ * changed (measured on this device's clock, so a server clock that differs does not matter). Not announced:
+ * a reader hears the counts change, not every second.
+ */
+function TimeLeft({ msLeft }: { msLeft: number }) {
+  const [since, setSince] = useState(() => ({ msLeft, at: Date.now() }));
+  const [now, setNow] = useState(() => Date.now());
+  if (since.msLeft !== msLeft) setSince({ msLeft, at: Date.now() });
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return <span aria-live="off"> · {SHOOT_TEXTS.timeLeft(Math.max(1000, since.msLeft - (now - since.at)))}</span>;
 }
 
 export function PhotoTile({ photo, media }: { photo: ShootPhotoView; media: (path: string) => string }) {
@@ -95,6 +110,7 @@ export function ShootPageView({ id }: { id: string }) {
   const shoot = query.data;
   const ready = shoot.photos.filter((p) => p.status === 'SUCCEEDED' && !p.deleted).length;
 
+  const progress = progressWords(shoot);
   const cancel = async () => {
     setCancelling(true);
     setError(null);
@@ -125,7 +141,8 @@ export function ShootPageView({ id }: { id: string }) {
               {shoot.character_name} · {shoot.status === 'RUNNING' ? 'Shooting now' : ENDED_WORDS[shoot.status]}
             </p>
             <p className="mt-2 text-base font-medium" aria-live="polite" data-testid="shoot-progress">
-              {progressWords(shoot).join(' · ')}
+              {progress.words.join(' · ')}
+              {progress.msLeft !== null && <TimeLeft msLeft={progress.msLeft} />}
             </p>
           </div>
           <div className="flex gap-2">

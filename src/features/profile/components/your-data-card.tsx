@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Download, ShieldCheck, Trash2 } from 'lucide-react';
 import { ACCOUNT_TEXTS } from '@common/account';
 import { TEXT_LIMITS } from '@common/text';
-import { errorMessage } from '@/backend/api-error';
+import { ApiError, errorMessage } from '@/backend/api-error';
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -12,8 +12,11 @@ import { Input } from '@/components/ui/input';
 export interface YourDataCardProps {
   email: string | null;
   onDownloadData: () => Promise<void>;
-  /** Built-in accounts: deletes the account after the typed e-mail matched (the server checks it again). */
-  onDeleteAccount: (email: string) => Promise<void>;
+  /**
+   * Built-in accounts: deletes the account after the typed e-mail matched (the server checks it again) and with
+   * the current password, which only the server checks.
+   */
+  onDeleteAccount: (email: string, password: string) => Promise<void>;
   /** Hosted build: the identity provider's own account deletion replaces the dialog. */
   onOpenAccountDeletion?: () => void;
 }
@@ -26,8 +29,10 @@ export function YourDataCard({ email, onDownloadData, onDeleteAccount, onOpenAcc
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [typed, setTyped] = useState('');
+  const [password, setPassword] = useState('');
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [passwordError, setPasswordError] = useState<string | null>(null);
 
   async function download() {
     setDownloading(true);
@@ -44,7 +49,9 @@ export function YourDataCard({ email, onDownloadData, onDeleteAccount, onOpenAcc
   function openDelete() {
     if (onOpenAccountDeletion) return onOpenAccountDeletion();
     setTyped('');
+    setPassword('');
     setDeleteError(null);
+    setPasswordError(null);
     setConfirming(true);
   }
 
@@ -53,11 +60,14 @@ export function YourDataCard({ email, onDownloadData, onDeleteAccount, onOpenAcc
     if (!sameEmail(typed, email)) return setDeleteError(ACCOUNT_TEXTS.emailMismatch);
     setDeleting(true);
     setDeleteError(null);
+    setPasswordError(null);
     try {
-      await onDeleteAccount(typed.trim());
+      await onDeleteAccount(typed.trim(), password);
       // The page is replaced by the sign-in page; the dialog stays busy until then.
     } catch (err) {
-      setDeleteError(errorMessage(err));
+      // A wrong password, or too many of them, is said under the password; anything else under the address.
+      if (err instanceof ApiError && (err.code === 'wrong_password' || err.status === 429)) setPasswordError(err.message);
+      else setDeleteError(errorMessage(err));
       setDeleting(false);
     }
   }
@@ -107,11 +117,24 @@ export function YourDataCard({ email, onDownloadData, onDeleteAccount, onOpenAcc
             error={deleteError}
             autoFocus
           />
+          <Input
+            label={ACCOUNT_TEXTS.deletePasswordPrompt}
+            name="current-password"
+            type="password"
+            autoComplete="current-password"
+            maxLength={TEXT_LIMITS.passwordMax}
+            value={password}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setPasswordError(null);
+            }}
+            error={passwordError}
+          />
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="outline" onClick={() => setConfirming(false)} disabled={deleting}>
               Cancel
             </Button>
-            <Button type="submit" variant="danger" busy={deleting} disabled={!typed.trim()}>
+            <Button type="submit" variant="danger" busy={deleting} disabled={!typed.trim() || !password}>
               <Trash2 className="size-4" aria-hidden />
               Delete my account
             </Button>

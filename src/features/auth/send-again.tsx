@@ -1,0 +1,39 @@
+import { useState } from 'react';
+import { useBackend } from '@/backend/backend-context';
+import { ApiError } from '@/backend/api-error';
+
+export interface SendAgainState {
+  busy?: boolean;
+  sent?: boolean;
+  error?: string;
+}
+
+/** 'Send again' of the confirmation link to `email` (built-in accounts): its state, and the action. */
+export function useSendAgain(email: string) {
+  const { identity } = useBackend();
+  const [state, setState] = useState<SendAgainState>({});
+  async function sendAgain() {
+    setState({ busy: true });
+    try {
+      await identity.sendVerificationEmail!(email);
+      setState({ sent: true });
+    } catch (err) {
+      setState({ error: err instanceof ApiError && err.status === 429 ? err.message : 'Could not send it. Please try again in a moment.' });
+    }
+  }
+  return { state, sendAgain };
+}
+
+/** The inline 'Send again' link-button inside a sentence. */
+export function SendAgainButton({ state, onClick, label }: { state: SendAgainState; onClick: () => void; label: string }) {
+  return (
+    <button
+      type="button"
+      className="inline-flex min-h-6 items-center font-semibold text-fg underline underline-offset-2 hover:no-underline disabled:opacity-60"
+      disabled={state.busy}
+      onClick={onClick}
+    >
+      {state.busy ? 'Sending…' : label}
+    </button>
+  );
+}
