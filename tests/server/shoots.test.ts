@@ -153,7 +153,7 @@ describe.each(testDatabases())('photo shoots (%s)', (database) => {
     const started = (await res.json()) as ShootView;
     expect(started).toMatchObject({ status: 'RUNNING', photo_count: N, cost: N * 10, character_name: 'Mara', pack_name: linkedin.name });
     expect(started.photos).toHaveLength(N);
-    expect(started.photos[0].prompt).toContain('mara woman');
+    expect(started.photos[0].prompt).toContain('mara, a woman');
     expect(started.photos[0].prompt).toContain('red hair');
 
     const done = await ended(client, started.id);
