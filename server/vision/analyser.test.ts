@@ -87,8 +87,8 @@ describe('vision analyser on sample photos', () => {
   });
 });
 
-describe('captions after a photo check, in the same worker', () => {
-  it('see no person in a photo of dice, as in a fresh worker (the check’s face options do not carry over)', async () => {
+describe('captions beside photo checks', () => {
+  it('see no person in a photo of dice after a photo check of it (the check’s face options do not carry over)', async () => {
     const dice = NO_FACE.find((c) => c.name === 'three dice')!;
     const photo = await photoOf(dice);
     await analyser.check(photo);
@@ -96,4 +96,22 @@ describe('captions after a photo check, in the same worker', () => {
     expect(a.faces).toHaveLength(0);
     expect(fastCaption(a)).not.toMatch(/\b(woman|man|person)\b/);
   });
+
+  it('run in a process of their own, which ends when idle and gives its memory back, while the photo checks’ worker stays', async () => {
+    const own = createVisionAnalyser({ timeoutMs: 60_000, captionIdleMs: 300 });
+    try {
+      const photo = await samplePhoto('man');
+      await own.check(photo);
+      expect(own.running()).toEqual({ photoChecks: true, captions: false });
+      await own.analyse(photo);
+      expect(own.running()).toEqual({ photoChecks: true, captions: true });
+      await expect.poll(() => own.running().captions, { timeout: 5_000 }).toBe(false);
+      expect(own.running().photoChecks).toBe(true);
+      // The next caption starts a fresh worker and answers as before.
+      expect((await own.analyse(photo)).faces[0]?.gender).toBe('male');
+    } finally {
+      await own.close();
+    }
+    // Three model loads (the photo checks' worker, the captions' process twice): slow on a busy machine.
+  }, 180_000);
 });

@@ -6,8 +6,9 @@ import { measurePhoto } from './measure-photo.ts';
 import { loadNsfwModel } from './nsfw-model.ts';
 
 /**
- * Worker thread entry: analyses images one at a time (the models are not re-entrant) and answers each
- * request by id. Started by analyser.ts; never imported by the server itself.
+ * The analyser's entry, as a worker thread (photo checks) or a child process (captions): analyses images one at a
+ * time (the models are not re-entrant) and answers each request by id. Started by analyser.ts; never imported by
+ * the server itself.
  */
 
 export type WorkerRequest =
@@ -25,8 +26,19 @@ export type WorkerResponse =
     }
   | { id: number; ok: false; error: string; badImage: boolean };
 
-if (!parentPort) throw new Error('vision-worker.ts must run in a worker thread');
-const port = parentPort;
+interface Port {
+  on(event: 'message', listener: (req: WorkerRequest) => void): void;
+  postMessage(res: WorkerResponse): void;
+}
+
+function childProcessPort(): Port {
+  if (!process.send) throw new Error('vision-worker.ts must run in a worker thread or a child process with an IPC channel');
+  // The server went away: nothing will ask again.
+  process.on('disconnect', () => process.exit(0));
+  return { on: (event, listener) => process.on(event, listener), postMessage: (res) => process.send!(res) };
+}
+
+const port: Port = parentPort ?? childProcessPort();
 
 let queue: Promise<unknown> = Promise.resolve();
 
