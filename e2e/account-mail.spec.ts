@@ -33,6 +33,10 @@ test.describe('e-mail for built-in accounts', () => {
     await other.getByRole('button', { name: 'Set new password' }).click();
     await expect(other.getByText('Your new password is set.', { exact: false })).toBeVisible();
     await other.screenshot({ path: `/tmp/i21-reset-done-${test.info().project.name}.png` });
+    // The owner is told, with the way back in if it was not them.
+    const changed = (await mailTo(user.email, 3)).find((m) => m.subject === 'Your Likeness password was changed')!;
+    expect(changed.text).toContain("If this wasn't you, reset your password");
+    expect(linkIn(changed, '/forgot-password')).toMatch(/\/forgot-password$/);
 
     await other.getByRole('link', { name: 'Sign in' }).click();
     await other.getByLabel('Email address').fill(user.email);

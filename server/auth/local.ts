@@ -277,6 +277,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
         await opts.db.update(authUsers).set({ emailVerified: true, updatedAt: new Date() }).where(eq(authUsers.id, user.id));
         await usersRepository.forgetResetLinks(opts.db, user.id);
         await opts.sessions.sessionsEndedForAccount(user.id);
+        await accountMail(user.email, { kind: 'password-changed', payload: { at: new Date().toISOString(), by: 'reset' } });
       },
       sendResetPassword: async ({ user, token }) => {
         const now = new Date();
@@ -445,6 +446,8 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       if (!account || !right) return false;
       await tx.update(authAccounts).set({ password: newHash, updatedAt: new Date() }).where(eq(authAccounts.id, account.id));
       await usersRepository.forgetResetLinks(tx, user.id);
+      // Told in the change's own transaction: the owner hears of every change that happened, and of no other.
+      await opts.accountMail(tx, user.email, { kind: 'password-changed', payload: { at: new Date().toISOString(), by: 'profile' } });
       if (person) await opts.sessions.endSessions(person.id, { exceptSessionId: session.id, executor: tx });
       else await tx.delete(authSessions).where(and(eq(authSessions.userId, user.id), ne(authSessions.id, session.id)));
       return true;

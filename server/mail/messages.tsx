@@ -19,6 +19,8 @@ export interface MailPayloads {
   'verify-email': { token: string; signUp?: boolean; next?: string };
   /** Built-in accounts: someone tried to sign up with this address, which has an account already. */
   'sign-up-attempt': Record<string, never>;
+  /** Built-in accounts: the password was changed on the profile or set by a reset link; `at` is when (ISO). */
+  'password-changed': { at: string; by: 'profile' | 'reset' };
   'character-ready': { trainingId: string; characterName: string };
   'training-failed': { trainingId: string; characterName: string };
   /** A photo shoot ended (issue: photo shoots); `photos` is how many it made. */
@@ -27,7 +29,7 @@ export interface MailPayloads {
 export type MailKind = keyof MailPayloads;
 
 /** The account messages of built-in accounts, written by the auth provider (server/auth/local.ts). */
-export type AccountMailKind = 'password-reset' | 'verify-email' | 'sign-up-attempt';
+export type AccountMailKind = 'password-reset' | 'verify-email' | 'sign-up-attempt' | 'password-changed';
 export type AccountMail = { [K in AccountMailKind]: { kind: K; payload: MailPayloads[K] } }[AccountMailKind];
 
 /** Notifications: sent only while the person wants them, each with a one-click unsubscribe. */
@@ -120,6 +122,24 @@ export function SignUpAttemptMail({ ctx }: { ctx: MailContext }) {
   );
 }
 
+/** Every account product tells its owner when the password changes, so a change they did not make is noticed. */
+export function PasswordChangedMail({ ctx, at, by }: { ctx: MailContext } & MailPayloads['password-changed']) {
+  const reset = forgotPasswordUrl(ctx);
+  const when = new Date(at).toUTCString().replace('GMT', 'UTC');
+  return (
+    <Layout preview={`The password of your ${PRODUCT_NAME} account was changed.`} supportEmail={ctx.supportEmail}>
+      <Heading>Your password was changed</Heading>
+      <Paragraph>
+        The password of your {PRODUCT_NAME} account was {by === 'reset' ? 'set with a reset link' : 'changed on your profile'} on {when}. Every other
+        device was signed out.
+      </Paragraph>
+      <Paragraph>If this wasn't you, reset your password now:</Paragraph>
+      <Button href={reset}>Reset your password</Button>
+      <LinkText href={reset} />
+    </Layout>
+  );
+}
+
 export function CharacterReadyMail({ ctx, trainingId, characterName }: { ctx: MailContext } & MailPayloads['character-ready']) {
   const name = oneLine(characterName);
   const url = createWithCharacterUrl(ctx, trainingId);
@@ -189,6 +209,11 @@ export function composeMail<K extends MailKind>(
       };
     case 'sign-up-attempt':
       return { subject: `Someone tried to sign up with your address`, element: <SignUpAttemptMail ctx={ctx} /> };
+    case 'password-changed':
+      return {
+        subject: `Your ${PRODUCT_NAME} password was changed`,
+        element: <PasswordChangedMail ctx={ctx} {...(p as MailPayloads['password-changed'])} />,
+      };
     case 'character-ready': {
       const c = p as MailPayloads['character-ready'];
       return { subject: `Your character ${oneLine(c.characterName)} is ready`, element: <CharacterReadyMail ctx={ctx} {...c} /> };

@@ -190,9 +190,10 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     expect((await stale.json()).code).toBe('INVALID_TOKEN');
     expect((await ts.client().post('/api/auth/sign-in/email', { email, password: STRONG })).status).toBe(200);
 
-    // A link sent before a change of password on the profile no longer works after it.
+    // A link sent before a change of password on the profile no longer works after it. (The fourth mail says the
+    // password was changed.)
     await requestReset(email);
-    const [, , third] = await resetTokens(email, 4);
+    const [, , third] = await resetTokens(email, 5);
     const signedIn = ts.client();
     expect((await signedIn.post('/api/auth/sign-in/email', { email, password: STRONG })).status).toBe(200);
     const changed = await signedIn.post('/api/auth/change-password', { currentPassword: STRONG, newPassword: 'quiet-meadow-compass-38' });
@@ -204,6 +205,29 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
 
     // Another account's link is untouched.
     expect((await ts.client().post('/api/auth/reset-password', { token: othersToken, newPassword: STRONG })).status).toBe(200);
+  });
+
+  it("a password change on the profile or by a reset link mails the owner, with the way back in if it wasn't them", async () => {
+    const { client, email } = await ts.signUp();
+    const changedMails = async (count: number) =>
+      (await smtp.waitFor(email, count)).filter((m) => m.mail.subject === 'Your Likeness password was changed');
+
+    // A wrong current password changes nothing and tells nobody.
+    expect((await client.post('/api/auth/change-password', { currentPassword: 'not-the-password-1', newPassword: STRONG })).status).toBe(400);
+    expect((await client.post('/api/auth/change-password', { currentPassword: 'correct-horse-1', newPassword: STRONG })).status).toBe(200);
+    const [onProfile] = await changedMails(2);
+    expect(onProfile.mail.text).toContain('was changed on your profile');
+    expect(onProfile.mail.text).toContain("If this wasn't you, reset your password");
+    expect(new URL(linkIn(onProfile, '/forgot-password')).pathname).toBe('/forgot-password');
+    expect(headerOf(onProfile, 'list-unsubscribe')).toBeUndefined();
+
+    await ts.client().post('/api/auth/request-password-reset', { email });
+    const resetMail = (await smtp.waitFor(email, 3)).find((m) => /Reset your Likeness password/.test(m.mail.subject ?? ''))!;
+    const token = new URL(linkIn(resetMail, '/api/auth/reset-password/')).pathname.split('/').pop()!;
+    expect((await ts.client().post('/api/auth/reset-password', { token, newPassword: 'quiet-meadow-compass-38' })).status).toBe(200);
+    const [, byLink] = await changedMails(4);
+    expect(byLink.mail.text).toContain('was set with a reset link');
+    expect(smtp.to(email)).toHaveLength(4);
   });
 
   it('a refused link address is answered 403 and logged as a short warning, never as an error', async () => {
