@@ -138,6 +138,40 @@ export function cycles(graph) {
   return found;
 }
 
+// ── The web app's layers (README, Architecture): app/ and pages/ → features/<feature>/ → the shared layer ──────────
+
+/** The web app's shared layer, below its features: any feature may import it; it imports no feature. */
+export const SPA_SHARED = ['src/session/', 'src/queries/', 'src/components/', 'src/lib/', 'src/backend/'];
+
+/** The feature a file of src/features/<feature>/ belongs to, or null. */
+export const featureOf = (file) => /^src\/features\/([^/]+)\//.exec(file)?.[1] ?? null;
+
+/**
+ * The web app's rules, one sentence each naming the importing file and line, the import and the rule:
+ * "feature → feature" (a file of src/features/A imports one of src/features/B: what two features need moves down
+ * to the shared layer) and "shared → feature" (the shared layer imports a feature).
+ */
+export function spaViolations(graph) {
+  const problems = [];
+  const below = SPA_SHARED.join(', ');
+  for (const [from, imports] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
+    const feature = featureOf(from);
+    const shared = SPA_SHARED.some((prefix) => from.startsWith(prefix));
+    for (const [to, line] of imports) {
+      const toFeature = featureOf(to);
+      if (!toFeature) continue;
+      if (feature && feature !== toFeature) {
+        problems.push(
+          `${from}:${line} imports ${to}: feature → feature (features never import each other; what two need moves down to ${below})`,
+        );
+      } else if (shared) {
+        problems.push(`${from}:${line} imports ${to}: shared → feature (${below} sit below the features and never import one)`);
+      }
+    }
+  }
+  return problems;
+}
+
 /** Every broken rule of `graph`, one sentence each naming the importing file and line, the import and the rule. */
 export function violations(graph) {
   const problems = [];
@@ -160,6 +194,7 @@ export function violations(graph) {
       }
     }
   }
+  problems.push(...spaViolations(graph));
   for (const loop of cycles(graph)) {
     const ties = loop.flatMap((from) =>
       loop.filter((to) => graph.get(from).has(to)).map((to) => `${from}:${graph.get(from).get(to)} → ${to}`),

@@ -5,7 +5,7 @@ import type { ClerkLike } from '@/backend/hosted/clerk-identity';
 import { watchClerkScripts } from '@/backend/hosted/clerk-script-watch';
 import { createHostedBackend } from '@/backend/hosted/hosted-backend';
 import type { HostedConfig } from '@/backend/hosted/hosted-config';
-import { POST_AUTH_PATH } from '@/features/auth/paths';
+import { POST_AUTH_PATH } from '@/session/paths';
 import { AppProviders } from './providers';
 
 /**

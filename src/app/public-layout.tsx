@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router';
-import { SiteFooter } from '@/features/site/site-footer';
-import { SiteHeader } from '@/features/site/site-header';
+import { SiteFooter } from '@/features/site/components/site-footer';
+import { SiteHeader } from '@/features/site/components/site-header';
 
 export function PublicLayout() {
   return (

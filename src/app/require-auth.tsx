@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { authPath } from '@/features/auth/paths';
-import { useSessionUser, useUserSync } from '@/features/session/api';
+import { authPath } from '@/session/paths';
+import { useSessionUser, useUserSync } from '@/session/api';
 
 /** What to do, beside the spec's technical line. */
 export const SESSION_ERROR_ADVICE = 'We could not load your account. Try again in a moment.';

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
-import { AuthForm } from '@/features/auth/auth-form';
+import { AuthForm } from '@/features/auth/components/auth-form';
 import { ApiError } from '@/backend/api-error';
 import { localBackendOver, stubIdentity } from '../support/fake-backend';
 

@@ -9,14 +9,14 @@ import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
 import { billingKeys, useCheckout } from '@/features/billing/api';
 import { SubscriptionScreen } from '@/features/billing/components/subscription-screen';
-import { redirectTo } from '@/features/billing/redirect';
+import { redirectTo } from '@/features/billing/lib/redirect';
 import type { Backend, Me } from '@/backend/port';
-import { meKey, sessionUserKey } from '@/features/session/api';
-import { useLiveUserRecord } from '@/features/session/use-realtime';
+import { meKey, sessionUserKey } from '@/session/api';
+import { useLiveUserRecord } from '@/session/use-realtime';
 import ProfilePage from '@/pages/app/profile-page';
 import { fakeBackend, me, sessionUser } from '../support/fake-backend';
 
-vi.mock('@/features/billing/redirect', () => ({ redirectTo: vi.fn() }));
+vi.mock('@/features/billing/lib/redirect', () => ({ redirectTo: vi.fn() }));
 
 const CHECKOUT_URL = 'http://127.0.0.1/sandbox/checkout/ch_1';
 const PORTAL_URL = 'http://127.0.0.1/sandbox/portal/cus_1';

@@ -8,7 +8,7 @@ import type { GenerateImageResponse, GenerationRequestInput, GenerationView } fr
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
 import type { Backend, Me, RequestOptions } from '@/backend/port';
-import { meKey } from '@/features/session/api';
+import { meKey } from '@/session/api';
 import { creditsShortLabel, GENERATION_FAILED } from '@/features/create-image/components/create-image-view';
 import { initialFormState, SIZE_NOTE_MS, sizeNote, toGenerationRequest } from '@/features/create-image/hooks/use-generation-form';
 import CreateImagePage from '@/pages/app/create-image-page';

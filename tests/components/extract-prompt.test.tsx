@@ -7,7 +7,7 @@ import { LIMITS, TIMINGS } from '@common/product';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
 import type { Backend, Me, RequestOptions } from '@/backend/port';
-import { meKey } from '@/features/session/api';
+import { meKey } from '@/session/api';
 import { ExtractPromptPanel } from '@/features/create-image/components/extract-prompt-panel';
 import { usePromptExtraction } from '@/features/create-image/hooks/use-prompt-extraction';
 import { localBackendOver } from '../support/fake-backend';

@@ -8,7 +8,7 @@ import type { LibraryPage } from '@common/library';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
 import type { Me, RequestOptions } from '@/backend/port';
-import { meKey } from '@/features/session/api';
+import { meKey } from '@/session/api';
 import CreateImagePage from '@/pages/app/create-image-page';
 import MyGenerationsPage from '@/pages/app/my-generations-page';
 import { localBackendOver } from '../support/fake-backend';

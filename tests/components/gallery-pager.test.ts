@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { pageWindow } from '@/features/gallery/page-window';
-import { cutPrompt, labelOf } from '@/features/gallery/format';
+import { pageWindow } from '@/features/gallery/lib/page-window';
+import { cutPrompt, labelOf } from '@/features/gallery/lib/format';
 
 describe('gallery pager window (product §4)', () => {
   it('shows every page when there are 5 or fewer', () => {

@@ -22,9 +22,9 @@ import { HostedSession } from '@/app/clerk-session';
 import { HostedModeSession } from '@/app/hosted-mode';
 import { RequireAuth } from '@/app/require-auth';
 import { createClerkIdentity, IDENTITY_SERVICE_UNAVAILABLE, type ClerkLike } from '@/backend/hosted/clerk-identity';
-import { ClerkAuthScreen } from '@/features/auth/clerk-auth-screen';
+import { ClerkAuthScreen } from '@/features/auth/components/clerk-auth-screen';
 import type { HostedConfig } from '@/backend/hosted/hosted-config';
-import { useMe, useSessionUser } from '@/features/session/api';
+import { useMe, useSessionUser } from '@/session/api';
 import { createClerkTestKeys, TEST_PUBLISHABLE_KEY } from '../helpers/clerk';
 import { createFakeClerk, type FakeClerkUser } from '../helpers/fake-clerk';
 

@@ -8,7 +8,7 @@ import type { LibraryPage } from '@common/library';
 import type { LikenessVerdict } from '@common/likeness';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import type { Me } from '@/backend/port';
-import { meKey } from '@/features/session/api';
+import { meKey } from '@/session/api';
 import MyGenerationsPage from '@/pages/app/my-generations-page';
 import { localBackendOver } from '../support/fake-backend';
 

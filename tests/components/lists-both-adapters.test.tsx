@@ -26,7 +26,7 @@ import { createLocalLive } from '@/backend/local/live';
 import { openSupabaseSession } from '@/backend/hosted/supabase-session';
 import { ExploreGallery } from '@/features/gallery/components/explore-gallery';
 import { LibraryGallery } from '@/features/gallery/components/library-gallery';
-import { meKey } from '@/features/session/api';
+import { meKey } from '@/session/api';
 import CreateImagePage from '@/pages/app/create-image-page';
 import { createClerkTestKeys } from '../helpers/clerk';
 import { fakeEvents, me, sessionUser, stubIdentity } from '../support/fake-backend';

@@ -5,7 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
-import { ResetPasswordForm } from '@/features/auth/password-reset';
+import { ResetPasswordForm } from '@/features/auth/components/password-reset';
 import { localBackendOver, stubIdentity } from '../support/fake-backend';
 
 function renderPage(refusal: ApiError) {

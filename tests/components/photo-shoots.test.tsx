@@ -9,7 +9,7 @@ import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
 import type { DataPort, Me } from '@/backend/port';
 import { createSupabaseData } from '@/backend/hosted/supabase-data';
-import { meKey } from '@/features/session/api';
+import { meKey } from '@/session/api';
 import PhotoShootsPage from '@/pages/app/photo-shoots-page';
 import PhotoShootPage from '@/pages/app/photo-shoot-page';
 import { fakeBackend, me } from '../support/fake-backend';

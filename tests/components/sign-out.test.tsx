@@ -5,8 +5,8 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import type { ConnectionStatus, EventsPort } from '@/backend/local/events';
-import { sessionUserKey, useSignOut } from '@/features/session/api';
-import { useLiveUserRecord } from '@/features/session/use-realtime';
+import { sessionUserKey, useSignOut } from '@/session/api';
+import { useLiveUserRecord } from '@/session/use-realtime';
 import { localBackendOver, sessionUser, stubIdentity } from '../support/fake-backend';
 
 /** An event stream whose connection status the test sets, as the server ending the stream with its session. */

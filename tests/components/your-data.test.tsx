@@ -12,7 +12,7 @@ import { ApiError } from '@/backend/api-error';
 import type { Backend, Me } from '@/backend/port';
 import { LibraryGallery } from '@/features/gallery/components/library-gallery';
 import { ProfileScreen } from '@/features/profile/components/profile-screen';
-import { useSelection } from '@/features/gallery/use-selection';
+import { useSelection } from '@/features/gallery/hooks/use-selection';
 import { fakeBackend, me } from '../support/fake-backend';
 import { record, renderTrainingPage } from '../support/training-page';
 

@@ -43,6 +43,15 @@ describe('import directions', () => {
     file('workers/checkout/index.ts', "import { ok } from '../../server/services/ok.service.ts';\nexport default { fetch: () => ok };\n");
     file('workers/shared/plans.ts', "import { x } from '../../common/x.ts';\nexport const y = x;\n");
     file('common/x.ts', 'export const x = 1;\n');
+    // The web app: features import the shared layer and their own files, never another feature.
+    file('src/session/api.ts', 'export const useMe = () => 1;\n');
+    file('src/features/shoots/api.ts', "import { useMe } from '@/session/api.ts';\nexport const useShoots = useMe;\n");
+    file('src/features/shoots/components/view.tsx', "import { useShoots } from '../api.ts';\nexport const View = useShoots;\n");
+    file(
+      'src/features/gallery/components/library.tsx',
+      "import type { View } from '../../shoots/components/view.tsx';\n\nimport { useShoots } from '@/features/shoots/api.ts';\nexport const L = useShoots;\nexport type V = typeof View;\n",
+    );
+    file('src/lib/uses-a-feature.ts', "export const later = () => import('@/features/gallery/components/library.tsx');\n");
 
     const problems = violations(importGraph({ base }));
     const order = SERVER_LAYERS.map((l) => l.name).join(' → ');
@@ -74,6 +83,21 @@ describe('import directions', () => {
         'import cycle of 2 files: server/services/one.service.ts:1 → server/services/two.service.ts, server/services/two.service.ts:1 → server/services/one.service.ts',
       );
       expect(problems).toContain('import cycle of 2 files: src/a.ts:1 → src/b.ts, src/b.ts:1 → src/a.ts');
+    });
+
+    it('names a feature importing another feature (feature → feature), and the shared layer importing a feature', () => {
+      const below = 'src/session/, src/queries/, src/components/, src/lib/, src/backend/';
+      expect(problems).toContain(
+        `src/features/gallery/components/library.tsx:1 imports src/features/shoots/components/view.tsx: feature → feature (features never import each other; what two need moves down to ${below})`,
+      );
+      expect(problems).toContain(
+        `src/features/gallery/components/library.tsx:3 imports src/features/shoots/api.ts: feature → feature (features never import each other; what two need moves down to ${below})`,
+      );
+      expect(problems).toContain(
+        `src/lib/uses-a-feature.ts:1 imports src/features/gallery/components/library.tsx: shared → feature (${below} sit below the features and never import one)`,
+      );
+      // A feature's own files and the shared layer are fine.
+      expect(problems.some((p) => p.startsWith('src/features/shoots/') || p.startsWith('src/session/'))).toBe(false);
     });
 
     it('names a server file that no layer holds', () => {

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import type { Backend, Me } from '@/backend/port';
-import { meKey } from '@/features/session/api';
+import { meKey } from '@/session/api';
 import CharacterTrainingPage from '@/pages/app/character-training-page';
 import type { PhotoCheck, PhotoProblem } from '@common/photo-check';
 import type { TrainingView } from '@common/training';

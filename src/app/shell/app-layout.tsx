@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router';
-import { useMe, useSignOut } from '@/features/session/api';
-import { VerifyEmailBanner } from '@/features/auth/verify-email-banner';
-import { useLiveUserRecord } from '@/features/session/use-realtime';
+import { useMe, useSignOut } from '@/session/api';
+import { VerifyEmailBanner } from '@/features/auth/components/verify-email-banner';
+import { useLiveUserRecord } from '@/session/use-realtime';
 import { RunningShoots } from '@/features/photo-shoots/components/running-shoots';
 import { MobileTopBar } from './mobile-top-bar';
 import { Sidebar } from './sidebar';

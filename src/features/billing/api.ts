@@ -6,8 +6,8 @@ import { TIMINGS } from '@common/product';
 import { ApiError } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import { SERVER_BILLING_ENDPOINTS, type ApiPort } from '@/backend/port';
-import { BILLING_MESSAGES, CheckoutError, checkoutErrorMessage } from './checkout-messages';
-import { redirectTo } from './redirect';
+import { BILLING_MESSAGES, CheckoutError, checkoutErrorMessage } from './lib/checkout-messages';
+import { redirectTo } from './lib/redirect';
 
 /** Every key starts with 'billing': a subscription event invalidates them all (see useLiveUserRecord). */
 export const billingKeys = {

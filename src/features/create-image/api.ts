@@ -1,15 +1,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { GenerateImageResponse, GenerationRequestInput, GenerationView } from '@common/generation';
+import type { CaptionResponse, UploadResponse } from '@common/captions';
 import type { EditRequestInput } from '@common/finishing';
 import { LIMITS } from '@common/product';
 import { useBackend } from '@/backend/backend-context';
+import { ApiError, responseBody } from '@/backend/api-error';
 import type { ApiPort } from '@/backend/port';
 import { downloadFile } from '@/lib/download-file';
-import { useChanges } from '@/features/session/use-realtime';
+import { useChanges } from '@/session/use-realtime';
+import { ExtractionError, type AnalysisType } from './lib/extraction';
 
 export const recentGenerationsKey = ['generations', 'recent'] as const;
-export const charactersKey = ['characters'] as const;
 
 /** A new image, or an edit of a saved one when the request names its source. */
 export async function generateImage(api: ApiPort, request: GenerationRequestInput | EditRequestInput): Promise<GenerateImageResponse> {
@@ -49,14 +51,46 @@ export function usePrependRecent() {
   );
 }
 
-export function useCharacters() {
-  const { data } = useBackend();
-  const qc = useQueryClient();
-  useChanges('trainings', () => void qc.invalidateQueries({ queryKey: charactersKey }));
-  return useQuery({ queryKey: charactersKey, queryFn: ({ signal }) => data.characters(signal) });
-}
-
 /** Saves a generation's image through GET /api/download/<id>, which names the file likeness-<timestamp>.<ext>. */
 export function downloadGeneration(api: ApiPort, id: string): Promise<void> {
   return downloadFile(api, `/api/download/${encodeURIComponent(id)}`, 'likeness-image');
+}
+
+/** Prompt extraction (product §2, §5, §8): the uploader and the two caption calls, failing with the panel's messages. */
+const CAPTION_PATH: Record<AnalysisType, string> = {
+  fast: '/api/image/fast-caption',
+  detailed: '/api/image/detail-caption',
+};
+
+/** POST /api/upload (multipart, field `file`) → the stored image's URL. */
+export async function uploadImage(api: ApiPort, file: File, signal?: AbortSignal): Promise<string> {
+  const form = new FormData();
+  form.append('file', file);
+  let answer: Partial<UploadResponse> | null;
+  try {
+    answer = await api.request<Partial<UploadResponse> | null>('/api/upload', { method: 'POST', body: form, signal });
+  } catch (err) {
+    if (err instanceof ApiError) throw new ExtractionError(`Upload failed: ${err.status} - ${responseBody(err)}`);
+    throw err;
+  }
+  if (!answer?.success || typeof answer.url !== 'string' || !answer.url)
+    throw new ExtractionError('Upload failed: Invalid response format');
+  return answer.url;
+}
+
+/** POST /api/image/fast-caption or /detail-caption with the uploaded image's URL → the prompt text. */
+export async function captionImage(api: ApiPort, imageUrl: string, type: AnalysisType, signal?: AbortSignal): Promise<string> {
+  let answer: Partial<CaptionResponse> | null;
+  try {
+    answer = await api.request<Partial<CaptionResponse> | null>(CAPTION_PATH[type], {
+      method: 'POST',
+      body: { image_url: imageUrl },
+      signal,
+    });
+  } catch (err) {
+    if (err instanceof ApiError) throw new ExtractionError(`API error: ${err.status} - ${responseBody(err)}`);
+    throw err;
+  }
+  if (typeof answer?.results !== 'string') throw new ExtractionError('Invalid API response: missing results field');
+  return answer.results;
 }

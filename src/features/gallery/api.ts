@@ -4,9 +4,9 @@ import type { GenerateImageResponse, GenerationView } from '@common/generation';
 import { pageCountOf, type ExploreFilters, type LibraryPage, type SelectionResult } from '@common/library';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
-import { useChanges } from '@/features/session/use-realtime';
+import { useChanges } from '@/session/use-realtime';
 import { downloadFile } from '@/lib/download-file';
-import type { GalleryItem } from './gallery-item';
+import type { GalleryItem } from './lib/gallery-item';
 
 export type LibraryKind = 'generations' | 'favorites';
 
@@ -14,6 +14,9 @@ export const libraryKey = ['library'] as const;
 const libraryPageKey = (kind: LibraryKind, page: number, weakLikeness: boolean) =>
   [...libraryKey, kind, page, weakLikeness ? 'weak' : 'all'] as const;
 export const exploreKey = ['explore'] as const;
+
+/** 'Download all' on Favorites: the ZIP our server streams of the user's favourites. */
+export const FAVORITES_ARCHIVE_PATH = '/api/favorites/archive';
 
 /** My Generations or Favorites, one page (product §4: 40 a page, newest first, exact total). */
 export function useLibraryPage(kind: LibraryKind, page: number, weakLikeness = false) {

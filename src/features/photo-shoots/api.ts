@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ShootView } from '@common/photo-shoots';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
-import { useChanges } from '@/features/session/use-realtime';
+import { useChanges } from '@/session/use-realtime';
 
 /** Photo shoots: packs and shoots read through the data port, started and cancelled on our server. */
 
@@ -47,4 +47,3 @@ export function cancelShoot(api: ApiPort, id: string): Promise<ShootView> {
 }
 
 export const shootArchivePath = (id: string) => `/api/shoots/${encodeURIComponent(id)}/archive`;
-export const FAVORITES_ARCHIVE_PATH = '/api/favorites/archive';

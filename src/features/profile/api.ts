@@ -4,7 +4,7 @@ import type { ApiPort } from '@/backend/port';
 import { useCallback } from 'react';
 import { downloadFile } from '@/lib/download-file';
 import { PRODUCT_NAME } from '@common/product';
-import { ACCOUNT_DELETED_PATH, markAccountDeleted } from '@/features/auth/paths';
+import { ACCOUNT_DELETED_PATH, markAccountDeleted } from '@/session/paths';
 
 /**
  * 'Download my data' and 'Delete account'. In the hosted build the account is deleted in the

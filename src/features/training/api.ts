@@ -6,6 +6,7 @@ import type { TrainingSubmission, TrainingSubmitResponse, TrainingView } from '@
 import { ApiError, responseBody } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
+import { charactersKey } from '@/queries/characters';
 
 /** Character training calls (product §7): the uploader for the archive, the submission and the caller's trainings. */
 
@@ -96,7 +97,7 @@ export function useCharacterActions() {
   const qc = useQueryClient();
   const settle = () => {
     void qc.invalidateQueries({ queryKey: trainingsKey });
-    void qc.invalidateQueries({ queryKey: ['characters'] });
+    void qc.invalidateQueries({ queryKey: charactersKey });
   };
   return {
     async rename(id: string, characterName: string) {
@@ -111,7 +112,7 @@ export function useCharacterActions() {
     },
     async restore(id: string) {
       await restoreCharacter(api, id);
-      await Promise.all([qc.invalidateQueries({ queryKey: trainingsKey }), qc.invalidateQueries({ queryKey: ['characters'] })]);
+      await Promise.all([qc.invalidateQueries({ queryKey: trainingsKey }), qc.invalidateQueries({ queryKey: charactersKey })]);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { CharacterTrainingView } from '@/features/training/components/character-training-view';
-import { useMe } from '@/features/session/api';
+import { useMe } from '@/session/api';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export default function CharacterTrainingPage() {

@@ -1,7 +1,7 @@
 import { useLocation } from 'react-router';
 import type { CreateImageNavigationState } from '@common/create-image-state';
 import { CreateImageView } from '@/features/create-image/components/create-image-view';
-import { useMe } from '@/features/session/api';
+import { useMe } from '@/session/api';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export default function CreateImagePage() {

@@ -1,5 +1,5 @@
 import { PhotoShootsView } from '@/features/photo-shoots/components/photo-shoots-view';
-import { useMe } from '@/features/session/api';
+import { useMe } from '@/session/api';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export default function PhotoShootsPage() {

@@ -6,7 +6,7 @@ import { useBackend } from '@/backend/backend-context';
 import { ChangePasswordCard } from '@/features/profile/components/change-password-card';
 import { NotificationsCard } from '@/features/profile/components/notifications-card';
 import { ProfileScreen } from '@/features/profile/components/profile-screen';
-import { useMe, useSignOut } from '@/features/session/api';
+import { useMe, useSignOut } from '@/session/api';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export default function ProfilePage() {

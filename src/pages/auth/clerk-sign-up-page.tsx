@@ -1,4 +1,4 @@
-import { ClerkAuthScreen } from '@/features/auth/clerk-auth-screen';
+import { ClerkAuthScreen } from '@/features/auth/components/clerk-auth-screen';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export default function ClerkSignUpPage() {

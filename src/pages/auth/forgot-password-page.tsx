@@ -1,4 +1,4 @@
-import { ForgotPasswordForm } from '@/features/auth/password-reset';
+import { ForgotPasswordForm } from '@/features/auth/components/password-reset';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export default function ForgotPasswordPage() {

@@ -1,4 +1,4 @@
-import { ResetPasswordForm } from '@/features/auth/password-reset';
+import { ResetPasswordForm } from '@/features/auth/components/password-reset';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export default function ResetPasswordPage() {

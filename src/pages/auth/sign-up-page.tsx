@@ -1,4 +1,4 @@
-import { AuthForm } from '@/features/auth/auth-form';
+import { AuthForm } from '@/features/auth/components/auth-form';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export default function SignUpPage() {

@@ -1,4 +1,4 @@
-import { VerifyEmailResult } from '@/features/auth/password-reset';
+import { VerifyEmailResult } from '@/features/auth/components/password-reset';
 import { usePageTitle } from '@/lib/use-page-title';
 
 export default function VerifyEmailPage() {

@@ -1,5 +1,5 @@
 import { MessageCircleQuestion } from 'lucide-react';
-import { usePageMeta } from '@/features/site/use-page-meta';
+import { usePageMeta } from '@/features/site/hooks/use-page-meta';
 
 export default function FaqPage() {
   usePageMeta({ title: 'FAQ', description: 'Frequently asked questions about Likeness.' });

@@ -4,7 +4,7 @@ import { CallToAction, ctaPrimary, ctaSecondary } from '@/features/site/componen
 import { FaqAccordion, type FaqItem } from '@/features/site/components/faq-accordion';
 import { SectionHeading } from '@/features/site/components/section-heading';
 import { Steps, type Step } from '@/features/site/components/steps';
-import { usePageMeta } from '@/features/site/use-page-meta';
+import { usePageMeta } from '@/features/site/hooks/use-page-meta';
 
 // This page's numbers differ from the landing's on purpose (product §1 keeps each page's copy as written).
 const STEPS: Step[] = [

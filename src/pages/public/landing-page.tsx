@@ -1,18 +1,20 @@
 import { Link } from 'react-router';
 import { Download, ScanFace, Upload } from 'lucide-react';
 import { CREDIT_COSTS } from '@common/product';
-import { useStartPath, useUploadRetentionDays } from '@/features/site/api';
+import { useStartPath } from '@/features/site/hooks/use-start-path';
+import { useUploadRetentionDays } from '@/queries/public-config';
 import { BeforeAfter } from '@/features/site/components/before-after';
 import { CallToAction, ctaPrimary, ctaSecondary } from '@/features/site/components/call-to-action';
 import { FaqAccordion } from '@/features/site/components/faq-accordion';
 import { Hero } from '@/features/site/components/hero';
-import { landingFaq } from '@/features/site/components/landing-faq';
+import { landingFaq } from '@/features/site/lib/landing-faq';
 import { PhotoShootsSection } from '@/features/site/components/photo-shoots-section';
 import { PlanCards } from '@/features/site/components/plan-cards';
 import { SectionHeading } from '@/features/site/components/section-heading';
 import { Steps, type Step } from '@/features/site/components/steps';
-import { SECTION_IDS, useScrollToHash } from '@/features/site/section-scroll';
-import { usePageMeta } from '@/features/site/use-page-meta';
+import { useScrollToHash } from '@/features/site/hooks/use-scroll-to-hash';
+import { SECTION_IDS } from '@/features/site/lib/site-nav';
+import { usePageMeta } from '@/features/site/hooks/use-page-meta';
 
 const STEPS: Step[] = [
   {

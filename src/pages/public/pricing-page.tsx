@@ -1,6 +1,6 @@
 import { CREDIT_COSTS } from '@common/product';
 import { PlanCards } from '@/features/site/components/plan-cards';
-import { usePageMeta } from '@/features/site/use-page-meta';
+import { usePageMeta } from '@/features/site/hooks/use-page-meta';
 
 const COSTS = [
   { label: 'Image generation', credits: CREDIT_COSTS.generation },

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { PRODUCT_NAME } from '@common/product';
 import { LegalDocument, SupportEmailLink, type LegalSection } from '@/features/site/components/legal-document';
-import { usePageMeta } from '@/features/site/use-page-meta';
+import { usePageMeta } from '@/features/site/hooks/use-page-meta';
 import { UploadRetentionDays } from '@/features/site/components/upload-retention-days';
 
 const SECTIONS: LegalSection[] = [

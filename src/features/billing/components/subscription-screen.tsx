@@ -3,10 +3,10 @@ import { Coins, Loader2 } from 'lucide-react';
 import { PLANS, activePlanId, planButtonLabel, planById, type PlanId } from '@common/plans';
 import { CREDIT_COSTS } from '@common/product';
 import { Banner } from '@/components/ui/banner';
-import { useMe } from '@/features/session/api';
+import { useMe } from '@/session/api';
 import { openPortal, useCheckout, usePortalLink, useSubscription } from '../api';
-import { BILLING_MESSAGES } from '../checkout-messages';
-import { useOnlineStatus } from '../use-online-status';
+import { BILLING_MESSAGES } from '../lib/checkout-messages';
+import { useOnlineStatus } from '../hooks/use-online-status';
 import { ActivePlanPanel } from './active-plan-panel';
 import { PlanCard } from './plan-card';
 

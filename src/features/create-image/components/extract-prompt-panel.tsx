@@ -3,9 +3,9 @@ import { ImageUp, RefreshCw, Trash2, WandSparkles } from 'lucide-react';
 import { Banner } from '@/components/ui/banner';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { useMe } from '@/features/session/api';
+import { useMe } from '@/session/api';
 import { cn } from '@/lib/cn';
-import { ACCEPTED_TYPES, ANALYSIS_TYPES, analysisOf } from '../extract-api';
+import { ACCEPTED_TYPES, ANALYSIS_TYPES, analysisOf } from '../lib/extraction';
 import { usePromptExtraction, type PromptExtraction } from '../hooks/use-prompt-extraction';
 
 export interface ExtractPromptPanelProps {

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react
 import { TIMINGS } from '@common/product';
 import { isAbortError } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
-import { captionImage, DEFAULT_ANALYSIS, extractionErrorMessage, fileProblem, uploadImage, type AnalysisType } from '../extract-api';
+import { captionImage, uploadImage } from '../api';
+import { DEFAULT_ANALYSIS, extractionErrorMessage, fileProblem, type AnalysisType } from '../lib/extraction';
 
 export type ExtractionStage = 'idle' | 'uploading' | 'analyzing';
 

@@ -1,6 +1,6 @@
 import { EXPLORE_FILTER_NAMES, type ExploreFilterName, type ExploreFilterOptions, type ExploreFilters } from '@common/library';
 import { Button } from '@/components/ui/button';
-import { labelOf } from '../format';
+import { labelOf } from '../lib/format';
 
 /** The four filters with their 'All ...' option (product §2 Explore). */
 const FILTER_LABELS: Record<ExploreFilterName, { label: string; all: string }> = {

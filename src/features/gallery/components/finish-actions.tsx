@@ -4,8 +4,8 @@ import { sourceLabel, UPSCALE_COSTS, UPSCALE_FACTORS, upscaledSize, upscaleTooLa
 import type { GenerationSource, GenerationView } from '@common/generation';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
-import type { GalleryItem } from '../gallery-item';
-import type { GalleryActions } from '../use-gallery-actions';
+import type { GalleryItem } from '../lib/gallery-item';
+import type { GalleryActions } from '../hooks/use-gallery-actions';
 
 type Outcome = { tone: 'success'; text: string; generation: GenerationView } | { tone: 'error'; text: string };
 

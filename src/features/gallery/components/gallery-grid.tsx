@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useIsPhone } from '@/lib/use-is-phone';
 import { useToast } from '@/components/ui/toast';
-import { fromGeneration, type GalleryItem } from '../gallery-item';
-import { useGalleryActions } from '../use-gallery-actions';
-import type { Selection } from '../use-selection';
+import { fromGeneration, type GalleryItem } from '../lib/gallery-item';
+import { useGalleryActions } from '../hooks/use-gallery-actions';
+import type { Selection } from '../hooks/use-selection';
 import { GenerationCard, type GalleryPermissions } from './generation-card';
 import { GenerationViewer } from './generation-viewer';
 

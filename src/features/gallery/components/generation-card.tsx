@@ -4,9 +4,9 @@ import { Tooltip } from 'radix-ui';
 import { thumbUrl } from '@common/media';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
-import { cutPrompt } from '../format';
-import { isHd, type GalleryItem } from '../gallery-item';
-import type { GalleryActions } from '../use-gallery-actions';
+import { cutPrompt } from '../lib/format';
+import { isHd, type GalleryItem } from '../lib/gallery-item';
+import type { GalleryActions } from '../hooks/use-gallery-actions';
 
 /** What a gallery lets the user do (product §6): Explore is read-only; Delete is on My Generations only. */
 export interface GalleryPermissions {

@@ -1,5 +1,5 @@
 import { LIKENESS_TEXTS } from '@common/likeness';
-import { missesLikeness, type GalleryItem } from '../gallery-item';
+import { missesLikeness, type GalleryItem } from '../lib/gallery-item';
 
 /** Under a single generation that misses its character: try another seed (charged as usual). */
 export function LikenessHint({ item }: { item: Pick<GalleryItem, 'likenessVerdict' | 'fromShoot' | 'characterName'> }) {

@@ -1,6 +1,6 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { cn } from '@/lib/cn';
-import { pageWindow } from '../page-window';
+import { pageWindow } from '../lib/page-window';
 
 export interface PaginationProps {
   page: number;

@@ -10,7 +10,7 @@ import { Card } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
 import { EmptyState, ErrorState } from '@/components/ui/states';
 import type { Character } from '@/backend/port';
-import { useCharacters } from '@/features/create-image/api';
+import { useCharacters } from '@/queries/characters';
 import { cn } from '@/lib/cn';
 import { startShoot, usePhotoPacks, useShoots } from '../api';
 import { ShootList } from './shoot-list';

@@ -13,7 +13,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { PageSpinner } from '@/components/ui/spinner';
 import { EmptyState, ErrorState } from '@/components/ui/states';
 import { cancelShoot, shootArchivePath, useShoot } from '../api';
-import { DownloadAllButton } from './download-all-button';
+import { DownloadAllButton } from '@/components/download-all-button';
 
 const ENDED_WORDS: Record<Exclude<ShootView['status'], 'RUNNING'>, string> = {
   COMPLETED: 'Shoot complete',

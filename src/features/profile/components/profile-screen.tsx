@@ -6,7 +6,7 @@ import { CREDIT_COSTS } from '@common/product';
 import { Avatar } from '@/components/ui/avatar';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { displayName, joinedLabel } from '../format';
+import { displayName, joinedLabel } from '../lib/format';
 import { YourDataCard, type YourDataCardProps } from './your-data-card';
 import { CardTitle } from './card-title';
 

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { ArrowRight, Check } from 'lucide-react';
 import { buttonClasses } from '@/components/ui/button';
-import { useStartPath } from '../api';
-import { SECTION_IDS } from '../section-scroll';
+import { useStartPath } from '../hooks/use-start-path';
+import { SECTION_IDS } from '../lib/site-nav';
 import { PEOPLE, Portrait } from './portrait';
 
 const PROMISES = ['For adults 18+', 'Commercial use included', 'Your photos never train our models'];

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useSupportEmail } from '../api';
+import { useSupportEmail } from '@/queries/public-config';
 
 /** When the legal texts last changed (product §1). */
 export const LEGAL_LAST_MODIFIED = '2025-06-30';

@@ -3,7 +3,7 @@ import { PlanFeatureList } from '@/components/plan-feature-list';
 import { buttonClasses } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import { PLANS } from '@common/plans';
-import { useStartPath } from '../api';
+import { useStartPath } from '../hooks/use-start-path';
 
 /** The three plans of common/plans.ts; 'Choose plan' leads to the app when signed in, else to sign-up. */
 export function PlanCards({ headingLevel = 3 }: { headingLevel?: 2 | 3 }) {

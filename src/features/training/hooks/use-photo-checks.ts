@@ -14,7 +14,7 @@ import { LIMITS } from '@common/product';
 import { ApiError, isAbortError, responseBody } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import { checkTrainingPhoto } from '../api';
-import { makeCheckCopy } from '../check-copy';
+import { makeCheckCopy } from '../lib/check-copy';
 import type { TrainingPhoto } from './use-training-form';
 
 /** Where one photo's check stands. */
@@ -50,7 +50,7 @@ export interface PhotoWithProblem {
 const CONCURRENCY = 2;
 
 /**
- * Checks each photo as it is added (a smaller copy, see check-copy.ts) against the server's free photo check,
+ * Checks each photo as it is added (a smaller copy, see ../lib/check-copy.ts) against the server's free photo check,
  * a couple at a time; a removed photo's check is abandoned. Never blocks the form: it only reports.
  */
 export function usePhotoChecks(photos: TrainingPhoto[]) {

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useBackend } from '@/backend/backend-context';
 import { Banner } from '@/components/ui/banner';
-import { useSessionUser } from '@/features/session/api';
-import { SendAgainButton, useSendAgain } from './send-again';
+import { useSessionUser } from '@/session/api';
+import { useSendAgain } from '../hooks/use-send-again';
+import { SendAgainButton } from './send-again-button';
 
 const dismissedKey = (userId: string) => `likeness:verify-email-dismissed:${userId}`;
 

@@ -6,8 +6,8 @@ import { useBackend } from '@/backend/backend-context';
 import { useToast } from '@/components/ui/toast';
 import type { UpscaleFactor } from '@common/finishing';
 import type { GenerationView } from '@common/generation';
-import { downloadImage, useDeleteGeneration, useSetFavorite, useUpscale } from './api';
-import { absoluteImageUrl, type GalleryItem } from './gallery-item';
+import { downloadImage, useDeleteGeneration, useSetFavorite, useUpscale } from '../api';
+import { absoluteImageUrl, type GalleryItem } from '../lib/gallery-item';
 import { useUndoDelete } from './use-undo-delete';
 
 /** Longer than the 2 s copy feedback: a failed download needs reading. */

@@ -8,11 +8,11 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Logo } from '@/components/logo';
 import { PageSpinner } from '@/components/ui/spinner';
-import { sessionUserKey, useSessionUser } from '@/features/session/api';
+import { sessionUserKey, useSessionUser } from '@/session/api';
 import { ACCOUNT_TEXTS } from '@common/account';
 import { TEXT_LIMITS } from '@common/text';
 import { CheckEmail } from './check-email';
-import { authPath, NEXT_PARAM, POST_AUTH_PATH, postAuthPath } from './paths';
+import { authPath, NEXT_PARAM, POST_AUTH_PATH, postAuthPath } from '@/session/paths';
 
 /** The password rule carries zxcvbn's dictionaries (~400 KB): loaded only when someone signs up. */
 const loadPasswordRule = () => import('@common/password');

@@ -3,14 +3,14 @@ import { UNDO_TOAST_MS } from '@common/library';
 import { CHARACTER_DELETED, CHARACTER_RESTORE_FAILED, type TrainingView } from '@common/training';
 import { ApiError } from '@/backend/api-error';
 import { useToast } from '@/components/ui/toast';
-import { useCharacterActions } from './api';
+import { useCharacterActions } from '../api';
 
 /** An Undo that failed stays up longer than the 2 s notices: it needs reading. */
 const UNDO_FAILED_MS = 5000;
 
 /**
  * 'Delete' in Previous Trainings, then (product §4) the toast 'Character deleted' with 'Undo' for UNDO_TOAST_MS,
- * as an image's delete does (features/gallery/use-undo-delete.ts). A training that was still running was
+ * as an image's delete does (features/gallery/hooks/use-undo-delete.ts). A training that was still running was
  * cancelled and refunded by the delete: its toast has no Undo. When Undo cannot bring the character back (too
  * late: the server's 410 says why; or no answer), a red toast says so.
  */

@@ -3,8 +3,8 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Logo } from '@/components/logo';
 import { cn } from '@/lib/cn';
 import { MobileMenuButton } from './mobile-menu-button';
-import { SITE_NAV } from './site-nav';
-import { useAuthActions } from './use-auth-actions';
+import { SITE_NAV } from '../lib/site-nav';
+import { useAuthActions } from '../hooks/use-auth-actions';
 
 /** Public header: section links, and the account actions for the visitor's state (product §2). */
 export function SiteHeader() {

@@ -6,7 +6,7 @@ import { IDENTITY_SERVICE_UNAVAILABLE } from '@/backend/hosted/clerk-identity';
 import { Logo } from '@/components/logo';
 import { Spinner } from '@/components/ui/spinner';
 import { ErrorState } from '@/components/ui/states';
-import { authPath, NEXT_PARAM, postAuthPath } from './paths';
+import { authPath, NEXT_PARAM, postAuthPath } from '@/session/paths';
 
 /**
  * The hosted build's /sign-in/* and /sign-up/*: Clerk's own widgets with path routing (product §2), landing

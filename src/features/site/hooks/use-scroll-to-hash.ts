@@ -2,9 +2,6 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { LAYOUT } from '@common/product';
 
-/** The landing page's sections that the header, hero and footer link to (product §2 anchors). */
-export const SECTION_IDS = { features: 'features', pricing: 'pricing', faq: 'faq' } as const;
-
 const reducedMotion = () => window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 /** Scrolls so the section's top sits LAYOUT.anchorOffsetPx below the viewport top (clear of the sticky header). */

@@ -3,10 +3,11 @@ import { Link } from 'react-router';
 import { MailCheck } from 'lucide-react';
 import { Banner } from '@/components/ui/banner';
 import { buttonClasses } from '@/components/ui/button';
-import { useMailOutboxPage } from '@/features/site/api';
+import { useMailOutboxPage } from '@/queries/public-config';
 import { SIGN_UP_SENT_TEXT } from '@common/auth';
 import { AuthShell } from './auth-shell';
-import { SendAgainButton, useSendAgain } from './send-again';
+import { useSendAgain } from '../hooks/use-send-again';
+import { SendAgainButton } from './send-again-button';
 
 /** Where the local outbox shows the mail a server without SMTP would have sent. */
 export const LOCAL_OUTBOX_PATH = '/sandbox/mail';

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { LIMITS } from '@common/product';
 import { useBackend } from '@/backend/backend-context';
-import { useSessionUser } from '@/features/session/api';
 
 /** What the server lets the public site know (server/routes/public-config.routes.ts). */
 export interface PublicConfig {
@@ -35,9 +34,4 @@ export function useUploadRetentionDays(): number {
 /** Whether the mail this server "sends" is in its local outbox page (/sandbox/mail), open to this visitor. */
 export function useMailOutboxPage(): boolean {
   return usePublicConfig()?.mailOutboxPage ?? false;
-}
-
-/** Where 'Try Now' and 'Choose plan' lead (product §2): the app when signed in, otherwise sign-up. */
-export function useStartPath(): string {
-  return useSessionUser().data ? '/app/create-image' : '/sign-up';
 }

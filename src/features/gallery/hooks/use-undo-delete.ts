@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { deletedMessage, restoreFailed, UNDO_TOAST_MS } from '@common/library';
 import { ApiError } from '@/backend/api-error';
 import { useToast } from '@/components/ui/toast';
-import { useRestoreGenerations } from './api';
+import { useRestoreGenerations } from '../api';
 
 /** An Undo that failed stays up longer than the 2 s notices: it needs reading. */
 const UNDO_FAILED_MS = 5000;

@@ -1,4 +1,5 @@
-import { SECTION_IDS } from './section-scroll';
+/** The landing page's sections that the header, hero and footer link to (product §2 anchors). */
+export const SECTION_IDS = { features: 'features', pricing: 'pricing', faq: 'faq' } as const;
 
 /** Header navigation: each entry is a section of the landing page (Home is its top). */
 export const SITE_NAV = [

@@ -4,8 +4,8 @@ import { Dialog } from 'radix-ui';
 import { X } from 'lucide-react';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Logo } from '@/components/logo';
-import { SITE_NAV } from './site-nav';
-import { useAuthActions } from './use-auth-actions';
+import { SITE_NAV } from '../lib/site-nav';
+import { useAuthActions } from '../hooks/use-auth-actions';
 
 /**
  * The slide-in menu for phones: a modal sheet, so focus stays inside, Escape closes it and focus returns to the

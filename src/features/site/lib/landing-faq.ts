@@ -1,5 +1,5 @@
 import { CREDIT_COSTS } from '@common/product';
-import type { FaqItem } from './faq-accordion';
+import type { FaqItem } from '../components/faq-accordion';
 
 /**
  * The landing page's FAQ. Its numbers (10-15 photos, 5-10 minutes) are the landing's own (product §1); how long

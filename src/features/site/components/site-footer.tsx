@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Logo } from '@/components/logo';
 import { PRODUCT_NAME } from '@common/product';
-import { useSupportEmail } from './api';
-import { SECTION_IDS } from './section-scroll';
+import { useSupportEmail } from '@/queries/public-config';
+import { SECTION_IDS } from '../lib/site-nav';
 import { InstagramIcon, LinkedInIcon, XIcon, YouTubeIcon } from './social-icons';
 
 /** The one social profile that exists; the other icons lead to /login, as the spec's footer does. */

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useBackend } from '@/backend/backend-context';
 import type { ChangeTopic, Me } from '@/backend/port';
-import { signedOutPath } from '@/features/auth/paths';
+import { signedOutPath } from './paths';
 import { isSigningOut, meKey, useRefreshMe } from './api';
 
 /**

@@ -8,9 +8,9 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { RESET_REQUESTED_TEXT } from '@common/auth';
 import { TEXT_LIMITS } from '@common/text';
-import { sessionUserKey } from '@/features/session/api';
+import { sessionUserKey } from '@/session/api';
 import { AuthShell } from './auth-shell';
-import { NEXT_PARAM, postAuthPath } from './paths';
+import { NEXT_PARAM, postAuthPath } from '@/session/paths';
 
 /** The password rule of sign-up (zxcvbn's dictionaries, ~400 KB): loaded only on this page. */
 const loadPasswordRule = () => import('@common/password');

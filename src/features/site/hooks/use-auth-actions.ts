@@ -1,4 +1,4 @@
-import { useSessionUser, useSignOut } from '@/features/session/api';
+import { useSessionUser, useSignOut } from '@/session/api';
 
 /** The visitor's session state and Sign out (which returns to '/', product §2), for the header and mobile menu. */
 export function useAuthActions() {
