@@ -18,6 +18,12 @@ export async function withCredits(user: TestUser, amount: number): Promise<numbe
   return (await res.json()).balance;
 }
 
+/** Each photo of the person's character takes at least `ms` longer from now on (a shoot stays under way). */
+export async function withSlowPhotos(user: TestUser, ms: number): Promise<void> {
+  const res = await fetch(`${CONTROL}/photos/slow`, { method: 'POST', body: JSON.stringify({ email: user.email, amount: ms }) });
+  if (!res.ok) throw new Error(await res.text());
+}
+
 export function newUser(name = 'Dana Park'): TestUser {
   return { email: `e2e-${randomUUID().slice(0, 8)}@example.com`, password: 'correct-horse-1', name };
 }

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { trainingPhotos } from './support/training-photos';
-import { expect, isPhone, newUser, signUp, test, withCredits } from './fixtures';
+import { expect, isPhone, newUser, signUp, test, withCredits, withSlowPhotos } from './fixtures';
 
 /** The app's section through the sidebar (desktop) or the top bar's menu (phone). */
 async function openSection(page: Page, label: string) {
@@ -93,7 +93,9 @@ test('Cancel shoot asks first, naming the refund of the photos not yet taken, an
   await openSection(page, 'Photo Shoots');
   // Off the sidebar, which stays open over the first card while the pointer is on it.
   await page.mouse.move(800, 400);
-  // The largest pack (12 photos, 120 credits), asked about at once: the built-in engine is quick.
+  // The largest pack (12 photos, 120 credits), each photo made slow enough that the shoot is still under way
+  // while the question is asked and answered, also on a busy machine.
+  await withSlowPhotos(user, 4_000);
   await page.getByRole('button', { name: 'Corporate Headshot' }).click();
   await page.getByRole('button', { name: /Start shoot/ }).click();
   await expect(page.getByTestId('shoot-tile')).toHaveCount(12);

@@ -53,10 +53,14 @@ const builtin = createBuiltinGenerator({
   },
 });
 const ownerOfLora = (path: string | undefined) => /\/loras\/([0-9a-f-]{36})\//.exec(path ?? '')?.[1];
+// People whose character's photos take at least this long (ms), so a test can act while a shoot is under way.
+const slowUsers = new Map<string, number>();
 const generator: ImageGenerator = {
   name: 'builtin',
-  generate: (input, opts) => {
+  generate: async (input, opts) => {
     const owner = ownerOfLora(input.loras[0]?.path);
+    const slow = owner ? slowUsers.get(owner) : undefined;
+    if (slow) await new Promise((resolve) => setTimeout(resolve, slow));
     return (owner && falUsers.has(owner) ? falGenerator : builtin).generate(input, opts);
   },
 };
@@ -82,6 +86,13 @@ const controls: Record<string, (body: { email: string; count: number; amount: nu
       strangerNext: body.count,
     });
     return { lora: character.lora_file_url };
+  },
+  // From now on each photo of the person's character takes at least `amount` ms more.
+  '/photos/slow': async (body) => {
+    const user = await rt.users.findByEmail(body.email);
+    if (!user) throw new Error(`no user ${body.email}`);
+    slowUsers.set(user.id, body.amount);
+    return { slowMs: body.amount };
   },
   // Messages the loopback SMTP server received for an address, oldest first.
   '/mail': async (body) =>
