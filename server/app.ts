@@ -24,6 +24,7 @@ import { generationsRoutes } from './routes/generations.routes.ts';
 import { downloadRoutes, mediaRoutes } from './routes/media.routes.ts';
 import { publicConfigRoutes } from './routes/public-config.routes.ts';
 import { libraryRoutes } from './routes/library.routes.ts';
+import { creditsRoutes } from './routes/credits.routes.ts';
 import { exploreRoutes } from './routes/explore.routes.ts';
 import { falWebhookRoutes, trainingsRoutes } from './routes/trainings.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
@@ -109,6 +110,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api/download', downloadRoutes(rt));
   app.route('/media', mediaRoutes(rt));
   app.route('/api/library', libraryRoutes(rt));
+  app.route('/api/credits', creditsRoutes(rt));
   app.route('/api/explore', exploreRoutes(rt));
   app.route('/api', trainingsRoutes({ ...rt, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }));
   app.route('/api', shootsRoutes(rt));

@@ -10,6 +10,7 @@ import { allowedOrigins } from './http/security.ts';
 import { createLogger, type DestinationStream, type Logger } from './logger.ts';
 import { createEventBus, type EventBus } from './realtime/event-bus.ts';
 import { createCreditsService, type CreditsService } from './services/credits.service.ts';
+import { createCreditsHistoryService, type CreditsHistoryService } from './services/credits-history.service.ts';
 import { createUsersService, type UsersService } from './services/users.service.ts';
 import { keyFromMediaUrl, type StorageProvider } from './providers/storage/index.ts';
 import { createLocalStorage } from './providers/storage/local.ts';
@@ -117,6 +118,8 @@ export interface Runtime {
   sessions: SessionsService;
   users: UsersService;
   credits: CreditsService;
+  /** The credits page's history, CSV and spend sums (issue 50). */
+  creditsHistory: CreditsHistoryService;
   storage: StorageProvider;
   /** Local image analyser (worker thread, models loaded on first use); captions and photo checks use it. */
   vision: VisionAnalyser;
@@ -474,6 +477,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const billing = createBillingService({ db, events, credits, payments, logger });
   const sandboxPayments = isSandboxProvider(payments) ? createSandboxPaymentsService({ sandbox: payments, billing }) : undefined;
   const library = createLibraryService({ db, events, storage, logger });
+  const creditsHistory = createCreditsHistoryService({ db });
   const explore = createExploreService({ db, storage });
   const erasure = createAccountErasureService({ db, storage, credits, explore, sessions, logger, outbox });
   const subscriptionCancellation = createSubscriptionCancellation({ db, payments, sandboxPayments, logger });
@@ -543,6 +547,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     sessions,
     users,
     credits,
+    creditsHistory,
     storage,
     vision,
     photoChecks,

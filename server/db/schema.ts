@@ -17,6 +17,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { RecordedPhotoCheck } from '../../common/photo-check.ts';
+import { LEDGER_ENTRIES } from '../../common/credits.ts';
 
 /**
  * A job's lease (docs/decisions/009-job-leases.md): the instance working on the row and until when; it renews
@@ -420,10 +421,15 @@ export const creditLedger = pgTable(
     idempotencyKey: text('idempotency_key').notNull(),
     balanceAfter: integer('balance_after').notNull(),
     createdAt: createdAt(),
+    /** What the line was for (common/credits.ts LEDGER_ENTRIES), derived by the database (migration 0022). */
+    entry: text('entry', { enum: LEDGER_ENTRIES })
+      .notNull()
+      .generatedAlwaysAs(sql`(the CASE over idempotency_key and reason in migrations/0022_credits.sql)`),
   },
   (t) => [
     uniqueIndex('credit_ledger_idempotency_key').on(t.idempotencyKey),
     index('credit_ledger_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('credit_ledger_user_entry_created_idx').on(t.userId, t.entry, t.createdAt.desc(), t.id.desc()),
   ],
 );
 /** What a ledger row records: credits granted, debited for work, refunded, or adjusted by an operator. */

@@ -1,0 +1,28 @@
+-- Credits page (issue 50, decision 023): what each ledger line was for, derived from its idempotency key (and,
+-- for a paid image call, its reason), so the history can be filtered by it on an index without touching any
+-- code that writes the ledger. A generated column: every writer (applyChange, likeness_start_paid_job) fills it.
+ALTER TABLE "credit_ledger" ADD COLUMN "entry" text GENERATED ALWAYS AS (
+	CASE
+		WHEN "idempotency_key" LIKE 'refund:%' THEN 'refund'
+		WHEN "idempotency_key" LIKE 'generation:%' THEN
+			CASE
+				WHEN "reason" LIKE 'Image upscale%' THEN 'upscale'
+				WHEN "reason" LIKE 'Image edit%' THEN 'edit'
+				ELSE 'generation'
+			END
+		WHEN "idempotency_key" LIKE 'caption:%' THEN 'prompt'
+		WHEN "idempotency_key" LIKE 'shoot:%' THEN 'shoot'
+		WHEN "idempotency_key" LIKE 'training:%' THEN 'training'
+		WHEN "idempotency_key" LIKE 'topup:%' AND "idempotency_key" NOT LIKE 'topup:%:refund-of:%' THEN 'topup'
+		WHEN "idempotency_key" LIKE 'promo:%' THEN 'promo'
+		WHEN "idempotency_key" LIKE 'payment:%' AND "idempotency_key" NOT LIKE 'payment:%:refund-of:%' THEN 'plan'
+		ELSE 'adjustment'
+	END
+) STORED NOT NULL;
+--> statement-breakpoint
+-- The history filtered by kind, newest first, paged by (created_at, id).
+CREATE INDEX "credit_ledger_user_entry_created_idx" ON "credit_ledger" USING btree ("user_id","entry","created_at" DESC,"id" DESC);
+--> statement-breakpoint
+-- The unfiltered history and the spend sums read only this index (created_at, id for paging; delta, entry, balance
+-- summed or shown without visiting the table for the chart).
+CREATE INDEX "credit_ledger_user_history_idx" ON "credit_ledger" USING btree ("user_id","created_at" DESC,"id" DESC) INCLUDE ("entry","delta");

@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import { historyQuerySchema, spendQuerySchema } from '@common/credits.ts';
+import { attachmentDisposition } from '@common/media.ts';
+import { PRODUCT_NAME } from '@common/product.ts';
+import type { IdentityProvider } from '../auth/identity.ts';
+import type { AppEnv } from '../http/context.ts';
+import { requireUser } from '../http/require-user.ts';
+import { parseOrThrow } from '../domain/validate.ts';
+import type { CreditsHistoryService } from '../services/credits-history.service.ts';
+import type { UsersService } from '../services/users.service.ts';
+
+/** Mounted at /api/credits: the credits page (issue 50). */
+export function creditsRoutes(deps: { identity: IdentityProvider; users: UsersService; creditsHistory: CreditsHistoryService }) {
+  const app = new Hono<AppEnv>();
+  app.use('*', requireUser(deps.identity, deps.users));
+
+  app.get('/history', async (c) => {
+    const query = parseOrThrow(historyQuerySchema, c.req.query());
+    c.header('Cache-Control', 'no-store');
+    return c.json(await deps.creditsHistory.page(c.var.user.id, query));
+  });
+
+  app.get('/spend', async (c) => {
+    const { days } = parseOrThrow(spendQuerySchema, c.req.query());
+    c.header('Cache-Control', 'no-store');
+    return c.json(await deps.creditsHistory.spend(c.var.user.id, days));
+  });
+
+  // 'Download CSV': every line (of the chosen kind), streamed as it is read.
+  app.get('/history.csv', async (c) => {
+    const { kind } = parseOrThrow(historyQuerySchema.pick({ kind: true }), c.req.query());
+    const lines = deps.creditsHistory.csv(c.var.user.id, kind);
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await lines.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await lines.return(undefined);
+      },
+    });
+    const day = new Date().toISOString().slice(0, 10);
+    return c.body(body, 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': attachmentDisposition(`${PRODUCT_NAME}-credits-${kind ?? 'all'}-${day}.csv`),
+      'Cache-Control': 'private, no-store',
+    });
+  });
+
+  return app;
+}
