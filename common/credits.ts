@@ -140,3 +140,14 @@ export function ledgerLinkHref(link: LedgerLink): string | null {
   if (link.type === 'shoot') return `/app/photo-shoots/${encodeURIComponent(link.id)}`;
   return `/app/character-training?character=${encodeURIComponent(link.id)}`;
 }
+
+/** POST /api/credits/top-ups: which pack (common/plans.ts TOP_UP_PACKS). */
+export const topUpRequestSchema = z.object({ pack: z.string().max(40, 'is not a credit pack') });
+
+/** POST /api/credits/top-ups/return: the signed return address's query, as the payer came back with it. */
+export const topUpReturnSchema = z
+  .record(z.string().max(40), z.string().max(300))
+  .refine((v) => Object.keys(v).length <= 12, 'has too many fields');
+
+/** ?top_up=… flags and the return address's fields the credits page sends back (Creem's success redirect). */
+export const TOP_UP_RETURN_FIELDS = ['checkout_id', 'order_id', 'customer_id', 'subscription_id', 'product_id', 'request_id', 'signature'] as const;

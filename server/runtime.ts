@@ -11,6 +11,8 @@ import { createLogger, type DestinationStream, type Logger } from './logger.ts';
 import { createEventBus, type EventBus } from './realtime/event-bus.ts';
 import { createCreditsService, type CreditsService } from './services/credits.service.ts';
 import { createCreditsHistoryService, type CreditsHistoryService } from './services/credits-history.service.ts';
+import { createTopUpsService, type TopUpsService } from './services/top-ups.service.ts';
+import { createSandboxTopUpsService, type SandboxTopUpsService } from './services/sandbox-top-ups.service.ts';
 import { createUsersService, type UsersService } from './services/users.service.ts';
 import { keyFromMediaUrl, type StorageProvider } from './providers/storage/index.ts';
 import { createLocalStorage } from './providers/storage/local.ts';
@@ -120,6 +122,10 @@ export interface Runtime {
   credits: CreditsService;
   /** The credits page's history, CSV and spend sums (issue 50). */
   creditsHistory: CreditsHistoryService;
+  /** One-off credit packs (issue 50). */
+  topUps: TopUpsService;
+  /** The sandbox's one-time checkout of credit packs; present only when the sandbox takes payments. */
+  sandboxTopUps?: SandboxTopUpsService;
   storage: StorageProvider;
   /** Local image analyser (worker thread, models loaded on first use); captions and photo checks use it. */
   vision: VisionAnalyser;
@@ -474,8 +480,10 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const providerCheck = createProviderCheck({ payments, logger });
   providerCheck.start();
   const readiness = createReadiness({ database, storage, checkProviders: providerCheck.check, logger });
-  const billing = createBillingService({ db, events, credits, payments, logger });
+  const topUps = createTopUpsService({ db, credits, payments, logger });
+  const billing = createBillingService({ db, events, credits, payments, logger, topUps });
   const sandboxPayments = isSandboxProvider(payments) ? createSandboxPaymentsService({ sandbox: payments, billing }) : undefined;
+  const sandboxTopUps = isSandboxProvider(payments) ? createSandboxTopUpsService({ sandbox: payments }) : undefined;
   const library = createLibraryService({ db, events, storage, logger });
   const creditsHistory = createCreditsHistoryService({ db });
   const explore = createExploreService({ db, storage });
@@ -548,6 +556,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     users,
     credits,
     creditsHistory,
+    topUps,
+    sandboxTopUps,
     storage,
     vision,
     photoChecks,

@@ -488,6 +488,35 @@ export const subscriptionPeriodGrants = pgTable(
   (t) => [primaryKey({ columns: [t.subscriptionId, t.periodStart] }), index('subscription_period_grants_user_idx').on(t.userId)],
 );
 
+/**
+ * One-off credit packs bought (issue 50 item 2, migration 0022): one row per order, written by whichever of the
+ * webhook and the signed return page reports it first; the grant is keyed by the order, so it credits once.
+ */
+export const topUpPurchases = pgTable(
+  'top_up_purchases',
+  {
+    provider: text('provider').notNull(),
+    orderId: text('order_id').notNull(),
+    /** The payment a refund or chargeback names; null until the webhook tells it (the return page does not). */
+    transactionId: text('transaction_id'),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pack: text('pack').notNull(),
+    credits: integer('credits').notNull(),
+    createdAt: createdAt(),
+    /** When a refund or chargeback took back what was unspent, and how much that was. */
+    reversedAt: timestamp('reversed_at', { withTimezone: true, mode: 'date' }),
+    reversedCredits: integer('reversed_credits'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.orderId] }),
+    check('top_up_purchases_credits_positive', sql`${t.credits} > 0`),
+    index('top_up_purchases_user_idx').on(t.userId),
+    index('top_up_purchases_transaction_idx').on(t.provider, t.transactionId),
+  ],
+);
+
 /** Webhook events already processed (provider, event id): a replay is acknowledged and ignored. */
 export const paymentEvents = pgTable(
   'payment_events',

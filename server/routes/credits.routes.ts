@@ -1,16 +1,27 @@
 import { Hono } from 'hono';
-import { historyQuerySchema, spendQuerySchema } from '@common/credits.ts';
+import { historyQuerySchema, spendQuerySchema, topUpRequestSchema, topUpReturnSchema } from '@common/credits.ts';
 import { attachmentDisposition } from '@common/media.ts';
 import { PRODUCT_NAME } from '@common/product.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireUser } from '../http/require-user.ts';
 import { parseOrThrow } from '../domain/validate.ts';
+import { serverUrlOf, spaUrlOf } from '../http/security.ts';
+import { readJson } from '../http/validate.ts';
+import type { TopUpsService } from '../services/top-ups.service.ts';
 import type { CreditsHistoryService } from '../services/credits-history.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
 /** Mounted at /api/credits: the credits page (issue 50). */
-export function creditsRoutes(deps: { identity: IdentityProvider; users: UsersService; creditsHistory: CreditsHistoryService }) {
+export function creditsRoutes(deps: {
+  identity: IdentityProvider;
+  users: UsersService;
+  creditsHistory: CreditsHistoryService;
+  topUps: TopUpsService;
+  publicUrl?: string;
+  /** Origins of a hosted SPA served elsewhere (ALLOWED_ORIGINS); people return there after paying. */
+  spaOrigins: string[];
+}) {
   const app = new Hono<AppEnv>();
   app.use('*', requireUser(deps.identity, deps.users));
 
@@ -47,6 +58,19 @@ export function creditsRoutes(deps: { identity: IdentityProvider; users: UsersSe
       'Content-Disposition': attachmentDisposition(`${PRODUCT_NAME}-credits-${kind ?? 'all'}-${day}.csv`),
       'Cache-Control': 'private, no-store',
     });
+  });
+
+  // A credit pack's one-time checkout; the payer comes back to the credits page with a signed return address.
+  app.post('/top-ups', async (c) => {
+    const { pack } = parseOrThrow(topUpRequestSchema, await readJson(c.req.raw));
+    const successUrl = `${spaUrlOf(c.req.raw, deps)}/app/credits`;
+    return c.json(await deps.topUps.checkout(c.var.user, pack, { successUrl, serverUrl: serverUrlOf(c.req.raw, deps.publicUrl) }));
+  });
+
+  // The return page: credits the order now if its webhook has not (once in all, whichever comes first).
+  app.post('/top-ups/return', async (c) => {
+    const params = parseOrThrow(topUpReturnSchema, await readJson(c.req.raw));
+    return c.json(await deps.topUps.confirmReturn(c.var.user, params));
   });
 
   return app;

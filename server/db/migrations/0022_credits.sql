@@ -26,3 +26,25 @@ CREATE INDEX "credit_ledger_user_entry_created_idx" ON "credit_ledger" USING btr
 -- The unfiltered history and the spend sums read only this index (created_at, id for paging; delta, entry, balance
 -- summed or shown without visiting the table for the chart).
 CREATE INDEX "credit_ledger_user_history_idx" ON "credit_ledger" USING btree ("user_id","created_at" DESC,"id" DESC) INCLUDE ("entry","delta");
+--> statement-breakpoint
+-- One-off credit packs bought (issue 50 item 2): one row per order, whoever reports it first (the webhook or the
+-- signed return page); its grant is keyed by the order, so it is credited once. A refund or chargeback marks it.
+CREATE TABLE "top_up_purchases" (
+	"provider" text NOT NULL,
+	"order_id" text NOT NULL,
+	"transaction_id" text,
+	"user_id" uuid NOT NULL,
+	"pack" text NOT NULL,
+	"credits" integer NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"reversed_at" timestamp with time zone,
+	"reversed_credits" integer,
+	CONSTRAINT "top_up_purchases_provider_order_id_pk" PRIMARY KEY("provider","order_id"),
+	CONSTRAINT "top_up_purchases_credits_positive" CHECK ("credits" > 0)
+);
+--> statement-breakpoint
+ALTER TABLE "top_up_purchases" ADD CONSTRAINT "top_up_purchases_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE INDEX "top_up_purchases_user_idx" ON "top_up_purchases" USING btree ("user_id");
+--> statement-breakpoint
+CREATE INDEX "top_up_purchases_transaction_idx" ON "top_up_purchases" USING btree ("provider","transaction_id");
