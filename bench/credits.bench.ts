@@ -32,7 +32,7 @@ async function fill(db: Db, userId: string) {
   await db.execute(sql`vacuum analyze credit_ledger`);
 }
 
-async function measure(database: TestDatabaseKind) {
+export async function measure(database: TestDatabaseKind) {
   const ts = await startTestServer({ database });
   try {
     const { client, userId } = await ts.signUp();

@@ -12,6 +12,7 @@ import { createEventBus, type EventBus } from './realtime/event-bus.ts';
 import { createCreditsService, type CreditsService } from './services/credits.service.ts';
 import { createCreditsHistoryService, type CreditsHistoryService } from './services/credits-history.service.ts';
 import { createTopUpsService, type TopUpsService } from './services/top-ups.service.ts';
+import { createPromoCodesService, type PromoCodesService } from './services/promo-codes.service.ts';
 import { createSandboxTopUpsService, type SandboxTopUpsService } from './services/sandbox-top-ups.service.ts';
 import { createUsersService, type UsersService } from './services/users.service.ts';
 import { keyFromMediaUrl, type StorageProvider } from './providers/storage/index.ts';
@@ -124,6 +125,8 @@ export interface Runtime {
   creditsHistory: CreditsHistoryService;
   /** One-off credit packs (issue 50). */
   topUps: TopUpsService;
+  /** Promo codes (issue 50). */
+  promoCodes: PromoCodesService;
   /** The sandbox's one-time checkout of credit packs; present only when the sandbox takes payments. */
   sandboxTopUps?: SandboxTopUpsService;
   storage: StorageProvider;
@@ -481,6 +484,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   providerCheck.start();
   const readiness = createReadiness({ database, storage, checkProviders: providerCheck.check, logger });
   const topUps = createTopUpsService({ db, credits, payments, logger });
+  const promoCodes = createPromoCodesService({ db, credits });
   const billing = createBillingService({ db, events, credits, payments, logger, topUps });
   const sandboxPayments = isSandboxProvider(payments) ? createSandboxPaymentsService({ sandbox: payments, billing }) : undefined;
   const sandboxTopUps = isSandboxProvider(payments) ? createSandboxTopUpsService({ sandbox: payments }) : undefined;
@@ -558,6 +562,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     creditsHistory,
     topUps,
     sandboxTopUps,
+    promoCodes,
     storage,
     vision,
     photoChecks,

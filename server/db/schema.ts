@@ -517,6 +517,43 @@ export const topUpPurchases = pgTable(
   ],
 );
 
+/** Promo codes (issue 50 item 3, migration 0022): created by an operator, redeemed on the credits page. */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    code: text('code').primaryKey(),
+    credits: integer('credits').notNull(),
+    maxRedemptions: integer('max_redemptions').notNull(),
+    redeemedCount: integer('redeemed_count').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    /** Set: only this account may redeem it. */
+    accountId: uuid('account_id').references(() => users.id, { onDelete: 'cascade' }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('promo_codes_credits_range', sql`${t.credits} > 0 AND ${t.credits} <= 100000`),
+    check(
+      'promo_codes_redemptions_range',
+      sql`${t.maxRedemptions} > 0 AND ${t.redeemedCount} >= 0 AND ${t.redeemedCount} <= ${t.maxRedemptions}`,
+    ),
+  ],
+);
+
+export const promoRedemptions = pgTable(
+  'promo_redemptions',
+  {
+    code: text('code')
+      .notNull()
+      .references(() => promoCodes.code, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.userId] })],
+);
+
 /** Webhook events already processed (provider, event id): a replay is acknowledged and ignored. */
 export const paymentEvents = pgTable(
   'payment_events',

@@ -9,6 +9,10 @@ import { parseOrThrow } from '../domain/validate.ts';
 import { serverUrlOf, spaUrlOf } from '../http/security.ts';
 import { readJson } from '../http/validate.ts';
 import type { TopUpsService } from '../services/top-ups.service.ts';
+import type { PromoCodesService } from '../services/promo-codes.service.ts';
+import { clientAddress, type ProxySettings } from '../http/client-address.ts';
+import { promoRedeemSchema } from '@common/promo.ts';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { CreditsHistoryService } from '../services/credits-history.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
@@ -18,6 +22,8 @@ export function creditsRoutes(deps: {
   users: UsersService;
   creditsHistory: CreditsHistoryService;
   topUps: TopUpsService;
+  promoCodes: PromoCodesService;
+  proxy: ProxySettings;
   publicUrl?: string;
   /** Origins of a hosted SPA served elsewhere (ALLOWED_ORIGINS); people return there after paying. */
   spaOrigins: string[];
@@ -71,6 +77,13 @@ export function creditsRoutes(deps: {
   app.post('/top-ups/return', async (c) => {
     const params = parseOrThrow(topUpReturnSchema, await readJson(c.req.raw));
     return c.json(await deps.topUps.confirmReturn(c.var.user, params));
+  });
+
+  // A promo code typed on the credits page.
+  app.post('/promo', async (c) => {
+    const { code } = parseOrThrow(promoRedeemSchema, await readJson(c.req.raw));
+    const address = clientAddress(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), deps.proxy);
+    return c.json(await deps.promoCodes.redeem(c.var.user.id, code, address));
   });
 
   return app;

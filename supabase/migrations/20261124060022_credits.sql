@@ -53,9 +53,34 @@ CREATE TABLE "top_up_purchases" (
   execute $likeness_statement$ALTER TABLE "top_up_purchases" ADD CONSTRAINT "top_up_purchases_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;$likeness_statement$;
   execute $likeness_statement$CREATE INDEX "top_up_purchases_user_idx" ON "top_up_purchases" USING btree ("user_id");$likeness_statement$;
   execute $likeness_statement$CREATE INDEX "top_up_purchases_transaction_idx" ON "top_up_purchases" USING btree ("provider","transaction_id");$likeness_statement$;
-  insert into drizzle.__drizzle_migrations (hash, created_at) values ('1bd5d37010401dc5f174d3aa4cae853feb035f0bd047589a6693226b49814310', 1795500022000);
+  execute $likeness_statement$-- Promo codes (issue 50 item 3): an operator's codes, each redeemed at most once per account; redeemed_count is
+-- raised under the row's lock by the same statement that checks it, so the last use cannot be taken twice.
+CREATE TABLE "promo_codes" (
+	"code" text PRIMARY KEY NOT NULL,
+	"credits" integer NOT NULL,
+	"max_redemptions" integer NOT NULL,
+	"redeemed_count" integer DEFAULT 0 NOT NULL,
+	"expires_at" timestamp with time zone,
+	"account_id" uuid,
+	"disabled_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "promo_codes_credits_range" CHECK ("credits" > 0 AND "credits" <= 100000),
+	CONSTRAINT "promo_codes_redemptions_range" CHECK ("max_redemptions" > 0 AND "redeemed_count" >= 0 AND "redeemed_count" <= "max_redemptions")
+);$likeness_statement$;
+  execute $likeness_statement$ALTER TABLE "promo_codes" ADD CONSTRAINT "promo_codes_account_id_users_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;$likeness_statement$;
+  execute $likeness_statement$CREATE TABLE "promo_redemptions" (
+	"code" text NOT NULL,
+	"user_id" uuid NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "promo_redemptions_code_user_id_pk" PRIMARY KEY("code","user_id")
+);$likeness_statement$;
+  execute $likeness_statement$ALTER TABLE "promo_redemptions" ADD CONSTRAINT "promo_redemptions_code_promo_codes_code_fk" FOREIGN KEY ("code") REFERENCES "public"."promo_codes"("code") ON DELETE cascade ON UPDATE no action;$likeness_statement$;
+  execute $likeness_statement$ALTER TABLE "promo_redemptions" ADD CONSTRAINT "promo_redemptions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;$likeness_statement$;
+  insert into drizzle.__drizzle_migrations (hash, created_at) values ('3271534db9fc7f9cace68b4f9f83c2cd22c384a38beb25b3532dd6b2591cdba9', 1795500022000);
 end
 $likeness_migration$;
 
 -- Deny by default: row-level security on, nothing granted (the security migration grants what clients may do).
 alter table public."top_up_purchases" enable row level security;
+alter table public."promo_codes" enable row level security;
+alter table public."promo_redemptions" enable row level security;

@@ -48,3 +48,31 @@ ALTER TABLE "top_up_purchases" ADD CONSTRAINT "top_up_purchases_user_id_users_id
 CREATE INDEX "top_up_purchases_user_idx" ON "top_up_purchases" USING btree ("user_id");
 --> statement-breakpoint
 CREATE INDEX "top_up_purchases_transaction_idx" ON "top_up_purchases" USING btree ("provider","transaction_id");
+--> statement-breakpoint
+-- Promo codes (issue 50 item 3): an operator's codes, each redeemed at most once per account; redeemed_count is
+-- raised under the row's lock by the same statement that checks it, so the last use cannot be taken twice.
+CREATE TABLE "promo_codes" (
+	"code" text PRIMARY KEY NOT NULL,
+	"credits" integer NOT NULL,
+	"max_redemptions" integer NOT NULL,
+	"redeemed_count" integer DEFAULT 0 NOT NULL,
+	"expires_at" timestamp with time zone,
+	"account_id" uuid,
+	"disabled_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "promo_codes_credits_range" CHECK ("credits" > 0 AND "credits" <= 100000),
+	CONSTRAINT "promo_codes_redemptions_range" CHECK ("max_redemptions" > 0 AND "redeemed_count" >= 0 AND "redeemed_count" <= "max_redemptions")
+);
+--> statement-breakpoint
+ALTER TABLE "promo_codes" ADD CONSTRAINT "promo_codes_account_id_users_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE TABLE "promo_redemptions" (
+	"code" text NOT NULL,
+	"user_id" uuid NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "promo_redemptions_code_user_id_pk" PRIMARY KEY("code","user_id")
+);
+--> statement-breakpoint
+ALTER TABLE "promo_redemptions" ADD CONSTRAINT "promo_redemptions_code_promo_codes_code_fk" FOREIGN KEY ("code") REFERENCES "public"."promo_codes"("code") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+ALTER TABLE "promo_redemptions" ADD CONSTRAINT "promo_redemptions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
