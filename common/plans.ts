@@ -91,3 +91,37 @@ export function planCreditsReason(plan: PlanId, periodFrom?: string): string {
 export function planUpgradeReason(plan: PlanId, from: PlanId, credits: number): string {
   return `${planById(plan).name} plan upgrade: ${credits.toLocaleString('en-US')} credits (difference from ${planById(from).name})`;
 }
+
+/**
+ * One-off credit packs (issue 50 item 2): bought once, never renewed, kept across renewals. Priced above the
+ * plans per credit (Basic: 1,500 for $19), so a plan stays the better deal for steady use.
+ */
+export const TOP_UP_PACK_IDS = ['PACK_500', 'PACK_1500', 'PACK_5000'] as const;
+export type TopUpPackId = (typeof TOP_UP_PACK_IDS)[number];
+
+export interface TopUpPack {
+  id: TopUpPackId;
+  credits: number;
+  priceUsd: number;
+  /** As the buttons show it. */
+  label: string;
+}
+
+export const TOP_UP_PACKS: readonly TopUpPack[] = [
+  { id: 'PACK_500', credits: 500, priceUsd: 9, label: '500 credits' },
+  { id: 'PACK_1500', credits: 1500, priceUsd: 24, label: '1,500 credits' },
+  { id: 'PACK_5000', credits: 5000, priceUsd: 69, label: '5,000 credits' },
+];
+
+export function isTopUpPackId(value: unknown): value is TopUpPackId {
+  return typeof value === 'string' && (TOP_UP_PACK_IDS as readonly string[]).includes(value);
+}
+
+export function topUpPackById(id: TopUpPackId): TopUpPack {
+  const pack = TOP_UP_PACKS.find((p) => p.id === id);
+  if (!pack) throw new Error(`Unknown top-up pack ${id}`);
+  return pack;
+}
+
+/** The ledger's line for a top-up. */
+export const topUpReason = (pack: TopUpPack) => `Top-up: ${pack.label}`;

@@ -20,10 +20,12 @@ import { captionsRoutes } from './routes/captions.routes.ts';
 import { billingRoutes, webhookRoutes } from './routes/billing.routes.ts';
 import { clerkWebhookRoutes } from './routes/clerk-webhook.routes.ts';
 import { sandboxRoutes } from './routes/sandbox.routes.ts';
+import { sandboxTopUpsRoutes } from './routes/sandbox-top-ups.routes.ts';
 import { generationsRoutes } from './routes/generations.routes.ts';
 import { downloadRoutes, mediaRoutes } from './routes/media.routes.ts';
 import { publicConfigRoutes } from './routes/public-config.routes.ts';
 import { libraryRoutes } from './routes/library.routes.ts';
+import { creditsRoutes } from './routes/credits.routes.ts';
 import { exploreRoutes } from './routes/explore.routes.ts';
 import { falWebhookRoutes, trainingsRoutes } from './routes/trainings.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
@@ -109,6 +111,10 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api/download', downloadRoutes(rt));
   app.route('/media', mediaRoutes(rt));
   app.route('/api/library', libraryRoutes(rt));
+  app.route(
+    '/api/credits',
+    creditsRoutes({ ...rt, publicUrl: config.PUBLIC_URL, spaOrigins, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }),
+  );
   app.route('/api/explore', exploreRoutes(rt));
   app.route('/api', trainingsRoutes({ ...rt, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }));
   app.route('/api', shootsRoutes(rt));
@@ -130,6 +136,9 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/mail', unsubscribeRoutes({ db: rt.db, links: rt.mail.links }));
   app.route('/sandbox/mail', outboxRoutes({ outbox: rt.mail.outbox, access: outboxPageAccess(config) }));
   // The sandbox's test payment pages; before the SPA's catch-all.
+  if (rt.sandboxTopUps) {
+    app.route('/sandbox/top-up', sandboxTopUpsRoutes({ ...rt, sandboxTopUps: rt.sandboxTopUps, publicUrl: config.PUBLIC_URL }));
+  }
   if (rt.sandboxPayments) {
     app.route('/sandbox', sandboxRoutes({ ...rt, sandboxPayments: rt.sandboxPayments, publicUrl: config.PUBLIC_URL }));
   }

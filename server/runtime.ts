@@ -10,6 +10,10 @@ import { allowedOrigins } from './http/security.ts';
 import { createLogger, type DestinationStream, type Logger } from './logger.ts';
 import { createEventBus, type EventBus } from './realtime/event-bus.ts';
 import { createCreditsService, type CreditsService } from './services/credits.service.ts';
+import { createCreditsHistoryService, type CreditsHistoryService } from './services/credits-history.service.ts';
+import { createTopUpsService, type TopUpsService } from './services/top-ups.service.ts';
+import { createPromoCodesService, type PromoCodesService } from './services/promo-codes.service.ts';
+import { createSandboxTopUpsService, type SandboxTopUpsService } from './services/sandbox-top-ups.service.ts';
 import { createUsersService, type UsersService } from './services/users.service.ts';
 import { keyFromMediaUrl, type StorageProvider } from './providers/storage/index.ts';
 import { createLocalStorage } from './providers/storage/local.ts';
@@ -117,6 +121,14 @@ export interface Runtime {
   sessions: SessionsService;
   users: UsersService;
   credits: CreditsService;
+  /** The credits page's history, CSV and spend sums (issue 50). */
+  creditsHistory: CreditsHistoryService;
+  /** One-off credit packs (issue 50). */
+  topUps: TopUpsService;
+  /** Promo codes (issue 50). */
+  promoCodes: PromoCodesService;
+  /** The sandbox's one-time checkout of credit packs; present only when the sandbox takes payments. */
+  sandboxTopUps?: SandboxTopUpsService;
   storage: StorageProvider;
   /** Local image analyser (worker thread, models loaded on first use); captions and photo checks use it. */
   vision: VisionAnalyser;
@@ -471,9 +483,13 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const providerCheck = createProviderCheck({ payments, logger });
   providerCheck.start();
   const readiness = createReadiness({ database, storage, checkProviders: providerCheck.check, logger });
-  const billing = createBillingService({ db, events, credits, payments, logger });
+  const topUps = createTopUpsService({ db, credits, payments, logger });
+  const promoCodes = createPromoCodesService({ db, credits });
+  const billing = createBillingService({ db, events, credits, payments, logger, topUps });
   const sandboxPayments = isSandboxProvider(payments) ? createSandboxPaymentsService({ sandbox: payments, billing }) : undefined;
+  const sandboxTopUps = isSandboxProvider(payments) ? createSandboxTopUpsService({ sandbox: payments }) : undefined;
   const library = createLibraryService({ db, events, storage, logger });
+  const creditsHistory = createCreditsHistoryService({ db });
   const explore = createExploreService({ db, storage });
   const erasure = createAccountErasureService({ db, storage, credits, explore, sessions, logger, outbox });
   const subscriptionCancellation = createSubscriptionCancellation({ db, payments, sandboxPayments, logger });
@@ -543,6 +559,10 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     sessions,
     users,
     credits,
+    creditsHistory,
+    topUps,
+    sandboxTopUps,
+    promoCodes,
     storage,
     vision,
     photoChecks,

@@ -9,6 +9,7 @@ import { creditsCommand } from './credits.command.ts';
 import { exploreCommand } from './explore.command.ts';
 import { usersCommand } from './users.command.ts';
 import { packsCommand } from './packs.command.ts';
+import { promoCommand } from './promo.command.ts';
 import { createStorage } from '../runtime.ts';
 import { createExploreService } from '../services/explore.service.ts';
 import { createSessionsService } from '../services/sessions.service.ts';
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, AdminCommand> = {
   explore: exploreCommand,
   users: usersCommand,
   packs: packsCommand,
+  promo: promoCommand,
 };
 
 function help(ctx: AdminContext): void {

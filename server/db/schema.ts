@@ -17,6 +17,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { RecordedPhotoCheck } from '../../common/photo-check.ts';
+import { LEDGER_ENTRIES } from '../../common/credits.ts';
 
 /**
  * A job's lease (docs/decisions/009-job-leases.md): the instance working on the row and until when; it renews
@@ -420,10 +421,15 @@ export const creditLedger = pgTable(
     idempotencyKey: text('idempotency_key').notNull(),
     balanceAfter: integer('balance_after').notNull(),
     createdAt: createdAt(),
+    /** What the line was for (common/credits.ts LEDGER_ENTRIES), derived by the database (migration 0022). */
+    entry: text('entry', { enum: LEDGER_ENTRIES })
+      .notNull()
+      .generatedAlwaysAs(sql`(the CASE over idempotency_key and reason in migrations/0022_credits.sql)`),
   },
   (t) => [
     uniqueIndex('credit_ledger_idempotency_key').on(t.idempotencyKey),
     index('credit_ledger_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('credit_ledger_user_entry_created_idx').on(t.userId, t.entry, t.createdAt.desc(), t.id.desc()),
   ],
 );
 /** What a ledger row records: credits granted, debited for work, refunded, or adjusted by an operator. */
@@ -480,6 +486,72 @@ export const subscriptionPeriodGrants = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.subscriptionId, t.periodStart] }), index('subscription_period_grants_user_idx').on(t.userId)],
+);
+
+/**
+ * One-off credit packs bought (issue 50 item 2, migration 0022): one row per order, written by whichever of the
+ * webhook and the signed return page reports it first; the grant is keyed by the order, so it credits once.
+ */
+export const topUpPurchases = pgTable(
+  'top_up_purchases',
+  {
+    provider: text('provider').notNull(),
+    orderId: text('order_id').notNull(),
+    /** The payment a refund or chargeback names; null until the webhook tells it (the return page does not). */
+    transactionId: text('transaction_id'),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    pack: text('pack').notNull(),
+    credits: integer('credits').notNull(),
+    createdAt: createdAt(),
+    /** When a refund or chargeback took back what was unspent, and how much that was. */
+    reversedAt: timestamp('reversed_at', { withTimezone: true, mode: 'date' }),
+    reversedCredits: integer('reversed_credits'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.provider, t.orderId] }),
+    check('top_up_purchases_credits_positive', sql`${t.credits} > 0`),
+    index('top_up_purchases_user_idx').on(t.userId),
+    index('top_up_purchases_transaction_idx').on(t.provider, t.transactionId),
+  ],
+);
+
+/** Promo codes (issue 50 item 3, migration 0022): created by an operator, redeemed on the credits page. */
+export const promoCodes = pgTable(
+  'promo_codes',
+  {
+    code: text('code').primaryKey(),
+    credits: integer('credits').notNull(),
+    maxRedemptions: integer('max_redemptions').notNull(),
+    redeemedCount: integer('redeemed_count').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    /** Set: only this account may redeem it. */
+    accountId: uuid('account_id').references(() => users.id, { onDelete: 'cascade' }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('promo_codes_credits_range', sql`${t.credits} > 0 AND ${t.credits} <= 100000`),
+    check(
+      'promo_codes_redemptions_range',
+      sql`${t.maxRedemptions} > 0 AND ${t.redeemedCount} >= 0 AND ${t.redeemedCount} <= ${t.maxRedemptions}`,
+    ),
+  ],
+);
+
+export const promoRedemptions = pgTable(
+  'promo_redemptions',
+  {
+    code: text('code')
+      .notNull()
+      .references(() => promoCodes.code, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.userId] })],
 );
 
 /** Webhook events already processed (provider, event id): a replay is acknowledged and ignored. */

@@ -34,6 +34,8 @@ export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [
   // users.verified_email kept from the browser; explore_filter_options readable by anon and authenticated.
   '20261125200200_verified_email_and_filter_options_grants.sql',
   REALTIME_NO_DELETES_MIGRATION,
+  // credit_ledger readable by its owner: the credits page's history (issue 50).
+  '20261125202300_credits_security.sql',
 ];
 
 const BREAKPOINT = '--> statement-breakpoint';

@@ -18,6 +18,7 @@ import {
 import { CANNOT_CHARGE, subscriptionsRepository as subs, type SubscriptionRow } from '../repositories/subscriptions.repository.ts';
 import { usersRepository } from '../repositories/users.repository.ts';
 import type { CreditsService } from './credits.service.ts';
+import type { TopUpsService } from './top-ups.service.ts';
 import type { UserRow } from './users.service.ts';
 
 export type BillingService = ReturnType<typeof createBillingService>;
@@ -63,6 +64,8 @@ export function createBillingService(deps: {
   credits: CreditsService;
   payments: PaymentProvider;
   logger: Logger;
+  /** One-off credit packs: their checkouts, refunds and chargebacks (issue 50). */
+  topUps?: Pick<TopUpsService, 'applyCheckout' | 'applyReversal' | 'userOfPayment'>;
 }) {
   const { db, payments, logger } = deps;
   const provider = payments.name;
@@ -107,7 +110,7 @@ export function createBillingService(deps: {
         .where(eq(creditLedger.idempotencyKey, paymentKey(event.transactionId)));
       if (grant) return grant.userId;
     }
-    return undefined;
+    return deps.topUps?.userOfPayment(tx, event);
   }
 
   /**
@@ -253,6 +256,8 @@ export function createBillingService(deps: {
   }
 
   async function apply(tx: Executor, userId: string, event: PaymentEvent): Promise<void> {
+    // A credit pack's purchase, refund or chargeback is the top-ups service's.
+    if (deps.topUps && ((await deps.topUps.applyCheckout(tx, userId, event)) || (await deps.topUps.applyReversal(tx, userId, event)))) return;
     switch (event.type) {
       case 'checkout.completed':
       case 'subscription.paid': {

@@ -21,7 +21,6 @@ import {
 /** Postgres' "insufficient privilege" (no grant, or a row-level security check that failed). */
 const DENIED = { code: '42501' };
 const SERVER_ONLY = [
-  'credit_ledger',
   'payment_events',
   'subscriptions',
   'uploads',
@@ -32,7 +31,7 @@ const SERVER_ONLY = [
   'auth_accounts',
   'auth_verifications',
 ];
-const ALL_TABLES = [...SERVER_ONLY, 'users', 'user_public_meta', 'generations', 'lora_trainings', 'explore_gallery'];
+const ALL_TABLES = [...SERVER_ONLY, 'credit_ledger', 'users', 'user_public_meta', 'generations', 'lora_trainings', 'explore_gallery'];
 
 interface Person {
   claims: Claims;
@@ -504,6 +503,7 @@ describe('Supabase row-level security (postgres)', () => {
           .map((r) => r.table)
           .sort(),
       ).toEqual([
+        'credit_ledger',
         'explore_filter_options',
         'explore_gallery',
         'generations',
@@ -547,6 +547,18 @@ describe('Supabase row-level security (postgres)', () => {
       await expect(as(a.claims, 'select * from later_feature')).rejects.toMatchObject(DENIED);
       await expect(as(a.claims, 'select later_grant(5)')).rejects.toMatchObject(DENIED);
       await db.owner.query('drop table public.later_feature; drop function public.later_grant(int)');
+    });
+  });
+
+  describe('credit_ledger (issue 50, the credits page)', () => {
+    it('lists one’s own ledger lines with their kind, never another’s, never the idempotency key, and writes none', async () => {
+      const mine = await as(a.claims, 'select user_id, delta, entry, balance_after from credit_ledger order by created_at desc, id desc');
+      expect(mine.rows).toEqual([{ user_id: a.id, delta: 100, entry: 'adjustment', balance_after: 100 }]);
+      expect((await as(b.claims, 'select user_id from credit_ledger')).rows).toEqual([{ user_id: b.id }]);
+      expect((await as(a.claims, 'select id from credit_ledger where user_id = $1', [b.id])).rows).toEqual([]);
+      await expect(as(a.claims, 'select idempotency_key from credit_ledger')).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, 'update credit_ledger set delta = 5000')).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, 'delete from credit_ledger')).rejects.toMatchObject(DENIED);
     });
   });
 

@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
-import type { PlanId } from '@common/plans.ts';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { PlanId, TopUpPackId } from '@common/plans.ts';
 import { isStorableText, TEXT_LIMITS } from '@common/text.ts';
 
 export type PaymentProviderName = 'sandbox' | 'creem';
@@ -21,6 +21,46 @@ export interface CheckoutRequest {
   successUrl: string;
   /** This server's address, where the sandbox's own pages live. */
   serverUrl: string;
+}
+
+/** A one-time checkout of a credit pack (issue 50 item 2). */
+export interface TopUpCheckoutRequest {
+  pack: TopUpPackId;
+  userId: string;
+  email: string;
+  successUrl: string;
+  serverUrl: string;
+  /** Echoed, signed, in the return address: names the account the return page may credit. */
+  requestId: string;
+}
+
+/** What a signed return address (the payer back from checkout) reports. */
+export interface ReturnedOrder {
+  orderId: string;
+  productId: string;
+  requestId: string | undefined;
+}
+
+/**
+ * The signature of a return address as Creem makes it: hex HMAC-SHA256 keyed with `key` over the non-null
+ * parameters but `signature`, sorted by name, as `k=v&…` (shared/contracts/creem.md).
+ */
+export function signReturnParams(params: Record<string, string | null | undefined>, key: string): string {
+  const text = Object.keys(params)
+    .filter((k) => k !== 'signature' && params[k] !== null && params[k] !== undefined && params[k] !== '')
+    .sort()
+    .map((k) => `${k}=${params[k]}`)
+    .join('&');
+  return createHmac('sha256', key).update(text).digest('hex');
+}
+
+/** The order a return address reports when its signature holds under `key`; undefined otherwise. */
+export function verifyReturnParams(params: Record<string, string | undefined>, key: string): ReturnedOrder | undefined {
+  const given = params.signature ?? '';
+  const expected = signReturnParams(params, key);
+  if (!/^[0-9a-f]{64}$/.test(given) || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) return undefined;
+  if (!params.order_id || !params.product_id) return undefined;
+  return { orderId: params.order_id, productId: params.product_id, requestId: params.request_id };
 }
 
 /**
@@ -55,6 +95,12 @@ export interface PaymentProvider {
   verifyWebhook(rawBody: Buffer, headers: Headers): Promise<WebhookVerdict>;
   /** The plan a provider product id stands for, or undefined for a product this product does not sell. */
   planForProduct(productId: string): PlanId | undefined;
+  /** One-off credit packs (issue 50): starts a one-time checkout. Absent where the provider is not set up for them. */
+  createTopUpCheckout?(request: TopUpCheckoutRequest): Promise<string>;
+  /** The pack a provider product id stands for, or undefined. */
+  packForProduct?(productId: string): TopUpPackId | undefined;
+  /** The order a return address reports, when its signature holds. */
+  verifyReturn?(params: Record<string, string | undefined>): ReturnedOrder | undefined;
   /**
    * Asks the provider whether it accepts this configuration (readiness): a sentence naming what it refuses,
    * null when all is well; throws when the provider cannot be asked (which says nothing about the config).

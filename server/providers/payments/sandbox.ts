@@ -1,9 +1,11 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isPlanId, planById, type PlanId } from '@common/plans.ts';
+import { isPlanId, isTopUpPackId, planById, topUpPackById, type PlanId, type TopUpPackId } from '@common/plans.ts';
 import {
   PaymentProviderError,
   SIGNATURE_HEADER,
+  signReturnParams,
   signWebhookBody,
+  verifyReturnParams,
   verifyWebhookDelivery,
   type CheckoutRequest,
   type PaymentProvider,
@@ -26,6 +28,10 @@ export interface SandboxProvider extends PaymentProvider {
   customerIdFor(userId: string): string;
   productIdFor(plan: PlanId): string;
   /** Wraps an object in a signed Creem event envelope. */
+  /** The top-up checkout a /sandbox/top-up/<id> address stands for, or undefined when forged or expired. */
+  readTopUpCheckout(id: string): SandboxTopUpCheckout | undefined;
+  /** The signed return address of a paid top-up, as Creem's success redirect is. */
+  signedReturnUrl(successUrl: string, params: Record<string, string>): string;
   signedEvent(eventType: string, object: Record<string, unknown>, eventId?: string): { body: string; signature: string };
   /** Posts a signed event to a webhook endpoint and fails unless it answers 200. */
   deliver(webhookUrl: string, event: { body: string; signature: string }): Promise<void>;
@@ -37,6 +43,15 @@ export interface SandboxCheckout {
   userId: string;
   email: string;
   successUrl: string;
+}
+
+export interface SandboxTopUpCheckout {
+  id: string;
+  pack: TopUpPackId;
+  userId: string;
+  email: string;
+  successUrl: string;
+  requestId: string;
 }
 
 /** What the sandbox knows about a subscription when it writes an event about it. */
@@ -63,11 +78,13 @@ export interface SandboxPortalAccess {
 const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
 const PORTAL_ACCESS_TTL_MS = 60 * 60 * 1000;
 const PRODUCT_PREFIX = 'prod_sandbox_';
+const PACK_PREFIX = 'prod_sandbox_topup_';
 
 export function createSandboxProvider(opts: { webhookSecret: string; publicUrl?: string }): SandboxProvider {
   // Checkout addresses are signed with a key derived from the webhook secret, so they need no storage.
   const tokenKey = createHmac('sha256', opts.webhookSecret).update('sandbox-checkout-token').digest();
   const customerKey = createHmac('sha256', opts.webhookSecret).update('sandbox-customer-id').digest();
+  const returnKey = createHmac('sha256', opts.webhookSecret).update('sandbox-return-signature').digest('hex');
   const tokenMac = (payload: string) => createHmac('sha256', tokenKey).update(payload).digest('base64url');
 
   /** A signed, expiring token carrying `data` (the sandbox keeps no state for its links). */
@@ -125,6 +142,34 @@ export function createSandboxProvider(opts: { webhookSecret: string; publicUrl?:
 
     productIdFor(plan) {
       return PRODUCT_PREFIX + plan.toLowerCase();
+    },
+
+    async createTopUpCheckout(request) {
+      const id = seal({ k: request.pack, u: request.userId, e: request.email, s: request.successUrl, r: request.requestId }, CHECKOUT_TTL_MS);
+      return `${request.serverUrl}/sandbox/top-up/${id}`;
+    },
+
+    packForProduct(productId) {
+      const pack = productId.startsWith(PACK_PREFIX) ? productId.slice(PACK_PREFIX.length).toUpperCase() : '';
+      return isTopUpPackId(pack) ? pack : undefined;
+    },
+
+    verifyReturn(params) {
+      return verifyReturnParams(params, returnKey);
+    },
+
+    signedReturnUrl(successUrl, params) {
+      const url = new URL(successUrl, 'http://placeholder');
+      const all = { ...Object.fromEntries(url.searchParams), ...params };
+      for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+      url.searchParams.set('signature', signReturnParams(all, returnKey));
+      return /^https?:/.test(successUrl) ? url.toString() : `${url.pathname}${url.search}`;
+    },
+
+    readTopUpCheckout(id) {
+      const data = unseal(id);
+      if (!data || !isTopUpPackId(data.k)) return undefined;
+      return { id, pack: data.k, userId: String(data.u), email: String(data.e), successUrl: String(data.s), requestId: String(data.r) };
     },
 
     readCheckout(id) {
@@ -212,5 +257,19 @@ export function sandboxSubscriptionObject(sandbox: SandboxProvider, sub: Sandbox
     current_period_end_date: sub.periodEnd.toISOString(),
     canceled_at: sub.canceledAt?.toISOString() ?? null,
     metadata: { userId: sub.userId, plan: sub.plan },
+  };
+}
+
+/** A one-time product shaped like Creem's (`billing_type: onetime`). */
+export function sandboxTopUpProduct(pack: TopUpPackId) {
+  const p = topUpPackById(pack);
+  return {
+    id: PACK_PREFIX + pack.toLowerCase(),
+    object: 'product',
+    name: `Likeness ${p.label}`,
+    price: p.priceUsd * 100,
+    currency: 'USD',
+    billing_type: 'onetime',
+    mode: 'sandbox',
   };
 }
