@@ -743,7 +743,7 @@ export const teamMembers = pgTable(
     submission: uuid('submission').array(),
     submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
     lastRemindedAt: timestamp('last_reminded_at', { withTimezone: true, mode: 'date' }),
-    joinedAt: createdAt(),
+    joinedAt: timestamp('joined_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],
 );
