@@ -264,7 +264,16 @@ export interface TeamMemberView {
   email: string | null;
   status: MemberStatus;
   submission: string[];
+  /** The picks' images (media paths), in the member's order. */
+  submission_urls: string[];
   last_reminded_at: string | null;
+}
+
+/** A member's own page: their status, team characters and team-shoot photos. */
+export interface TeamMemberWork extends TeamMemberView {
+  characters: { id: string; name: string; status: string }[];
+  photos: { id: string; image_url: string }[];
+  running_shoot_id: string | null;
 }
 
 export interface TeamInviteView {

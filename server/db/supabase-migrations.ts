@@ -34,6 +34,8 @@ export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [
   // users.verified_email kept from the browser; explore_filter_options readable by anon and authenticated.
   '20261125200200_verified_email_and_filter_options_grants.sql',
   REALTIME_NO_DELETES_MIGRATION,
+  // Teams (issue 49): policies keyed on team membership.
+  '20261128230000_teams_security.sql',
 ];
 
 const BREAKPOINT = '--> statement-breakpoint';

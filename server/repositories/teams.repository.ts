@@ -251,6 +251,28 @@ export const teamsRepository = {
     return erased.length;
   },
 
+  /** The member's team characters and the photos of their team shoots (their page's steps), newest first. */
+  async memberWork(db: Executor, teamId: string, userId: string) {
+    const characters = await db
+      .select({ id: loraTrainings.id, name: loraTrainings.characterName, status: loraTrainings.status })
+      .from(loraTrainings)
+      .where(and(eq(loraTrainings.teamId, teamId), eq(loraTrainings.userId, userId), isNull(loraTrainings.deletedAt)))
+      .orderBy(sql`${loraTrainings.createdAt} desc`);
+    const photos = await db
+      .select({ id: generations.id, imageUrl: generations.imageUrl, shootId: generations.shootId })
+      .from(generations)
+      .innerJoin(photoShoots, eq(photoShoots.id, generations.shootId))
+      .where(and(eq(photoShoots.teamId, teamId), eq(photoShoots.userId, userId), eq(generations.status, 'ACTIVE')))
+      .orderBy(sql`${generations.createdAt} desc`)
+      .limit(200);
+    const [running] = await db
+      .select({ id: photoShoots.id })
+      .from(photoShoots)
+      .where(and(eq(photoShoots.teamId, teamId), eq(photoShoots.userId, userId), eq(photoShoots.status, 'RUNNING')))
+      .limit(1);
+    return { characters, photos, runningShootId: running?.id ?? null };
+  },
+
   /** Is this character one of the member's team characters of this team (usable)? */
   async teamCharacter(db: Executor, teamId: string, userId: string, loraId: string) {
     const [row] = await db

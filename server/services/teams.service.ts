@@ -5,6 +5,7 @@ import {
   REMIND_HOURS,
   type TeamLook,
   type TeamMemberView,
+  type TeamMemberWork,
   type TeamPack,
   type TeamRole,
   type TeamView,
@@ -157,8 +158,11 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
     async members(userId: string, teamId: string, filter?: { status?: string }): Promise<TeamMemberView[]> {
       await requireMembership(db, userId, teamId, 'lead');
       const rows = await repo.dashboard(db, teamId);
+      const urls = new Map<string, string[]>();
+      for (const p of await repo.submittedPhotos(db, teamId)) urls.set(p.userId, [...(urls.get(p.userId) ?? []), p.imageUrl]);
       const views = rows.map(
         (r): TeamMemberView => ({
+          submission_urls: urls.get(r.userId) ?? [],
           user_id: r.userId,
           role: r.role,
           name: r.name,
@@ -173,10 +177,16 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
     },
 
     /** The member's own status in the team (what their page shows). */
-    async myStatus(userId: string, teamId: string): Promise<TeamMemberView> {
+    async myStatus(userId: string, teamId: string): Promise<TeamMemberWork> {
       await requireMembership(db, userId, teamId, 'member');
       const [r] = await repo.dashboard(db, teamId, userId);
+      const work = await repo.memberWork(db, teamId, userId);
+      const picks = new Map(work.photos.map((p) => [p.id, p.imageUrl]));
       return {
+        characters: work.characters,
+        photos: work.photos.map((p) => ({ id: p.id, image_url: p.imageUrl })),
+        running_shoot_id: work.runningShootId,
+        submission_urls: (r.submission ?? []).map((id) => picks.get(id)).filter((u): u is string => Boolean(u)),
         user_id: r.userId,
         role: r.role,
         name: r.name,
@@ -204,7 +214,7 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
     },
 
     /** 'Submit to team': up to 3 of the member's team-shoot photos; changeable until a lead approves. */
-    async submit(userId: string, teamId: string, generationIds: string[]): Promise<TeamMemberView> {
+    async submit(userId: string, teamId: string, generationIds: string[]): Promise<TeamMemberWork> {
       await requireMembership(db, userId, teamId, 'member');
       const ids = [...new Set(generationIds)];
       await db.transaction(async (tx) => {

@@ -54,7 +54,7 @@ describe.each(testDatabases())('team access sweep (%s)', (database) => {
     const invites = await ts.rt.db.select().from(teamInvites);
     inviteA = invites.find((i) => i.email === 'pending-a@example.com')!.id;
     inviteB = invites.find((i) => i.email === 'pending-b@example.com')!.id;
-  }, 120_000);
+  }, 240_000);
   afterAll(() => ts?.stop());
 
   /** Every row of the team tables, the team packs and the outbox's count: what no refusal may change. */
@@ -114,7 +114,7 @@ describe.each(testDatabases())('team access sweep (%s)', (database) => {
       }
     }
     expect(refusals).toEqual([]);
-  });
+  }, 180_000);
 
   it('nobody reaches another team through their own: ids of team B under team A, and the reverse, are not found', async () => {
     const before = await snapshot();
@@ -140,7 +140,7 @@ describe.each(testDatabases())('team access sweep (%s)', (database) => {
     expect(await listed(clients.member)).toEqual([['Team A', 'member', null]]);
     expect(await listed(clients.manager)).toEqual([['Team A', 'manager', 500]]);
     expect(await listed(clients.outsider)).toEqual([['Team B', 'owner', 0]]);
-  });
+  }, 120_000);
 
   it('the allowed roles do get through (so the refusals above are about roles, not broken routes)', async () => {
     expect((await send(clients.member, 'GET', `/api/teams/${teamA.id}/me`)).status).toBe(200);

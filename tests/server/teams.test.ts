@@ -18,7 +18,8 @@ describe.each(testDatabases())('teams (%s)', (database) => {
   let ts: TestServer;
 
   beforeAll(async () => {
-    ts = await startTestServer({ database, env: { ...FAST_TRAINING, INFERENCE_CONCURRENCY: '2' } });
+    // A busy machine may take long to check photos: patient, as the other suites that train are.
+    ts = await startTestServer({ database, env: { ...FAST_TRAINING, INFERENCE_CONCURRENCY: '2', VISION_TIMEOUT_SECONDS: '300' } });
   });
   afterAll(() => ts?.stop());
 
@@ -32,8 +33,8 @@ describe.each(testDatabases())('teams (%s)', (database) => {
   async function newTeam(owner: Person, name = 'Acme'): Promise<TeamView> {
     return json<TeamView>(await owner.client.post('/api/teams', { name }), 201);
   }
-  const teamBalance = async (teamId: string) => {
-    const balance = await teamCreditsRepository.balance(ts.rt.db, teamId);
+  const teamBalance = async (teamId: string): Promise<number> => {
+    const balance = (await teamCreditsRepository.balance(ts.rt.db, teamId)) ?? -1;
     expect(await teamCreditsRepository.ledgerSum(ts.rt.db, teamId)).toBe(balance);
     return balance;
   };
@@ -94,7 +95,7 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     expect(refused.status).toBe(413);
     expect((await refused.json()).message).toBe(TEAM_TEXTS.rowLimit(INVITE_ROW_LIMIT + 1));
     expect(await ts.rt.db.select().from(teamInvites).where(eq(teamInvites.teamId, team.id))).toHaveLength(2);
-  });
+  }, 120_000);
 
   it('invite links: single use, expiry, revoked, re-sent (the old link stops working), open link domain and usage limit', async () => {
     const owner = await ts.signUp();
@@ -151,7 +152,7 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     expect((await d.client.post(`/api/team-invites/${old.token}/accept`)).status).toBe(410);
     const members = await json<{ items: TeamMemberView[] }>(await owner.client.get(`/api/teams/${team.id}/members`));
     expect(members.items.map((m) => m.user_id).sort()).toEqual([owner.userId, a.userId, c.userId].sort());
-  });
+  }, 120_000);
 
   it('the team ledger stays exact under 20 parallel spends, and a refund happens once', async () => {
     const owner = await ts.signUp();
@@ -174,7 +175,7 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     expect(await personalBalance(owner.userId)).toBe(0);
     const [row] = await ts.rt.db.select({ credits: teams.credits }).from(teams).where(eq(teams.id, team.id));
     expect(row.credits).toBe(10);
-  });
+  }, 60_000);
 
   it('a member’s way: team training and team shoot paid by the team only, pick, submit, approve, Download all, Remind once a day, removal refunds the team', async () => {
     const owner = await ts.signUp({ name: 'Olga Owner', credits: 5000 });
@@ -260,7 +261,7 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     const teamRows = await ts.rt.db.select().from(teamCreditLedger).where(eq(teamCreditLedger.teamId, team.id));
     const refunds = teamRows.filter((r) => r.kind === 'refund');
     expect(refunds.map((r) => [r.idempotencyKey, r.delta])).toEqual(removed.refunded ? [[`refund:shoot-cancel:${second.id}`, removed.refunded]] : []);
-  }, 240_000);
+  }, 400_000);
 
   it('space separation: personal work never charges the team, team work never charges the person; a failed team training refunds the team once', async () => {
     const owner = await ts.signUp({ credits: 1000 });
@@ -299,5 +300,5 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     expect((await owner.client.post('/api/shoots', { pack_id: 'x', lora_id: mine.id, team_id: team.id })).status).toBe(403);
     expect(await teamBalance(team.id)).toBe(600);
     expect(await personalBalance(owner.userId)).toBe(500);
-  }, 120_000);
+  }, 400_000);
 });
