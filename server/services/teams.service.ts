@@ -173,6 +173,11 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
           last_reminded_at: r.lastRemindedAt?.toISOString() ?? null,
         }),
       );
+      // People invited by a personal link who have not joined yet: 'invited' (re-send or revoke them from the invites).
+      const now = new Date();
+      for (const i of await teamInvitesRepository.list(db, teamId))
+        if (i.kind === 'personal' && !i.revokedAt && (!i.expiresAt || i.expiresAt > now))
+          views.push({ user_id: `invite:${i.id}`, role: 'member', name: i.name, title: i.title, email: i.email, status: 'invited', submission: [], submission_urls: [], last_reminded_at: null });
       return filter?.status ? views.filter((v) => v.status === filter.status) : views;
     },
 

@@ -132,7 +132,7 @@ function MemberRow({
             </Button>
           </>
         )}
-        {m.role !== 'owner' && (
+        {m.role !== 'owner' && m.status !== 'invited' && (
           <Button
             size="sm"
             variant="ghost"

@@ -20,7 +20,7 @@ export function TeamView({ id }: { id: string }) {
     <div className="mx-auto flex w-full max-w-4xl flex-col gap-8">
       <header>
         <h1 className="text-2xl font-semibold text-fg">{t.name}</h1>
-        <p className="mt-1 text-sm text-fg-muted capitalize">
+        <p className="mt-1 text-sm text-fg-muted first-letter:uppercase">
           {t.role}
           {t.credits !== null && ` · ${t.credits.toLocaleString('en-US')} team credits`}
           {t.due_date && ` · due ${t.due_date}`}

@@ -58,7 +58,7 @@ export function TeamsHome() {
             <li key={team.id}>
               <Link to={`/app/teams/${team.id}`} className="block rounded-lg border border-border bg-bg p-4 hover:bg-bg-subtle">
                 <p className="font-semibold text-fg">{team.name}</p>
-                <p className="mt-1 text-sm text-fg-muted capitalize">
+                <p className="mt-1 text-sm text-fg-muted first-letter:uppercase">
                   {team.role}
                   {team.credits !== null && ` · ${team.credits.toLocaleString('en-US')} team credits`}
                   {team.due_date && ` · due ${team.due_date}`}
