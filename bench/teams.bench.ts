@@ -19,27 +19,50 @@ const ZIP_RSS_MB = 30;
 async function bigTeam(ts: TestServer, photos?: Buffer) {
   const owner = await ts.signUp({ name: 'Bench Owner' });
   const team = await (await owner.client.post('/api/teams', { name: 'Bench Team' })).json();
-  const people = Array.from({ length: MEMBERS - 1 }, (_, i) => ({ id: randomUUID(), clerkId: `bench_${randomUUID()}`, fullName: `Person ${i}`, email: `p${i}@bench.test` }));
+  const people = Array.from({ length: MEMBERS - 1 }, (_, i) => ({
+    id: randomUUID(),
+    clerkId: `bench_${randomUUID()}`,
+    fullName: `Person ${i}`,
+    email: `p${i}@bench.test`,
+  }));
   for (let i = 0; i < people.length; i += 250) await ts.rt.db.insert(users).values(people.slice(i, i + 250));
-  await ts.rt.db.insert(teamMembers).values(people.map((p) => ({ teamId: team.id, userId: p.id, role: 'member' as const, name: p.fullName, email: p.email })));
+  await ts.rt.db
+    .insert(teamMembers)
+    .values(people.map((p) => ({ teamId: team.id, userId: p.id, role: 'member' as const, name: p.fullName, email: p.email })));
   const all = [{ id: owner.userId }, ...people];
   for (const [i, p] of all.entries()) {
     if (i % 4 === 0) continue; // joined, nothing yet
     const [lora] = await ts.rt.db
       .insert(loraTrainings)
-      .values({ userId: p.id, teamId: team.id, characterName: 'P', status: i % 4 === 1 ? 'IN_PROGRESS' : 'COMPLETED', loraFileUrl: '/media/loras/x.json' })
+      .values({
+        userId: p.id,
+        teamId: team.id,
+        characterName: 'P',
+        status: i % 4 === 1 ? 'IN_PROGRESS' : 'COMPLETED',
+        loraFileUrl: '/media/loras/x.json',
+      })
       .returning({ id: loraTrainings.id });
     if (i % 4 === 1 && !photos) continue;
     const shootId = randomUUID();
     await ts.rt.db.insert(photoShoots).values({
-      id: shootId, userId: p.id, teamId: team.id, packId: 'linkedin-profile', loraId: lora.id, packName: 'Bench', characterName: 'P',
-      status: 'COMPLETED', photoCount: 1, cost: 10,
+      id: shootId,
+      userId: p.id,
+      teamId: team.id,
+      packId: 'linkedin-profile',
+      loraId: lora.id,
+      packName: 'Bench',
+      characterName: 'P',
+      status: 'COMPLETED',
+      photoCount: 1,
+      cost: 10,
     });
     if (photos || i % 4 === 3) {
       const id = randomUUID();
       const key = `generations/${p.id}/${id}.jpeg`;
       if (photos) await ts.rt.storage.put(key, Buffer.concat([photos, Buffer.from(id)]), 'image/jpeg');
-      await ts.rt.db.insert(generations).values({ id, userId: p.id, prompt: 'p', width: 896, height: 1120, imageUrl: mediaUrl(key), shootId });
+      await ts.rt.db
+        .insert(generations)
+        .values({ id, userId: p.id, prompt: 'p', width: 896, height: 1120, imageUrl: mediaUrl(key), shootId });
       await ts.rt.db
         .update(teamMembers)
         .set({ submission: [id], submissionStatus: 'submitted' })
@@ -58,13 +81,22 @@ async function measureDashboard(database: TestDatabaseKind) {
       const started = performance.now();
       const res = await owner.client.get(`/api/teams/${team.id}/members`);
       const body = (await res.json()) as { items: unknown[] };
-      if (res.status !== 200 || body.items.length < MEMBERS) throw new Error(`dashboard answered ${res.status} with ${body.items.length} rows`);
+      if (res.status !== 200 || body.items.length < MEMBERS)
+        throw new Error(`dashboard answered ${res.status} with ${body.items.length} rows`);
       return performance.now() - started;
     };
     for (let i = 0; i < 20; i++) await read();
     const times: number[] = [];
     for (let i = 0; i < READS; i++) times.push(await read());
-    return [{ database, members: MEMBERS, p50: ms(percentile(times, 50)), p99: ms(percentile(times, 99)), target: database === 'postgres' ? `p99 ≤ ${DASHBOARD_P99_MS} ms` : '—' }];
+    return [
+      {
+        database,
+        members: MEMBERS,
+        p50: ms(percentile(times, 50)),
+        p99: ms(percentile(times, 99)),
+        target: database === 'postgres' ? `p99 ≤ ${DASHBOARD_P99_MS} ms` : '—',
+      },
+    ];
   } finally {
     await ts.stop();
   }

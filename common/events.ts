@@ -15,7 +15,15 @@ export type RealtimeEvent =
   | { type: 'resync' };
 
 export type RealtimeEventType = RealtimeEvent['type'];
-export const REALTIME_EVENT_TYPES: readonly RealtimeEventType[] = ['credits', 'subscription', 'generation', 'training', 'shoot', 'team', 'resync'];
+export const REALTIME_EVENT_TYPES: readonly RealtimeEventType[] = [
+  'credits',
+  'subscription',
+  'generation',
+  'training',
+  'shoot',
+  'team',
+  'resync',
+];
 
 /**
  * The last event of a stream whose session or token has ended (sign-out, password change or reset, account

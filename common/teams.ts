@@ -90,11 +90,11 @@ function splitCsvLine(line: string, separator: string): string[] {
   for (let i = 0; i < line.length; i++) {
     const ch = line[i];
     if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') (cell += '"'), i++;
+      if (ch === '"' && line[i + 1] === '"') ((cell += '"'), i++);
       else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === separator) cells.push(cell), (cell = '');
+    else if (ch === separator) (cells.push(cell), (cell = ''));
     else cell += ch;
   }
   cells.push(cell);
@@ -206,7 +206,16 @@ export const submissionSchema = z.object({
     .max(SUBMISSION_MAX, `pick at most ${SUBMISSION_MAX} photos`),
 });
 
-export const MEMBER_STATUSES = ['invited', 'joined', 'photos uploaded', 'training', 'shooting', 'to pick', 'submitted', 'approved'] as const;
+export const MEMBER_STATUSES = [
+  'invited',
+  'joined',
+  'photos uploaded',
+  'training',
+  'shooting',
+  'to pick',
+  'submitted',
+  'approved',
+] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
 /** `Jane Doe` → `jane-doe`; an address's local part when there is no name; never empty. */
@@ -294,5 +303,11 @@ export interface TeamInviteView {
 
 /** What the welcome page shows before anyone signs in. */
 export type InviteWelcome =
-  | { ok: true; team: string; due_date: string | null; look: { pack_name: string | null; aspect_ratio: string | null }; domain: string | null }
+  | {
+      ok: true;
+      team: string;
+      due_date: string | null;
+      look: { pack_name: string | null; aspect_ratio: string | null };
+      domain: string | null;
+    }
   | { ok: false; reason: InviteRefusal; message: string };

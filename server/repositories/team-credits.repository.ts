@@ -26,7 +26,15 @@ export const teamCreditsRepository = {
    */
   async applyChange(
     tx: Executor,
-    change: { teamId: string; userId: string | null; delta: number; kind: LedgerKind; reason: string; idempotencyKey: string; balanceAfter: number },
+    change: {
+      teamId: string;
+      userId: string | null;
+      delta: number;
+      kind: LedgerKind;
+      reason: string;
+      idempotencyKey: string;
+      balanceAfter: number;
+    },
     notifications: SQL[],
   ): Promise<boolean> {
     const l = teamCreditLedger;

@@ -11,7 +11,13 @@ export const teamInvitesRepository = {
     if (rows.length === 0) return [];
     const out: TeamInviteRow[] = [];
     // In slices: one statement's parameters stay far below Postgres's 65,535 for a 10,000-row import.
-    for (let i = 0; i < rows.length; i += 500) out.push(...(await tx.insert(teamInvites).values(rows.slice(i, i + 500)).returning()));
+    for (let i = 0; i < rows.length; i += 500)
+      out.push(
+        ...(await tx
+          .insert(teamInvites)
+          .values(rows.slice(i, i + 500))
+          .returning()),
+      );
     return out;
   },
 
@@ -44,11 +50,17 @@ export const teamInvitesRepository = {
     const rows = await db
       .select({ email: teamInvites.email })
       .from(teamInvites)
-      .where(and(eq(teamInvites.teamId, teamId), eq(teamInvites.kind, 'personal'), isNull(teamInvites.usedAt), isNull(teamInvites.revokedAt)));
+      .where(
+        and(eq(teamInvites.teamId, teamId), eq(teamInvites.kind, 'personal'), isNull(teamInvites.usedAt), isNull(teamInvites.revokedAt)),
+      );
     return new Set(rows.map((r) => r.email).filter((e): e is string => Boolean(e)));
   },
 
-  async update(tx: Executor, id: string, patch: Partial<Pick<TeamInviteRow, 'tokenHash' | 'expiresAt' | 'revokedAt' | 'usedAt' | 'usedBy' | 'sentAt'>>) {
+  async update(
+    tx: Executor,
+    id: string,
+    patch: Partial<Pick<TeamInviteRow, 'tokenHash' | 'expiresAt' | 'revokedAt' | 'usedAt' | 'usedBy' | 'sentAt'>>,
+  ) {
     const [row] = await tx.update(teamInvites).set(patch).where(eq(teamInvites.id, id)).returning();
     return row;
   },
@@ -66,6 +78,8 @@ export const teamInvitesRepository = {
     await tx
       .update(teamInvites)
       .set({ revokedAt: new Date() })
-      .where(and(eq(teamInvites.teamId, teamId), inArray(teamInvites.email, emails), isNull(teamInvites.usedAt), isNull(teamInvites.revokedAt)));
+      .where(
+        and(eq(teamInvites.teamId, teamId), inArray(teamInvites.email, emails), isNull(teamInvites.usedAt), isNull(teamInvites.revokedAt)),
+      );
   },
 };

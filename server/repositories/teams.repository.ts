@@ -39,7 +39,11 @@ export const teamsRepository = {
     return row;
   },
 
-  async updateTeam(tx: Executor, teamId: string, patch: Partial<Pick<TeamRow, 'name' | 'domain' | 'packId' | 'teamPack' | 'aspectRatio' | 'dueDate'>>) {
+  async updateTeam(
+    tx: Executor,
+    teamId: string,
+    patch: Partial<Pick<TeamRow, 'name' | 'domain' | 'packId' | 'teamPack' | 'aspectRatio' | 'dueDate'>>,
+  ) {
     const [row] = await tx
       .update(teams)
       .set({ ...patch, updatedAt: new Date() })
@@ -213,7 +217,14 @@ export const teamsRepository = {
       cross join lateral unnest(m.submission) with ordinality as p(generation_id, ord)
       join ${generations} g on g.id = p.generation_id and g.user_id = m.user_id and g.status = 'ACTIVE'
       where m.team_id = ${teamId}::uuid and m.submission_status in ('submitted', 'approved')
-        ${userIds ? sql`and m.user_id in (${sql.join(userIds.map((id) => sql`${id}::uuid`), sql`, `)})` : sql``}
+        ${
+          userIds
+            ? sql`and m.user_id in (${sql.join(
+                userIds.map((id) => sql`${id}::uuid`),
+                sql`, `,
+              )})`
+            : sql``
+        }
       order by m.user_id, p.ord`);
     return (result as unknown as { rows: Record<string, unknown>[] }).rows.map((r) => ({
       userId: String(r.user_id),

@@ -1,6 +1,14 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { createTeamSchema, inviteListSchema, MEMBER_STATUSES, openLinkSchema, submissionSchema, teamLookSchema, teamSettingsSchema } from '@common/teams.ts';
+import {
+  createTeamSchema,
+  inviteListSchema,
+  MEMBER_STATUSES,
+  openLinkSchema,
+  submissionSchema,
+  teamLookSchema,
+  teamSettingsSchema,
+} from '@common/teams.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
 import { requireUser } from '../http/require-user.ts';
@@ -75,7 +83,9 @@ export function teamsRoutes(deps: {
     return zipDownload(c, body, filename);
   });
 
-  app.get('/teams/:id/invites', auth, async (c) => c.json({ items: await deps.teamInvites.list(c.var.user.id, c.req.param('id')) }, 200, noStore));
+  app.get('/teams/:id/invites', auth, async (c) =>
+    c.json({ items: await deps.teamInvites.list(c.var.user.id, c.req.param('id')) }, 200, noStore),
+  );
   app.post('/teams/:id/invites', auth, async (c) => {
     const body = parseOrThrow(inviteListSchema, await readJson(c.req.raw));
     return c.json(await deps.teamInvites.importList(c.var.user.id, c.req.param('id'), body));

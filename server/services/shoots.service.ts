@@ -201,7 +201,8 @@ export function createShootsService(deps: ShootsDeps) {
   /** The team's look as a pack (hidden from the catalogue, so found by id only). */
   async function teamPack(userId: string, teamId: string): Promise<PackWithPrompts> {
     const pack = await repo.findPack(db, await teamShootPack(db, userId, teamId));
-    if (!pack || pack.prompts.length === 0) throw new AppError(422, 'pack_empty', 'The team’s look has no photos yet. Ask your team lead to choose it again.');
+    if (!pack || pack.prompts.length === 0)
+      throw new AppError(422, 'pack_empty', 'The team’s look has no photos yet. Ask your team lead to choose it again.');
     return pack;
   }
 
@@ -263,7 +264,14 @@ export function createShootsService(deps: ShootsDeps) {
           )
           .limit(1);
         if (same) return { shoot: same, created: false, photos: undefined };
-        await debitWork(tx, { credits, events }, payer, cost, `Photo shoot: ${pack.name} (${pack.prompts.length} photos)`, shootDebitKey(shootId));
+        await debitWork(
+          tx,
+          { credits, events },
+          payer,
+          cost,
+          `Photo shoot: ${pack.name} (${pack.prompts.length} photos)`,
+          shootDebitKey(shootId),
+        );
         const photos = pack.prompts.map((template, position) => ({
           id: randomUUID(),
           shootId,

@@ -13,7 +13,12 @@ const noSuchTeam = () => notFound('There is no such team.');
 const leadsOnly = () => forbidden('Only the team’s owner and managers can do this.', 'team_lead_only');
 export const ownerOnly = () => forbidden('Only the team’s owner can do this.', 'team_owner_only');
 
-export async function requireMembership(db: Executor, userId: string, teamId: string, need: 'member' | 'lead' | 'owner'): Promise<TeamMemberRow> {
+export async function requireMembership(
+  db: Executor,
+  userId: string,
+  teamId: string,
+  need: 'member' | 'lead' | 'owner',
+): Promise<TeamMemberRow> {
   if (!UUID.test(teamId)) throw noSuchTeam();
   const m = await repo.membership(db, teamId, userId);
   if (!m) throw noSuchTeam();

@@ -26,7 +26,11 @@ export interface TeamCreditChange {
 export const insufficientTeamCredits = (required: number, available: number) =>
   new AppError(402, 'insufficient_team_credits', TEAM_TEXTS.notEnoughTeamCredits(required, available));
 
-export async function applyTeamChange(tx: Executor, events: EventBus, change: TeamCreditChange): Promise<{ applied: boolean; balance: number }> {
+export async function applyTeamChange(
+  tx: Executor,
+  events: EventBus,
+  change: TeamCreditChange,
+): Promise<{ applied: boolean; balance: number }> {
   if (!Number.isInteger(change.delta) || change.delta === 0) throw new Error('delta must be a non-zero integer');
   const credits = await repo.lockBalance(tx, change.teamId);
   if (credits === undefined) throw notFound('There is no such team.');
@@ -68,7 +72,10 @@ export interface WorkPayer {
 }
 export async function refundWork(
   tx: Executor,
-  deps: { events: EventBus; credits: { refund(userId: string, amount: number, reason: string, debitKey: string, tx?: Executor): Promise<unknown> } },
+  deps: {
+    events: EventBus;
+    credits: { refund(userId: string, amount: number, reason: string, debitKey: string, tx?: Executor): Promise<unknown> };
+  },
   payer: WorkPayer,
   amount: number,
   reason: string,
@@ -79,7 +86,10 @@ export async function refundWork(
 }
 export async function debitWork(
   tx: Executor,
-  deps: { events: EventBus; credits: { debit(userId: string, amount: number, reason: string, key: string, tx?: Executor): Promise<unknown> } },
+  deps: {
+    events: EventBus;
+    credits: { debit(userId: string, amount: number, reason: string, key: string, tx?: Executor): Promise<unknown> };
+  },
   payer: WorkPayer,
   amount: number,
   reason: string,

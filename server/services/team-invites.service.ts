@@ -30,7 +30,8 @@ const newToken = () => randomBytes(24).toString('base64url');
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const noSuchInvite = () => notFound('There is no such invite.');
 
-export const inviteRefused = (reason: InviteRefusal) => new AppError(reason === 'unknown' ? 404 : 410, `invite_${reason}`, INVITE_REFUSAL_TEXT[reason]);
+export const inviteRefused = (reason: InviteRefusal) =>
+  new AppError(reason === 'unknown' ? 404 : 410, `invite_${reason}`, INVITE_REFUSAL_TEXT[reason]);
 
 /** Why a link cannot be used now, or null when it can. */
 export function inviteRefusal(row: TeamInviteRow | undefined, now = new Date()): InviteRefusal | null {
@@ -69,7 +70,11 @@ export function createTeamInvitesService(deps: { db: Db; events: EventBus; logge
      * Pasted addresses or a CSV: the row-by-row report, and with `send` the invites of every row marked
      * 'invite', each mailed its personal link — all in one transaction, so nothing is half sent.
      */
-    async importList(userId: string, teamId: string, input: { text: string; send: boolean }): Promise<{ rows: InviteReportRow[]; sent: number }> {
+    async importList(
+      userId: string,
+      teamId: string,
+      input: { text: string; send: boolean },
+    ): Promise<{ rows: InviteReportRow[]; sent: number }> {
       await requireMembership(db, userId, teamId, 'lead');
       const { rows: parsed, total } = parseInviteList(input.text);
       if (total > INVITE_ROW_LIMIT) throw payloadTooLarge(TEAM_TEXTS.rowLimit(total));
@@ -99,13 +104,17 @@ export function createTeamInvitesService(deps: { db: Db; events: EventBus; logge
               sentAt: new Date(),
             })),
           );
-          for (const r of toSend) await enqueueTeamMail(tx, r.email, 'team-invite', { token: r.token, team: team.name, dueDate: team.dueDate });
+          for (const r of toSend)
+            await enqueueTeamMail(tx, r.email, 'team-invite', { token: r.token, team: team.name, dueDate: team.dueDate });
           return { rows, sent: toSend.length };
         });
       } catch (err) {
         // Another lead invited one of these addresses meanwhile (the pending-invite index): nothing was sent.
         if ((err as { code?: string }).code === '23505' || String((err as Error).message).includes('team_invites_pending_email_key'))
-          throw conflict('Someone invited some of these people at the same moment. Nothing was sent; check the list again.', 'team_invite_race');
+          throw conflict(
+            'Someone invited some of these people at the same moment. Nothing was sent; check the list again.',
+            'team_invite_race',
+          );
         throw err;
       }
     },
@@ -126,7 +135,11 @@ export function createTeamInvitesService(deps: { db: Db; events: EventBus; logge
         if (row.usedAt) throw conflict('This invite has been accepted already.', 'invite_used');
         if (row.revokedAt) throw conflict('This invite was withdrawn. Invite the person again.', 'invite_revoked');
         const token = newToken();
-        const updated = await repo.update(tx, row.id, { tokenHash: tokenHash(token), expiresAt: new Date(Date.now() + INVITE_DAYS * DAY_MS), sentAt: new Date() });
+        const updated = await repo.update(tx, row.id, {
+          tokenHash: tokenHash(token),
+          expiresAt: new Date(Date.now() + INVITE_DAYS * DAY_MS),
+          sentAt: new Date(),
+        });
         await enqueueTeamMail(tx, row.email!, 'team-invite', { token, team: team.name, dueDate: team.dueDate });
         return toView(updated);
       });
@@ -197,10 +210,18 @@ export function createTeamInvitesService(deps: { db: Db; events: EventBus; logge
         if (invite.kind === 'open' && invite.domain && (!email || domainOf(email) !== invite.domain))
           throw forbidden(TEAM_TEXTS.outsideDomain(invite.domain), 'invite_outside_domain');
         const name = invite.name ?? (await teamsRepository.personName(tx, userId));
-        await teamsRepository.insertMember(tx, { teamId: invite.teamId, userId, role: 'member', name, title: invite.title, email: email?.toLowerCase() ?? invite.email });
+        await teamsRepository.insertMember(tx, {
+          teamId: invite.teamId,
+          userId,
+          role: 'member',
+          name,
+          title: invite.title,
+          email: email?.toLowerCase() ?? invite.email,
+        });
         if (invite.kind === 'personal') await repo.update(tx, invite.id, { usedAt: new Date(), usedBy: userId });
         else await repo.countUse(tx, invite.id);
-        for (const lead of await teamsRepository.leadIds(tx, invite.teamId)) await deps.events.publish(tx, lead, { type: 'team', teamId: invite.teamId });
+        for (const lead of await teamsRepository.leadIds(tx, invite.teamId))
+          await deps.events.publish(tx, lead, { type: 'team', teamId: invite.teamId });
         return { team_id: invite.teamId, joined: true };
       });
       if (outcome.joined) deps.logger.info({ userId, teamId: outcome.team_id }, 'joined a team through an invite');

@@ -44,7 +44,10 @@ function teamView(team: TeamRow, role: TeamRole, packName: string | null): TeamV
     aspect_ratio: team.aspectRatio,
     pack_id: look?.from === 'catalogue' ? look.pack_id : null,
     pack_name: packName,
-    team_pack: look?.from === 'team' ? { name: look.name, backdrop: look.backdrop, clothing: look.clothing, framing: look.framing, prompts: look.prompts } : null,
+    team_pack:
+      look?.from === 'team'
+        ? { name: look.name, backdrop: look.backdrop, clothing: look.clothing, framing: look.framing, prompts: look.prompts }
+        : null,
   };
 }
 
@@ -132,7 +135,16 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
         const aspect = look.aspect_ratio as PackAspect;
         await shootsRepository.upsertPack(
           tx,
-          { id: teamPackId(teamId), name, description, category: 'Team', aspectRatio: aspect, ...PACK_ASPECTS[aspect], source: 'team', hidden: true },
+          {
+            id: teamPackId(teamId),
+            name,
+            description,
+            category: 'Team',
+            aspectRatio: aspect,
+            ...PACK_ASPECTS[aspect],
+            source: 'team',
+            hidden: true,
+          },
           prompts,
         );
         return repo.updateTeam(tx, teamId, {
@@ -160,24 +172,32 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
       const rows = await repo.dashboard(db, teamId);
       const urls = new Map<string, string[]>();
       for (const p of await repo.submittedPhotos(db, teamId)) urls.set(p.userId, [...(urls.get(p.userId) ?? []), p.imageUrl]);
-      const views = rows.map(
-        (r): TeamMemberView => ({
-          submission_urls: urls.get(r.userId) ?? [],
-          user_id: r.userId,
-          role: r.role,
-          name: r.name,
-          title: r.title,
-          email: r.email,
-          status: memberStatus(r),
-          submission: r.submission ?? [],
-          last_reminded_at: r.lastRemindedAt?.toISOString() ?? null,
-        }),
-      );
+      const views = rows.map((r): TeamMemberView => ({
+        submission_urls: urls.get(r.userId) ?? [],
+        user_id: r.userId,
+        role: r.role,
+        name: r.name,
+        title: r.title,
+        email: r.email,
+        status: memberStatus(r),
+        submission: r.submission ?? [],
+        last_reminded_at: r.lastRemindedAt?.toISOString() ?? null,
+      }));
       // People invited by a personal link who have not joined yet: 'invited' (re-send or revoke them from the invites).
       const now = new Date();
       for (const i of await teamInvitesRepository.list(db, teamId))
         if (i.kind === 'personal' && !i.revokedAt && (!i.expiresAt || i.expiresAt > now))
-          views.push({ user_id: `invite:${i.id}`, role: 'member', name: i.name, title: i.title, email: i.email, status: 'invited', submission: [], submission_urls: [], last_reminded_at: null });
+          views.push({
+            user_id: `invite:${i.id}`,
+            role: 'member',
+            name: i.name,
+            title: i.title,
+            email: i.email,
+            status: 'invited',
+            submission: [],
+            submission_urls: [],
+            last_reminded_at: null,
+          });
       return filter?.status ? views.filter((v) => v.status === filter.status) : views;
     },
 
@@ -209,7 +229,14 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
       const team = (await repo.findTeam(db, teamId))!;
       const due = (await repo.dashboard(db, teamId)).filter((r) => NOT_DONE.includes(memberStatus(r)) && r.userId !== userId && r.email);
       const reminded = await db.transaction(async (tx) => {
-        const marked = new Set(await repo.markReminded(tx, teamId, due.map((r) => r.userId), REMIND_HOURS));
+        const marked = new Set(
+          await repo.markReminded(
+            tx,
+            teamId,
+            due.map((r) => r.userId),
+            REMIND_HOURS,
+          ),
+        );
         for (const r of due.filter((d) => marked.has(d.userId))) {
           await enqueueTeamMail(tx, r.email!, 'team-reminder', { teamId, team: team.name, dueDate: team.dueDate }, { userId: r.userId });
         }
@@ -225,7 +252,8 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
       await db.transaction(async (tx) => {
         const m = await repo.lockMembership(tx, teamId, userId);
         if (!m) throw noSuchMember();
-        if (m.submissionStatus === 'approved') throw conflict('Your headshot has been approved; the pick cannot change any more.', 'team_pick_approved');
+        if (m.submissionStatus === 'approved')
+          throw conflict('Your headshot has been approved; the pick cannot change any more.', 'team_pick_approved');
         if ((await repo.countTeamPhotos(tx, teamId, userId, ids)) !== ids.length)
           throw badRequest('Pick photos from your team photo shoot.', 'team_pick_invalid');
         await repo.setSubmission(tx, teamId, userId, { submission: ids, submissionStatus: 'submitted' });
@@ -265,16 +293,25 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
         const { trainings, shoots } = await repo.teamWork(tx, teamId, memberId);
         for (const t of trainings) {
           const cancelled = t.status === 'IN_PROGRESS';
-          if (cancelled)
-            await finishTrainingIn(tx, deps, t.id, { status: 'FAILED', error: REMOVED_FROM_TEAM }, { cancelledByOwner: true });
+          if (cancelled) await finishTrainingIn(tx, deps, t.id, { status: 'FAILED', error: REMOVED_FROM_TEAM }, { cancelledByOwner: true });
           await trainingsRepository.markDeleted(tx, (await trainingsRepository.findOwned(tx, memberId, t.id))!, cancelled);
         }
         for (const s of shoots.filter((s) => s.status === 'RUNNING')) {
           const cancelled = await shootsRepository.cancelUnstarted(tx, s.id);
           if (cancelled.length)
-            await refundWork(tx, deps, { userId: memberId, teamId }, cancelled.length * (s.cost / s.photoCount), 'Refund: team member removed', cancelKey(s.id));
+            await refundWork(
+              tx,
+              deps,
+              { userId: memberId, teamId },
+              cancelled.length * (s.cost / s.photoCount),
+              'Refund: team member removed',
+              cancelKey(s.id),
+            );
         }
-        await repo.eraseShoots(tx, shoots.map((s) => s.id));
+        await repo.eraseShoots(
+          tx,
+          shoots.map((s) => s.id),
+        );
         await repo.deleteMember(tx, teamId, memberId);
         if (target.email) await teamInvitesRepository.revokePending(tx, teamId, [target.email]);
         await tell(tx, teamId, memberId);
@@ -285,4 +322,3 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
     },
   };
 }
-

@@ -93,7 +93,14 @@ export async function finishTrainingIn(
   if (!row) return undefined;
   if (end.status === 'FAILED') {
     // Back to whoever paid: the team for team work (issue 49), else the person.
-    await refundWork(tx, deps, { userId: row.userId, teamId: row.teamId }, TRAINING_COST, 'character training failed', trainingDebitKey(row.id));
+    await refundWork(
+      tx,
+      deps,
+      { userId: row.userId, teamId: row.teamId },
+      TRAINING_COST,
+      'character training failed',
+      trainingDebitKey(row.id),
+    );
     if (!cancelledByOwner) await enqueueTrainingFailed(tx, row.userId, row);
   } else {
     await enqueueCharacterReady(tx, row.userId, row);
@@ -136,7 +143,9 @@ export function createTrainingsService(deps: TrainingsDeps) {
       // Team work (issue 49) is the team's to pay: only a member may train for it, from its balance.
       const payer = { userId, teamId: input.team_id ?? null };
       if (payer.teamId) await requireMembership(deps.db, userId, payer.teamId, 'member');
-      const credits = payer.teamId ? ((await teamCreditsRepository.balance(deps.db, payer.teamId)) ?? 0) : await deps.credits.balance(userId);
+      const credits = payer.teamId
+        ? ((await teamCreditsRepository.balance(deps.db, payer.teamId)) ?? 0)
+        : await deps.credits.balance(userId);
       if (credits < TRAINING_COST) {
         const same = await repo.recentSameSubmission(deps.db, sameSubmission);
         if (!same) throw payer.teamId ? insufficientTeamCredits(TRAINING_COST, credits) : insufficientCredits(TRAINING_COST, credits);

@@ -22,7 +22,11 @@ describe('Supabase row-level security of teams (postgres)', () => {
     db = await createSupabaseDatabase();
     for (const name of ['owner', 'member', 'other', 'stranger'] as const) {
       const clerkId = `user_${name}_${randomUUID().slice(0, 8)}`;
-      const { rows } = await q('insert into users (clerk_id, email, full_name) values ($1, $2, $3) returning id', [clerkId, `${name}@example.com`, name]);
+      const { rows } = await q('insert into users (clerk_id, email, full_name) values ($1, $2, $3) returning id', [
+        clerkId,
+        `${name}@example.com`,
+        name,
+      ]);
       people[name] = { id: rows[0].id, claims: clerkClaims(clerkId) };
     }
     teamA = (await q(`insert into teams (name, owner_id, credits) values ('A', $1, 300) returning id`, [people.owner.id])).rows[0].id;
@@ -35,11 +39,13 @@ describe('Supabase row-level security of teams (postgres)', () => {
     ])
       await q('insert into team_members (team_id, user_id, role) values ($1, $2, $3)', [team, user, role]);
     await q(`insert into team_invites (team_id, kind, token_hash, email) values ($1, 'personal', 'secret-hash', 'x@example.com')`, [teamA]);
-    await q(`insert into team_credit_ledger (team_id, delta, kind, reason, idempotency_key, balance_after) values ($1, 300, 'grant', 'bought', $2, 300)`, [
-      teamA,
-      `k:${teamA}`,
-    ]);
-    await q(`insert into photo_packs (id, name, description, category, aspect_ratio, width, height) values ('p', 'P', 'd', 'c', '1:1', 1024, 1024) on conflict do nothing`);
+    await q(
+      `insert into team_credit_ledger (team_id, delta, kind, reason, idempotency_key, balance_after) values ($1, 300, 'grant', 'bought', $2, 300)`,
+      [teamA, `k:${teamA}`],
+    );
+    await q(
+      `insert into photo_packs (id, name, description, category, aspect_ratio, width, height) values ('p', 'P', 'd', 'c', '1:1', 1024, 1024) on conflict do nothing`,
+    );
     const shoot = (team: string | null) =>
       q(
         `insert into photo_shoots (user_id, pack_id, pack_name, character_name, photo_count, cost, team_id) values ($1, 'p', 'P', 'M', 8, 80, $2) returning id`,
@@ -74,7 +80,9 @@ describe('Supabase row-level security of teams (postgres)', () => {
     expect((await as('stranger', 'select team_id from team_members where team_id = $1', [teamA])).rows).toEqual([]);
     expect((await as('stranger', 'select id from photo_shoots')).rows).toEqual([]);
     await expect(as('member', `update teams set credits = 999999 where id = $1`, [teamA])).rejects.toMatchObject({ code: '42501' });
-    await expect(as('member', `update team_members set role = 'owner' where user_id = $1`, [people.member.id])).rejects.toMatchObject({ code: '42501' });
+    await expect(as('member', `update team_members set role = 'owner' where user_id = $1`, [people.member.id])).rejects.toMatchObject({
+      code: '42501',
+    });
     await expect(
       as('stranger', `insert into team_members (team_id, user_id, role) values ($1, $2, 'owner')`, [teamA, people.stranger.id]),
     ).rejects.toMatchObject({ code: '42501' });

@@ -66,7 +66,10 @@ describe.each(testDatabases())('team access sweep (%s)', (database) => {
       await db.select().from(teamMembers).orderBy(asc(teamMembers.teamId), asc(teamMembers.userId)),
       await db.select().from(teamInvites).orderBy(asc(teamInvites.id)),
       await db.select().from(teamCreditLedger).orderBy(asc(teamCreditLedger.id)),
-      await db.select().from(photoPacks).where(sql`${photoPacks.source} = 'team'`),
+      await db
+        .select()
+        .from(photoPacks)
+        .where(sql`${photoPacks.source} = 'team'`),
       mail.n,
     ]);
   }
@@ -136,7 +139,8 @@ describe.each(testDatabases())('team access sweep (%s)', (database) => {
     for (const route of routes()) expect((await send(ts.client(), route.method, route.path, route.body)).status).toBe(401);
     expect(await snapshot()).toBe(before);
     // The lists show each person only their own teams; members see no balance.
-    const listed = async (c: TestClient) => ((await (await c.get('/api/teams')).json()).items as TeamView[]).map((t) => [t.name, t.role, t.credits]);
+    const listed = async (c: TestClient) =>
+      ((await (await c.get('/api/teams')).json()).items as TeamView[]).map((t) => [t.name, t.role, t.credits]);
     expect(await listed(clients.member)).toEqual([['Team A', 'member', null]]);
     expect(await listed(clients.manager)).toEqual([['Team A', 'manager', 500]]);
     expect(await listed(clients.outsider)).toEqual([['Team B', 'owner', 0]]);
@@ -146,6 +150,14 @@ describe.each(testDatabases())('team access sweep (%s)', (database) => {
     expect((await send(clients.member, 'GET', `/api/teams/${teamA.id}/me`)).status).toBe(200);
     expect((await send(clients.manager, 'GET', `/api/teams/${teamA.id}/members`)).status).toBe(200);
     expect((await send(clients.manager, 'POST', `/api/teams/${teamA.id}/invites/${inviteA}/revoke`)).status).toBe(200);
-    expect((await send(clients.owner, 'PUT', `/api/teams/${teamA.id}/look`, { pack_id: 'linkedin-profile', aspect_ratio: '1:1', due_date: null })).status).toBe(200);
+    expect(
+      (
+        await send(clients.owner, 'PUT', `/api/teams/${teamA.id}/look`, {
+          pack_id: 'linkedin-profile',
+          aspect_ratio: '1:1',
+          due_date: null,
+        })
+      ).status,
+    ).toBe(200);
   });
 });

@@ -4,7 +4,16 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITE_ROW_LIMIT, TEAM_TEXTS, type InviteReportRow, type TeamMemberView, type TeamView } from '@common/teams.ts';
 import type { ShootView } from '@common/photo-shoots.ts';
-import { creditLedger, generations, loraTrainings, mailOutbox, photoShoots, teamCreditLedger, teamInvites, teams } from '../../server/db/schema.ts';
+import {
+  creditLedger,
+  generations,
+  loraTrainings,
+  mailOutbox,
+  photoShoots,
+  teamCreditLedger,
+  teamInvites,
+  teams,
+} from '../../server/db/schema.ts';
 import { teamCreditsRepository } from '../../server/repositories/team-credits.repository.ts';
 import { debitTeam, grantTeam, refundTeam } from '../../server/services/team-credits.service.ts';
 import { finishTraining } from '../../server/services/trainings.service.ts';
@@ -28,7 +37,11 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     return (await res.json()) as T;
   };
   const send = (client: TestClient, method: string, path: string, body?: unknown) =>
-    client.fetch(path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    client.fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
 
   async function newTeam(owner: Person, name = 'Acme'): Promise<TeamView> {
     return json<TeamView>(await owner.client.post('/api/teams', { name }), 201);
@@ -64,7 +77,9 @@ describe.each(testDatabases())('teams (%s)', (database) => {
       'sam@elsewhere.test,Sam,',
       '"lee@acme.test","Lee, Kim","Head of ""Ops"""',
     ].join('\r\n');
-    const report = await json<{ rows: InviteReportRow[]; sent: number }>(await owner.client.post(`/api/teams/${team.id}/invites`, { text: csv }));
+    const report = await json<{ rows: InviteReportRow[]; sent: number }>(
+      await owner.client.post(`/api/teams/${team.id}/invites`, { text: csv }),
+    );
     expect(report.sent).toBe(0);
     expect(report.rows.map((r) => [r.line, r.email, r.outcome])).toEqual([
       [2, 'jane@acme.test', 'invite'],
@@ -77,12 +92,16 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     expect(report.rows[5]).toMatchObject({ name: 'Lee, Kim', title: 'Head of "Ops"' });
     expect(await ts.rt.db.select().from(teamInvites).where(eq(teamInvites.teamId, team.id))).toHaveLength(0);
 
-    const sent = await json<{ rows: InviteReportRow[]; sent: number }>(await owner.client.post(`/api/teams/${team.id}/invites`, { text: csv, send: true }));
+    const sent = await json<{ rows: InviteReportRow[]; sent: number }>(
+      await owner.client.post(`/api/teams/${team.id}/invites`, { text: csv, send: true }),
+    );
     expect(sent.sent).toBe(2);
     const mails = await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'team-invite'));
     expect(mails.filter((m) => m.toAddress === 'jane@acme.test' || m.toAddress === 'lee@acme.test')).toHaveLength(2);
     // Sent again: both are 'already invited' now, and nothing more goes out.
-    const again = await json<{ rows: InviteReportRow[]; sent: number }>(await owner.client.post(`/api/teams/${team.id}/invites`, { text: csv, send: true }));
+    const again = await json<{ rows: InviteReportRow[]; sent: number }>(
+      await owner.client.post(`/api/teams/${team.id}/invites`, { text: csv, send: true }),
+    );
     expect(again.sent).toBe(0);
     expect(again.rows.filter((r) => r.outcome === 'invited')).toHaveLength(2);
     // Only the token's hash is kept for a personal invite.
@@ -112,11 +131,18 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     const used = await b.client.post(`/api/team-invites/${tokenA}/accept`);
     expect(used.status).toBe(410);
     expect((await used.json()).message).toBe(TEAM_TEXTS.linkUsed);
-    expect(await json(await ts.client().get(`/api/team-invites/${tokenA}`))).toEqual({ ok: false, reason: 'used', message: TEAM_TEXTS.linkUsed });
+    expect(await json(await ts.client().get(`/api/team-invites/${tokenA}`))).toEqual({
+      ok: false,
+      reason: 'used',
+      message: TEAM_TEXTS.linkUsed,
+    });
 
     // Expired, then re-sent: a new link that works; the expired one is unknown now.
     const tokenB = tokenOf(await ts.mailedLink(b.email, '/join/'));
-    await ts.rt.db.update(teamInvites).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(teamInvites.email, b.email));
+    await ts.rt.db
+      .update(teamInvites)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(teamInvites.email, b.email));
     const expired = await b.client.post(`/api/team-invites/${tokenB}/accept`);
     expect([expired.status, (await expired.json()).message]).toEqual([410, TEAM_TEXTS.linkExpired]);
     const [inviteB] = await ts.rt.db.select().from(teamInvites).where(eq(teamInvites.email, b.email));
@@ -180,7 +206,13 @@ describe.each(testDatabases())('teams (%s)', (database) => {
   it('a member’s way: team training and team shoot paid by the team only, pick, submit, approve, Download all, Remind once a day, removal refunds the team', async () => {
     const owner = await ts.signUp({ name: 'Olga Owner', credits: 5000 });
     const team = await newTeam(owner, 'Shoot Co');
-    await json(await send(owner.client, 'PUT', `/api/teams/${team.id}/look`, { pack_id: 'linkedin-profile', aspect_ratio: '4:5', due_date: '2026-12-04' }));
+    await json(
+      await send(owner.client, 'PUT', `/api/teams/${team.id}/look`, {
+        pack_id: 'linkedin-profile',
+        aspect_ratio: '4:5',
+        due_date: '2026-12-04',
+      }),
+    );
     await grantTeam(ts.rt.db, ts.rt.events, team.id, owner.userId, 1000, 'test purchase', `test:${randomUUID()}`);
     const jane = await ts.signUp({ name: 'Jane Doe', credits: 700 });
     const sam = await ts.signUp({ name: 'Sam Roe' });
@@ -188,7 +220,9 @@ describe.each(testDatabases())('teams (%s)', (database) => {
 
     // Team training: the team pays 500, Jane's own 700 stay.
     const archive = await uploadArchive(jane.client, await trainingArchive(4));
-    const submitted = await json<{ request_id: string }>(await jane.client.post('/api/image/submit-lora-training', trainingPayload(archive, { team_id: team.id })));
+    const submitted = await json<{ request_id: string }>(
+      await jane.client.post('/api/image/submit-lora-training', trainingPayload(archive, { team_id: team.id })),
+    );
     expect(await teamBalance(team.id)).toBe(500);
     expect(await personalBalance(jane.userId)).toBe(700);
     const trained = await trainingEnded(jane.client, submitted.request_id);
@@ -215,13 +249,23 @@ describe.each(testDatabases())('teams (%s)', (database) => {
 
     // Pick: up to 3, own team photos only; changeable until approved.
     const ids = photos.slice(0, 3).map((p) => p.id);
-    expect((await send(jane.client, 'PUT', `/api/teams/${team.id}/submission`, { generation_ids: [...ids, photos[3].id] })).status).toBe(400);
+    expect((await send(jane.client, 'PUT', `/api/teams/${team.id}/submission`, { generation_ids: [...ids, photos[3].id] })).status).toBe(
+      400,
+    );
     expect((await send(sam.client, 'PUT', `/api/teams/${team.id}/submission`, { generation_ids: ids })).status).toBe(400);
-    expect(await json<TeamMemberView>(await send(jane.client, 'PUT', `/api/teams/${team.id}/submission`, { generation_ids: [ids[1]] }))).toMatchObject({ status: 'submitted' });
+    expect(
+      await json<TeamMemberView>(await send(jane.client, 'PUT', `/api/teams/${team.id}/submission`, { generation_ids: [ids[1]] })),
+    ).toMatchObject({ status: 'submitted' });
     await json(await send(jane.client, 'PUT', `/api/teams/${team.id}/submission`, { generation_ids: ids.slice(0, 2) }));
     const board = await json<{ items: TeamMemberView[] }>(await owner.client.get(`/api/teams/${team.id}/members`));
-    expect(Object.fromEntries(board.items.map((m) => [m.name, m.status]))).toEqual({ 'Jane Doe': 'submitted', 'Olga Owner': 'joined', 'Sam Roe': 'joined' });
-    expect((await json<{ items: TeamMemberView[] }>(await owner.client.get(`/api/teams/${team.id}/members?status=submitted`))).items).toHaveLength(1);
+    expect(Object.fromEntries(board.items.map((m) => [m.name, m.status]))).toEqual({
+      'Jane Doe': 'submitted',
+      'Olga Owner': 'joined',
+      'Sam Roe': 'joined',
+    });
+    expect(
+      (await json<{ items: TeamMemberView[] }>(await owner.client.get(`/api/teams/${team.id}/members?status=submitted`))).items,
+    ).toHaveLength(1);
     await json(await owner.client.post(`/api/teams/${team.id}/members/${jane.userId}/approve`));
     expect((await send(jane.client, 'PUT', `/api/teams/${team.id}/submission`, { generation_ids: [ids[2]] })).status).toBe(409);
 
@@ -230,7 +274,9 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     expect(zipRes.status).toBe(200);
     const files = unzipSync(new Uint8Array(await zipRes.arrayBuffer()));
     expect(Object.keys(files).sort()).toEqual(['jane-doe-2.jpg', 'jane-doe.jpg', 'team.csv']);
-    expect(strFromU8(files['team.csv'])).toBe(`name,email,title,file\r\nJane Doe,${jane.email},,jane-doe.jpg\r\nJane Doe,${jane.email},,jane-doe-2.jpg\r\n`);
+    expect(strFromU8(files['team.csv'])).toBe(
+      `name,email,title,file\r\nJane Doe,${jane.email},,jane-doe.jpg\r\nJane Doe,${jane.email},,jane-doe-2.jpg\r\n`,
+    );
 
     // Remind: Sam (not done) once; a second click the same day mails nobody.
     expect(await json(await owner.client.post(`/api/teams/${team.id}/remind`))).toEqual({ reminded: 1 });
@@ -241,7 +287,10 @@ describe.each(testDatabases())('teams (%s)', (database) => {
 
     // Removal mid-shoot: the photos not taken go back to the team, once; the team data about Jane is erased; her
     // personal account and balance stay.
-    const second = await json<ShootView>(await jane.client.post('/api/shoots', { pack_id: 'x', lora_id: trained.id, team_id: team.id }), 201);
+    const second = await json<ShootView>(
+      await jane.client.post('/api/shoots', { pack_id: 'x', lora_id: trained.id, team_id: team.id }),
+      201,
+    );
     const before = await teamBalance(team.id);
     const removed = await json<{ refunded: number }>(await send(owner.client, 'DELETE', `/api/teams/${team.id}/members/${jane.userId}`));
     const after = await teamBalance(team.id);
@@ -249,7 +298,10 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     expect(removed.refunded % 10).toBe(0);
     expect(await personalBalance(jane.userId)).toBe(700);
     expect(await ts.rt.db.select().from(photoShoots).where(eq(photoShoots.teamId, team.id))).toHaveLength(0);
-    const left = await ts.rt.db.select().from(generations).where(sql`${generations.id} in ${photos.map((p) => p.id)}`);
+    const left = await ts.rt.db
+      .select()
+      .from(generations)
+      .where(sql`${generations.id} in ${photos.map((p) => p.id)}`);
     expect(left.every((g) => g.status === 'DELETED')).toBe(true);
     const [character] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, trained.id));
     expect(character.deletedAt).not.toBeNull();
@@ -260,13 +312,17 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     expect(personal.map((l) => l.delta)).toEqual([700]);
     const teamRows = await ts.rt.db.select().from(teamCreditLedger).where(eq(teamCreditLedger.teamId, team.id));
     const refunds = teamRows.filter((r) => r.kind === 'refund');
-    expect(refunds.map((r) => [r.idempotencyKey, r.delta])).toEqual(removed.refunded ? [[`refund:shoot-cancel:${second.id}`, removed.refunded]] : []);
+    expect(refunds.map((r) => [r.idempotencyKey, r.delta])).toEqual(
+      removed.refunded ? [[`refund:shoot-cancel:${second.id}`, removed.refunded]] : [],
+    );
   }, 400_000);
 
   it('space separation: personal work never charges the team, team work never charges the person; a failed team training refunds the team once', async () => {
     const owner = await ts.signUp({ credits: 1000 });
     const team = await newTeam(owner);
-    await json(await send(owner.client, 'PUT', `/api/teams/${team.id}/look`, { pack_id: 'linkedin-profile', aspect_ratio: '1:1', due_date: null }));
+    await json(
+      await send(owner.client, 'PUT', `/api/teams/${team.id}/look`, { pack_id: 'linkedin-profile', aspect_ratio: '1:1', due_date: null }),
+    );
     await grantTeam(ts.rt.db, ts.rt.events, team.id, owner.userId, 600, 'test purchase', `test:${randomUUID()}`);
     // A personal training with a poor person and a rich team: refused, nothing taken from the team.
     const poor = await ts.signUp();
@@ -279,15 +335,24 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     const outsiderArchive = await uploadArchive(owner.client, await trainingArchive(4));
     const stranger = await ts.signUp({ credits: 1000 });
     const strangerArchive = await uploadArchive(stranger.client, await trainingArchive(4));
-    expect((await stranger.client.post('/api/image/submit-lora-training', trainingPayload(strangerArchive, { team_id: team.id }))).status).toBe(404);
+    expect(
+      (await stranger.client.post('/api/image/submit-lora-training', trainingPayload(strangerArchive, { team_id: team.id }))).status,
+    ).toBe(404);
     expect(await personalBalance(stranger.userId)).toBe(1000);
     // The owner's personal training is paid personally.
-    const personal = await json<{ request_id: string }>(await owner.client.post('/api/image/submit-lora-training', trainingPayload(outsiderArchive)));
+    const personal = await json<{ request_id: string }>(
+      await owner.client.post('/api/image/submit-lora-training', trainingPayload(outsiderArchive)),
+    );
     expect(await personalBalance(owner.userId)).toBe(500);
     expect(await teamBalance(team.id)).toBe(600);
     await trainingEnded(owner.client, personal.request_id);
     // A team training that fails refunds the team, once, and never the person.
-    const team1 = await json<{ request_id: string }>(await poor.client.post('/api/image/submit-lora-training', trainingPayload(archive, { team_id: team.id, character_name: 'Team Dana' })));
+    const team1 = await json<{ request_id: string }>(
+      await poor.client.post(
+        '/api/image/submit-lora-training',
+        trainingPayload(archive, { team_id: team.id, character_name: 'Team Dana' }),
+      ),
+    );
     const [row] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.requestId, team1.request_id));
     expect(await teamBalance(team.id)).toBe(100);
     const deps = { db: ts.rt.db, credits: ts.rt.credits, events: ts.rt.events, metrics: ts.rt.metrics };

@@ -59,8 +59,11 @@ export function useMyTeamWork(id: string) {
 export const createTeam = (api: ApiPort, name: string) => api.request<TeamView>('/api/teams', { method: 'POST', body: { name } });
 export const importInvites = (api: ApiPort, id: string, text: string, send: boolean) =>
   api.request<{ rows: InviteReportRow[]; sent: number }>(`${t(id)}/invites`, { method: 'POST', body: { text, send } });
-export const createOpenLink = (api: ApiPort, id: string, body: { domain: string | null; usage_limit: number | null; expires_at: string | null }) =>
-  api.request<TeamInviteView>(`${t(id)}/open-links`, { method: 'POST', body });
+export const createOpenLink = (
+  api: ApiPort,
+  id: string,
+  body: { domain: string | null; usage_limit: number | null; expires_at: string | null },
+) => api.request<TeamInviteView>(`${t(id)}/open-links`, { method: 'POST', body });
 export const resendInvite = (api: ApiPort, id: string, inviteId: string) =>
   api.request<TeamInviteView>(`${t(id)}/invites/${encodeURIComponent(inviteId)}/resend`, { method: 'POST' });
 export const revokeInvite = (api: ApiPort, id: string, inviteId: string) =>

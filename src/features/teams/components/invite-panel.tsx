@@ -60,7 +60,12 @@ export function InvitePanel({ teamId }: { teamId: string }) {
           Upload a CSV file
           <input type="file" accept=".csv,text/csv,text/plain" className="sr-only" onChange={(e) => void readFile(e)} />
         </label>
-        <Button variant="outline" busy={busy === 'check'} disabled={!text.trim()} onClick={() => void run('check', async () => setReport((await importInvites(api, teamId, text, false)).rows))}>
+        <Button
+          variant="outline"
+          busy={busy === 'check'}
+          disabled={!text.trim()}
+          onClick={() => void run('check', async () => setReport((await importInvites(api, teamId, text, false)).rows))}
+        >
           Check the list
         </Button>
         {report && (
@@ -95,7 +100,9 @@ export function InvitePanel({ teamId }: { teamId: string }) {
                 <tr key={r.line + r.email} className="border-t border-border">
                   <td className="px-3 py-1.5 text-fg-muted">{r.line}</td>
                   <td className="max-w-48 truncate px-3 py-1.5">{r.email || '—'}</td>
-                  <td className={r.outcome === 'invite' ? 'px-3 py-1.5 text-success' : 'px-3 py-1.5 text-danger'}>{INVITE_ROW_TEXT[r.outcome]}</td>
+                  <td className={r.outcome === 'invite' ? 'px-3 py-1.5 text-success' : 'px-3 py-1.5 text-danger'}>
+                    {INVITE_ROW_TEXT[r.outcome]}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -105,9 +112,24 @@ export function InvitePanel({ teamId }: { teamId: string }) {
 
       <h3 className="font-semibold text-fg">Open link</h3>
       <div className="grid gap-3 sm:grid-cols-3">
-        <Input label="Only addresses at (optional)" placeholder="acme.com" value={link.domain} onChange={(e) => setLink({ ...link, domain: e.target.value })} />
-        <Input label="Usage limit (optional)" inputMode="numeric" value={link.limit} onChange={(e) => setLink({ ...link, limit: e.target.value.replace(/\D/g, '') })} />
-        <Input label="Expires on (optional)" type="date" value={link.expires} onChange={(e) => setLink({ ...link, expires: e.target.value })} />
+        <Input
+          label="Only addresses at (optional)"
+          placeholder="acme.com"
+          value={link.domain}
+          onChange={(e) => setLink({ ...link, domain: e.target.value })}
+        />
+        <Input
+          label="Usage limit (optional)"
+          inputMode="numeric"
+          value={link.limit}
+          onChange={(e) => setLink({ ...link, limit: e.target.value.replace(/\D/g, '') })}
+        />
+        <Input
+          label="Expires on (optional)"
+          type="date"
+          value={link.expires}
+          onChange={(e) => setLink({ ...link, expires: e.target.value })}
+        />
       </div>
       <Button
         variant="outline"
@@ -153,15 +175,29 @@ export function InvitePanel({ teamId }: { teamId: string }) {
             ) : (
               <>
                 {i.kind === 'open' ? (
-                  <Button size="sm" variant="outline" onClick={() => void navigator.clipboard?.writeText(joinUrl(i.token!)).then(() => toast.show('Link copied.'))}>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => void navigator.clipboard?.writeText(joinUrl(i.token!)).then(() => toast.show('Link copied.'))}
+                  >
                     Copy link
                   </Button>
                 ) : (
-                  <Button size="sm" variant="outline" busy={busy === `s:${i.id}`} onClick={() => void run(`s:${i.id}`, async () => void (await resendInvite(api, teamId, i.id)))}>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    busy={busy === `s:${i.id}`}
+                    onClick={() => void run(`s:${i.id}`, async () => void (await resendInvite(api, teamId, i.id)))}
+                  >
                     Re-send
                   </Button>
                 )}
-                <Button size="sm" variant="ghost" busy={busy === `v:${i.id}`} onClick={() => void run(`v:${i.id}`, async () => void (await revokeInvite(api, teamId, i.id)))}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  busy={busy === `v:${i.id}`}
+                  onClick={() => void run(`v:${i.id}`, async () => void (await revokeInvite(api, teamId, i.id)))}
+                >
                   Revoke
                 </Button>
               </>

@@ -48,7 +48,9 @@ export function JoinTeam({ token }: { token: string }) {
           </p>
           <div className="rounded-md bg-bg-subtle p-3 text-sm text-fg">
             <p className="font-medium">What to upload</p>
-            <p className="mt-1 text-fg-muted">A few recent, clear photos of yourself alone: your face in good light, different angles. No sunglasses, no group photos.</p>
+            <p className="mt-1 text-fg-muted">
+              A few recent, clear photos of yourself alone: your face in good light, different angles. No sunglasses, no group photos.
+            </p>
           </div>
           {w.domain && <p className="text-sm text-fg-muted">This link is for addresses at {w.domain}.</p>}
           {error && (

@@ -40,7 +40,13 @@ export function LookEditor({ team }: { team: TeamView }) {
         pack_id: mode === 'catalogue' ? packId : null,
         team_pack:
           mode === 'team'
-            ? { ...own, prompts: own.prompts.split('\n').map((p) => p.trim()).filter(Boolean) }
+            ? {
+                ...own,
+                prompts: own.prompts
+                  .split('\n')
+                  .map((p) => p.trim())
+                  .filter(Boolean),
+              }
             : null,
         aspect_ratio: aspect,
         due_date: due || null,
@@ -80,9 +86,27 @@ export function LookEditor({ team }: { team: TeamView }) {
       ) : (
         <div className="grid gap-3 sm:grid-cols-2">
           <Input label="Name" value={own.name} maxLength={80} onChange={(e) => setOwn({ ...own, name: e.target.value })} />
-          <Input label="Backdrop" placeholder="a plain light grey studio backdrop" value={own.backdrop} maxLength={200} onChange={(e) => setOwn({ ...own, backdrop: e.target.value })} />
-          <Input label="Clothing" placeholder="a navy blazer over a white shirt" value={own.clothing} maxLength={200} onChange={(e) => setOwn({ ...own, clothing: e.target.value })} />
-          <Input label="Framing" placeholder="head and shoulders, eye level" value={own.framing} maxLength={200} onChange={(e) => setOwn({ ...own, framing: e.target.value })} />
+          <Input
+            label="Backdrop"
+            placeholder="a plain light grey studio backdrop"
+            value={own.backdrop}
+            maxLength={200}
+            onChange={(e) => setOwn({ ...own, backdrop: e.target.value })}
+          />
+          <Input
+            label="Clothing"
+            placeholder="a navy blazer over a white shirt"
+            value={own.clothing}
+            maxLength={200}
+            onChange={(e) => setOwn({ ...own, clothing: e.target.value })}
+          />
+          <Input
+            label="Framing"
+            placeholder="head and shoulders, eye level"
+            value={own.framing}
+            maxLength={200}
+            onChange={(e) => setOwn({ ...own, framing: e.target.value })}
+          />
           <div className="sm:col-span-2">
             <Textarea
               label={`Prompts, one a line (${PACK_PROMPTS.min} to ${PACK_PROMPTS.max}; name the person with {subject})`}

@@ -53,7 +53,9 @@ export function MemberWay({ team }: { team: TeamView }) {
           <p className="font-medium text-fg">1. Your photos and training</p>
           <p className="mt-1 text-fg-muted">Upload a few clear photos of yourself. The team pays for the training.</p>
           {w.characters.length > 0 && (
-            <p className="mt-2 text-fg">{w.characters.map((c) => `${c.name}: ${c.status === 'IN_PROGRESS' ? 'training' : c.status.toLowerCase()}`).join(' · ')}</p>
+            <p className="mt-2 text-fg">
+              {w.characters.map((c) => `${c.name}: ${c.status === 'IN_PROGRESS' ? 'training' : c.status.toLowerCase()}`).join(' · ')}
+            </p>
           )}
           {!ready && (
             <Link className={cn(buttonClasses('outline', 'sm'), 'mt-3')} to={`/app/character-training?team=${team.id}`}>
@@ -63,7 +65,9 @@ export function MemberWay({ team }: { team: TeamView }) {
         </li>
         <li className="rounded-lg border border-border p-4">
           <p className="font-medium text-fg">2. Your team photo shoot</p>
-          <p className="mt-1 text-fg-muted">In the team look{team.pack_name ? ` (${team.pack_name}, ${team.aspect_ratio})` : ''}. The team pays.</p>
+          <p className="mt-1 text-fg-muted">
+            In the team look{team.pack_name ? ` (${team.pack_name}, ${team.aspect_ratio})` : ''}. The team pays.
+          </p>
           {w.running_shoot_id ? (
             <Link className={cn(buttonClasses('outline', 'sm'), 'mt-3')} to={`/app/photo-shoots/${w.running_shoot_id}`}>
               See the shoot

@@ -48,7 +48,9 @@ export function MembersDashboard({ teamId, teamName }: { teamId: string; teamNam
           onClick={() =>
             void act('remind', async () => {
               const { reminded } = await remind(api, teamId);
-              return reminded ? `Reminded ${reminded} ${reminded === 1 ? 'person' : 'people'}.` : 'Everyone not done was reminded in the last 24 hours.';
+              return reminded
+                ? `Reminded ${reminded} ${reminded === 1 ? 'person' : 'people'}.`
+                : 'Everyone not done was reminded in the last 24 hours.';
             })
           }
         >
@@ -119,14 +121,22 @@ function MemberRow({
       <div className="flex flex-wrap gap-1.5">
         {m.status === 'submitted' && (
           <>
-            <Button size="sm" busy={busy === `a:${m.user_id}`} onClick={() => void act(`a:${m.user_id}`, () => review(api, teamId, m.user_id, 'approve').then(() => `${label} approved.`))}>
+            <Button
+              size="sm"
+              busy={busy === `a:${m.user_id}`}
+              onClick={() => void act(`a:${m.user_id}`, () => review(api, teamId, m.user_id, 'approve').then(() => `${label} approved.`))}
+            >
               Approve
             </Button>
             <Button
               size="sm"
               variant="outline"
               busy={busy === `k:${m.user_id}`}
-              onClick={() => void act(`k:${m.user_id}`, () => review(api, teamId, m.user_id, 'ask-again').then(() => `${label} was asked for another pick.`))}
+              onClick={() =>
+                void act(`k:${m.user_id}`, () =>
+                  review(api, teamId, m.user_id, 'ask-again').then(() => `${label} was asked for another pick.`),
+                )
+              }
             >
               Ask for another pick
             </Button>
@@ -139,7 +149,11 @@ function MemberRow({
             busy={busy === `r:${m.user_id}`}
             onClick={() => {
               if (!window.confirm(`Remove ${label} from the team? Their team photos are erased; their personal account stays.`)) return;
-              void act(`r:${m.user_id}`, () => removeMember(api, teamId, m.user_id).then((r) => `${label} removed.${r.refunded ? ` ${r.refunded} credits back to the team.` : ''}`));
+              void act(`r:${m.user_id}`, () =>
+                removeMember(api, teamId, m.user_id).then(
+                  (r) => `${label} removed.${r.refunded ? ` ${r.refunded} credits back to the team.` : ''}`,
+                ),
+              );
             }}
           >
             Remove

@@ -51,7 +51,11 @@ export function TeamsHome() {
       ) : teams.isError ? (
         <ErrorState title="Could not load your teams." onRetry={() => void teams.refetch()} />
       ) : teams.data.length === 0 ? (
-        <EmptyState icon={<Users className="size-8" />} title="You are not in a team yet" description="Create one, or open the invite link your team lead sent you." />
+        <EmptyState
+          icon={<Users className="size-8" />}
+          title="You are not in a team yet"
+          description="Create one, or open the invite link your team lead sent you."
+        />
       ) : (
         <ul className="grid gap-3 sm:grid-cols-2">
           {teams.data.map((team) => (
@@ -71,7 +75,14 @@ export function TeamsHome() {
       <Card className="p-4">
         <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-3 sm:flex-row sm:items-end">
           <div className="flex-1">
-            <Input label="New team" placeholder="Acme Inc." value={name} onChange={(e) => setName(e.target.value)} maxLength={80} error={error} />
+            <Input
+              label="New team"
+              placeholder="Acme Inc."
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={80}
+              error={error}
+            />
           </div>
           <Button type="submit" busy={busy} disabled={!name.trim()}>
             Create team
