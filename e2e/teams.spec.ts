@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, isPhone, linkIn, mailTo, newUser, ORIGIN, signUp, test, type TestUser } from './fixtures';
 
 /** The app's section through the sidebar (desktop) or the top bar's menu (phone). */
@@ -11,12 +11,15 @@ async function openSection(page: Page, label: string) {
   }
 }
 
-/** signUp for someone whose first mail is their invite: the confirmation is the second. */
-async function signUpInvited(page: Page, user: TestUser) {
-  const res = await page.request.post('/api/auth/sign-up/email', { data: user, headers: { origin: ORIGIN } });
+/**
+ * An account for someone whose first mail is their invite (the confirmation is the second), made and confirmed
+ * outside the browser, which stays signed out.
+ */
+async function accountFor(request: APIRequestContext, user: TestUser) {
+  const res = await request.post('/api/auth/sign-up/email', { data: user, headers: { origin: ORIGIN } });
   expect(res.ok()).toBeTruthy();
   const confirmation = (await mailTo(user.email, 2)).find((m) => m.text.includes('/api/auth/verify-email'))!;
-  const opened = await page.request.get(linkIn(confirmation, '/api/auth/verify-email'), { maxRedirects: 0 });
+  const opened = await request.get(linkIn(confirmation, '/api/auth/verify-email'), { maxRedirects: 0 });
   expect(opened.status()).toBe(302);
 }
 
@@ -25,6 +28,7 @@ async function signUpInvited(page: Page, user: TestUser) {
 test('an owner creates a team, invites by CSV after the row report, two accept through the mailed links, the owner follows them and removes one', async ({
   page,
   browser,
+  playwright,
 }) => {
   test.setTimeout(300_000);
   await signUp(page, newUser('Olga Owner'));
@@ -63,8 +67,15 @@ test('an owner creates a team, invites by CSV after the row report, two accept t
     expect(invite.subject).toBe('Acme Inc. invites you to get your headshot');
     await other.goto(linkIn(invite, '/join/'));
     await expect(other.getByRole('heading', { name: 'Join Acme Inc.' })).toBeVisible();
-    await signUpInvited(other, person);
+    // Joining needs an account: signed out, 'Join' leads to sign-in, and back to the team once signed in.
+    const api = await playwright.request.newContext({ baseURL: ORIGIN });
+    await accountFor(api, person);
+    await api.dispose();
     await other.getByRole('button', { name: 'Join Acme Inc.' }).click();
+    await expect(other.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+    await other.getByLabel('Email address').fill(person.email);
+    await other.getByLabel('Password').fill(person.password);
+    await other.getByRole('button', { name: 'Sign in' }).click();
     await expect(other.getByRole('heading', { name: 'Acme Inc.' })).toBeVisible();
     await expect(other.getByRole('region', { name: 'Your team headshot' })).toContainText('Joined');
     // The link works once.
