@@ -136,6 +136,8 @@ export function describePrompt(templateText: string): string {
 export const startShootSchema = z.object({
   pack_id: storableText(TEXT_LIMITS.url).trim().min(1, 'is required'),
   lora_id: z.string({ error: 'is required' }).uuid('must be a character id'),
+  /** Teams (issue 49): the team shoot, in the team's look (pack_id is then the team's) and paid by the team. */
+  team_id: z.string({ error: 'must be a team id' }).uuid('must be a team id').optional(),
 });
 export type StartShootRequest = z.infer<typeof startShootSchema>;
 

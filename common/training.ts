@@ -42,6 +42,8 @@ export const trainingSubmissionSchema = z.object({
   steps: z.literal(LIMITS.trainingSteps).default(LIMITS.trainingSteps),
   is_style: z.literal(false).default(false),
   character_name: storableText(TEXT_LIMITS.characterName).trim().min(1, TRAINING_MESSAGES.nameRequired),
+  /** Teams (issue 49): a team character, trained in that team and paid from its balance. */
+  team_id: z.string({ error: 'must be a team id' }).uuid('must be a team id').optional(),
   gender: z.enum(GENDERS).default('other'),
   hair_color: z.enum(HAIR_COLORS).default('other'),
 });

@@ -30,6 +30,7 @@ import { exploreRoutes } from './routes/explore.routes.ts';
 import { falWebhookRoutes, trainingsRoutes } from './routes/trainings.routes.ts';
 import { opsRoutes } from './routes/ops.routes.ts';
 import { shootsRoutes } from './routes/shoots.routes.ts';
+import { teamsRoutes } from './routes/teams.routes.ts';
 import { notificationPreferencesRoutes, outboxRoutes, outboxShownTo, unsubscribeRoutes } from './routes/mail.routes.ts';
 import { outboxPageAccess } from './config.ts';
 import { closeConnectionsWhileStopping } from './ops/shutdown.ts';
@@ -118,6 +119,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api/explore', exploreRoutes(rt));
   app.route('/api', trainingsRoutes({ ...rt, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }));
   app.route('/api', shootsRoutes(rt));
+  app.route('/api', teamsRoutes(rt));
   app.route('/api/webhooks/fal', falWebhookRoutes(rt));
 
   app.route(

@@ -71,6 +71,9 @@ import { createLocalOutbox, type LocalOutbox } from './providers/mail/local-outb
 import { createMailSender, type MailSender } from './jobs/mail-sender.ts';
 import { createUnsubscribeLinks, enqueueAccountMail, enqueueShootReady, type UnsubscribeLinks } from './services/mail.service.ts';
 import { shootsRepository } from './repositories/shoots.repository.ts';
+import { createTeamsService, type TeamsService } from './services/teams.service.ts';
+import { createTeamInvitesService, type TeamInvitesService } from './services/team-invites.service.ts';
+import { createTeamArchiveService, type TeamArchiveService } from './services/team-archive.service.ts';
 import { createProviderCheck, createReadiness, type Readiness } from './ops/readiness.ts';
 
 export interface RuntimeOptions {
@@ -159,6 +162,10 @@ export interface Runtime {
   trainingRunner: TrainingRunner;
   /** Photo packs and shoots. */
   shoots: ShootsService;
+  /** Teams (issue 49): teams and members, their invites, and 'Download all'. */
+  teams: TeamsService;
+  teamInvites: TeamInvitesService;
+  teamArchive: TeamArchiveService;
   /** Runs shoot photos, taking over those of dead instances (server/jobs/shoot-runner.ts). */
   shootRunner: ShootRunner;
   /** Character reference faces and the scores of images made with them (docs/decisions/017-likeness-check.md). */
@@ -584,6 +591,9 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     accountData,
     trainingRunner,
     shoots,
+    teams: createTeamsService({ db, events, credits, metrics, logger }),
+    teamInvites: createTeamInvitesService({ db, events, logger }),
+    teamArchive: createTeamArchiveService({ db, storage, logger }),
     shootRunner,
     likeness,
     likenessChecker,

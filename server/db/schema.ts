@@ -144,6 +144,8 @@ export const loraTrainings = pgTable(
      * person', copies), as the page words it (product §5). Null for characters trained before it was kept.
      */
     photoChecks: jsonb('photo_checks').$type<RecordedPhotoCheck[]>(),
+    /** Team work (issue 49): trained for this team and paid from its balance; null: personal. */
+    teamId: uuid('team_id').references((): AnyPgColumn => teams.id, { onDelete: 'cascade' }),
   },
   (t) => [
     index('lora_trainings_user_created_idx').on(t.userId, t.createdAt.desc()),
@@ -156,6 +158,9 @@ export const loraTrainings = pgTable(
     index('lora_trainings_files_to_remove_idx')
       .on(t.deletedAt)
       .where(sql`${t.deletedAt} is not null and ${t.filesRemovedAt} is null`),
+    index('lora_trainings_team_user_idx')
+      .on(t.teamId, t.userId)
+      .where(sql`${t.teamId} is not null`),
   ],
 );
 
@@ -287,8 +292,8 @@ export const photoPacks = pgTable(
     sampleUrls: jsonb('sample_urls').$type<string[]>().notNull().default([]),
     position: integer('position').notNull().default(0),
     catalogueVersion: integer('catalogue_version').notNull().default(0),
-    /** catalogue (the repository's file) | operator (`admin packs import`) */
-    source: text('source', { enum: ['catalogue', 'operator'] })
+    /** catalogue (the repository's file) | operator (`admin packs import`) | team (a team's own look, hidden) */
+    source: text('source', { enum: ['catalogue', 'operator', 'team'] })
       .notNull()
       .default('catalogue'),
     hidden: boolean('hidden').notNull().default(false),
@@ -337,6 +342,8 @@ export const photoShoots = pgTable(
     retaken: integer('retaken').notNull().default(0),
     /** The Start button's idempotency key: unique within the account only (0018_shoot_request_ids). */
     requestId: uuid('request_id'),
+    /** Team work (issue 49): shot in the team's look and paid from its balance; null: personal. */
+    teamId: uuid('team_id').references((): AnyPgColumn => teams.id, { onDelete: 'cascade' }),
   },
   (t) => [
     uniqueIndex('photo_shoots_user_request_key').on(t.userId, t.requestId),
@@ -344,6 +351,9 @@ export const photoShoots = pgTable(
     index('photo_shoots_running_idx')
       .on(t.userId)
       .where(sql`${t.status} = 'RUNNING'`),
+    index('photo_shoots_team_user_idx')
+      .on(t.teamId, t.userId)
+      .where(sql`${t.teamId} is not null`),
   ],
 );
 
@@ -756,3 +766,118 @@ export const authVerifications = pgTable('auth_verifications', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+// ───────────────────────── Teams (issue 49, docs/decisions/022-teams.md) ─────────────────────────
+
+/** A company's team: its own credit balance (team_credit_ledger) and the look every member's team shoot uses. */
+export const teams = pgTable(
+  'teams',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Always the sum of the team's ledger; changed only by the team credits service. */
+    credits: integer('credits').notNull().default(0),
+    /** Personal invites and CSV imports are held to this e-mail domain when set. */
+    domain: text('domain'),
+    /** The team look: a catalogue pack, or the team's own pack (photo_packs row of source 'team'). */
+    packId: text('pack_id').references(() => photoPacks.id),
+    /** The team pack's brief as the team page edits it (backdrop, clothing, framing, prompts). */
+    teamPack: jsonb('team_pack'),
+    aspectRatio: text('aspect_ratio'),
+    dueDate: text('due_date'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('teams_owner_idx').on(t.ownerId), check('teams_credits_non_negative', sql`${t.credits} >= 0`)],
+);
+
+/** Who is in a team, with what role, and where their submission stands. */
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['owner', 'manager', 'member'] }).notNull(),
+    /** As the invite named them (CSV `name`, `title`); the ZIP and team.csv use them. */
+    name: text('name'),
+    title: text('title'),
+    email: text('email'),
+    /** null: nothing submitted; submitted; approved; ask_again (the lead asked for another pick). */
+    submissionStatus: text('submission_status', { enum: ['submitted', 'approved', 'ask_again'] }),
+    /** Up to 3 of the member's team-shoot generations, in their order. */
+    submission: uuid('submission').array(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
+    lastRemindedAt: timestamp('last_reminded_at', { withTimezone: true, mode: 'date' }),
+    joinedAt: timestamp('joined_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId)],
+);
+
+/**
+ * Invites: `personal` (one address, single use, 7 days, re-sendable, revocable; only the token's hash is kept)
+ * and `open` (a link many may use: optional domain, usage limit and expiry; revocable; its token is shown to the
+ * team's leads again, so it is kept).
+ */
+export const teamInvites = pgTable(
+  'team_invites',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['personal', 'open'] }).notNull(),
+    tokenHash: text('token_hash').notNull(),
+    /** Open links only. */
+    token: text('token'),
+    email: text('email'),
+    name: text('name'),
+    title: text('title'),
+    domain: text('domain'),
+    usageLimit: integer('usage_limit'),
+    useCount: integer('use_count').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    usedBy: uuid('used_by').references(() => users.id, { onDelete: 'set null' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    uniqueIndex('team_invites_token_hash_key').on(t.tokenHash),
+    index('team_invites_team_idx').on(t.teamId, t.createdAt),
+    uniqueIndex('team_invites_pending_email_key')
+      .on(t.teamId, t.email)
+      .where(sql`${t.kind} = 'personal' and ${t.usedAt} is null and ${t.revokedAt} is null`),
+  ],
+);
+
+/** A team's credit ledger: the same rules as credit_ledger (teams.credits is its sum; keys make retries count once). */
+export const teamCreditLedger = pgTable(
+  'team_credit_ledger',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    /** Who caused it (the buyer, the member whose work it paid); null when unknown or erased. */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    delta: integer('delta').notNull(),
+    kind: text('kind', { enum: ['grant', 'debit', 'refund', 'adjustment'] }).notNull(),
+    reason: text('reason').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    balanceAfter: integer('balance_after').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('team_credit_ledger_idempotency_key').on(t.idempotencyKey),
+    index('team_credit_ledger_team_created_idx').on(t.teamId, t.createdAt.desc()),
+  ],
+);

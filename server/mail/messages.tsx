@@ -1,6 +1,7 @@
 import { render } from '@react-email/render';
 import type { ReactElement } from 'react';
 import { CREDIT_COSTS, PRODUCT_NAME } from '@common/product.ts';
+import { INVITE_DAYS } from '@common/teams.ts';
 import { Button, Heading, Layout, LinkText, Paragraph } from './layout.tsx';
 
 const TRAINING_COST = CREDIT_COSTS.training;
@@ -25,6 +26,10 @@ export interface MailPayloads {
   'training-failed': { trainingId: string; characterName: string };
   /** A photo shoot ended (issue: photo shoots); `photos` is how many it made. */
   'shoot-ready': { shootId: string; pack: string; photos: number };
+  /** Teams (issue 49): a personal invite's single-use link (7 days), to the address the lead entered. */
+  'team-invite': { token: string; team: string; dueDate: string | null };
+  /** Teams: the lead's 'Remind' (at most once a day per person), to a member not done yet. */
+  'team-reminder': { teamId: string; team: string; dueDate: string | null };
 }
 export type MailKind = keyof MailPayloads;
 
@@ -189,6 +194,40 @@ export function ShootReadyMail({ ctx, shootId, pack, photos }: { ctx: MailContex
   );
 }
 
+export const teamInviteUrl = (ctx: MailContext, token: string) => `${ctx.appUrl}/join/${encodeURIComponent(token)}`;
+export const teamUrl = (ctx: MailContext, teamId: string) => `${ctx.appUrl}/app/teams/${encodeURIComponent(teamId)}`;
+const dueText = (dueDate: string | null) => (dueDate ? ` by ${dueDate}` : '');
+
+export function TeamInviteMail({ ctx, token, team, dueDate }: { ctx: MailContext } & MailPayloads['team-invite']) {
+  const name = oneLine(team);
+  const url = teamInviteUrl(ctx, token);
+  return (
+    <Layout preview={`Your headshot for ${name}${dueText(dueDate)}.`} supportEmail={ctx.supportEmail}>
+      <Heading>{name} invites you to get your headshot</Heading>
+      <Paragraph>
+        {name} is collecting headshots of its people in one look{dueText(dueDate)}. Upload a few photos of yourself, and the team pays for
+        your training and your photo shoot.
+      </Paragraph>
+      <Button href={url}>Join {name}</Button>
+      <LinkText href={url} />
+      <Paragraph>The link works once, for {INVITE_DAYS} days. If it has expired, ask your team lead to send it again.</Paragraph>
+    </Layout>
+  );
+}
+
+export function TeamReminderMail({ ctx, teamId, team, dueDate }: { ctx: MailContext } & MailPayloads['team-reminder']) {
+  const name = oneLine(team);
+  const url = teamUrl(ctx, teamId);
+  return (
+    <Layout preview={`Your headshot for ${name} is not done yet.`} supportEmail={ctx.supportEmail}>
+      <Heading>A reminder from {name}</Heading>
+      <Paragraph>Your team headshot is not done yet{dueText(dueDate)}. Pick up where you left off.</Paragraph>
+      <Button href={url}>Continue</Button>
+      <LinkText href={url} />
+    </Layout>
+  );
+}
+
 /** Subject and body of a message of `kind`. */
 export function composeMail<K extends MailKind>(
   kind: K,
@@ -231,6 +270,14 @@ export function composeMail<K extends MailKind>(
         subject: `Your ${oneLine(s.pack)} photo shoot is ready (${photosText(s.photos)})`,
         element: <ShootReadyMail ctx={ctx} {...s} />,
       };
+    }
+    case 'team-invite': {
+      const t = p as MailPayloads['team-invite'];
+      return { subject: `${oneLine(t.team)} invites you to get your headshot`, element: <TeamInviteMail ctx={ctx} {...t} /> };
+    }
+    case 'team-reminder': {
+      const t = p as MailPayloads['team-reminder'];
+      return { subject: `Reminder: your headshot for ${oneLine(t.team)}`, element: <TeamReminderMail ctx={ctx} {...t} /> };
     }
     default:
       throw new Error(`unknown mail kind ${String(kind)}`);

@@ -26,6 +26,22 @@ export async function enqueueAccountMail(tx: Executor, to: string, mail: Account
 }
 
 /**
+ * Team mail (issue 49: invites, reminders): to the address given, not a notification (the lead sent it; no
+ * unsubscribe). `dedupeKey` makes it once per event.
+ */
+export async function enqueueTeamMail<K extends 'team-invite' | 'team-reminder'>(
+  tx: Executor,
+  to: string,
+  kind: K,
+  payload: MailPayloads[K],
+  opts: { userId?: string; dedupeKey?: string } = {},
+): Promise<boolean> {
+  const inserted = await repo.insert(tx, { kind, toAddress: to, payload, userId: opts.userId, dedupeKey: opts.dedupeKey });
+  if (inserted) wakeSenders();
+  return inserted;
+}
+
+/**
  * A notification for `userId`, once per `dedupeKey` (an event mailed twice, by a replayed webhook or a second
  * instance, inserts nothing the second time). Nothing is written when the person turned notifications off.
  * The address is read when the message is sent (recipientAddress).

@@ -22,6 +22,8 @@ import type { EventBus } from '../realtime/event-bus.ts';
 import { usersRepository } from '../repositories/users.repository.ts';
 import { shootsRepository as repo, type PackWithPrompts, type ShootPhotoRow, type ShootRow } from '../repositories/shoots.repository.ts';
 import type { CreditsService } from './credits.service.ts';
+import { teamShootPack } from './team-access.ts';
+import { debitWork, refundWork } from './team-credits.service.ts';
 import { characterDeleted } from './characters.service.ts';
 
 const PHOTO_COST = CREDIT_COSTS.generation;
@@ -196,6 +198,14 @@ export function createShootsService(deps: ShootsDeps) {
     return { ...character, loraFileUrl: character.loraFileUrl };
   }
 
+  /** The team's look as a pack (hidden from the catalogue, so found by id only). */
+  async function teamPack(userId: string, teamId: string): Promise<PackWithPrompts> {
+    const pack = await repo.findPack(db, await teamShootPack(db, userId, teamId));
+    if (!pack || pack.prompts.length === 0)
+      throw new AppError(422, 'pack_empty', 'The team’s look has no photos yet. Ask your team lead to choose it again.');
+    return pack;
+  }
+
   async function availablePack(packId: string): Promise<PackWithPrompts> {
     const pack = await repo.findPack(db, packId);
     if (!pack || pack.hidden) throw notFound('That photo shoot is not available any more. Choose another one.');
@@ -232,8 +242,12 @@ export function createShootsService(deps: ShootsDeps) {
      * first shoot.
      */
     async start(userId: string, request: StartShootRequest & { request_id?: string }): Promise<{ shoot: ShootView; created: boolean }> {
-      const pack = await availablePack(request.pack_id);
+      // A team shoot (issue 49) is taken in the team's look with a team character of that team, paid by the team.
+      const payer = { userId, teamId: request.team_id ?? null };
+      const pack = payer.teamId ? await teamPack(userId, payer.teamId) : await availablePack(request.pack_id);
       const character = await usableCharacter(userId, request.lora_id);
+      if ((character.teamId ?? null) !== payer.teamId && payer.teamId)
+        throw forbidden('Choose the character you trained for this team.', 'lora_not_allowed');
       const shootId = randomUUID();
       const cost = shootCost(pack.prompts.length);
       const started = await db.transaction(async (tx) => {
@@ -250,7 +264,14 @@ export function createShootsService(deps: ShootsDeps) {
           )
           .limit(1);
         if (same) return { shoot: same, created: false, photos: undefined };
-        await credits.debit(userId, cost, `Photo shoot: ${pack.name} (${pack.prompts.length} photos)`, shootDebitKey(shootId), tx);
+        await debitWork(
+          tx,
+          { credits, events },
+          payer,
+          cost,
+          `Photo shoot: ${pack.name} (${pack.prompts.length} photos)`,
+          shootDebitKey(shootId),
+        );
         const photos = pack.prompts.map((template, position) => ({
           id: randomUUID(),
           shootId,
@@ -273,6 +294,7 @@ export function createShootsService(deps: ShootsDeps) {
             characterName: character.characterName,
             photoCount: pack.prompts.length,
             cost,
+            teamId: payer.teamId,
           },
           photos,
           // A new shoot is RUNNING (the column's default); its event goes out from the same statement.
@@ -304,12 +326,13 @@ export function createShootsService(deps: ShootsDeps) {
         if (shoot.status !== 'RUNNING') throw conflict('This shoot has already finished; there is nothing to cancel.', 'shoot_finished');
         const cancelled = await repo.cancelUnstarted(tx, id);
         if (cancelled.length) {
-          await credits.refund(
-            userId,
+          await refundWork(
+            tx,
+            { credits, events },
+            { userId, teamId: shoot.teamId },
             cancelled.length * PHOTO_COST,
             `Refund: photo shoot ${shoot.packName} cancelled (${cancelled.length} photos not taken)`,
             cancelRefundKey(id),
-            tx,
           );
         }
         await endShoot(tx, id, 'CANCELLED');
@@ -331,10 +354,11 @@ export function createShootsService(deps: ShootsDeps) {
       return db.transaction(async (tx) => {
         // The shoot's row first, as a cancel takes it: a cancel holds it and then waits for the person's row (its
         // refund), so a failure that held the person's row (its refund) before waiting for the shoot's deadlocked.
-        await repo.lockShoot(tx, photo.shootId);
+        const shoot = await repo.lockShoot(tx, photo.shootId);
         const done = await repo.finishPhoto(tx, photo.id, { status: 'FAILED', error: error.slice(0, 500) });
         if (!done) return false;
-        await credits.refund(photo.userId, PHOTO_COST, 'Refund: photo shoot photo failed', photoRefundKey(photo.id), tx);
+        const payer = { userId: photo.userId, teamId: shoot?.teamId ?? null };
+        await refundWork(tx, { credits, events }, payer, PHOTO_COST, 'Refund: photo shoot photo failed', photoRefundKey(photo.id));
         await publish(tx, { id: photo.shootId, userId: photo.userId, status: 'RUNNING' });
         await endIfDone(tx, photo.shootId);
         return true;

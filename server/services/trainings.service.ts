@@ -19,6 +19,9 @@ import type { PhotoCheckService } from './photo-check.service.ts';
 import { checkTrainingArchive } from './training-archive.ts';
 import type { UploadsService } from './uploads.service.ts';
 import { enqueueCharacterReady, enqueueTrainingFailed } from './mail.service.ts';
+import { teamCreditsRepository } from '../repositories/team-credits.repository.ts';
+import { requireMembership } from './team-access.ts';
+import { debitWork, insufficientTeamCredits, refundWork } from './team-credits.service.ts';
 
 export const TRAINING_COST = CREDIT_COSTS.training;
 
@@ -89,7 +92,15 @@ export async function finishTrainingIn(
   const row = await repo.finish(tx, trainingId, end);
   if (!row) return undefined;
   if (end.status === 'FAILED') {
-    await deps.credits.refund(row.userId, TRAINING_COST, 'character training failed', trainingDebitKey(row.id), tx);
+    // Back to whoever paid: the team for team work (issue 49), else the person.
+    await refundWork(
+      tx,
+      deps,
+      { userId: row.userId, teamId: row.teamId },
+      TRAINING_COST,
+      'character training failed',
+      trainingDebitKey(row.id),
+    );
     if (!cancelledByOwner) await enqueueTrainingFailed(tx, row.userId, row);
   } else {
     await enqueueCharacterReady(tx, row.userId, row);
@@ -129,10 +140,15 @@ export function createTrainingsService(deps: TrainingsDeps) {
       // Unpacking the archive and checking up to 50 photos is work for someone who can pay for the training: a
       // balance too low is refused first (the debit under the lock below is what decides), except for a second
       // click on a training just paid for, which is answered below with the first.
-      const credits = await deps.credits.balance(userId);
+      // Team work (issue 49) is the team's to pay: only a member may train for it, from its balance.
+      const payer = { userId, teamId: input.team_id ?? null };
+      if (payer.teamId) await requireMembership(deps.db, userId, payer.teamId, 'member');
+      const credits = payer.teamId
+        ? ((await teamCreditsRepository.balance(deps.db, payer.teamId)) ?? 0)
+        : await deps.credits.balance(userId);
       if (credits < TRAINING_COST) {
         const same = await repo.recentSameSubmission(deps.db, sameSubmission);
-        if (!same) throw insufficientCredits(TRAINING_COST, credits);
+        if (!same) throw payer.teamId ? insufficientTeamCredits(TRAINING_COST, credits) : insufficientCredits(TRAINING_COST, credits);
       }
       const zip = await deps.storage.read(upload.storageKey);
       if (!zip)
@@ -149,10 +165,11 @@ export function createTrainingsService(deps: TrainingsDeps) {
           requestId = same.requestId;
           return true;
         }
-        await deps.credits.debit(userId, TRAINING_COST, `character training: ${input.character_name}`, trainingDebitKey(id), tx);
+        await debitWork(tx, deps, payer, TRAINING_COST, `character training: ${input.character_name}`, trainingDebitKey(id));
         const row = await repo.insert(tx, {
           id,
           userId,
+          teamId: payer.teamId,
           requestId,
           characterName: input.character_name,
           triggerWord: input.trigger_word ?? null,

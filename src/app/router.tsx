@@ -48,6 +48,7 @@ export function AppRoutes({ authPages }: { authPages: AuthPages }) {
           <Route path="faq" element={page(() => import('@/pages/public/faq-page'))} />
           <Route path="terms-of-service" element={page(() => import('@/pages/public/terms-of-service-page'))} />
           <Route path="privacy-policy" element={page(() => import('@/pages/public/privacy-policy-page'))} />
+          <Route path="join/:token" element={page(() => import('@/pages/public/join-team-page'))} />
           <Route path="*" element={page(() => import('@/pages/not-found-page'))} />
         </Route>
 
@@ -82,6 +83,9 @@ export function AppRoutes({ authPages }: { authPages: AuthPages }) {
           <Route path="my-generations" element={page(() => import('@/pages/app/my-generations-page'))} />
           <Route path="explore" element={page(() => import('@/pages/app/explore-page'))} />
           <Route path="favorites" element={page(() => import('@/pages/app/favorites-page'))} />
+          <Route path="teams" element={page(() => import('@/pages/app/teams-page'))} />
+          <Route path="teams/join/:token" element={page(() => import('@/pages/app/accept-invite-page'))} />
+          <Route path="teams/:id" element={page(() => import('@/pages/app/team-page'))} />
           <Route path="subscription" element={page(() => import('@/pages/app/subscription-page'))} />
           <Route path="profile" element={page(() => import('@/pages/app/profile-page'))} />
           <Route path="*" element={page(() => import('@/pages/not-found-page'))} />

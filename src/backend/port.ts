@@ -110,7 +110,7 @@ export interface DataPort {
 }
 
 /** What a change notification is about; it carries no data: the listener refetches. */
-export type ChangeTopic = 'generations' | 'trainings' | 'subscription' | 'shoots';
+export type ChangeTopic = 'generations' | 'trainings' | 'subscription' | 'shoots' | 'teams';
 
 /**
  * Subscriptions to changes. Each returns its unsubscribe; a subscription lives as long as the screen that

@@ -1,4 +1,4 @@
-import { Camera, Clapperboard, Compass, Heart, Images, ScanFace, WandSparkles, type LucideIcon } from 'lucide-react';
+import { Camera, Clapperboard, Compass, Heart, Images, ScanFace, Users, WandSparkles, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   to: string;
@@ -15,6 +15,8 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/app/my-generations', label: 'My Generations', icon: Images },
   { to: '/app/explore', label: 'Explore', icon: Compass },
   { to: '/app/favorites', label: 'Favorites', icon: Heart },
+  // Teams (issue 49): the person's teams beside their personal space.
+  { to: '/app/teams', label: 'Teams', icon: Users },
 ];
 
 export const creditsLabel = (credits: number) => `${credits.toLocaleString('en-US')} Credits`;

@@ -9,6 +9,8 @@ const STREAMED: Partial<Record<ChangeTopic, string[]>> = {
   trainings: ['lora_trainings'],
   shoots: ['photo_shoots', 'shoot_photos'],
   generations: ['generations'],
+  // The member's own membership row (its submission's status); leads refetch on their page's actions.
+  teams: ['team_members'],
 };
 
 let channelCount = 0;

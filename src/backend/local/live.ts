@@ -7,6 +7,7 @@ const TOPIC_EVENT: Record<ChangeTopic, RealtimeEventType> = {
   trainings: 'training',
   subscription: 'subscription',
   shoots: 'shoot',
+  teams: 'team',
 };
 
 /**

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { zipSync, type Zippable } from 'fflate';
 import { CREDIT_COSTS, LIMITS, TIMINGS } from '@common/product';
 import { TRAINING_MESSAGES, type TrainingView } from '@common/training';
@@ -76,7 +77,9 @@ export function useTrainingSubmit({
     setOperation((op) => (op.kind === 'error' && op.message === validation ? { kind: 'idle' } : op));
   }, [currentProblem, validation]);
   const busy = operation.kind === 'uploading' || operation.kind === 'training';
-  const short = credits < CREDIT_COSTS.training;
+  // ?team=<id> (from a team's page): the team pays, so the person's own balance does not limit it.
+  const teamId = useSearchParams()[0].get('team');
+  const short = !teamId && credits < CREDIT_COSTS.training;
   const canSubmit = form.photos.length > 0 && !busy && form.characterName.trim() !== '' && !short;
 
   const dismissSuccess = useCallback(() => {
@@ -123,6 +126,8 @@ export function useTrainingSubmit({
         character_name: form.characterName.trim(),
         gender: form.gender,
         hair_color: form.hairColor,
+        // Reached from a team's page (issue 49): a team character, paid by the team.
+        ...(teamId ? { team_id: teamId } : {}),
       });
       // The new training goes to the top of the list at once; the server's copy replaces it.
       const placeholder: TrainingView = {
@@ -151,7 +156,7 @@ export function useTrainingSubmit({
       console.error('training submission failed', err);
       setOperation({ kind: 'error', message: err instanceof TrainingError ? err.message : GENERIC_TRAINING_ERROR });
     }
-  }, [api, busy, currentProblem, dismissSuccess, form, formApi, qc, short]);
+  }, [api, busy, currentProblem, dismissSuccess, form, formApi, qc, short, teamId]);
 
   const clearError = useCallback(() => setOperation((op) => (op.kind === 'error' || op.kind === 'completed' ? { kind: 'idle' } : op)), []);
 

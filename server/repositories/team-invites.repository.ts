@@ -1,0 +1,85 @@
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../db/index.ts';
+import { teamInvites } from '../db/schema.ts';
+
+export type TeamInviteRow = typeof teamInvites.$inferSelect;
+export type NewTeamInviteRow = typeof teamInvites.$inferInsert;
+
+/** Queries of team invites (server/services/team-invites.service.ts decides who may use them). */
+export const teamInvitesRepository = {
+  async insertMany(tx: Executor, rows: NewTeamInviteRow[]): Promise<TeamInviteRow[]> {
+    if (rows.length === 0) return [];
+    const out: TeamInviteRow[] = [];
+    // In slices: one statement's parameters stay far below Postgres's 65,535 for a 10,000-row import.
+    for (let i = 0; i < rows.length; i += 500)
+      out.push(
+        ...(await tx
+          .insert(teamInvites)
+          .values(rows.slice(i, i + 500))
+          .returning()),
+      );
+    return out;
+  },
+
+  async findByHash(db: Executor, tokenHash: string, lock = false): Promise<TeamInviteRow | undefined> {
+    const q = db.select().from(teamInvites).where(eq(teamInvites.tokenHash, tokenHash));
+    const [row] = lock ? await q.for('update') : await q;
+    return row;
+  },
+
+  async find(db: Executor, teamId: string, id: string, lock = false): Promise<TeamInviteRow | undefined> {
+    const q = db
+      .select()
+      .from(teamInvites)
+      .where(and(eq(teamInvites.teamId, teamId), eq(teamInvites.id, id)));
+    const [row] = lock ? await q.for('update') : await q;
+    return row;
+  },
+
+  /** Personal invites not used or revoked (expired ones too: they can be re-sent), and every open link. */
+  list(db: Executor, teamId: string) {
+    return db
+      .select()
+      .from(teamInvites)
+      .where(and(eq(teamInvites.teamId, teamId), isNull(teamInvites.usedAt)))
+      .orderBy(desc(teamInvites.createdAt), desc(teamInvites.id));
+  },
+
+  /** Addresses with a pending personal invite, lower-cased. */
+  async pendingEmails(db: Executor, teamId: string): Promise<Set<string>> {
+    const rows = await db
+      .select({ email: teamInvites.email })
+      .from(teamInvites)
+      .where(
+        and(eq(teamInvites.teamId, teamId), eq(teamInvites.kind, 'personal'), isNull(teamInvites.usedAt), isNull(teamInvites.revokedAt)),
+      );
+    return new Set(rows.map((r) => r.email).filter((e): e is string => Boolean(e)));
+  },
+
+  async update(
+    tx: Executor,
+    id: string,
+    patch: Partial<Pick<TeamInviteRow, 'tokenHash' | 'expiresAt' | 'revokedAt' | 'usedAt' | 'usedBy' | 'sentAt'>>,
+  ) {
+    const [row] = await tx.update(teamInvites).set(patch).where(eq(teamInvites.id, id)).returning();
+    return row;
+  },
+
+  async countUse(tx: Executor, id: string): Promise<void> {
+    await tx
+      .update(teamInvites)
+      .set({ useCount: sql`${teamInvites.useCount} + 1` })
+      .where(eq(teamInvites.id, id));
+  },
+
+  /** Withdraws the pending personal invites of these addresses (a removed member's, say). */
+  async revokePending(tx: Executor, teamId: string, emails: string[]): Promise<void> {
+    if (emails.length === 0) return;
+    await tx
+      .update(teamInvites)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(eq(teamInvites.teamId, teamId), inArray(teamInvites.email, emails), isNull(teamInvites.usedAt), isNull(teamInvites.revokedAt)),
+      );
+  },
+};
