@@ -34,6 +34,8 @@ export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [
   // users.verified_email kept from the browser; explore_filter_options readable by anon and authenticated.
   '20261125200200_verified_email_and_filter_options_grants.sql',
   REALTIME_NO_DELETES_MIGRATION,
+  // shoot_photo_views readable by authenticated (the one shoot view of both modes, migration 0020).
+  '20261128200000_shoot_photo_views_grants.sql',
 ];
 
 const BREAKPOINT = '--> statement-breakpoint';
