@@ -121,6 +121,9 @@ export function createLeasedRunner<K extends RunnerKind>(spec: RunnerSpec<K>): L
       const payloads = await spec.claim(free, closing.signal);
       for (const payload of payloads) {
         const key = spec.keyOf(payload);
+        // Its lease lapsed while this instance still works on it (a starved event loop) and this claim took it
+        // again: the work under way goes on (now with the renewed lease); it never runs twice here at once.
+        if (inFlight.has(key)) continue;
         if (leaseKind) leases!.hold(leaseKind, key);
         const task = runOne(payload, key).finally(() => {
           inFlight.delete(key);
