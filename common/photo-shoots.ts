@@ -201,6 +201,22 @@ export interface ShootView {
   recent_photo_ms?: number | null;
 }
 
+/**
+ * A row of the shoot_photo_views view (server/db/migrations/0020_shoot_photo_views.sql), the one definition of
+ * what a shoot photo shows, as the server's driver (timestamps as Dates) or PostgREST (as strings) gives it.
+ */
+export type ShootPhotoViewRecord = Omit<ShootPhotoView, 'started_at' | 'finished_at'> & {
+  shoot_id?: string;
+  started_at: string | Date | null;
+  finished_at: string | Date | null;
+};
+
+/** A shoot_photo_views row as the page's ShootPhotoView, the same in both modes. */
+export function toShootPhotoView({ shoot_id: _shoot, ...row }: ShootPhotoViewRecord): ShootPhotoView {
+  const iso = (t: string | Date | null) => (t === null ? null : new Date(t).toISOString());
+  return { ...row, started_at: iso(row.started_at), finished_at: iso(row.finished_at) };
+}
+
 /** A shoot in a list (the sidebar's running shoots, the page's own shoots). */
 export type ShootSummary = Omit<ShootView, 'photos'> & { ready: number; failed: number };
 

@@ -411,6 +411,31 @@ export const exploreFilterOptions = pgView('explore_filter_options', {
   style: text('style').array().notNull(),
 }).existing();
 
+/**
+ * A shoot's photos as both modes show them (migration 0020, common/photo-shoots.ts ShootPhotoView): image and
+ * generation only while kept (landed and still in My Generations), `deleted` once removed from there, the
+ * likeness once checked, and for queued photos how many photos of any shoot start before them. It runs with
+ * the reader's rights, so Supabase's row-level security applies to it (the hosted SPA reads it too).
+ */
+export const shootPhotoViews = pgView('shoot_photo_views', {
+  id: uuid('id').notNull(),
+  shoot_id: uuid('shoot_id').notNull(),
+  position: integer('position').notNull(),
+  status: text('status', { enum: ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELLED'] }).notNull(),
+  prompt: text('prompt').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  image_url: text('image_url'),
+  generation_id: uuid('generation_id'),
+  deleted: boolean('deleted').notNull(),
+  error: text('error'),
+  started_at: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+  finished_at: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  ahead: integer('ahead'),
+  likeness: smallint('likeness'),
+  likeness_verdict: text('likeness_verdict', { enum: ['strong', 'weak', 'no_face'] }),
+}).existing();
+
 // ───────────────────────── Credits ─────────────────────────
 
 /**

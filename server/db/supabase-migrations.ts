@@ -36,6 +36,8 @@ export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [
   REALTIME_NO_DELETES_MIGRATION,
   // credit_ledger readable by its owner: the credits page's history (issue 50).
   '20261125202300_credits_security.sql',
+  // shoot_photo_views readable by authenticated (the one shoot view of both modes, migration 0020).
+  '20261128200000_shoot_photo_views_grants.sql',
   // Teams (issue 49): policies keyed on team membership.
   '20261128230000_teams_security.sql',
 ];

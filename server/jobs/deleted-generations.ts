@@ -1,9 +1,8 @@
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { GENERATION_UNDO_SECONDS } from '@common/library.ts';
 import type { Db } from '../db/index.ts';
-import { exploreGallery, generations } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/index.ts';
+import { deletedGenerationsRepository as repo } from '../repositories/deleted-generations.repository.ts';
 import { withThumbnails } from '../services/media.service.ts';
 
 /** How often the purge looks for deleted generations whose Undo has lapsed (one cheap indexed query). */
@@ -22,48 +21,21 @@ const BATCH = 100;
 export function createDeletedGenerationsPurge(deps: { db: Db; storage: StorageProvider; logger: Logger; undoSeconds?: number }) {
   const { db, storage } = deps;
   const undoSeconds = deps.undoSeconds ?? GENERATION_UNDO_SECONDS;
-  const waiting = and(eq(generations.status, 'DELETED'), isNull(generations.filesRemovedAt));
 
   return async function purge(stillHeld: () => Promise<boolean> = async () => true): Promise<number> {
-    await db
-      .update(generations)
-      .set({ deletedAt: sql`now()` })
-      .where(and(waiting, isNull(generations.deletedAt)));
+    await repo.stampUnstamped(db);
     let removed = 0;
-    const lapsed = lt(generations.deletedAt, sql`now() - make_interval(secs => ${undoSeconds})`);
     for (;;) {
-      const candidates = await db.select({ id: generations.id }).from(generations).where(and(waiting, lapsed)).limit(BATCH);
+      const candidates = await repo.lapsedIds(db, undoSeconds, BATCH);
       if (candidates.length === 0 || !(await stillHeld())) break;
       removed += await db.transaction(async (tx) => {
         // Locked and checked again, as an Undo locks what it restores: one that got to a row first has made it
         // ACTIVE (it is skipped here), and one that comes while its files go waits, then finds them gone.
-        const rows = await tx
-          .select({ id: generations.id, imageUrl: generations.imageUrl })
-          .from(generations)
-          .where(
-            and(
-              inArray(
-                generations.id,
-                candidates.map((r) => r.id),
-              ),
-              waiting,
-              lapsed,
-            ),
-          )
-          .for('update');
+        const rows = await repo.lockLapsed(tx, candidates, undoSeconds);
         if (rows.length === 0) return 0;
-        const shown = new Set(
-          (
-            await tx
-              .select({ imageUrl: exploreGallery.imageUrl })
-              .from(exploreGallery)
-              .where(
-                inArray(
-                  exploreGallery.imageUrl,
-                  rows.map((r) => r.imageUrl),
-                ),
-              )
-          ).map((r) => r.imageUrl),
+        const shown = await repo.shownInExplore(
+          tx,
+          rows.map((r) => r.imageUrl),
         );
         let files = 0;
         for (const row of rows) {
@@ -72,15 +44,10 @@ export function createDeletedGenerationsPurge(deps: { db: Db; storage: StoragePr
           for (const file of withThumbnails(key)) await storage.delete(file);
           files++;
         }
-        await tx
-          .update(generations)
-          .set({ filesRemovedAt: sql`now()` })
-          .where(
-            inArray(
-              generations.id,
-              rows.map((r) => r.id),
-            ),
-          );
+        await repo.markFilesRemoved(
+          tx,
+          rows.map((r) => r.id),
+        );
         return files;
       });
       if (candidates.length < BATCH) break;

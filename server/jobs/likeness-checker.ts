@@ -1,7 +1,8 @@
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
-import { likenessRepository as repo } from '../repositories/likeness.repository.ts';
+import { likenessRepository as repo, type LikenessDue } from '../repositories/likeness.repository.ts';
 import type { LikenessService } from '../services/likeness.service.ts';
+import { createLeasedRunner } from './leased-runner.ts';
 
 /**
  * The likeness checker (docs/decisions/017-likeness-check.md): every instance looks every `pollIntervalMs`
@@ -32,62 +33,47 @@ const RETRY_SECONDS = 2;
 
 export function createLikenessChecker(deps: LikenessCheckerDeps): LikenessChecker {
   const { db, likeness, logger } = deps;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let closed = false;
 
-  async function pass(): Promise<void> {
-    do {
-      again = false;
-      for (const id of await repo.charactersWithoutReference(db, BATCH)) {
-        if (closed) return;
-        await likeness
-          .computeReference(id)
-          .catch((err: unknown) => logger.warn({ err, trainingId: id }, 'reference face not worked out; tried again later'));
-      }
-      const due = await repo.claimDue(db, BATCH);
-      for (const g of due) {
-        if (closed) return;
-        await likeness.checkGeneration(g).catch(async (err: unknown) => {
-          logger.warn({ err, generationId: g.id }, 'likeness check failed; tried again shortly');
-          await repo.retryCheckSoon(db, g.id, RETRY_SECONDS).catch(() => undefined);
-        });
-      }
-      await likeness.inheritScores();
-      if (due.length === BATCH) again = true;
-    } while (again && !closed);
-  }
-
-  function tick(): Promise<void> {
-    if (closed) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
+  /** Characters' reference faces first, then a batch of generations to check (empty: nothing is due). */
+  async function claim(_limit: number, closing: AbortSignal): Promise<LikenessDue[][]> {
+    for (const id of await repo.charactersWithoutReference(db, BATCH)) {
+      if (closing.aborted) return [];
+      await likeness
+        .computeReference(id)
+        .catch((err: unknown) => logger.warn({ err, trainingId: id }, 'reference face not worked out; tried again later'));
     }
-    running = pass()
-      .catch((err: unknown) => logger.error({ err }, 'likeness check pass failed'))
-      .finally(() => (running = undefined));
-    return running;
+    const due = closing.aborted ? [] : await repo.claimDue(db, BATCH);
+    // Upscales take the score their source got since they read it, on every look (not only after checks).
+    if (due.length === 0) await likeness.inheritScores();
+    return due.length ? [due] : [];
   }
 
-  return {
-    start() {
-      timer = setInterval(() => void tick(), deps.pollIntervalMs);
-      timer.unref();
-      void tick();
-    },
-    wake() {
-      setImmediate(() => void tick());
-    },
-    async runOnce() {
-      await running;
-      await tick();
-    },
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  /** One batch, one generation at a time (the vision worker is one thread), then the upscales' scores. */
+  async function check(due: LikenessDue[], closing: AbortSignal): Promise<void> {
+    for (const g of due) {
+      if (closing.aborted) return;
+      await likeness.checkGeneration(g).catch(async (err: unknown) => {
+        logger.warn({ err, generationId: g.id }, 'likeness check failed; tried again shortly');
+        await repo.retryCheckSoon(db, g.id, RETRY_SECONDS).catch(() => undefined);
+      });
+    }
+    await likeness.inheritScores();
+  }
+
+  const runner = createLeasedRunner({
+    kind: 'likeness',
+    logger,
+    // A batch holds its generations itself (likeness_due_at): no lease rows.
+    concurrency: 1,
+    pollMs: deps.pollIntervalMs,
+    claim,
+    keyOf: (due) => due[0]!.id,
+    work: check,
+    afterWork: 'drop',
+    failed: 'likeness check pass failed',
+    // close() stops between two checks (a check under way ends first).
+    abortOnClose: true,
+  });
+
+  return { start: runner.start, wake: runner.wake, runOnce: runner.runNow, close: runner.close };
 }

@@ -1,18 +1,17 @@
-import { eq } from 'drizzle-orm';
 import { RESET_TOKEN_SECONDS } from '@common/auth.ts';
 import type { Db } from '../db/index.ts';
-import { mailOutbox } from '../db/schema.ts';
 import type { Logger } from '../logger.ts';
 import { NOTIFICATION_KINDS, renderMail, type MailKind, type MailPayloads } from '../mail/messages.tsx';
 import type { Metrics } from '../ops/metrics.ts';
 import { PermanentMailError, type MailTransport } from '../providers/mail/index.ts';
 import { mailOutboxRepository as repo, type MailRow } from '../repositories/mail-outbox.repository.ts';
 import { onMailEnqueued, recipientAddress, type UnsubscribeLinks } from '../services/mail.service.ts';
-import { claimDue, type JobLeases } from '../repositories/job-leases.ts';
+import type { JobLeases } from '../repositories/job-leases.ts';
+import { createLeasedRunner } from './leased-runner.ts';
 
 /**
  * Sends the mail outbox (docs/decisions/015-mail-outbox.md). Every instance polls for due PENDING rows and claims
- * a few with the durable-job lease (server/jobs/leases.ts: SKIP LOCKED, renewed while the SMTP conversation
+ * a few with the durable-job lease (leased-runner.ts: SKIP LOCKED, renewed while the SMTP conversation
  * runs), so each row is sent by one instance. A failed attempt is tried again after a wait that doubles from
  * `retryBaseMs` up to an hour; a row still unsent 24 hours after it was written is given up with a log line and
  * the metric likeness_mail_total{outcome="given_up"}.
@@ -60,10 +59,6 @@ export interface MailSender {
 export function createMailSender(deps: MailSenderDeps): MailSender {
   const { db, leases, logger, metrics } = deps;
   const giveUpMs = deps.giveUpMs ?? GIVE_UP_MS;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let closed = false;
   let stopListening: (() => void) | undefined;
 
   function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -152,62 +147,31 @@ export function createMailSender(deps: MailSenderDeps): MailSender {
     }
   }
 
-  async function drain(): Promise<void> {
-    for (;;) {
-      const rows = await claimDue(db, 'mail', { where: eq(mailOutbox.status, 'PENDING'), lease: leases.claim(), limit: BATCH });
-      if (rows.length === 0) return;
-      await Promise.all(
-        rows.map(async (row) => {
-          leases.hold('mail', row.id);
-          try {
-            await sendOne(row);
-          } catch (err) {
-            logger.error({ err, mailId: row.id }, 'mail sender failed on a message; it will be tried again');
-            await leases.release('mail', row.id).catch(() => undefined);
-          } finally {
-            leases.drop('mail', row.id);
-          }
-        }),
-      );
-      if (closed) return;
-    }
-  }
-
-  function tick(): Promise<void> {
-    if (closed) return Promise.resolve();
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = drain()
-      .catch((err: unknown) => logger.error({ err }, 'mail sender failed; it will look again'))
-      .finally(() => {
-        running = undefined;
-        if (again && !closed) {
-          again = false;
-          void tick();
-        }
-      });
-    return running;
-  }
+  const runner = createLeasedRunner({
+    kind: 'mail',
+    logger,
+    leases,
+    concurrency: BATCH,
+    pollMs: deps.pollMs,
+    claim: (limit) => repo.claimDue(db, leases.claim(), limit),
+    keyOf: (row) => row.id,
+    work: sendOne,
+    // sendOne ends the row or schedules its retry itself; a failure it did not expect gives the row back at once.
+    afterWork: 'drop',
+    failed: 'mail sender failed on a message; it will be tried again',
+    retry: 'release',
+  });
 
   return {
     start() {
-      stopListening = onMailEnqueued(() => void tick());
-      timer = setInterval(() => void tick(), deps.pollMs);
-      timer.unref();
-      void tick();
+      stopListening = onMailEnqueued(runner.wake);
+      runner.start();
     },
-    wake: () => void tick(),
-    async runNow() {
-      await running;
-      await tick();
-    },
+    wake: runner.wake,
+    runNow: runner.runNow,
     async close() {
-      closed = true;
       stopListening?.();
-      clearInterval(timer);
-      await running;
+      await runner.close();
       deps.transport.close();
     },
   };

@@ -11,6 +11,7 @@ import type { LikenessService } from '../services/likeness.service.ts';
 import { retakeImageName } from '../services/media.service.ts';
 import type { ShootsService } from '../services/shoots.service.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
+import { createLeasedRunner } from './leased-runner.ts';
 
 /**
  * The photo-shoot runner. Each photo of a shoot is a durable leased row of shoot_photos
@@ -67,12 +68,6 @@ class CancelledWhileWaiting extends Error {}
 
 export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
   const { db, leases, generations, shoots, logger } = deps;
-  const inFlight = new Map<string, Promise<void>>();
-  const stop = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let claiming: Promise<void> | undefined;
-  let again = false;
-  let closed = false;
 
   async function fail(photo: ShootPhotoRow, reason: string, err?: unknown) {
     if (err) logger.warn({ err, photoId: photo.id, shootId: photo.shootId }, 'shoot photo failed; refunding');
@@ -117,7 +112,7 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
         { ...hooks, started: async () => undefined },
       );
     } catch (err) {
-      if (isShutdownInterruption(err) || stop.signal.aborted) throw err;
+      if (isShutdownInterruption(err) || hooks.signal.aborted) throw err;
       logger.info({ err, photoId: photo.id }, 'a likeness re-take failed; the first photo is kept');
       await likenessRepo.releaseRetake(db, photo.id, photo.shootId);
       return { kept: first, score };
@@ -140,7 +135,7 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
     await generations.forget([...new Set(taken.filter((t) => t.image.url !== shownUrl).map((t) => t.key))]);
   }
 
-  async function run(photo: ShootPhotoRow): Promise<void> {
+  async function run(photo: ShootPhotoRow, stop: AbortSignal): Promise<void> {
     const taken: TakenPhoto[] = [];
     try {
       if (photo.attempts > MAX_PHOTO_ATTEMPTS) return await fail(photo, 'This photo was interrupted too many times; refunded.');
@@ -159,7 +154,7 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
         outputFormat: 'jpeg' as const,
       };
       const hooks = {
-        signal: stop.signal,
+        signal: stop,
         // Checked when the photo gets its render slot: a cancel while it waited has ended and refunded it.
         started: async () => {
           if (!(await repo.markStarted(db, photo.id))) throw new CancelledWhileWaiting();
@@ -188,7 +183,7 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
         logger.info({ photoId: photo.id, shootId: photo.shootId }, 'shoot photo cancelled while it waited for a render slot');
         return;
       }
-      if (isShutdownInterruption(err) || stop.signal.aborted) {
+      if (isShutdownInterruption(err) || stop.aborted) {
         // Not the photo's fault: back to the queue for whichever instance claims it next.
         await repo
           .requeue(db, photo.id)
@@ -209,52 +204,26 @@ export function createShootRunner(deps: ShootRunnerDeps): ShootRunner {
     }
   }
 
-  async function claim(): Promise<void> {
-    do {
-      again = false;
-      const free = deps.concurrency - inFlight.size;
-      if (free <= 0 || closed) return;
-      const photos = await repo.claimPhotos(db, leases.claim(), free);
-      for (const photo of photos) {
-        leases.hold('shoot_photo', photo.id);
-        const task = run(photo).finally(() => {
-          leases.drop('shoot_photo', photo.id);
-          inFlight.delete(photo.id);
-          tick();
-        });
-        inFlight.set(photo.id, task);
-      }
-      if (photos.length === free) again = true;
-    } while (again && !closed);
-  }
-
-  function tick() {
-    if (closed) return;
-    if (claiming) {
-      again = true;
-      return;
-    }
-    claiming = claim()
-      .catch((err: unknown) => logger.error({ err }, 'shoot runner pass failed'))
-      .finally(() => (claiming = undefined));
-  }
+  const runner = createLeasedRunner({
+    kind: 'shoot_photo',
+    logger,
+    leases,
+    concurrency: deps.concurrency,
+    pollMs: deps.pollIntervalMs,
+    claim: (limit) => repo.claimPhotos(db, leases.claim(), limit),
+    keyOf: (photo) => photo.id,
+    work: run,
+    // run() ends every photo it was given (landed, failed and refunded, or put back in the queue).
+    afterWork: 'drop',
+    failed: 'shoot photo run failed; its lease runs out and it is tried again',
+    // Photos in flight are cut short and go back to the queue for another instance.
+    abortOnClose: true,
+  });
 
   return {
-    start() {
-      timer = setInterval(tick, deps.pollIntervalMs);
-      timer.unref();
-      tick();
-    },
-    wake() {
-      setImmediate(tick);
-    },
-    running: () => inFlight.size,
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      await claiming;
-      stop.abort();
-      await Promise.allSettled(inFlight.values());
-    },
+    start: runner.start,
+    wake: runner.wake,
+    running: runner.running,
+    close: runner.close,
   };
 }

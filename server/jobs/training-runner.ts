@@ -11,6 +11,7 @@ import type { CreditsService } from '../services/credits.service.ts';
 import { finishTraining, TRAINING_COST, trainingEndOf, type TrainingEnd } from '../services/trainings.service.ts';
 import { checkTrainingArchive } from '../services/training-archive.ts';
 import { LIMITS } from '@common/product.ts';
+import { createLeasedRunner } from './leased-runner.ts';
 
 /**
  * The training job runner (docs/decisions/004-training-jobs.md). Each IN_PROGRESS lora_trainings row is
@@ -61,11 +62,6 @@ const refunded = `Your ${TRAINING_COST} credits have been refunded.`;
 
 export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
   const { leases } = deps;
-  let timer: NodeJS.Timeout | undefined;
-  let wakeTimer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let closed = false;
 
   /** The row's next step in `ms`, or at its time limit if that comes first (so the limit is kept). */
   const scheduleIn = (row: TrainingRow, ms: number) =>
@@ -186,59 +182,27 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
     }
   }
 
-  /** One step with the row leased; the lease is given back after it, so the next step may run anywhere. */
-  async function runStep(row: TrainingRow): Promise<void> {
-    try {
-      await step(row);
-    } finally {
-      await leases
-        .release('training', row.id)
-        .catch((err: unknown) =>
-          deps.logger.warn({ err, trainingId: row.id }, 'could not give a training lease back; it runs out by itself'),
-        );
-    }
-  }
-
-  async function drain(): Promise<void> {
-    do {
-      again = false;
-      const rows = await repo.claimDue(deps.db, leases.claim(), BATCH);
-      for (const row of rows) leases.hold('training', row.id);
-      await Promise.all(rows.map(runStep));
-      if (rows.length === BATCH) again = true;
-    } while (again && !closed);
-  }
-
-  function tick() {
-    if (closed) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = drain()
-      .catch((err: unknown) => deps.logger.error({ err }, 'training runner pass failed'))
-      .finally(() => (running = undefined));
-  }
+  // One step with the row leased; the lease is given back after it, so the next step may run anywhere.
+  const runner = createLeasedRunner({
+    kind: 'training',
+    logger: deps.logger,
+    leases,
+    concurrency: BATCH,
+    pollMs: deps.pollIntervalMs,
+    // Soon rather than inside the caller's request; a built-in training with no wait is done at once.
+    wakeDelayMs: 10,
+    claim: (limit) => repo.claimDue(deps.db, leases.claim(), limit),
+    keyOf: (row) => row.id,
+    work: step,
+    afterWork: 'release',
+    failed: 'training step failed; it is tried again',
+  });
 
   return {
-    start() {
-      timer = setInterval(tick, deps.pollIntervalMs);
-      timer.unref();
-      tick();
-    },
-    wake() {
-      // Soon rather than inside the caller's request; a built-in training with no wait is done at once.
-      clearTimeout(wakeTimer);
-      wakeTimer = setTimeout(tick, 10);
-      wakeTimer.unref();
-    },
+    start: runner.start,
+    wake: runner.wake,
     applyFalResult,
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      clearTimeout(wakeTimer);
-      await running;
-    },
+    close: runner.close,
   };
 }
 

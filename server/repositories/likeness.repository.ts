@@ -7,6 +7,9 @@ import { generations, loraTrainings, photoShoots, shootPhotos } from '../db/sche
 /** How long a claimed check holds its generation before another pass (any instance) may try it again. */
 const CHECK_HOLD_SECONDS = 60;
 
+/** A generation claimed for its likeness check. */
+export type LikenessDue = { id: string; lora_id: string; user_id: string; image_url: string };
+
 /** Drizzle queries of the likeness check (docs/decisions/017-likeness-check.md). */
 export const likenessRepository = {
   /** The character's reference face and whether it was worked out yet. */
@@ -51,8 +54,8 @@ export const likenessRepository = {
    * not checked yet, tried fewer than LIKENESS.maxChecks times and not held by a check under way. Upscales
    * are not checked: they inherit their source's score.
    */
-  async claimDue(db: Executor, limit: number) {
-    const result = await db.execute<{ id: string; lora_id: string; user_id: string; image_url: string }>(sql`
+  async claimDue(db: Executor, limit: number): Promise<LikenessDue[]> {
+    const result = await db.execute<LikenessDue>(sql`
       with due as (
         select g.id from ${generations} g join ${loraTrainings} t on t.id = g.lora_id
         where g.likeness_verdict is null and g.lora_id is not null and g.status = 'ACTIVE'
@@ -67,7 +70,7 @@ export const likenessRepository = {
         likeness_due_at = now() + make_interval(secs => ${CHECK_HOLD_SECONDS})
       from due where g.id = due.id
       returning g.id, g.lora_id, g.user_id, g.image_url`);
-    return (result as unknown as { rows: { id: string; lora_id: string; user_id: string; image_url: string }[] }).rows;
+    return (result as unknown as { rows: LikenessDue[] }).rows;
   },
 
   /** A check that failed (the worker crashed or timed out) is tried again by the next pass after `seconds`. */

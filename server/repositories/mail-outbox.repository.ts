@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { authUsers, mailOutbox, users } from '../db/schema.ts';
+import { claimDue, type LeaseClaim } from './job-leases.ts';
 
 export type MailRow = typeof mailOutbox.$inferSelect;
 export type NewMailRow = typeof mailOutbox.$inferInsert;
@@ -45,6 +46,11 @@ export const mailOutboxRepository = {
   async getNotifications(tx: Executor, userId: string): Promise<boolean> {
     const [row] = await tx.select({ on: users.emailNotifications }).from(users).where(eq(users.id, userId));
     return row?.on ?? false;
+  },
+
+  /** Claims up to `limit` due PENDING messages, leased to the caller (each is sent by one instance). */
+  claimDue(tx: Executor, lease: LeaseClaim, limit: number): Promise<MailRow[]> {
+    return claimDue(tx, 'mail', { where: eq(mailOutbox.status, 'PENDING'), lease, limit });
   },
 
   /** Ends a row this instance holds (its lease is dropped with it). SENT rows forget their payload: links in it. */

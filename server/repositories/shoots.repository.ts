@@ -138,28 +138,9 @@ export const shootsRepository = {
     return row;
   },
 
-  /**
-   * A shoot's photos in catalogue order, with their kept generation's likeness, and whether that generation is
-   * still there (the person may have deleted it from My Generations).
-   */
-  async listPhotos(db: Executor, shootId: string) {
-    const rows = await db
-      .select({
-        photo: shootPhotos,
-        likeness: generations.likeness,
-        likenessVerdict: generations.likenessVerdict,
-        generationStatus: generations.status,
-      })
-      .from(shootPhotos)
-      .leftJoin(generations, eq(generations.id, shootPhotos.generationId))
-      .where(eq(shootPhotos.shootId, shootId))
-      .orderBy(asc(shootPhotos.position));
-    return rows.map((r) => ({
-      ...r.photo,
-      likeness: r.likeness,
-      likenessVerdict: r.likenessVerdict,
-      deleted: r.photo.status === 'SUCCEEDED' && r.generationStatus !== 'ACTIVE',
-    }));
+  /** A shoot's photo rows in catalogue order (the page reads them from shoot_photo_views: shoot-views.repository.ts). */
+  async listPhotos(db: Executor, shootId: string): Promise<ShootPhotoRow[]> {
+    return db.select().from(shootPhotos).where(eq(shootPhotos.shootId, shootId)).orderBy(asc(shootPhotos.position));
   },
 
   /** The user's shoots, newest first, with counts of photos ready (landed and not deleted since) and failed. */
@@ -287,31 +268,6 @@ export const shootsRepository = {
       .update(shootPhotos)
       .set({ status: 'QUEUED', leaseExpiresAt: null })
       .where(and(eq(shootPhotos.id, id), eq(shootPhotos.status, 'RUNNING')));
-  },
-
-  /**
-   * For each queued photo of this shoot, how many photos of any shoot will start before it: those ahead of it in
-   * the runner's claim order (position, queued_at, id; claimPhotos) that are queued, claimed but still waiting
-   * for a render slot, or abandoned (lease run out: claimed again in that order). Photos rendering now are not
-   * counted. One statement (the shoot page polls it): one pass over the unfinished photos up to this shoot's last
-   * queued one, along the queue index.
-   */
-  async queueAhead(db: Executor, shootId: string): Promise<Map<string, number>> {
-    const result = await db.execute<{ id: string; ahead: number }>(sql`
-      select id, ahead from (
-        select ${shootPhotos.id} as id, ${shootPhotos.shootId} as shoot_id, ${shootPhotos.status} as status,
-          (count(*) filter (where ${shootPhotos.status} = 'QUEUED' or ${shootPhotos.startedAt} is null or ${leaseIsFree(shootPhotos)})
-            over (order by ${shootPhotos.position}, ${shootPhotos.queuedAt}, ${shootPhotos.id} rows between unbounded preceding and 1 preceding))::int as ahead
-        from ${shootPhotos}
-        where ${shootPhotos.status} in ('QUEUED', 'RUNNING')
-          and (${shootPhotos.position}, ${shootPhotos.queuedAt}, ${shootPhotos.id}) <= (
-            select mine.position, mine.queued_at, mine.id from ${shootPhotos} mine
-            where mine.shoot_id = ${shootId} and mine.status = 'QUEUED'
-            order by mine.position desc, mine.queued_at desc, mine.id desc limit 1)
-      ) queue
-      where shoot_id = ${shootId} and status = 'QUEUED'`);
-    const rows = (result as unknown as { rows: { id: string; ahead: number }[] }).rows;
-    return new Map(rows.map((r) => [r.id, Number(r.ahead)]));
   },
 
   /** Mean run time of the most recent finished photos on any shoot (ms), for a first estimate. */

@@ -5,13 +5,13 @@ import {
   describePrompt,
   fillPrompt,
   shootCost,
+  toShootPhotoView,
   type PackView,
   type ShootPhotoView,
   type ShootSummary,
   type ShootView,
   type StartShootRequest,
 } from '@common/photo-shoots.ts';
-import type { LikenessVerdict } from '@common/likeness.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Db, Executor } from '../db/index.ts';
 import { photoShoots } from '../db/schema.ts';
@@ -20,6 +20,7 @@ import { isUuid } from '@common/ids.ts';
 import type { Logger } from '../logger.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import { usersRepository } from '../repositories/users.repository.ts';
+import { shootViewsRepository } from '../repositories/shoot-views.repository.ts';
 import { shootsRepository as repo, type PackWithPrompts, type ShootPhotoRow, type ShootRow } from '../repositories/shoots.repository.ts';
 import type { CreditsService } from './credits.service.ts';
 import { teamShootPack } from './team-access.ts';
@@ -58,17 +59,6 @@ export const photoRefundKey = (photoId: string) => `shoot-photo:${photoId}`;
 /** Ledger key (before `refund:`) of a cancellation's refund of every photo not started. */
 export const cancelRefundKey = (shootId: string) => `shoot-cancel:${shootId}`;
 
-/** The columns a new photo row gets by default (the view of a shoot just started, without reading it back). */
-const PHOTO_DEFAULTS = {
-  status: 'QUEUED',
-  generationId: null,
-  imageUrl: null,
-  error: null,
-  attempts: 0,
-  startedAt: null,
-  finishedAt: null,
-} as const;
-
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function toPackView(pack: PackWithPrompts): PackView {
@@ -88,37 +78,25 @@ export function toPackView(pack: PackWithPrompts): PackView {
   };
 }
 
-function toPhotoView(
-  p: Pick<
-    ShootPhotoRow,
-    'id' | 'position' | 'status' | 'prompt' | 'width' | 'height' | 'imageUrl' | 'generationId' | 'error' | 'startedAt' | 'finishedAt'
-  > & {
-    likeness?: number | null;
-    likenessVerdict?: LikenessVerdict | null;
-    deleted?: boolean;
-  },
-  ahead: Map<string, number>,
-): ShootPhotoView {
-  const kept = p.status === 'SUCCEEDED' && !p.deleted;
-  const landed = kept && !!p.likenessVerdict;
-  return {
+/** A photo just queued, as the shoot page shows it (the answer to a start, written without reading it back). */
+const queuedPhotoView = (p: Pick<ShootPhotoRow, 'id' | 'position' | 'prompt' | 'width' | 'height'>): ShootPhotoView =>
+  toShootPhotoView({
     id: p.id,
     position: p.position,
-    status: p.status,
+    status: 'QUEUED',
     prompt: p.prompt,
     width: p.width,
     height: p.height,
-    image_url: kept ? p.imageUrl : null,
-    generation_id: kept ? p.generationId : null,
-    deleted: !!p.deleted,
-    error: p.error,
-    started_at: iso(p.startedAt),
-    finished_at: iso(p.finishedAt),
-    ahead: ahead.get(p.id) ?? null,
-    likeness: landed ? (p.likeness ?? null) : null,
-    likeness_verdict: landed ? (p.likenessVerdict ?? null) : null,
-  };
-}
+    image_url: null,
+    generation_id: null,
+    deleted: false,
+    error: null,
+    started_at: null,
+    finished_at: null,
+    ahead: null,
+    likeness: null,
+    likeness_verdict: null,
+  });
 
 function toSummary(s: ShootRow, counts: { ready: number; failed: number }): ShootSummary {
   return {
@@ -216,9 +194,9 @@ export function createShootsService(deps: ShootsDeps) {
   /** GET /api/shoots/<id>: the shoot and its photos; queued photos say how many photos start before them. */
   async function get(userId: string, id: string): Promise<ShootView> {
     const shoot = await ownedShoot(userId, id);
-    const [photos, ahead, recent] = [await repo.listPhotos(db, id), await repo.queueAhead(db, id), await repo.recentPhotoMs(db)];
+    const [photos, recent] = [await shootViewsRepository.photos(db, id), await repo.recentPhotoMs(db)];
     const { ready: _r, failed: _f, ...summary } = toSummary(shoot, { ready: 0, failed: 0 });
-    return { ...summary, photos: photos.map((p) => toPhotoView(p, ahead)), recent_photo_ms: recent };
+    return { ...summary, photos: photos.map(toShootPhotoView), recent_photo_ms: recent };
   }
 
   return {
@@ -307,7 +285,7 @@ export function createShootsService(deps: ShootsDeps) {
       // The new shoot as written (no further reads: starting is one transaction and this answer).
       const { ready: _r, failed: _f, ...summary } = toSummary(started.shoot, { ready: 0, failed: 0 });
       return {
-        shoot: { ...summary, photos: started.photos!.map((p) => toPhotoView({ ...p, ...PHOTO_DEFAULTS }, new Map())) },
+        shoot: { ...summary, photos: started.photos!.map(queuedPhotoView) },
         created: true,
       };
     },

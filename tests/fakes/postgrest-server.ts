@@ -13,7 +13,7 @@
  *
  * What it understands (the encoding of the installed @supabase/postgrest-js, read in its dist/index.mjs):
  *   tables   users, generations, lora_trainings, explore_gallery, user_public_meta, photo_packs, photo_pack_prompts,
- *            photo_shoots, shoot_photos; the view explore_filter_options
+ *            photo_shoots, shoot_photos; the views explore_filter_options and shoot_photo_views
  *   methods  GET, HEAD (select), POST (insert, object or array body), PATCH (update); OPTIONS (CORS)
  *   select   `*`, columns, `alias:column`, one level of embedding `table(cols)` / `alias:table(cols)` along a
  *            single-column foreign key: many-to-one → one object or null, one-to-many → an array ([] for none),
@@ -89,6 +89,7 @@ export const SERVED_TABLES = [
   'photo_pack_prompts',
   'photo_shoots',
   'shoot_photos',
+  'shoot_photo_views',
 ] as const;
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;

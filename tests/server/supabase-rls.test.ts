@@ -511,6 +511,7 @@ describe('Supabase row-level security (postgres)', () => {
         'photo_pack_prompts',
         'photo_packs',
         'photo_shoots',
+        'shoot_photo_views',
         'shoot_photos',
         'user_public_meta',
         'users',

@@ -13,7 +13,15 @@ import {
 } from '@common/library';
 import { LIMITS } from '@common/product';
 import type { TrainingView } from '@common/training';
-import { describePrompt, shootCost, type PackView, type ShootPhotoView, type ShootSummary, type ShootView } from '@common/photo-shoots';
+import {
+  describePrompt,
+  shootCost,
+  toShootPhotoView,
+  type PackView,
+  type ShootPhotoViewRecord,
+  type ShootSummary,
+  type ShootView,
+} from '@common/photo-shoots';
 import { ApiError } from '../api-error';
 import type { Character, DataPort, Me, SessionUser } from '../port';
 
@@ -48,12 +56,13 @@ const EXPLORE_COLUMNS =
 const PACK_COLUMNS =
   'id, name, description, category, aspect_ratio, width, height, cover_url, sample_urls, position, photo_pack_prompts(position, template)';
 const SHOOT_COLUMNS = 'id, pack_id, pack_name, lora_id, character_name, status, photo_count, cost, created_at, finished_at, retaken';
-const PHOTO_COLUMNS = 'id, position, status, prompt, width, height, image_url, generation_id, error, started_at, finished_at';
+/** shoot_photo_views (server/db/migrations/0020_shoot_photo_views.sql): the photos as the local server shows them. */
+const PHOTO_VIEW_COLUMNS =
+  'id, position, status, prompt, width, height, image_url, generation_id, deleted, error, started_at, finished_at, ahead, likeness, likeness_verdict';
 
 type UserRow = Omit<Me, 'image_url' | 'joined_at'>;
 type PackRow = Omit<PackView, 'photo_count' | 'cost' | 'prompts'> & { photo_pack_prompts: { position: number; template: string }[] };
 type ShootRow = Omit<ShootView, 'photos'>;
-type PhotoRow = Omit<ShootPhotoView, 'ahead' | 'deleted' | 'likeness' | 'likeness_verdict'>;
 
 /** PostgREST's "no row" for .single() (product §8: the only lookup error the user sync tolerates). */
 const NO_ROW = 'PGRST116';
@@ -313,39 +322,26 @@ export function createSupabaseData(
       // (PostgREST's .single() answers 406 PGRST116, a malformed id 400): the page shows its empty state, no retry.
       const noSuchShoot = () => notFound('There is no such photo shoot.');
       if (!isUuid(id)) throw noSuchShoot();
-      const [result, kept] = await Promise.all([
+      const [result, photos] = await Promise.all([
+        supabase.from('photo_shoots').select(SHOOT_COLUMNS).eq('id', id).abortSignal(abortable(signal)).single(),
+        // The view the local server reads too: kept image, deleted, likeness and queue position, worked out once.
         supabase
-          .from('photo_shoots')
-          .select(`${SHOOT_COLUMNS}, shoot_photos(${PHOTO_COLUMNS})`)
-          .eq('id', id)
-          .abortSignal(abortable(signal))
-          .single(),
-        keptShootPhotos([id], signal),
+          .from('shoot_photo_views')
+          .select(PHOTO_VIEW_COLUMNS)
+          .eq('shoot_id', id)
+          .order('position', { ascending: true })
+          .abortSignal(abortable(signal)),
       ]);
       if (result.error?.code === NO_ROW) throw noSuchShoot();
-      const { shoot_photos, ...s } = rowsOf(result as Result<ShootRow & { shoot_photos: PhotoRow[] }>);
-      const keptIds = new Set(kept.map((g) => g.id));
-      const at = (t: string | null) => (t ? iso(t) : null);
+      const s = rowsOf(result as Result<ShootRow>);
       return {
         ...s,
         created_at: iso(s.created_at),
-        finished_at: at(s.finished_at),
-        photos: [...shoot_photos]
-          .sort((a, b) => a.position - b.position)
-          .map((p) => ({
-            ...p,
-            // Landed, and deleted from My Generations since: no image (the server no longer serves it).
-            deleted: p.status === 'SUCCEEDED' && !keptIds.has(p.generation_id ?? ''),
-            image_url: p.status === 'SUCCEEDED' && keptIds.has(p.generation_id ?? '') && p.image_url ? media(p.image_url) : null,
-            generation_id: keptIds.has(p.generation_id ?? '') ? p.generation_id : null,
-            started_at: at(p.started_at),
-            finished_at: at(p.finished_at),
-            // Other people's queued photos are not visible here; the queue position is the local server's.
-            ahead: null,
-            // A photo's likeness is on its generation (the viewer shows it); the shoot's rows do not join it.
-            likeness: null,
-            likeness_verdict: null,
-          })),
+        finished_at: s.finished_at ? iso(s.finished_at) : null,
+        photos: rowsOf(photos as Result<ShootPhotoViewRecord[]>).map((row) => {
+          const photo = toShootPhotoView(row);
+          return { ...photo, image_url: photo.image_url ? media(photo.image_url) : null };
+        }),
       };
     },
 
