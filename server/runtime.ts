@@ -25,6 +25,9 @@ import { createPhotoCheckService, type PhotoCheckService } from './services/phot
 import { createBuiltinGenerator } from './providers/inference/builtin-generator.ts';
 import { createFalGenerator } from './providers/inference/fal-generator.ts';
 import { createGenerationsService, type GenerationsService } from './services/generations.service.ts';
+import { createFinishingService, type FinishingService } from './services/finishing.service.ts';
+import { createGeneratedImages } from './services/generated-images.ts';
+import { createShootPhotos } from './jobs/shoot-photo.ts';
 import { createMediaService, type MediaService } from './services/media.service.ts';
 import type { PaymentProvider } from './providers/payments/index.ts';
 import { createSandboxProvider, isSandboxProvider } from './providers/payments/sandbox.ts';
@@ -50,7 +53,7 @@ import { trainingsRepository } from './repositories/trainings.repository.ts';
 import { createRetentionSweep, type RetentionReport } from './jobs/retention.ts';
 import { createScheduledJob, type ScheduledJob } from './jobs/scheduled-job.ts';
 import { createJobLeases, freeAllLeases, type JobLeases } from './repositories/job-leases.ts';
-import { refundAbandonedJobs } from './services/paid-jobs.ts';
+import { createPaidCallRunner, paidCallStore, refundAbandonedJobs } from './services/paid-jobs.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { createFairSemaphore } from './services/concurrency.ts';
 import { createShootsService, type ShootEndedHook, type ShootsService } from './services/shoots.service.ts';
@@ -127,6 +130,8 @@ export interface Runtime {
   captions: CaptionsService;
   generator: ImageGenerator;
   generations: GenerationsService;
+  /** Upscale and edit of saved images. */
+  finishing: FinishingService;
   media: MediaService;
   payments: PaymentProvider;
   billing: BillingService;
@@ -312,13 +317,10 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     faceEmbedding: (image) => vision.faceEmbedding(image, { timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 }),
   });
   const likenessChecker = createLikenessChecker({ db, likeness, logger, pollIntervalMs: LIKENESS_POLL_MS });
-  const generations = createGenerationsService({
-    db,
-    credits,
-    events,
-    storage,
-    generator,
-    finisher,
+  const paidCalls = paidCallStore({ db, credits, leases, events });
+  const paidCallRunner = createPaidCallRunner({
+    store: paidCalls,
+    images: createGeneratedImages({ storage, logger }),
     logger,
     metrics,
     leases,
@@ -326,6 +328,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     slots: inferenceSlots,
     likenessDue: () => likenessChecker.wake(),
   });
+  const generations = createGenerationsService({ db, generator, runner: paidCallRunner });
+  const finishing = createFinishingService({ db, storage, finisher, runner: paidCallRunner, store: paidCalls });
   // The catalogue file's packs are in the database before the first request (idempotent, serialised).
   await seedCatalogue(db);
   let shootRunner: ShootRunner | undefined;
@@ -346,7 +350,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   shootRunner = createShootRunner({
     db,
     leases,
-    generations,
+    generations: createShootPhotos({ db, events, metrics, generator, runner: paidCallRunner }),
     shoots,
     logger,
     concurrency: config.INFERENCE_CONCURRENCY,
@@ -551,6 +555,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     captions,
     generator,
     generations,
+    finishing,
     media,
     payments,
     billing,
