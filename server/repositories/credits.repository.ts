@@ -1,4 +1,4 @@
-import { eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { creditLedger, generations, userPublicMeta, users, type LedgerKind } from '../db/schema.ts';
 import { characterColumns, withCharacter, type GenerationWithCharacter } from './generations.repository.ts';
@@ -69,6 +69,11 @@ export const creditsRepository = {
   async balance(db: Executor, userId: string): Promise<number | undefined> {
     const [row] = await db.select({ credits: users.credits }).from(users).where(eq(users.id, userId));
     return row?.credits;
+  },
+
+  /** The user's latest `limit` ledger rows, newest first. */
+  async latestLedger(db: Executor, userId: string, limit: number) {
+    return db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.createdAt)).limit(limit);
   },
 
   /** Sum of the user's ledger. */
