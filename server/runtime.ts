@@ -26,6 +26,8 @@ import { createBuiltinGenerator } from './providers/inference/builtin-generator.
 import { createFalGenerator } from './providers/inference/fal-generator.ts';
 import { createGenerationsService, type GenerationsService } from './services/generations.service.ts';
 import { createFinishingService, type FinishingService } from './services/finishing.service.ts';
+import { createArchivesService, type ArchivesService } from './services/archives.service.ts';
+import { createRatePolicies, type RatePolicies } from './services/rate-policies.service.ts';
 import { createGeneratedImages } from './services/generated-images.ts';
 import { createShootPhotos } from './jobs/shoot-photo.ts';
 import { createMediaService, type MediaService } from './services/media.service.ts';
@@ -152,6 +154,10 @@ export interface Runtime {
   trainingRunner: TrainingRunner;
   /** Photo packs and shoots. */
   shoots: ShootsService;
+  /** The ZIPs of a shoot's photos and of the favourites. */
+  archives: ArchivesService;
+  /** How often free but costly requests may come (photo checks, data exports). */
+  ratePolicies: RatePolicies;
   /** Runs shoot photos, taking over those of dead instances (server/jobs/shoot-runner.ts). */
   shootRunner: ShootRunner;
   /** Character reference faces and the scores of images made with them (docs/decisions/017-likeness-check.md). */
@@ -569,6 +575,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     accountData,
     trainingRunner,
     shoots,
+    archives: createArchivesService({ db, storage, logger, shoots }),
+    ratePolicies: createRatePolicies({ db }),
     shootRunner,
     likeness,
     likenessChecker,
