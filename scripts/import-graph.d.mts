@@ -9,3 +9,11 @@ export function importGraph(opts?: { base?: string; folders?: string[] }): Impor
 export function layerOf(file: string): number | null;
 export function cycles(graph: ImportGraph): string[][];
 export function violations(graph: ImportGraph): string[];
+// Server shape rules (issue 48).
+export const SQL_FOLDERS: string[];
+export const SIZE_LIMITED: string[];
+export const MAX_LINES: number;
+export function drizzleValueImports(text: string, fileName?: string): { line: number; names: string[] }[];
+export function sqlOutsideRepositories(opts?: { base?: string }): string[];
+export function oversizedFiles(opts?: { base?: string }): string[];
+export function serverShapeViolations(opts?: { base?: string }): string[];

@@ -29,6 +29,8 @@ export const SERVER_LAYERS = [
 export const FORBIDDEN = [
   { from: 'server/repositories/', to: 'server/jobs/', why: 'repositories never import jobs' },
   { from: 'server/providers/', to: 'server/services/', why: 'providers never import services' },
+  // Rule "routes only call services" (issue 48): a route reaches data through a service, never a repository.
+  { from: 'server/routes/', to: 'server/repositories/', why: 'routes only call services: no route imports a repository' },
   { from: 'server/', to: 'src/', why: 'the server never imports the web app' },
   { from: 'src/', to: 'server/', why: 'the web app never imports the server (common/ holds what both use)' },
   { from: 'common/', to: 'server/', why: 'common/ imports neither side' },
@@ -56,6 +58,17 @@ function* walk(dir) {
 }
 
 const posix = (path) => path.split(sep).join('/');
+
+/** The source files of `folders` under `base`: full path and path relative to `base` (posix). */
+function sourceFiles(base, folders) {
+  return folders.flatMap((folder) => {
+    try {
+      return [...walk(join(base, folder))].map((full) => ({ full, path: posix(relative(base, full)) }));
+    } catch {
+      return [];
+    }
+  });
+}
 
 /**
  * The import graph of `folders` under `base`: Map of file (relative, posix) → files it imports (only files of
@@ -204,8 +217,93 @@ export function violations(graph) {
   return problems;
 }
 
+// ── Server shape rules (issue 48): SQL only in repositories, and small files with one job. Each names its rule.
+
+/** Folders of server/ where drizzle-orm may be imported as a value: the only places SQL is written. */
+export const SQL_FOLDERS = ['server/repositories/', 'server/db/'];
+
+const isDrizzle = (specifier) => specifier === 'drizzle-orm' || specifier.startsWith('drizzle-orm/');
+
+/**
+ * The value imports of drizzle-orm in one file's text: `{ line, names }` for each `import`, `export … from` or
+ * `import('…')` of drizzle-orm that brings a value (an `import type`, or one whose every name is `type`, does not).
+ */
+export function drizzleValueImports(text, fileName = 'file.ts') {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false);
+  const found = [];
+  const lineOf = (node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  const visit = (node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && isDrizzle(node.moduleSpecifier.text)) {
+      const clause = node.importClause;
+      const names = [];
+      if (!clause) names.push('(side effects)');
+      else if (!clause.isTypeOnly) {
+        if (clause.name) names.push(clause.name.text);
+        const bindings = clause.namedBindings;
+        if (bindings && ts.isNamespaceImport(bindings)) names.push(`* as ${bindings.name.text}`);
+        if (bindings && ts.isNamedImports(bindings)) names.push(...bindings.elements.filter((e) => !e.isTypeOnly).map((e) => e.name.text));
+      }
+      if (names.length) found.push({ line: lineOf(node), names });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && isDrizzle(node.moduleSpecifier.text)) {
+      const values =
+        node.isTypeOnly ? [] : node.exportClause && ts.isNamedExports(node.exportClause)
+          ? node.exportClause.elements.filter((e) => !e.isTypeOnly).map((e) => e.name.text)
+          : ['*'];
+      if (values.length) found.push({ line: lineOf(node), names: values });
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0]) &&
+      isDrizzle(node.arguments[0].text)
+    ) {
+      found.push({ line: lineOf(node), names: ['import()'] });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** Rule "SQL only in repositories": no value import of drizzle-orm in server/ outside repositories/ and db/. */
+export function sqlOutsideRepositories({ base = root } = {}) {
+  const problems = [];
+  for (const file of sourceFiles(base, ['server'])) {
+    if (SQL_FOLDERS.some((folder) => file.path.startsWith(folder))) continue;
+    for (const { line, names } of drizzleValueImports(readFileSync(file.full, 'utf8'), file.full)) {
+      problems.push(
+        `${file.path}:${line} imports drizzle-orm (${names.join(', ')}): SQL only in repositories (no value import of drizzle-orm in server/ outside ${SQL_FOLDERS.join(' and ')})`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** Folders whose files stay small (rule "small files with one job"), and how small. */
+export const SIZE_LIMITED = ['server/services/', 'server/routes/', 'server/jobs/', 'server/repositories/'];
+export const MAX_LINES = 400;
+
+/** Rule "small files with one job": no file in server/services, routes, jobs or repositories over MAX_LINES lines. */
+export function oversizedFiles({ base = root } = {}) {
+  const problems = [];
+  for (const file of sourceFiles(base, ['server'])) {
+    if (!SIZE_LIMITED.some((folder) => file.path.startsWith(folder))) continue;
+    const text = readFileSync(file.full, 'utf8');
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    if (lines > MAX_LINES) {
+      problems.push(
+        `${file.path} has ${lines} lines: small files with one job (no file in ${SIZE_LIMITED.map((f) => f.slice(0, -1)).join(', ')} over ${MAX_LINES} lines; split it by job)`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** The server shape rules' problems (SQL only in repositories, small files), one sentence each. */
+export const serverShapeViolations = ({ base = root } = {}) => [...sqlOutsideRepositories({ base }), ...oversizedFiles({ base })];
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const problems = violations(importGraph());
+  const problems = [...violations(importGraph()), ...serverShapeViolations()];
   for (const p of problems) console.log(p);
   console.log(problems.length ? `\n${problems.length} import(s) break the rules.` : 'Every import keeps the rules.');
   process.exit(problems.length ? 1 : 0);

@@ -15,23 +15,31 @@ import { createTopUpsService, type TopUpsService } from './services/top-ups.serv
 import { createPromoCodesService, type PromoCodesService } from './services/promo-codes.service.ts';
 import { createSandboxTopUpsService, type SandboxTopUpsService } from './services/sandbox-top-ups.service.ts';
 import { createUsersService, type UsersService } from './services/users.service.ts';
-import { keyFromMediaUrl, type StorageProvider } from './providers/storage/index.ts';
-import { createLocalStorage } from './providers/storage/local.ts';
-import type { ImageCaptioner, ImageFinisher, ImageGenerator } from './providers/inference/index.ts';
-import { createBuiltinFinisher } from './providers/inference/builtin-finisher.ts';
-import { createFalFinisher } from './providers/inference/fal-finisher.ts';
-import { createBuiltinCaptioner } from './providers/inference/builtin-captioner.ts';
-import { createFalCaptioner } from './providers/inference/fal-captioner.ts';
 import { createVisionAnalyser, type VisionAnalyser } from './vision/analyser.ts';
 import { createUploadsService, type UploadsService } from './services/uploads.service.ts';
 import { createCaptionsService, type CaptionsService } from './services/captions.service.ts';
 import { createPhotoCheckService, type PhotoCheckService } from './services/photo-check.service.ts';
 import { createBuiltinGenerator } from './providers/inference/builtin-generator.ts';
-import { createFalGenerator } from './providers/inference/fal-generator.ts';
+import type { BuiltinTrainer } from './providers/inference/builtin-trainer.ts';
+import {
+  createInference,
+  type ImageCaptioner,
+  type ImageFinisher,
+  type ImageGenerator,
+  type TrainingProvider,
+} from './providers/inference/index.ts';
+import { createMailTransport, type MailTransport } from './providers/mail/index.ts';
+import type { LocalOutbox } from './providers/mail/local-outbox.ts';
+import { createPaymentProvider, type PaymentProvider } from './providers/payments/index.ts';
+import { isSandboxProvider } from './providers/payments/sandbox.ts';
+import { createStorage, type StorageProvider } from './providers/storage/index.ts';
 import { createGenerationsService, type GenerationsService } from './services/generations.service.ts';
+import { createFinishingService, type FinishingService } from './services/finishing.service.ts';
+import { createArchivesService, type ArchivesService } from './services/archives.service.ts';
+import { createRatePolicies, type RatePolicies } from './services/rate-policies.service.ts';
+import { createGeneratedImages } from './services/generated-images.ts';
+import { createShootPhotos } from './jobs/shoot-photo.ts';
 import { createMediaService, type MediaService } from './services/media.service.ts';
-import type { PaymentProvider } from './providers/payments/index.ts';
-import { createSandboxProvider, isSandboxProvider } from './providers/payments/sandbox.ts';
 import { createBillingService, type BillingService } from './services/billing.service.ts';
 import { createSandboxPaymentsService, type SandboxPaymentsService } from './services/sandbox-payments.service.ts';
 import { createLibraryService, type LibraryService } from './services/library.service.ts';
@@ -42,9 +50,6 @@ import { createDeletedCharactersPurge, DELETED_CHARACTERS_POLL_MS } from './jobs
 import { createDeletedGenerationsPurge, DELETED_GENERATIONS_POLL_MS } from './jobs/deleted-generations.ts';
 import { createClerkWebhooksService, type ClerkWebhooksService } from './services/clerk-webhooks.service.ts';
 import { seedExploreGallery } from './services/explore-seed.ts';
-import type { TrainingProvider } from './providers/inference/index.ts';
-import { createFalTrainer } from './providers/inference/fal-trainer.ts';
-import { createBuiltinTrainer, type BuiltinTrainer } from './providers/inference/builtin-trainer.ts';
 import { createTrainingRunner, type TrainingRunner } from './jobs/training-runner.ts';
 import { createTrainingsService, type TrainingsService } from './services/trainings.service.ts';
 import { createCharactersService, type CharactersService } from './services/characters.service.ts';
@@ -54,7 +59,7 @@ import { trainingsRepository } from './repositories/trainings.repository.ts';
 import { createRetentionSweep, type RetentionReport } from './jobs/retention.ts';
 import { createScheduledJob, type ScheduledJob } from './jobs/scheduled-job.ts';
 import { createJobLeases, freeAllLeases, type JobLeases } from './repositories/job-leases.ts';
-import { refundAbandonedJobs } from './services/paid-jobs.ts';
+import { createPaidCallRunner, paidCallStore, refundAbandonedJobs } from './services/paid-jobs.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { createFairSemaphore } from './services/concurrency.ts';
 import { createShootsService, type ShootEndedHook, type ShootsService } from './services/shoots.service.ts';
@@ -65,9 +70,6 @@ import { createLikenessService, type LikenessService } from './services/likeness
 /** How often the likeness checker looks for unscored images besides being woken when one lands. */
 const LIKENESS_POLL_MS = 2000;
 import { renderCovers, seedCatalogue } from './services/packs.service.ts';
-import type { MailTransport } from './providers/mail/index.ts';
-import { createSmtpTransport } from './providers/mail/smtp.ts';
-import { createLocalOutbox, type LocalOutbox } from './providers/mail/local-outbox.ts';
 import { createMailSender, type MailSender } from './jobs/mail-sender.ts';
 import { createUnsubscribeLinks, enqueueAccountMail, enqueueShootReady, type UnsubscribeLinks } from './services/mail.service.ts';
 import { shootsRepository } from './repositories/shoots.repository.ts';
@@ -142,6 +144,8 @@ export interface Runtime {
   captions: CaptionsService;
   generator: ImageGenerator;
   generations: GenerationsService;
+  /** Upscale and edit of saved images. */
+  finishing: FinishingService;
   media: MediaService;
   payments: PaymentProvider;
   billing: BillingService;
@@ -166,6 +170,10 @@ export interface Runtime {
   teams: TeamsService;
   teamInvites: TeamInvitesService;
   teamArchive: TeamArchiveService;
+  /** The ZIPs of a shoot's photos and of the favourites. */
+  archives: ArchivesService;
+  /** How often free but costly requests may come (photo checks, data exports). */
+  ratePolicies: RatePolicies;
   /** Runs shoot photos, taking over those of dead instances (server/jobs/shoot-runner.ts). */
   shootRunner: ShootRunner;
   /** Character reference faces and the scores of images made with them (docs/decisions/017-likeness-check.md). */
@@ -214,48 +222,6 @@ function localSecret(dataDir: string, name: string): string {
   return secret;
 }
 
-/**
- * Creem when a key is set, else the sandbox. The sandbox's secret must be the same on every instance (its
- * checkout addresses are signed with it), so with a shared AUTH_SECRET it is derived from that. Creem's SDK,
- * like S3's and Clerk's, is loaded only in the mode that uses it: it holds 14 MB of heap, which every major GC
- * marks again (docs/decisions/014-generate-path.md, fifth pass).
- */
-async function createPaymentProvider(config: Config): Promise<PaymentProvider> {
-  if (config.CREEM_API_KEY) {
-    const { createCreemProvider } = await import('./providers/payments/creem.ts');
-    return createCreemProvider({
-      apiKey: config.CREEM_API_KEY,
-      webhookSecret: config.CREEM_WEBHOOK_SECRET!,
-      products: {
-        BASIC: config.CREEM_PRODUCT_BASIC!,
-        STANDARD: config.CREEM_PRODUCT_STANDARD!,
-        PROFESSIONAL: config.CREEM_PRODUCT_PROFESSIONAL!,
-      },
-      serverUrl: config.CREEM_SERVER_URL,
-    });
-  }
-  const webhookSecret =
-    config.SANDBOX_WEBHOOK_SECRET ??
-    (config.AUTH_SECRET
-      ? createHmac('sha256', config.AUTH_SECRET).update('sandbox-webhook-secret').digest('base64url')
-      : localSecret(config.dataDir, 'sandbox-webhook-secret'));
-  return createSandboxProvider({ webhookSecret, publicUrl: config.PUBLIC_URL });
-}
-
-/** An S3-compatible bucket when S3_BUCKET is set, else files under DATA_DIR/files. */
-export async function createStorage(config: Config): Promise<StorageProvider> {
-  if (!config.S3_BUCKET) return createLocalStorage(join(config.dataDir, 'files'));
-  const { createS3Storage } = await import('./providers/storage/s3.ts');
-  return createS3Storage({
-    bucket: config.S3_BUCKET,
-    region: config.S3_REGION,
-    endpoint: config.S3_ENDPOINT,
-    accessKeyId: config.S3_ACCESS_KEY_ID,
-    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
-    forcePathStyle: config.S3_FORCE_PATH_STYLE,
-  });
-}
-
 export async function startRuntime(config: Config, options: Partial<RuntimeOptions> = {}): Promise<Runtime> {
   const logger = createLogger(config.LOG_LEVEL, options.logDestination);
   const metrics = createMetrics();
@@ -270,10 +236,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const mailBaseUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
   // A hosted SPA on its own host (ALLOWED_ORIGINS) has the app's pages; this server, at PUBLIC_URL, has none.
   const mailAppUrl = config.ALLOWED_ORIGINS[0]?.replace(/\/+$/, '') ?? mailBaseUrl;
-  const outbox = config.SMTP_URL ? undefined : createLocalOutbox(join(config.dataDir, 'outbox'));
-  const mailTransport: MailTransport = config.SMTP_URL
-    ? createSmtpTransport({ url: config.SMTP_URL, timeoutMs: config.MAIL_TIMEOUT_SECONDS * 1000 })
-    : outbox!;
+  const { transport: mailTransport, outbox } = createMailTransport(config);
   if (!config.SMTP_URL && config.PUBLIC_URL?.startsWith('https://')) {
     logger.warn('SMTP_URL is not set: mail (password resets, notifications) is kept in DATA_DIR/outbox and reaches nobody');
   } else if (config.SMTP_URL && !config.PUBLIC_URL) {
@@ -305,24 +268,10 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const users = createUsersService({ db });
   const credits = createCreditsService({ db, events, metrics });
   const storage = await createStorage(config);
-  const generator =
-    options.generator ??
-    (config.FAL_KEY
-      ? createFalGenerator({ credentials: config.FAL_KEY, timeoutMs: config.FAL_GENERATION_TIMEOUT_SECONDS * 1000, logger })
-      : createBuiltinGenerator({
-          loadLora: async (path) => {
-            const key = keyFromMediaUrl(path);
-            return key ? storage.read(key) : null;
-          },
-        }));
-  const finisher =
-    options.finisher ??
-    (config.FAL_KEY
-      ? createFalFinisher({ credentials: config.FAL_KEY, timeoutMs: config.FAL_GENERATION_TIMEOUT_SECONDS * 1000, logger })
-      : createBuiltinFinisher({ generator: options.generator ?? generator }));
   // One set of provider slots per instance, taken in turn per user by single generations and shoot photos.
   const inferenceSlots = createFairSemaphore(config.INFERENCE_CONCURRENCY);
   const vision = options.vision ?? createVisionAnalyser({ timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 });
+  const { generator, finisher, captioner, falTrainer, builtinTrainer } = createInference(config, { storage, vision, logger }, options);
   const likeness = createLikenessService({
     db,
     storage,
@@ -331,13 +280,10 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     faceEmbedding: (image) => vision.faceEmbedding(image, { timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 }),
   });
   const likenessChecker = createLikenessChecker({ db, likeness, logger, pollIntervalMs: LIKENESS_POLL_MS });
-  const generations = createGenerationsService({
-    db,
-    credits,
-    events,
-    storage,
-    generator,
-    finisher,
+  const paidCalls = paidCallStore({ db, credits, leases, events });
+  const paidCallRunner = createPaidCallRunner({
+    store: paidCalls,
+    images: createGeneratedImages({ storage, logger }),
     logger,
     metrics,
     leases,
@@ -345,6 +291,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     slots: inferenceSlots,
     likenessDue: () => likenessChecker.wake(),
   });
+  const generations = createGenerationsService({ db, generator, runner: paidCallRunner });
+  const finishing = createFinishingService({ db, storage, finisher, runner: paidCallRunner, store: paidCalls });
   // The catalogue file's packs are in the database before the first request (idempotent, serialised).
   await seedCatalogue(db);
   let shootRunner: ShootRunner | undefined;
@@ -365,7 +313,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   shootRunner = createShootRunner({
     db,
     leases,
-    generations,
+    generations: createShootPhotos({ db, events, metrics, generator, runner: paidCallRunner }),
     shoots,
     logger,
     concurrency: config.INFERENCE_CONCURRENCY,
@@ -376,11 +324,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   likenessChecker.start();
   const media = createMediaService({ db, storage, logger });
   const photoChecks = createPhotoCheckService({ vision, logger, timeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 });
-  const captioner =
-    options.captioner ?? (config.FAL_KEY ? createFalCaptioner({ credentials: config.FAL_KEY }) : createBuiltinCaptioner(vision));
   const uploads = createUploadsService({ db, storage, retentionDays: config.UPLOAD_RETENTION_DAYS });
   const captions = createCaptionsService({ db, credits, leases, uploads, storage, captioner, photoChecks, logger });
-  const falTrainer = options.falTrainer ?? (config.FAL_KEY ? createFalTrainer({ credentials: config.FAL_KEY }) : undefined);
   const trainingRunner = createTrainingRunner({
     db,
     credits,
@@ -389,7 +334,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     logger,
     metrics,
     leases,
-    builtin: options.builtinTrainer ?? createBuiltinTrainer({ vision, faceTimeoutMs: config.VISION_TIMEOUT_SECONDS * 1000 }),
+    builtin: builtinTrainer,
     fal: falTrainer,
     builtinDurationMs: config.TRAINING_DURATION_SECONDS * 1000,
     timeoutMs: config.TRAINING_TIMEOUT_MINUTES * 60_000,
@@ -486,7 +431,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     );
   await sweepPaidJobs();
   const paidJobSweep = setInterval(sweepPaidJobs, Math.max(500, leases.leaseMs / 5)).unref();
-  const payments = await createPaymentProvider(config);
+  const payments = await createPaymentProvider(config, (name) => localSecret(config.dataDir, name));
   const providerCheck = createProviderCheck({ payments, logger });
   providerCheck.start();
   const readiness = createReadiness({ database, storage, checkProviders: providerCheck.check, logger });
@@ -578,6 +523,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     captions,
     generator,
     generations,
+    finishing,
     media,
     payments,
     billing,
@@ -594,6 +540,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     teams: createTeamsService({ db, events, credits, metrics, logger }),
     teamInvites: createTeamInvitesService({ db, events, logger }),
     teamArchive: createTeamArchiveService({ db, storage, logger }),
+    archives: createArchivesService({ db, storage, logger, shoots }),
+    ratePolicies: createRatePolicies({ db }),
     shootRunner,
     likeness,
     likenessChecker,

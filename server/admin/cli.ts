@@ -10,7 +10,7 @@ import { exploreCommand } from './explore.command.ts';
 import { usersCommand } from './users.command.ts';
 import { packsCommand } from './packs.command.ts';
 import { promoCommand } from './promo.command.ts';
-import { createStorage } from '../runtime.ts';
+import { createStorage } from '../providers/storage/index.ts';
 import { createExploreService } from '../services/explore.service.ts';
 import { createSessionsService } from '../services/sessions.service.ts';
 import { createAccountErasureService } from '../services/account-erasure.service.ts';

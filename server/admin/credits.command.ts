@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { desc, eq } from 'drizzle-orm';
-import { creditLedger, users } from '../db/schema.ts';
 import { AppError } from '../domain/errors.ts';
+import { creditsRepository } from '../repositories/credits.repository.ts';
 import { usersRepository, type AccountSelector, type AccountSummary } from '../repositories/users.repository.ts';
 import { ACCOUNT_ARGUMENT, accountLabel, describeAccount, named, takeAccountSelector } from './account-selector.ts';
 import { EXIT, type AdminCommand, type AdminContext, type AdminServices } from './command.ts';
@@ -48,13 +47,8 @@ async function findAccount(ctx: AdminContext, services: AdminServices, selector:
 async function show(ctx: AdminContext, services: AdminServices, selector: AccountSelector): Promise<number> {
   const account = await findAccount(ctx, services, selector);
   if (typeof account === 'number') return account;
-  const [user] = await services.db.select().from(users).where(eq(users.id, account.id));
-  const ledger = await services.db
-    .select()
-    .from(creditLedger)
-    .where(eq(creditLedger.userId, user.id))
-    .orderBy(desc(creditLedger.createdAt))
-    .limit(10);
+  const user = (await usersRepository.findBy(services.db, { id: account.id }))!;
+  const ledger = await creditsRepository.latestLedger(services.db, user.id, 10);
   ctx.out(`${accountLabel(account)}: ${user.credits} credits (ledger sum ${await services.credits.ledgerSum(user.id)})`);
   ctx.out(`Subscription: ${user.subscriptionStatus === 'active' ? `${user.subscriptionPlan} (active)` : 'Free Plan'}`);
   if (ledger.length) ctx.out('Latest ledger entries:');

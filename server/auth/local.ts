@@ -3,7 +3,6 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError, createAuthMiddleware, createEmailVerificationToken, isAPIError } from 'better-auth/api';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, getTableColumns, gt, ne, sql } from 'drizzle-orm';
 import {
   CHANGE_PASSWORD_MESSAGES,
   changePasswordFieldsSchema,
@@ -17,9 +16,10 @@ import {
 import { ACCOUNT_TEXTS } from '@common/account.ts';
 import { TEXT_LIMITS } from '@common/text.ts';
 import type { Db, Executor } from '../db/index.ts';
-import { authAccounts, authSessions, authUsers, authVerifications, users } from '../db/schema.ts';
+import { authAccounts, authSessions, authUsers, authVerifications } from '../db/schema.ts';
 import { AppError, badRequest, notFound, RateLimitedError, unauthorized } from '../domain/errors.ts';
 import { parseOrThrow } from '../domain/validate.ts';
+import { loginsRepository } from '../repositories/logins.repository.ts';
 import { usersRepository } from '../repositories/users.repository.ts';
 import type { Logger } from '../logger.ts';
 import type { AccountMail } from '../mail/messages.tsx';
@@ -127,18 +127,7 @@ const resetIdentifier = (token: string) => `reset-password:${token}`;
 
 /** The address and name of the account a reset token belongs to, while the token is valid. */
 async function resetTokenOwner(db: Db, token: string): Promise<{ email: string; name: string } | undefined> {
-  const [owner] = await db
-    .select({ email: authUsers.email, name: authUsers.name })
-    .from(authVerifications)
-    .innerJoin(authUsers, eq(authUsers.id, authVerifications.value))
-    .where(
-      and(
-        eq(authVerifications.identifier, await hashVerificationIdentifier(resetIdentifier(token))),
-        gt(authVerifications.expiresAt, new Date()),
-      ),
-    )
-    .limit(1);
-  return owner;
+  return loginsRepository.verificationOwner(db, await hashVerificationIdentifier(resetIdentifier(token)));
 }
 
 /**
@@ -208,7 +197,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       return;
     }
     await opts.db.transaction(async (tx) => {
-      if (tokenRow) await tx.insert(authVerifications).values(tokenRow);
+      if (tokenRow) await loginsRepository.insertVerification(tx, tokenRow);
       await opts.accountMail(tx, to, mail);
     });
   }
@@ -274,7 +263,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       // by mail to the sign-in address, so the address is confirmed too: an account someone else made with it
       // and never confirmed becomes its owner's, with the owner's password.
       onPasswordReset: async ({ user }) => {
-        await opts.db.update(authUsers).set({ emailVerified: true, updatedAt: new Date() }).where(eq(authUsers.id, user.id));
+        await loginsRepository.confirmEmail(opts.db, user.id);
         await usersRepository.forgetResetLinks(opts.db, user.id);
         await opts.sessions.sessionsEndedForAccount(user.id);
         await accountMail(user.email, { kind: 'password-changed', payload: { at: new Date().toISOString(), by: 'reset' } });
@@ -434,22 +423,18 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     await guard.admitPasswordCheck(user.id);
     const context = await auth.$context;
     const newHash = await context.password.hash(fields.newPassword);
-    const [person] = await opts.db.select({ id: users.id }).from(users).where(eq(users.clerkId, user.id));
+    const person = await usersRepository.findBy(opts.db, { clerkId: user.id });
     const changed = await opts.db.transaction(async (tx) => {
       // The row lock makes parallel changes take turns: the second one checks against the new password.
-      const [account] = await tx
-        .select({ id: authAccounts.id, password: authAccounts.password })
-        .from(authAccounts)
-        .where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, 'credential')))
-        .for('update');
+      const account = await loginsRepository.passwordAccount(tx, user.id, { lock: true });
       const right = account?.password ? await context.password.verify({ hash: account.password, password: fields.currentPassword }) : false;
       if (!account || !right) return false;
-      await tx.update(authAccounts).set({ password: newHash, updatedAt: new Date() }).where(eq(authAccounts.id, account.id));
+      await loginsRepository.setPassword(tx, account.id, newHash);
       await usersRepository.forgetResetLinks(tx, user.id);
       // Told in the change's own transaction: the owner hears of every change that happened, and of no other.
       await opts.accountMail(tx, user.email, { kind: 'password-changed', payload: { at: new Date().toISOString(), by: 'profile' } });
       if (person) await opts.sessions.endSessions(person.id, { exceptSessionId: session.id, executor: tx });
-      else await tx.delete(authSessions).where(and(eq(authSessions.userId, user.id), ne(authSessions.id, session.id)));
+      else await loginsRepository.deleteOtherSessions(tx, user.id, session.id);
       return true;
     });
     if (!changed) throw badRequest(CHANGE_PASSWORD_MESSAGES.wrongCurrent, 'wrong_password');
@@ -463,10 +448,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
   async function confirmPassword(accountId: string, password: string): Promise<void> {
     await guard.admitPasswordCheck(accountId);
     const context = await auth.$context;
-    const [account] = await opts.db
-      .select({ password: authAccounts.password })
-      .from(authAccounts)
-      .where(and(eq(authAccounts.userId, accountId), eq(authAccounts.providerId, 'credential')));
+    const account = await loginsRepository.passwordAccount(opts.db, accountId, { lock: false });
     const right = account?.password ? await context.password.verify({ hash: account.password, password }) : false;
     if (!right) throw badRequest(ACCOUNT_TEXTS.wrongPassword, 'wrong_password');
     await guard.passwordCheckPassed(accountId);
@@ -482,26 +464,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
    * (no or a badly signed cookie, an unknown or expired session, one due for extension) goes through
    * better-auth's own getSession, so the answer is always the one it would give.
    */
-  const sessionWithRow = opts.db
-    .select({
-      sessionId: authSessions.id,
-      expiresAt: authSessions.expiresAt,
-      login: {
-        id: authUsers.id,
-        email: authUsers.email,
-        name: authUsers.name,
-        image: authUsers.image,
-        createdAt: authUsers.createdAt,
-        emailVerified: authUsers.emailVerified,
-      },
-      row: getTableColumns(users),
-    })
-    .from(authSessions)
-    .innerJoin(authUsers, eq(authUsers.id, authSessions.userId))
-    .leftJoin(users, eq(users.clerkId, authUsers.id))
-    .where(eq(authSessions.token, sql.placeholder('token')))
-    .limit(1)
-    .prepare('likeness_session_with_user');
+  const sessionWithRow = loginsRepository.sessionWithUser(opts.db);
   let cookie: Promise<{ name: string; secret: string }> | undefined;
 
   const callers = createCallerCache({ events: opts.events });
@@ -525,7 +488,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
     if (!found || needsLibrary(found.expiresAt.getTime())) {
       if (token) callers.forget(token);
       const who = await identify(headers);
-      return who && { who, row: (await opts.db.select().from(users).where(eq(users.clerkId, who.id)).limit(1))[0] };
+      return who && { who, row: await usersRepository.findBy(opts.db, { clerkId: who.id }) };
     }
     const who: Identity = { ...toIdentity(found.login), session: { id: found.sessionId, expiresAt: found.expiresAt } };
     const row = found.row?.id ? found.row : undefined;

@@ -1,9 +1,14 @@
-import { and, eq, gt, like, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../db/index.ts';
-import { rateLimits, signInAddresses } from '../db/schema.ts';
 import { tryAgainIn } from '@common/auth.ts';
 import { RateLimitedError, tooManyRequests } from '../domain/errors.ts';
-import { hitRateLimit, hitRateLimitWindow, releaseRateLimit, resetRateLimit } from '../repositories/rate-limits.repository.ts';
+import {
+  forgetRateLimits,
+  hitRateLimit,
+  hitRateLimitWindow,
+  releaseRateLimit,
+  resetRateLimit,
+  signInAddressesRepository as addresses,
+} from '../repositories/rate-limits.repository.ts';
 
 /**
  * Limits password guessing on the built-in accounts without letting anyone lock a person out of their own
@@ -58,19 +63,8 @@ const signInKeys = (email: string, address: string) => ({
 export async function forgetSignIns(tx: Executor, email: string): Promise<void> {
   const normalised = email.trim().toLowerCase();
   const { email: emailKey, pair } = signInKeys(normalised, '');
-  const escapedPair = pair.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const escapedMailPair = `mail:pair:${normalised}|`.replace(/[\\%_]/g, (c) => `\\${c}`);
-  await tx
-    .delete(rateLimits)
-    .where(
-      or(
-        eq(rateLimits.key, emailKey),
-        like(rateLimits.key, `${escapedPair}%`),
-        eq(rateLimits.key, `mail:email:${normalised}`),
-        like(rateLimits.key, `${escapedMailPair}%`),
-      ),
-    );
-  await tx.delete(signInAddresses).where(eq(signInAddresses.email, normalised));
+  await forgetRateLimits(tx, [emailKey, `mail:email:${normalised}`], [pair, `mail:pair:${normalised}|`]);
+  await addresses.forget(tx, normalised);
 }
 
 export function createSignInGuard(opts: SignInGuardOptions) {
@@ -80,17 +74,7 @@ export function createSignInGuard(opts: SignInGuardOptions) {
   const keys = signInKeys;
 
   async function isUsualAddress(email: string, address: string): Promise<boolean> {
-    const [row] = await db
-      .select({ email: signInAddresses.email })
-      .from(signInAddresses)
-      .where(
-        and(
-          eq(signInAddresses.email, email),
-          eq(signInAddresses.address, address),
-          gt(signInAddresses.lastSignInAt, sql`now() - make_interval(days => ${USUAL_ADDRESS_DAYS})`),
-        ),
-      );
-    return Boolean(row);
+    return addresses.isRecent(db, email, address, USUAL_ADDRESS_DAYS);
   }
 
   return {
@@ -123,10 +107,7 @@ export function createSignInGuard(opts: SignInGuardOptions) {
       await resetRateLimit(db, k.pair);
       await releaseRateLimit(db, k.address);
       await releaseRateLimit(db, k.email);
-      await db
-        .insert(signInAddresses)
-        .values({ email, address })
-        .onConflictDoUpdate({ target: [signInAddresses.email, signInAddresses.address], set: { lastSignInAt: sql`now()` } });
+      await addresses.remember(db, email, address);
     },
 
     /**

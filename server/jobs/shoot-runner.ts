@@ -6,7 +6,7 @@ import { AppError } from '../domain/errors.ts';
 import { ProviderError } from '../providers/inference/index.ts';
 import { shootsRepository as repo, type ShootPhotoRow } from '../repositories/shoots.repository.ts';
 import { likenessRepository as likenessRepo } from '../repositories/likeness.repository.ts';
-import { isShutdownInterruption, type GenerationsService, type TakenPhoto } from '../services/generations.service.ts';
+import { isShutdownInterruption, type ShootPhotos, type TakenPhoto } from './shoot-photo.ts';
 import type { LikenessService } from '../services/likeness.service.ts';
 import { retakeImageName } from '../services/media.service.ts';
 import type { ShootsService } from '../services/shoots.service.ts';
@@ -24,7 +24,8 @@ import { createLeasedRunner } from './leased-runner.ts';
 export interface ShootRunnerDeps {
   db: Db;
   leases: JobLeases;
-  generations: GenerationsService;
+  /** Takes and saves each photo (shoot-photo.ts). */
+  generations: ShootPhotos;
   shoots: ShootsService;
   logger: Logger;
   /** INFERENCE_CONCURRENCY: photos held by this instance at once. */

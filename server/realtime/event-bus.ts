@@ -1,7 +1,8 @@
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type { RealtimeEvent } from '@common/events.ts';
 import type { Database, Executor } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
+import { notifyRepository } from '../repositories/notify.repository.ts';
 
 const CHANNEL = 'likeness_events';
 
@@ -74,11 +75,11 @@ export async function createEventBus(database: Database, logger: Logger): Promis
   });
 
   const payload = (userId: string, event: BusEvent) => JSON.stringify({ userId, event });
-  const notification = (userId: string, event: BusEvent): SQL => sql`pg_notify(${CHANNEL}, ${payload(userId, event)})`;
+  const notification = (userId: string, event: BusEvent): SQL => notifyRepository.notification(CHANNEL, payload(userId, event));
   return {
     async publish(executor, userId, event) {
       if (event.type === 'sessions-ended') tellSessionsEnded(userId);
-      await executor.execute(sql`select ${notification(userId, event)}`);
+      await notifyRepository.send(executor, notification(userId, event));
     },
     notification,
     payload,

@@ -1,4 +1,4 @@
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { creditLedger, generations, userPublicMeta, users, type LedgerKind } from '../db/schema.ts';
 import { characterColumns, withCharacter, type GenerationWithCharacter } from './generations.repository.ts';
@@ -53,6 +53,38 @@ const startPaidJobStatement = preparedStatement('likeness_start_paid_job', () =>
 
 /** Statements of balance changes (server/services/credits.service.ts decides them). */
 export const creditsRepository = {
+  /** The user's balance and erasure mark, locking the row for the rest of the transaction (every change takes it). */
+  async lockBalance(tx: Executor, userId: string): Promise<{ credits: number; erasedAt: Date | null } | undefined> {
+    const [row] = await tx.select({ credits: users.credits, erasedAt: users.erasedAt }).from(users).where(eq(users.id, userId)).for('update');
+    return row;
+  },
+
+  /** Whether a ledger row with this idempotency key exists (the change was applied before). */
+  async ledgerKeySeen(tx: Executor, idempotencyKey: string): Promise<boolean> {
+    const [seen] = await tx.select({ id: creditLedger.id }).from(creditLedger).where(eq(creditLedger.idempotencyKey, idempotencyKey));
+    return Boolean(seen);
+  },
+
+  /** The user's balance, or undefined when there is no such user. */
+  async balance(db: Executor, userId: string): Promise<number | undefined> {
+    const [row] = await db.select({ credits: users.credits }).from(users).where(eq(users.id, userId));
+    return row?.credits;
+  },
+
+  /** The user's latest `limit` ledger rows, newest first. */
+  async latestLedger(db: Executor, userId: string, limit: number) {
+    return db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.createdAt)).limit(limit);
+  },
+
+  /** Sum of the user's ledger. */
+  async ledgerSum(db: Executor, userId: string): Promise<number> {
+    const [row] = await db
+      .select({ sum: sql<string>`coalesce(sum(${creditLedger.delta}), 0)` })
+      .from(creditLedger)
+      .where(eq(creditLedger.userId, userId));
+    return Number(row.sum);
+  },
+
   /**
    * One balance change in one statement (docs/decisions/014-generate-path.md): the ledger row, and only when it
    * was written (its idempotency key is new) the new balance in users and user_public_meta and `notification`

@@ -2,7 +2,7 @@ import { and, count, eq, type SQL } from 'drizzle-orm';
 import { LISTS, type ExploreFilterName, type ExploreFilterOptions, type ExploreFilters } from '@common/library.ts';
 import { LIMITS } from '@common/product.ts';
 import type { Executor } from '../db/index.ts';
-import { exploreFilterOptions, exploreGallery } from '../db/schema.ts';
+import { exploreFilterOptions, exploreGallery, generations, loraTrainings } from '../db/schema.ts';
 import { listOrder, listWhere } from './list-query.ts';
 
 export type ExploreRow = typeof exploreGallery.$inferSelect;
@@ -27,6 +27,17 @@ const galleryOrder = listOrder(LISTS.explore, exploreGallery);
 
 /** Drizzle queries of the explore gallery. */
 export const exploreRepository = {
+  /** A generation of any user to publish, with its character's gender and hair colour. */
+  async generationToPublish(db: Executor, generationId: string) {
+    const [found] = await db
+      .select({ generation: generations, gender: loraTrainings.gender, hairColor: loraTrainings.hairColor })
+      .from(generations)
+      .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
+      .where(eq(generations.id, generationId))
+      .limit(1);
+    return found;
+  },
+
   /**
    * One page. `few` says the filters match few rows: then walking the order index until a page is found
    * would read most of the table, so the matches are collected first (through the filter indexes; OFFSET 0

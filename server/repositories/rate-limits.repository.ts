@@ -1,6 +1,6 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, like, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { rateLimits } from '../db/schema.ts';
+import { rateLimits, signInAddresses } from '../db/schema.ts';
 
 /**
  * Fixed-window counters in the database, so every instance shares them. `hitRateLimit` counts one hit and
@@ -47,3 +47,44 @@ export async function releaseRateLimit(db: Executor, key: string): Promise<void>
 export async function resetRateLimit(db: Executor, key: string): Promise<void> {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }
+
+/** LIKE's own characters in `text` escaped, so it matches as itself. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Deletes the counters named `keys` and those whose key starts with one of `prefixes`. */
+export async function forgetRateLimits(db: Executor, keys: string[], prefixes: string[]): Promise<void> {
+  await db
+    .delete(rateLimits)
+    .where(or(...keys.map((key) => eq(rateLimits.key, key)), ...prefixes.map((prefix) => like(rateLimits.key, `${escapeLike(prefix)}%`))));
+}
+
+/** Addresses an account has signed in from (the sign-in guard's usual addresses). */
+export const signInAddressesRepository = {
+  /** Whether the account signed in from `address` within the last `days` days. */
+  async isRecent(db: Executor, email: string, address: string, days: number): Promise<boolean> {
+    const [row] = await db
+      .select({ email: signInAddresses.email })
+      .from(signInAddresses)
+      .where(
+        and(
+          eq(signInAddresses.email, email),
+          eq(signInAddresses.address, address),
+          gt(signInAddresses.lastSignInAt, sql`now() - make_interval(days => ${days})`),
+        ),
+      );
+    return Boolean(row);
+  },
+
+  /** Records a successful sign-in of the account from `address` now. */
+  async remember(db: Executor, email: string, address: string): Promise<void> {
+    await db
+      .insert(signInAddresses)
+      .values({ email, address })
+      .onConflictDoUpdate({ target: [signInAddresses.email, signInAddresses.address], set: { lastSignInAt: sql`now()` } });
+  },
+
+  /** Forgets every address of the account. */
+  async forget(db: Executor, email: string): Promise<void> {
+    await db.delete(signInAddresses).where(eq(signInAddresses.email, email));
+  },
+};

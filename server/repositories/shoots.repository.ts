@@ -128,6 +128,28 @@ export const shootsRepository = {
     return rowOf<ShootRow>(getTableColumns(photoShoots), raw);
   },
 
+  /**
+   * The shoot a repeated start answers: the user's shoot of this `requestId`, or without one, the user's RUNNING
+   * shoot of the same pack and character started within `withinSeconds`.
+   */
+  async findRepeatedStart(
+    db: Executor,
+    start: { userId: string; requestId?: string; packId: string; loraId: string; withinSeconds: number },
+  ): Promise<ShootRow | undefined> {
+    const { userId, packId, loraId, withinSeconds } = start;
+    const [same] = await db
+      .select()
+      .from(photoShoots)
+      .where(
+        start.requestId
+          ? and(eq(photoShoots.userId, userId), eq(photoShoots.requestId, start.requestId))
+          : sql`${photoShoots.userId} = ${userId} and ${photoShoots.packId} = ${packId} and ${photoShoots.loraId} = ${loraId}
+              and ${photoShoots.status} = 'RUNNING' and ${photoShoots.createdAt} > now() - make_interval(secs => ${withinSeconds})`,
+      )
+      .limit(1);
+    return same;
+  },
+
   async findShoot(db: Executor, id: string): Promise<ShootRow | undefined> {
     const [row] = await db.select().from(photoShoots).where(eq(photoShoots.id, id)).limit(1);
     return row;

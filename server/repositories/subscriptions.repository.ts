@@ -14,6 +14,16 @@ export const CANNOT_CHARGE: ReadonlySet<string> = new Set(['canceled', 'expired'
 
 /** Queries on subscriptions and processed payment events. */
 export const subscriptionsRepository = {
+  /** Whether a webhook event (provider, event id) was recorded already. */
+  async eventSeen(db: Executor, provider: string, eventId: string): Promise<boolean> {
+    const [row] = await db
+      .select({ id: paymentEvents.eventId })
+      .from(paymentEvents)
+      .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, eventId)))
+      .limit(1);
+    return Boolean(row);
+  },
+
   /** Records a webhook event; false when (provider, event id) was already recorded. */
   async recordEvent(tx: Executor, e: { provider: string; eventId: string; eventType: string; payload: unknown }): Promise<boolean> {
     const rows = await tx

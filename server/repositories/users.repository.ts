@@ -3,6 +3,8 @@ import type { Executor } from '../db/index.ts';
 import { isUuid } from '@common/ids.ts';
 import { authUsers, authVerifications, users } from '../db/schema.ts';
 
+export type UserRow = typeof users.$inferSelect;
+
 /** Which kind of account a users row is: a built-in login (auth_users) or a Clerk user. */
 export type AccountKind = 'built-in' | 'clerk';
 
@@ -28,6 +30,44 @@ const kind = sql<AccountKind>`case when ${authUsers.id} is null then 'clerk' els
  * writes it (product §7's user sync), so it is a display copy that anyone could set to anyone's address.
  */
 export const usersRepository = {
+  /**
+   * User sync's one statement: the users row by the provider's id, created with 0 credits or refreshed with the
+   * fields given; undefined when the account was erased (its row is never revived).
+   */
+  async sync(
+    db: Executor,
+    identity: { clerkId: string; email?: string | null; verifiedEmail?: string | null; fullName?: string | null },
+  ): Promise<UserRow | undefined> {
+    const [row] = await db
+      .insert(users)
+      .values({
+        clerkId: identity.clerkId,
+        email: identity.email ?? null,
+        verifiedEmail: identity.verifiedEmail ?? null,
+        fullName: identity.fullName ?? null,
+        credits: 0,
+      })
+      .onConflictDoUpdate({
+        target: users.clerkId,
+        set: {
+          ...(identity.email !== undefined && { email: identity.email }),
+          ...(identity.verifiedEmail !== undefined && { verifiedEmail: identity.verifiedEmail }),
+          ...(identity.fullName !== undefined && { fullName: identity.fullName }),
+          updatedAt: sql`now()`,
+        },
+        setWhere: isNull(users.erasedAt),
+      })
+      .returning();
+    return row;
+  },
+
+  /** One users row by a column's value (its id, provider id or display email). */
+  async findBy(db: Executor, by: { id: string } | { clerkId: string } | { email: string }): Promise<UserRow | undefined> {
+    const where = 'id' in by ? eq(users.id, by.id) : 'clerkId' in by ? eq(users.clerkId, by.clerkId) : eq(users.email, by.email);
+    const [row] = await db.select().from(users).where(where).limit(1);
+    return row;
+  },
+
   /** Takes the users row's lock, the one every paid action takes, for the rest of the transaction. */
   async lockRow(tx: Executor, userId: string): Promise<void> {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');

@@ -9,6 +9,7 @@ import { requireCaller } from '../http/require-user.ts';
 import { parseOrThrow } from '../domain/validate.ts';
 import { readJson } from '../http/validate.ts';
 import type { GenerationsService } from '../services/generations.service.ts';
+import type { FinishingService } from '../services/finishing.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
 const listQuery = z.object({
@@ -16,7 +17,7 @@ const listQuery = z.object({
 });
 
 /** Mounted at /api: the image API's generate call and the lists the create page reads. */
-export function generationsRoutes(deps: { identity: IdentityProvider; users: UsersService; generations: GenerationsService }) {
+export function generationsRoutes(deps: { identity: IdentityProvider; users: UsersService; generations: GenerationsService; finishing: FinishingService }) {
   const app = new Hono<CallerEnv>();
   // Only the caller's id is read here: a session read moments ago is not read again (requireCaller).
   const auth = requireCaller(deps.identity, deps.users);
@@ -29,12 +30,12 @@ export function generationsRoutes(deps: { identity: IdentityProvider; users: Use
   // Finishing a result: a new generation from one of the caller's own.
   app.post('/image/upscale', auth, async (c) => {
     const request = parseOrThrow(upscaleRequestSchema, await readJson(c.req.raw));
-    return c.json(await deps.generations.upscale(c.var.userId, request));
+    return c.json(await deps.finishing.upscale(c.var.userId, request));
   });
 
   app.post('/image/edit', auth, async (c) => {
     const request = parseOrThrow(editRequestSchema, await readJson(c.req.raw));
-    return c.json(await deps.generations.edit(c.var.userId, request));
+    return c.json(await deps.finishing.edit(c.var.userId, request));
   });
 
   // Recent generations (product §2 'Recent Generations': ACTIVE, newest first).

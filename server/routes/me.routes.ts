@@ -1,16 +1,15 @@
 import { Hono } from 'hono';
 import type { Identity, IdentityProvider } from '../auth/identity.ts';
-import { ACCOUNT_TEXTS, deleteAccountSchema, EXPORT_INTERVAL_MINUTES, EXPORT_RATE_LIMITED } from '@common/account.ts';
-import type { Db } from '../db/index.ts';
+import { ACCOUNT_TEXTS, deleteAccountSchema } from '@common/account.ts';
 import type { AppEnv } from '../http/context.ts';
 import { zipDownload } from '../http/zip-download.ts';
-import { conflict, tooManyRequests, unauthorized } from '../domain/errors.ts';
+import { conflict, unauthorized } from '../domain/errors.ts';
 import { sandboxWebhookUrl } from '../http/loopback-url.ts';
-import { hitRateLimit } from '../repositories/rate-limits.repository.ts';
 import { requireUser, syncUser } from '../http/require-user.ts';
 import { parseOrThrow } from '../domain/validate.ts';
 import { readJson } from '../http/validate.ts';
 import type { AccountDataService } from '../services/account-data.service.ts';
+import type { RatePolicies } from '../services/rate-policies.service.ts';
 import type { UsersService, UserRow } from '../services/users.service.ts';
 
 /** The caller's own record as the SPA reads it (product §3 users, plus the identity's profile fields). */
@@ -31,7 +30,7 @@ export function toMe(user: UserRow, identity: Identity) {
 }
 export type Me = ReturnType<typeof toMe>;
 
-export function meRoutes(deps: { identity: IdentityProvider; users: UsersService; db: Db; accountData: AccountDataService }) {
+export function meRoutes(deps: { identity: IdentityProvider; users: UsersService; ratePolicies: RatePolicies; accountData: AccountDataService }) {
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);
 
@@ -63,8 +62,7 @@ export function meRoutes(deps: { identity: IdentityProvider; users: UsersService
 
   // 'Download my data': a streamed ZIP, at most one per account per EXPORT_INTERVAL_MINUTES.
   app.get('/export', auth, async (c) => {
-    if ((await hitRateLimit(deps.db, `export:${c.var.user.id}`, EXPORT_INTERVAL_MINUTES * 60)) > 1)
-      throw tooManyRequests(EXPORT_RATE_LIMITED);
+    await deps.ratePolicies.admitExport(c.var.user.id);
     const now = new Date();
     return zipDownload(c, deps.accountData.exportArchive(c.var.user, now), deps.accountData.exportFileName(now));
   });

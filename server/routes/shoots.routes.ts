@@ -1,37 +1,24 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { archiveEntryName, shootArchiveName, startShootSchema } from '@common/photo-shoots.ts';
+import { startShootSchema } from '@common/photo-shoots.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
-import type { Db } from '../db/index.ts';
 import type { AppEnv } from '../http/context.ts';
-import { notFound } from '../domain/errors.ts';
 import { requireUser } from '../http/require-user.ts';
 import { parseOrThrow } from '../domain/validate.ts';
 import { readJson } from '../http/validate.ts';
-import type { StorageProvider } from '../providers/storage/index.ts';
-import { generationsRepository } from '../repositories/generations.repository.ts';
-import { shootsRepository } from '../repositories/shoots.repository.ts';
-import type { PageEnd } from '../repositories/keyset.ts';
+import type { ArchivesService } from '../services/archives.service.ts';
 import type { ShootsService } from '../services/shoots.service.ts';
 import type { UsersService } from '../services/users.service.ts';
-import type { Logger } from '../logger.ts';
-import { storedFile, zipStream, type ZipEntry } from '../services/zip-stream.ts';
 import { zipDownload } from '../http/zip-download.ts';
 
 const startBody = startShootSchema.extend({ request_id: z.string().uuid('must be a uuid').optional() });
 const listQuery = z.object({ running: z.enum(['true', 'false']).optional() });
-const FAVORITES_PAGE = 200;
-
-const extensionOf = (format: string) => (format === 'png' ? 'png' : 'jpg');
-
 /** Mounted at /api: photo packs, photo shoots and their ZIPs, and the favourites' ZIP. */
 export function shootsRoutes(deps: {
   identity: IdentityProvider;
   users: UsersService;
   shoots: ShootsService;
-  db: Db;
-  storage: StorageProvider;
-  logger: Logger;
+  archives: ArchivesService;
 }) {
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);
@@ -64,40 +51,14 @@ export function shootsRoutes(deps: {
 
   // What has landed so far, in catalogue order: 01.jpg is the pack's first prompt.
   app.get('/shoots/:id/archive', auth, async (c) => {
-    const shoot = await deps.shoots.get(c.var.user.id, c.req.param('id'));
-    const photos = await shootsRepository.archivePhotos(deps.db, shoot.id);
-    const entries: ZipEntry[] = photos.map((p) => ({
-      name: archiveEntryName(p.position, shoot.photo_count, extensionOf(p.outputFormat)),
-      content: storedFile(deps.storage, p.imageUrl),
-    }));
-    return zipDownload(
-      c,
-      zipStream(entries, (err) => deps.logger.error({ err, shootId: shoot.id }, 'a shoot download was cut short')),
-      shootArchiveName(shoot.character_name, shoot.pack_name),
-    );
+    const { stream, name } = await deps.archives.shoot(c.var.user.id, c.req.param('id'));
+    return zipDownload(c, stream, name);
   });
 
   // Favourites, newest first as the page shows them, read a page at a time while the ZIP streams.
   app.get('/favorites/archive', auth, async (c) => {
-    const userId = c.var.user.id;
-    const total = await generationsRepository.countFavorites(deps.db, userId);
-    if (total === 0) throw notFound('You have no favourites to download yet.');
-    async function* entries(): AsyncGenerator<ZipEntry> {
-      let index = 0;
-      let after: PageEnd | undefined;
-      for (;;) {
-        const page = await generationsRepository.favoritesAfter(deps.db, userId, after, FAVORITES_PAGE);
-        for (const g of page)
-          yield { name: archiveEntryName(index++, total, extensionOf(g.outputFormat)), content: storedFile(deps.storage, g.imageUrl) };
-        if (page.length < FAVORITES_PAGE) return;
-        after = page[page.length - 1];
-      }
-    }
-    return zipDownload(
-      c,
-      zipStream(entries(), (err) => deps.logger.error({ err, userId }, 'a favourites download was cut short')),
-      'likeness-favorites.zip',
-    );
+    const { stream, name } = await deps.archives.favorites(c.var.user.id);
+    return zipDownload(c, stream, name);
   });
 
   return app;

@@ -3,17 +3,15 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { LIMITS } from '@common/product.ts';
 import { characterRenameSchema, trainingSubmissionSchema } from '@common/training.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
-import type { Db } from '../db/index.ts';
 import { clientAddress, type ProxySettings } from '../http/client-address.ts';
 import type { AppEnv } from '../http/context.ts';
-import { tooManyRequests } from '../domain/errors.ts';
 import { readMultipartFile, type FileTypeRule } from '../services/multipart-file.ts';
-import { hitRateLimit } from '../repositories/rate-limits.repository.ts';
 import { requireUser } from '../http/require-user.ts';
 import { parseOrThrow } from '../domain/validate.ts';
 import { readJson } from '../http/validate.ts';
 import type { CharactersService } from '../services/characters.service.ts';
 import type { PhotoCheckService, ShownSize } from '../services/photo-check.service.ts';
+import type { RatePolicies } from '../services/rate-policies.service.ts';
 import type { TrainingsService } from '../services/trainings.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
@@ -24,16 +22,6 @@ import type { UsersService } from '../services/users.service.ts';
 const CHECKED_FILE: FileTypeRule<'photo'>[] = [
   { kind: 'photo', contentType: 'application/octet-stream', extension: 'bin', maxBytes: LIMITS.uploadMaxBytes, matches: () => true },
 ];
-/** Free, so bounded: enough to check a full training's photos several times over in 10 minutes. */
-const CHECKS_PER_WINDOW = 300;
-/**
- * The same work from one client address (TRUST_PROXY rules), whatever the accounts: sign-up is free, so a
- * per-account limit alone lets one client run many accounts. Three accounts' worth, for a shared address.
- */
-const CHECKS_PER_ADDRESS_WINDOW = 3 * CHECKS_PER_WINDOW;
-const CHECK_WINDOW_S = 600;
-const TOO_MANY_CHECKS = 'Too many photos checked in a short time. Please wait a few minutes and try again.';
-
 /** The original's size the page states (`?width=&height=`), when both are sensible. */
 function statedSize(query: (name: string) => string | undefined): ShownSize | undefined {
   const width = Number(query('width'));
@@ -46,7 +34,7 @@ function statedSize(query: (name: string) => string | undefined): ShownSize | un
 export function trainingsRoutes(deps: {
   identity: IdentityProvider;
   users: UsersService;
-  db: Db;
+  ratePolicies: RatePolicies;
   trainings: TrainingsService;
   characters: CharactersService;
   photoChecks: PhotoCheckService;
@@ -57,9 +45,7 @@ export function trainingsRoutes(deps: {
 
   app.post('/trainings/check-photo', auth, async (c) => {
     const address = clientAddress(getConnInfo(c).remote.address, c.req.header('x-forwarded-for'), deps.proxy);
-    const byAccount = await hitRateLimit(deps.db, `photo-check:${c.var.user.id}`, CHECK_WINDOW_S);
-    const byAddress = await hitRateLimit(deps.db, `photo-check-address:${address}`, CHECK_WINDOW_S);
-    if (byAccount > CHECKS_PER_WINDOW || byAddress > CHECKS_PER_ADDRESS_WINDOW) throw tooManyRequests(TOO_MANY_CHECKS);
+    await deps.ratePolicies.admitPhotoCheck(c.var.user.id, address);
     const file = await readMultipartFile(c.req.raw.body, c.req.header('content-type'), 'file', CHECKED_FILE, 'Not a file.');
     c.header('Cache-Control', 'no-store');
     return c.json(

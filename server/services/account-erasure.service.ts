@@ -1,21 +1,10 @@
-import { and, eq, inArray, like, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import {
-  authUsers,
-  creditLedger,
-  exploreGallery,
-  generationJobs,
-  generations,
-  loraTrainings,
-  photoShoots,
-  mailOutbox,
-  uploads,
-  users,
-} from '../db/schema.ts';
 import { forgetSignIns } from '../auth/sign-in-guard.ts';
 import type { Logger } from '../logger.ts';
 import type { LocalOutbox } from '../providers/mail/local-outbox.ts';
 import type { StorageProvider } from '../providers/storage/index.ts';
+import { creditsRepository } from '../repositories/credits.repository.ts';
+import { erasureRepository as repo } from '../repositories/erasure.repository.ts';
 import { usersRepository, type AccountSelector, type AccountSummary } from '../repositories/users.repository.ts';
 import type { CreditsService } from './credits.service.ts';
 import type { ExploreService } from './explore.service.ts';
@@ -85,61 +74,34 @@ export function createAccountErasureService(deps: {
   async function erase(userId: string): Promise<ErasureReport> {
     const report = nothing(userId);
     // 1. Close the account. This takes the row lock every debit takes, so no paid action starts after it.
-    const [user] = await db
-      .update(users)
-      .set({ erasedAt: sql`coalesce(${users.erasedAt}, now())` })
-      .where(eq(users.id, userId))
-      .returning({ clerkId: users.clerkId, email: users.email });
+    const user = await repo.closeAccount(db, userId);
     if (!user) return nothing(null);
     // The account is closed: its sessions and event streams end now (a Clerk token still valid for up to a
     // minute is refused as the erased account's), not when the rows below are gone.
     await deps.sessions.endSessions(userId);
 
     // 2. Explore items made from the person's generations, while the generations still name them.
-    // Subqueries, not lists: a person may have more generations than a query takes parameters.
-    const own = (column: typeof generations.id | typeof generations.imageUrl) =>
-      db.select({ value: column }).from(generations).where(eq(generations.userId, userId));
-    const published = await db
-      .select({ id: exploreGallery.id })
-      .from(exploreGallery)
-      .where(
-        or(inArray(exploreGallery.sourceGenerationId, own(generations.id)), inArray(exploreGallery.imageUrl, own(generations.imageUrl))),
-      );
-    for (const item of published) {
-      const removed = await deps.explore.remove(item.id);
+    const published = await repo.publishedFrom(db, userId);
+    for (const id of published) {
+      const removed = await deps.explore.remove(id);
       report.exploreItems++;
       if (removed.image_url.startsWith('/media/explore/')) report.files++;
     }
 
     // 3. Rows, before files, so nothing starts or finishes work on them meanwhile.
-    await db.transaction(async (tx) => {
-      report.generationJobs = (
-        await tx.delete(generationJobs).where(eq(generationJobs.userId, userId)).returning({ id: generationJobs.id })
-      ).length;
-      report.generations = (await tx.delete(generations).where(eq(generations.userId, userId)).returning({ id: generations.id })).length;
-      // Photo shoots (their prompts name the character) go with their photos (cascade).
-      await tx.delete(photoShoots).where(eq(photoShoots.userId, userId));
-      report.trainings = (
-        await tx.delete(loraTrainings).where(eq(loraTrainings.userId, userId)).returning({ id: loraTrainings.id })
-      ).length;
-      report.uploads = (await tx.delete(uploads).where(eq(uploads.userId, userId)).returning({ id: uploads.id })).length;
-    });
+    Object.assign(report, await db.transaction((tx) => repo.deleteRows(tx, userId)));
 
     // 4. Files: everything under the person's folders, whether a row still named it or not.
     for (const prefix of userStoragePrefixes(userId)) report.files += await storage.deleteAll(prefix);
 
     // Mail to or about the person, sent or not (its rows name their address), with the local outbox's copies:
     // those of the rows found now, then of any sent meanwhile, once the rows are gone.
-    const [login] = await db.select({ email: authUsers.email }).from(authUsers).where(eq(authUsers.id, user.clerkId));
-    const addresses = [user.email, login?.email].filter((a): a is string => Boolean(a));
-    const theirMail = addresses.length
-      ? or(eq(mailOutbox.userId, userId), inArray(mailOutbox.toAddress, addresses))
-      : eq(mailOutbox.userId, userId);
-    if (deps.outbox) await deps.outbox.forget((await db.select({ id: mailOutbox.id }).from(mailOutbox).where(theirMail)).map((m) => m.id));
+    const addresses = [user.email, await repo.loginEmail(db, user.clerkId)].filter((a): a is string => Boolean(a));
+    if (deps.outbox) await deps.outbox.forget(await repo.theirMailIds(db, userId, addresses));
 
     // 5. Last, the personal details on the row (so a run cut short above can be found by email and finished).
     const mail = await db.transaction(async (tx) => {
-      const [row] = await tx.select({ credits: users.credits }).from(users).where(eq(users.id, userId)).for('update');
+      const row = await creditsRepository.lockBalance(tx, userId);
       if (row && row.credits > 0) {
         const forfeit = await deps.credits.applyIn(tx, {
           userId,
@@ -150,23 +112,16 @@ export function createAccountErasureService(deps: {
         });
         if (forfeit.applied) report.creditsForfeited = row.credits;
       }
-      await tx
-        .update(creditLedger)
-        .set({ reason: TRAINING_REASON })
-        .where(and(eq(creditLedger.userId, userId), like(creditLedger.reason, `${TRAINING_REASON}: %`)));
-      await tx
-        .update(users)
-        .set({ email: null, verifiedEmail: null, fullName: null, updatedAt: sql`now()` })
-        .where(eq(users.id, userId));
-      const mail = await tx.delete(mailOutbox).where(theirMail).returning({ id: mailOutbox.id });
+      await repo.anonymise(tx, userId, TRAINING_REASON);
+      const mail = await repo.deleteTheirMail(tx, userId, addresses);
       // A built-in account's login, password, sessions and reset links still out (nothing in Clerk mode: Clerk
       // holds those).
-      await tx.delete(authUsers).where(eq(authUsers.id, user.clerkId));
+      await repo.deleteLogin(tx, user.clerkId);
       await usersRepository.forgetResetLinks(tx, user.clerkId);
       if (user.email) await forgetSignIns(tx, user.email);
       return mail;
     });
-    if (deps.outbox) await deps.outbox.forget(mail.map((m) => m.id));
+    if (deps.outbox) await deps.outbox.forget(mail);
 
     logger.info({ ...report }, 'erased an account');
     return report;
@@ -194,12 +149,7 @@ export function createAccountErasureService(deps: {
      * session token stays valid for up to a minute and must not create the account afresh.
      */
     async eraseByProviderId(providerId: string): Promise<ErasureReport> {
-      const [row] = await db
-        .insert(users)
-        .values({ clerkId: providerId, credits: 0, erasedAt: sql`now()` })
-        .onConflictDoUpdate({ target: users.clerkId, set: { erasedAt: sql`coalesce(${users.erasedAt}, now())` } })
-        .returning({ id: users.id });
-      return erase(row.id);
+      return erase(await repo.closeProviderAccount(db, providerId));
     },
   };
 }

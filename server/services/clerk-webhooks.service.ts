@@ -1,9 +1,7 @@
 import { verifyWebhook } from '@clerk/backend/webhooks';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Identity } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
-import { paymentEvents } from '../db/schema.ts';
 import { badRequest, unauthorized, unavailable } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
 import { subscriptionsRepository } from '../repositories/subscriptions.repository.ts';
@@ -86,13 +84,8 @@ export function createClerkWebhooksService(deps: {
 }) {
   const { db, logger } = deps;
 
-  async function seen(eventId: string): Promise<boolean> {
-    const [row] = await db
-      .select({ id: paymentEvents.eventId })
-      .from(paymentEvents)
-      .where(and(eq(paymentEvents.provider, PROVIDER), eq(paymentEvents.eventId, eventId)))
-      .limit(1);
-    return Boolean(row);
+  function seen(eventId: string): Promise<boolean> {
+    return subscriptionsRepository.eventSeen(db, PROVIDER, eventId);
   }
 
   async function apply(type: string, data: unknown, ctx: WebhookContext): Promise<ClerkWebhookOutcome> {

@@ -1,6 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
 import { afterCommit, type Db, type Executor } from '../db/index.ts';
-import { creditLedger, users, type LedgerKind } from '../db/schema.ts';
+import type { LedgerKind } from '../db/schema.ts';
 import { accountDeleted, insufficientCredits, notFound } from '../domain/errors.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
@@ -39,22 +38,14 @@ export function createCreditsService(deps: {
 }) {
   async function applyIn(tx: Executor, change: CreditChange): Promise<CreditResult> {
     if (!Number.isInteger(change.delta) || change.delta === 0) throw new Error('delta must be a non-zero integer');
-    const [row] = await tx
-      .select({ credits: users.credits, erasedAt: users.erasedAt })
-      .from(users)
-      .where(eq(users.id, change.userId))
-      .for('update');
+    const row = await creditsRepository.lockBalance(tx, change.userId);
     if (!row) throw notFound('User not found');
     // Erasure marks the row under this same lock, so no paid action starts once it has begun.
     if (row.erasedAt && change.kind === 'debit') throw accountDeleted();
 
     const balance = row.credits + change.delta;
     if (balance < 0) {
-      const [seen] = await tx
-        .select({ id: creditLedger.id })
-        .from(creditLedger)
-        .where(eq(creditLedger.idempotencyKey, change.idempotencyKey));
-      if (seen) return { applied: false, balance: row.credits };
+      if (await creditsRepository.ledgerKeySeen(tx, change.idempotencyKey)) return { applied: false, balance: row.credits };
       throw insufficientCredits(-change.delta, row.credits);
     }
 
@@ -118,18 +109,14 @@ export function createCreditsService(deps: {
     },
 
     async balance(userId: string): Promise<number> {
-      const [row] = await deps.db.select({ credits: users.credits }).from(users).where(eq(users.id, userId));
-      if (!row) throw notFound('User not found');
-      return row.credits;
+      const credits = await creditsRepository.balance(deps.db, userId);
+      if (credits === undefined) throw notFound('User not found');
+      return credits;
     },
 
     /** Sum of the user's ledger; equals the balance by construction (checked in tests and by operators). */
-    async ledgerSum(userId: string): Promise<number> {
-      const [row] = await deps.db
-        .select({ sum: sql<string>`coalesce(sum(${creditLedger.delta}), 0)` })
-        .from(creditLedger)
-        .where(eq(creditLedger.userId, userId));
-      return Number(row.sum);
+    ledgerSum(userId: string): Promise<number> {
+      return creditsRepository.ledgerSum(deps.db, userId);
     },
   };
 }

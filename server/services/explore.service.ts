@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import {
   EXPLORE_FILTER_NAMES,
@@ -13,7 +12,6 @@ import {
 } from '@common/library.ts';
 import { LIMITS } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
-import { generations, loraTrainings } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../domain/errors.ts';
 import { isUuid } from '@common/ids.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
@@ -139,12 +137,7 @@ export function createExploreService(deps: { db: Db; storage: StorageProvider })
      */
     async publish(generationId: string, overrides: ExploreAttributes & { featured?: boolean } = {}): Promise<ExploreItem> {
       if (!isUuid(generationId)) throw notFound(`No generation ${generationId}.`);
-      const [found] = await db
-        .select({ generation: generations, gender: loraTrainings.gender, hairColor: loraTrainings.hairColor })
-        .from(generations)
-        .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
-        .where(eq(generations.id, generationId))
-        .limit(1);
+      const found = await repo.generationToPublish(db, generationId);
       if (!found || found.generation.status !== 'ACTIVE') throw notFound(`No active generation ${generationId}.`);
       if (await repo.findBySourceGeneration(db, generationId))
         throw conflict(`Generation ${generationId} is already in the explore gallery.`);

@@ -1,14 +1,13 @@
 import sharp from 'sharp';
-import { and, eq, isNotNull } from 'drizzle-orm';
 import { THUMB_WIDTHS, type ThumbWidth } from '@common/media.ts';
 import { PRODUCT_NAME } from '@common/product.ts';
 import type { Db } from '../db/index.ts';
-import { exploreGallery, generations, loraTrainings } from '../db/schema.ts';
 import { notFound } from '../domain/errors.ts';
 import { isUuid } from '@common/ids.ts';
 import type { Logger } from '../logger.ts';
 import { keyFromMediaUrl, mediaUrl, type StorageProvider, type StoredObject } from '../providers/storage/index.ts';
 import { exploreRepository } from '../repositories/explore.repository.ts';
+import { mediaRepository } from '../repositories/media.repository.ts';
 import { DECODE_LIMITS } from '../domain/image-budget.ts';
 import { generationsRepository } from '../repositories/generations.repository.ts';
 
@@ -98,27 +97,14 @@ export function createMediaService(deps: { db: Db; storage: StorageProvider; log
       // A deleted character's LoRA is kept only for its Undo (product §4): not served meanwhile.
       const lora = LORA_KEY.exec(key)?.[1];
       if (lora && isUuid(lora)) {
-        const [deleted] = await db
-          .select({ id: loraTrainings.id })
-          .from(loraTrainings)
-          .where(and(eq(loraTrainings.id, lora), isNotNull(loraTrainings.deletedAt)));
-        return !deleted;
+        return !(await mediaRepository.characterDeleted(db, lora));
       }
       if (!key.startsWith('generations/')) return true;
       const id = GENERATION_KEY.exec(key)?.[1];
       if (id && isUuid(id)) {
-        const [row] = await db
-          .select({ id: generations.id })
-          .from(generations)
-          .where(and(eq(generations.id, id), eq(generations.status, 'ACTIVE')));
-        if (row) return true;
+        if (await mediaRepository.generationActive(db, id)) return true;
       }
-      const [shown] = await db
-        .select({ id: exploreGallery.id })
-        .from(exploreGallery)
-        .where(eq(exploreGallery.imageUrl, mediaUrl(key)))
-        .limit(1);
-      return Boolean(shown);
+      return mediaRepository.shownInExplore(db, mediaUrl(key));
     },
 
     /** A stored object; null when it does not exist. The caller checks canRead first. */

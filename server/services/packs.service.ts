@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { sql } from 'drizzle-orm';
 import { catalogueSchema, fillPrompt, PACK_ASPECTS, type Catalogue, type CataloguePack } from '@common/photo-shoots.ts';
 import { GENDERS, HAIR_COLORS } from '@common/training.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logger.ts';
 import type { ImageGenerator } from '../providers/inference/index.ts';
 import { mediaUrl, type StorageProvider } from '../providers/storage/index.ts';
+import { locksRepository } from '../repositories/locks.repository.ts';
 import { shootsRepository as repo, type PackWithPrompts } from '../repositories/shoots.repository.ts';
 
 /** The repository's catalogue of photo packs; its `version` moves on whenever a pack changes. */
@@ -60,7 +60,7 @@ export interface SeedReport {
  */
 export async function seedCatalogue(db: Db, catalogue: Catalogue = readCatalogue()): Promise<SeedReport> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    await locksRepository.lockForTransaction(tx, SEED_LOCK);
     const existing = new Map((await repo.listPacks(tx, { includeHidden: true })).map((p) => [p.id, p]));
     const written: string[] = [];
     for (const [position, pack] of catalogue.packs.entries()) {

@@ -1,6 +1,5 @@
-import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { Db, Executor } from '../db/index.ts';
-import { authSessions, users } from '../db/schema.ts';
+import { sessionsRepository } from '../repositories/sessions.repository.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 
 export type SessionsService = ReturnType<typeof createSessionsService>;
@@ -29,21 +28,17 @@ export function createSessionsService(deps: { db: Db; events: EventBus }) {
      */
     async endSessions(userId: string, opts: { exceptSessionId?: string; executor?: Executor } = {}): Promise<number> {
       const executor = opts.executor ?? db;
-      const account = executor.select({ id: users.clerkId }).from(users).where(eq(users.id, userId));
-      const deleted = await executor
-        .delete(authSessions)
-        .where(and(inArray(authSessions.userId, account), opts.exceptSessionId ? ne(authSessions.id, opts.exceptSessionId) : undefined))
-        .returning({ id: authSessions.id });
+      const deleted = await sessionsRepository.deleteSessions(executor, userId, opts.exceptSessionId);
       await sessionsEnded(userId, executor);
-      return deleted.length;
+      return deleted;
     },
 
     sessionsEnded,
 
     /** `sessionsEnded` by the identity provider's user id (users.clerk_id); nothing when the person has no row. */
     async sessionsEndedForAccount(providerUserId: string, executor: Executor = db): Promise<void> {
-      const [row] = await executor.select({ id: users.id }).from(users).where(eq(users.clerkId, providerUserId));
-      if (row) await sessionsEnded(row.id, executor);
+      const userId = await sessionsRepository.userIdOfAccount(executor, providerUserId);
+      if (userId) await sessionsEnded(userId, executor);
     },
   };
 }

@@ -1,5 +1,4 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import { SEED_LIMIT } from '@common/generation.ts';
 import {
   describePrompt,
@@ -14,7 +13,6 @@ import {
 } from '@common/photo-shoots.ts';
 import { CREDIT_COSTS } from '@common/product.ts';
 import type { Db, Executor } from '../db/index.ts';
-import { photoShoots } from '../db/schema.ts';
 import { AppError, conflict, forbidden, notFound } from '../domain/errors.ts';
 import { isUuid } from '@common/ids.ts';
 import type { Logger } from '../logger.ts';
@@ -142,7 +140,7 @@ export function createShootsService(deps: ShootsDeps) {
   async function endIfDone(tx: Executor, shootId: string): Promise<void> {
     // Finishers of the shoot's last photos take turns on its row: each then counts the others' committed
     // photos, so two photos ending at once on two instances cannot both think the other is still running.
-    await tx.select({ id: photoShoots.id }).from(photoShoots).where(eq(photoShoots.id, shootId)).for('update');
+    await repo.lockShoot(tx, shootId);
     const counts = await repo.photoCounts(tx, shootId);
     if (counts.QUEUED + counts.RUNNING > 0) return;
     await endShoot(tx, shootId, counts.SUCCEEDED > 0 ? 'COMPLETED' : 'FAILED');
@@ -231,16 +229,13 @@ export function createShootsService(deps: ShootsDeps) {
       const started = await db.transaction(async (tx) => {
         // The user's row is the lock every paid action takes; two clicks queue here and the second sees the first.
         await usersRepository.lockRow(tx, userId);
-        const [same] = await tx
-          .select()
-          .from(photoShoots)
-          .where(
-            request.request_id
-              ? and(eq(photoShoots.userId, userId), eq(photoShoots.requestId, request.request_id))
-              : sql`${photoShoots.userId} = ${userId} and ${photoShoots.packId} = ${pack.id} and ${photoShoots.loraId} = ${character.id}
-                  and ${photoShoots.status} = 'RUNNING' and ${photoShoots.createdAt} > now() - make_interval(secs => ${DOUBLE_CLICK_MS / 1000})`,
-          )
-          .limit(1);
+        const same = await repo.findRepeatedStart(tx, {
+          userId,
+          requestId: request.request_id,
+          packId: pack.id,
+          loraId: character.id,
+          withinSeconds: DOUBLE_CLICK_MS / 1000,
+        });
         if (same) return { shoot: same, created: false, photos: undefined };
         await debitWork(
           tx,

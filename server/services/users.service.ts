@@ -1,10 +1,8 @@
-import { eq, isNull, sql } from 'drizzle-orm';
 import type { Identity } from '../auth/identity.ts';
 import type { Db } from '../db/index.ts';
-import { users } from '../db/schema.ts';
-import { usersRepository } from '../repositories/users.repository.ts';
+import { usersRepository, type UserRow } from '../repositories/users.repository.ts';
 
-export type UserRow = typeof users.$inferSelect;
+export type { UserRow };
 export type UsersService = ReturnType<typeof createUsersService>;
 
 export function createUsersService(deps: { db: Db }) {
@@ -17,47 +15,29 @@ export function createUsersService(deps: { db: Db }) {
      * revived (docs/decisions/005-account-erasure.md). The user_public_meta row comes with the insert (trigger).
      * `verified_email` is written only from what the identity provider verified (never from a browser).
      */
-    async sync(identity: Identity): Promise<UserRow | undefined> {
-      const [row] = await deps.db
-        .insert(users)
-        .values({
-          clerkId: identity.id,
-          email: identity.email ?? null,
-          verifiedEmail: identity.verifiedEmail ?? null,
-          fullName: identity.fullName ?? null,
-          credits: 0,
-        })
-        .onConflictDoUpdate({
-          target: users.clerkId,
-          set: {
-            ...(identity.email !== undefined && { email: identity.email }),
-            ...(identity.verifiedEmail !== undefined && { verifiedEmail: identity.verifiedEmail }),
-            ...(identity.fullName !== undefined && { fullName: identity.fullName }),
-            updatedAt: sql`now()`,
-          },
-          setWhere: isNull(users.erasedAt),
-        })
-        .returning();
-      return row;
+    sync(identity: Identity): Promise<UserRow | undefined> {
+      return usersRepository.sync(deps.db, {
+        clerkId: identity.id,
+        email: identity.email,
+        verifiedEmail: identity.verifiedEmail,
+        fullName: identity.fullName,
+      });
     },
 
-    async findById(id: string): Promise<UserRow | undefined> {
-      const [row] = await deps.db.select().from(users).where(eq(users.id, id)).limit(1);
-      return row;
+    findById(id: string): Promise<UserRow | undefined> {
+      return usersRepository.findBy(deps.db, { id });
     },
 
-    async findByClerkId(clerkId: string): Promise<UserRow | undefined> {
-      const [row] = await deps.db.select().from(users).where(eq(users.clerkId, clerkId)).limit(1);
-      return row;
+    findByClerkId(clerkId: string): Promise<UserRow | undefined> {
+      return usersRepository.findBy(deps.db, { clerkId });
     },
 
     /**
      * By the display copy users.email, which a Clerk user's browser may set to anything: for test fixtures and
      * the built-in mode's own lookups, never to decide whom to reach or erase (that is verifiedEmailOf).
      */
-    async findByEmail(email: string): Promise<UserRow | undefined> {
-      const [row] = await deps.db.select().from(users).where(eq(users.email, email)).limit(1);
-      return row;
+    findByEmail(email: string): Promise<UserRow | undefined> {
+      return usersRepository.findBy(deps.db, { email });
     },
 
     /** Records the address the identity provider verified; undefined when the account was erased. */

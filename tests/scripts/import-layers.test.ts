@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { importGraph, SERVER_LAYERS, violations } from '../../scripts/import-graph.mjs';
+import {
+  drizzleValueImports,
+  importGraph,
+  oversizedFiles,
+  SERVER_LAYERS,
+  sqlOutsideRepositories,
+  violations,
+} from '../../scripts/import-graph.mjs';
 
 /**
  * The server's layers point one way (README, Architecture: entry points → routes / job runners → services →
@@ -104,6 +111,79 @@ describe('import directions', () => {
       expect(problems).toContain(
         "server/misc/stray.ts is in no layer: add its folder to SERVER_LAYERS in scripts/import-graph.mjs (and to README's layer order)",
       );
+    });
+  });
+});
+
+/**
+ * The server's shape (issue 48): SQL is written only in server/repositories and server/db (no value import of
+ * drizzle-orm anywhere else in server/), routes only call services (no route imports a repository; checked
+ * with the layers above), and no file in server/services, routes, jobs or repositories is over 400 lines.
+ * Each failure names the file and the rule.
+ */
+describe('server shape', () => {
+  it('writes SQL only in server/repositories and server/db', () => {
+    const problems = sqlOutsideRepositories();
+    expect(problems, `\n${problems.join('\n')}\n`).toEqual([]);
+  });
+
+  it('keeps every file of server/services, routes, jobs and repositories at 400 lines or fewer', () => {
+    const problems = oversizedFiles();
+    expect(problems, `\n${problems.join('\n')}\n`).toEqual([]);
+  });
+
+  describe('on a sample tree', () => {
+    const base = mkdtempSync(join(tmpdir(), 'likeness-shape-'));
+    afterAll(() => rmSync(base, { recursive: true, force: true }));
+    const file = (path: string, text: string) => {
+      mkdirSync(dirname(join(base, path)), { recursive: true });
+      writeFileSync(join(base, path), text);
+    };
+    file('server/repositories/users.repository.ts', "import { eq } from 'drizzle-orm';\nexport const byId = eq;\n");
+    file('server/db/index.ts', "import { sql } from 'drizzle-orm';\nexport const now = sql`now()`;\n");
+    file('server/services/typed.service.ts', "import type { SQL } from 'drizzle-orm';\nimport { type InferSelectModel } from 'drizzle-orm';\nexport type T = SQL | InferSelectModel<never>;\n");
+    file('server/services/sql.service.ts', "import type { SQL } from 'drizzle-orm';\n\nimport { and, eq, type Column } from 'drizzle-orm';\nexport const x = [and, eq] as unknown as SQL & Column;\n");
+    file('server/auth/guard.ts', "import * as orm from 'drizzle-orm';\nexport const y = orm;\n");
+    file('server/realtime/bus.ts', "export { sql } from 'drizzle-orm';\nexport const z = () => import('drizzle-orm/pg-core');\n");
+    file('server/routes/users.routes.ts', "import { byId } from '../repositories/users.repository.ts';\nexport const r = byId;\n");
+    file('server/routes/ok.routes.ts', "import { t } from '../services/typed.service.ts';\nexport const r = t;\n");
+    file('server/services/long.service.ts', 'export const a = 1;\n'.repeat(401));
+    file('server/services/just-right.service.ts', 'export const a = 1;\n'.repeat(400));
+    file('server/providers/inference/long.ts', 'export const a = 1;\n'.repeat(500));
+    file('server/jobs/long-runner.ts', 'export const a = 1;\n'.repeat(450));
+
+    const sql = sqlOutsideRepositories({ base });
+    const sizes = oversizedFiles({ base });
+    const layers = violations(importGraph({ base }));
+    const rule = 'SQL only in repositories (no value import of drizzle-orm in server/ outside server/repositories/ and server/db/)';
+
+    it('names every value import of drizzle-orm outside repositories and db, with its line and names', () => {
+      expect(sql).toEqual([
+        `server/auth/guard.ts:1 imports drizzle-orm (* as orm): ${rule}`,
+        `server/realtime/bus.ts:1 imports drizzle-orm (sql): ${rule}`,
+        `server/realtime/bus.ts:2 imports drizzle-orm (import()): ${rule}`,
+        `server/services/sql.service.ts:3 imports drizzle-orm (and, eq): ${rule}`,
+      ]);
+    });
+
+    it('lets type-only imports of drizzle-orm through anywhere', () => {
+      expect(drizzleValueImports("import type { SQL } from 'drizzle-orm';\nimport { type Column } from 'drizzle-orm';\n")).toEqual([]);
+      expect(sql.some((p) => p.startsWith('server/services/typed.service.ts'))).toBe(false);
+    });
+
+    it('names a route importing a repository', () => {
+      expect(layers).toContain(
+        'server/routes/users.routes.ts:1 imports server/repositories/users.repository.ts: routes only call services: no route imports a repository',
+      );
+      expect(layers.some((p) => p.startsWith('server/routes/ok.routes.ts'))).toBe(false);
+    });
+
+    it('names each file over 400 lines in services, routes, jobs or repositories, and only those', () => {
+      const limit = 'small files with one job (no file in server/services, server/routes, server/jobs, server/repositories over 400 lines; split it by job)';
+      expect(sizes).toEqual([
+        `server/jobs/long-runner.ts has 450 lines: ${limit}`,
+        `server/services/long.service.ts has 401 lines: ${limit}`,
+      ]);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { VisionError, type VisionAnalyser } from '../../vision/analyser.ts';
 import { detailedCaption, fastCaption } from '../../vision/describe.ts';
-import { ProviderError, type ImageCaptioner } from './index.ts';
+import { ProviderError, type ImageCaptioner } from './provider.ts';
 
 /** Captions from the local analyser (faces, pose, objects, colour and light), no network needed. */
 export function createBuiltinCaptioner(analyser: VisionAnalyser): ImageCaptioner {

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import sharp, { type OverlayOptions } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { layoutOf, renderImage } from './builtin-generator.ts';
-import type { GenerateInput } from './index.ts';
+import type { GenerateInput } from './provider.ts';
 
 /**
  * Twelve prompts, twelve people: the built-in engine's contact sheet, kept as a test artefact to look at

@@ -7,7 +7,7 @@ import {
   type ImageFinisher,
   type ImageGenerator,
   type SourceImage,
-} from './index.ts';
+} from './provider.ts';
 
 /**
  * The built-in engine's finishing, honest about what it is: no model adds detail here.

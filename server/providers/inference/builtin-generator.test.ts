@@ -4,7 +4,7 @@ import { createBuiltinGenerator, layoutOf } from './builtin-generator.ts';
 import { BUILTIN_LORA_FORMAT, buildBuiltinLora, characterColours, parseBuiltinLora } from './builtin-lora.ts';
 import { headBox, torsoBox } from './builtin-person.ts';
 import { readPrompt } from './builtin-scene.ts';
-import { ProviderError, type GenerateInput } from './index.ts';
+import { ProviderError, type GenerateInput } from './provider.ts';
 
 const base: GenerateInput = {
   prompt: 'a woman walking on a tropical beach at sunset',

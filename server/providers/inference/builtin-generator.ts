@@ -16,7 +16,7 @@ import {
 } from './builtin-person.ts';
 import { mix, parseHex, readPrompt, saturate, tintPalette, type Palette, type SceneReading } from './builtin-scene.ts';
 import type { Framing } from './builtin-words.ts';
-import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
+import { ProviderError, type GenerateInput, type GenerateOutput, type ImageGenerator } from './provider.ts';
 
 /**
  * The built-in engine: paints, with SVG and sharp, the illustrated people and the place the prompt's words

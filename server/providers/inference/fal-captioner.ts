@@ -1,7 +1,7 @@
 import { ApiError } from '@fal-ai/client';
 import { withDeadline } from '../../domain/deadline.ts';
 import { falClient, isAbort, type FalConnection } from './fal-client.ts';
-import { ProviderError, type CaptionDetail, type ImageCaptioner } from './index.ts';
+import { ProviderError, type CaptionDetail, type ImageCaptioner } from './provider.ts';
 
 /** fal's Florence-2 endpoints (see shared/contracts/fal.md): input {image_url}, output {results}. */
 export const FAL_CAPTION_ENDPOINTS: Record<CaptionDetail, string> = {

@@ -1,5 +1,5 @@
 import { ApiError, createFalClient, type FalClient } from '@fal-ai/client';
-import { ProviderError } from './index.ts';
+import { ProviderError } from './provider.ts';
 
 /** What every fal adapter is built from; `fetch` lets tests point the client at a fake fal. */
 export interface FalConnection {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { falClient, toProviderError, type FalConnection } from './fal-client.ts';
 import { fluxLoraInput, runFalQueue, toFluxOutput, type FalGeneratorOptions } from './fal-generator.ts';
-import { ProviderError, type CallOptions, type ImageFinisher, type SourceImage } from './index.ts';
+import { ProviderError, type CallOptions, type ImageFinisher, type SourceImage } from './provider.ts';
 
 export const CLARITY_UPSCALER = 'fal-ai/clarity-upscaler';
 export const FLUX_LORA_IMAGE_TO_IMAGE = 'fal-ai/flux-lora/image-to-image';

@@ -3,7 +3,7 @@ import type { Logger } from '../../logger.ts';
 import { withDeadline } from '../../domain/deadline.ts';
 import type { FalClient } from '@fal-ai/client';
 import { falClient, sleep, toProviderError, untilAborted, type FalConnection } from './fal-client.ts';
-import { ProviderError, type CallOptions, type GenerateInput, type GenerateOutput, type ImageGenerator } from './index.ts';
+import { ProviderError, type CallOptions, type GenerateInput, type GenerateOutput, type ImageGenerator } from './provider.ts';
 
 export const FLUX_LORA = 'fal-ai/flux-lora';
 

@@ -2,7 +2,7 @@ import { ApiError } from '@fal-ai/client';
 import { z } from 'zod';
 import { falClient, toProviderError, type FalConnection } from './fal-client.ts';
 import type { FalWebhook } from './fal-webhook.ts';
-import { ProviderError, type TrainingProvider, type TrainingState } from './index.ts';
+import { ProviderError, type TrainingProvider, type TrainingState } from './provider.ts';
 
 export const FLUX_LORA_FAST_TRAINING = 'fal-ai/flux-lora-fast-training';
 

@@ -1,25 +1,16 @@
-/**
- * Where outgoing mail goes: an SMTP server (SMTP_URL) or, without one, the local outbox in DATA_DIR that
- * /sandbox/mail shows. Chosen once at start (server/runtime.ts).
- */
-export interface OutgoingMail {
-  /** Our own Message-ID, the same on every attempt of one outbox row, so a receiver can drop a repeat. */
-  messageId: string;
-  from: string;
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
-  headers: Record<string, string>;
-}
+import { join } from 'node:path';
+import type { Config } from '../../config.ts';
+import { createLocalOutbox, type LocalOutbox } from './local-outbox.ts';
+import type { MailTransport } from './provider.ts';
+import { createSmtpTransport } from './smtp.ts';
 
-export interface MailTransport {
-  readonly kind: 'smtp' | 'outbox';
-  /** Resolves once the message was accepted; rejects with the reason otherwise (the sender retries later). */
-  send(mail: OutgoingMail): Promise<void>;
-  close(): void;
-}
+export * from './provider.ts';
 
-/** A refusal that asking again cannot change (the server refused the recipient for good). */
-export class PermanentMailError extends Error {}
+/** Where this instance's mail goes: the SMTP server of SMTP_URL, else the local outbox in DATA_DIR/outbox. */
+export function createMailTransport(config: Config): { transport: MailTransport; outbox?: LocalOutbox } {
+  if (config.SMTP_URL) {
+    return { transport: createSmtpTransport({ url: config.SMTP_URL, timeoutMs: config.MAIL_TIMEOUT_SECONDS * 1000 }) };
+  }
+  const outbox = createLocalOutbox(join(config.dataDir, 'outbox'));
+  return { transport: outbox, outbox };
+}

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
-import type { MailTransport, OutgoingMail } from './index.ts';
+import type { MailTransport, OutgoingMail } from './provider.ts';
 
 /** A message kept in the local outbox, as it would have been sent. */
 export interface OutboxMessage extends OutgoingMail {

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import { PermanentMailError, type MailTransport } from './index.ts';
+import { PermanentMailError, type MailTransport } from './provider.ts';
 
 /**
  * Mail over SMTP with nodemailer. smtp:// upgrades to TLS with STARTTLS whenever the server offers it

@@ -2,7 +2,7 @@ import { CreemError } from 'creem/models/errors';
 import { BILLING_REFUSALS } from '@common/billing.ts';
 import { createCreemClient, creemCheckoutRequest, creemProductVariable } from '@common/creem.ts';
 import { PLAN_IDS, type PlanId } from '@common/plans.ts';
-import { PaymentProviderError, verifyWebhookDelivery, type CheckoutRequest, type PaymentProvider } from './index.ts';
+import { PaymentProviderError, verifyWebhookDelivery, type CheckoutRequest, type PaymentProvider } from './provider.ts';
 
 export interface CreemOptions {
   apiKey: string;

@@ -10,7 +10,7 @@ import {
   type CheckoutRequest,
   type PaymentProvider,
   type WebhookEnvelope,
-} from './index.ts';
+} from './provider.ts';
 
 /**
  * The built-in test payment service (the default with no Creem key). Its checkout and portal are pages of

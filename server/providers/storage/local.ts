@@ -4,7 +4,7 @@ import { constants, copyFile, mkdir, readdir, rename, rm, stat, writeFile } from
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { dirname, join } from 'node:path';
-import { isSafeKey, isSafePrefix, type StorageProvider } from './index.ts';
+import { isSafeKey, isSafePrefix, type StorageProvider } from './provider.ts';
 
 const TYPES: Record<string, string> = {
   jpeg: 'image/jpeg',

@@ -12,7 +12,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { isSafeKey, isSafePrefix, type StorageProvider } from './index.ts';
+import { isSafeKey, isSafePrefix, type StorageProvider } from './provider.ts';
 
 export interface S3StorageOptions {
   bucket: string;
