@@ -3,6 +3,7 @@
  * The server parses with these schemas; the SPA (both adapters) reads these types and labels.
  */
 import { z } from 'zod';
+import { TOP_UP_PACK_IDS } from './plans.ts';
 
 /**
  * What a ledger line was for. The database derives it from the line's idempotency key (migration 0022), so every
@@ -142,12 +143,20 @@ export function ledgerLinkHref(link: LedgerLink): string | null {
 }
 
 /** POST /api/credits/top-ups: which pack (common/plans.ts TOP_UP_PACKS). */
-export const topUpRequestSchema = z.object({ pack: z.string().max(40, 'is not a credit pack') });
-
-/** POST /api/credits/top-ups/return: the signed return address's query, as the payer came back with it. */
-export const topUpReturnSchema = z
-  .record(z.string().max(40), z.string().max(300))
-  .refine((v) => Object.keys(v).length <= 12, 'has too many fields');
+export const topUpRequestSchema = z.object({
+  pack: z.enum(TOP_UP_PACK_IDS, { error: 'Choose one of the credit packs.' }),
+});
 
 /** ?top_up=… flags and the return address's fields the credits page sends back (Creem's success redirect). */
 export const TOP_UP_RETURN_FIELDS = ['checkout_id', 'order_id', 'customer_id', 'subscription_id', 'product_id', 'request_id', 'signature'] as const;
+
+/**
+ * POST /api/credits/top-ups/return: the signed return address's fields, as the payer came back with them. Only
+ * these are read (and signed over); anything else is dropped before the signature is checked.
+ */
+export const topUpReturnSchema = z.object(
+  Object.fromEntries(TOP_UP_RETURN_FIELDS.map((field) => [field, z.string({ error: 'must be text' }).max(300, 'is too long').optional()])) as Record<
+    (typeof TOP_UP_RETURN_FIELDS)[number],
+    z.ZodOptional<z.ZodString>
+  >,
+);

@@ -62,16 +62,15 @@ create policy generations_select_team_lead on public.generations for select to a
     )
   );
 
--- ── 6. Realtime: the dashboard follows members and the team's balance live ───────────────────────────────────
+-- ── 6. Realtime: a member's own membership row (its submission's status) reaches them live ─────────────────────
+-- Only team_members, which has the member's user_id for the SPA's per-person filter; teams has none, and the SPA
+-- subscribes to no table it cannot filter to the person's own rows (src/backend/hosted/supabase-live.ts).
 do $$
 begin
   if not exists (select 1 from pg_publication where pubname = 'supabase_realtime') then
     create publication supabase_realtime;
   end if;
   if not (select puballtables from pg_publication where pubname = 'supabase_realtime') then
-    if not exists (select 1 from pg_publication_tables where pubname = 'supabase_realtime' and schemaname = 'public' and tablename = 'teams') then
-      alter publication supabase_realtime add table public.teams;
-    end if;
     if not exists (select 1 from pg_publication_tables where pubname = 'supabase_realtime' and schemaname = 'public' and tablename = 'team_members') then
       alter publication supabase_realtime add table public.team_members;
     end if;

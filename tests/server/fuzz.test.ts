@@ -13,6 +13,7 @@ import {
   uploads,
   users,
 } from '../../server/db/schema.ts';
+import { PACK_ASPECTS } from '@common/photo-shoots.ts';
 import { buildApp } from '../../server/app.ts';
 import { generationRequestBody } from '../helpers/generation.ts';
 import { samplePhoto } from '../helpers/photos.ts';
@@ -76,7 +77,7 @@ const HOSTILE_BODIES: [string, string, string][] = [
 ];
 
 interface JsonEndpoint {
-  method: 'POST' | 'PATCH';
+  method: 'POST' | 'PATCH' | 'PUT';
   path: string;
   /** A body that is valid except where the fuzzer puts its values (and still harmless when valid). */
   body: () => Record<string, unknown>;
@@ -270,6 +271,31 @@ describe('fuzzing every endpoint with hostile input', () => {
       body: () => ({ pack_id: 'linkedin-profile', lora_id: randomUUID() }),
       fields: ['pack_id', 'lora_id'],
     },
+    // Teams the fuzzer is not in: even a valid body changes nothing.
+    { method: 'PATCH', path: `/api/teams/${randomUUID()}`, body: () => ({ name: 'Renamed', domain: null }), fields: ['name', 'domain'] },
+    {
+      method: 'PUT',
+      path: `/api/teams/${randomUUID()}/look`,
+      body: () => ({ pack_id: 'linkedin-profile', team_pack: null, aspect_ratio: Object.keys(PACK_ASPECTS)[0], due_date: null }),
+      fields: ['pack_id', 'team_pack', 'aspect_ratio', 'due_date'],
+    },
+    { method: 'PUT', path: `/api/teams/${randomUUID()}/members/${randomUUID()}/role`, body: () => ({ role: 'member' }), fields: ['role'] },
+    {
+      method: 'PUT',
+      path: `/api/teams/${randomUUID()}/submission`,
+      body: () => ({ generation_ids: [randomUUID()] }),
+      fields: ['generation_ids', 'generation_ids.0'],
+    },
+    { method: 'POST', path: `/api/teams/${randomUUID()}/invites`, body: () => ({ text: 'a@example.com', send: false }), fields: ['text', 'send'] },
+    {
+      method: 'POST',
+      path: `/api/teams/${randomUUID()}/open-links`,
+      body: () => ({ domain: null, usage_limit: 5, expires_at: null }),
+      fields: ['domain', 'usage_limit', 'expires_at'],
+    },
+    // A pack that does not exist. (The return address's and the promo code's answers are the person's own texts:
+    // they are probed with malformed bodies below.)
+    { method: 'POST', path: '/api/credits/top-ups', body: () => ({ pack: 'no-such-pack' }), fields: ['pack'] },
     // A weak password and a taken e-mail: no variant can make an account (or sign the fuzzer in as one).
     {
       method: 'POST',
@@ -290,7 +316,8 @@ describe('fuzzing every endpoint with hostile input', () => {
         }
       }
     }
-  });
+     // Some 1,500 requests, one at a time.
+  }, 180_000);
 
   it('answers malformed whole bodies and other encodings with a 4xx', async () => {
     const paths: [string, string][] = [
@@ -303,12 +330,27 @@ describe('fuzzing every endpoint with hostile input', () => {
       ['POST', '/api/webhooks/fal'],
       ['POST', '/api/webhooks/creem'],
       ['PATCH', '/api/me/notifications'],
+      ['POST', '/api/teams'],
+      ['POST', '/api/credits/promo'],
     ];
     for (const [method, path] of paths) {
       for (const [name, body, type] of HOSTILE_BODIES)
         await probe(method, path, { body, type }, /^(body\b|\w+: )|JSON|Content-Type|upload|multipart|file/i, name);
     }
   });
+
+  it('answers hostile return addresses of a top-up with a 4xx naming the field or saying it could not be checked', async () => {
+    // Every value that is text is a return address whose signature does not hold: its own message answers.
+    const valid = { order_id: 'ord_x', product_id: 'prod_x', signature: '0'.repeat(64) };
+    for (const field of Object.keys(valid)) {
+      for (const [name, value] of HOSTILE) {
+        const body = JSON.stringify({ ...valid, [field]: value });
+        await probe('POST', '/api/credits/top-ups/return', { body, type: 'application/json' }, new RegExp(`^${field}\\b|could not be checked`), `${field} = ${name}`);
+      }
+    }
+    for (const [name, body, type] of HOSTILE_BODIES)
+      await probe('POST', '/api/credits/top-ups/return', { body, type }, /^(body\b|\w+: )|JSON|Content-Type|could not be checked/i, name);
+  }, 120_000);
 
   it('refuses hostile sign-in fields with a 400 naming them, and never a 5xx', async () => {
     for (const field of ['email', 'password']) {
@@ -347,6 +389,10 @@ describe('fuzzing every endpoint with hostile input', () => {
       ['/api/explore/filters', ['x']],
       ['/api/library/selection.zip', ['ids']],
       ['/api/shoots', ['running']],
+      ['/api/credits/history', ['cursor', 'kind']],
+      ['/api/credits/spend', ['days']],
+      ['/api/credits/history.csv', ['kind']],
+      ['/api/teams/00000000-0000-4000-8000-000000000000/members', ['status']],
       // Routes that read no parameter: whatever comes is ignored, never a 5xx.
       ...[
         '/api/explore/featured',
@@ -358,6 +404,7 @@ describe('fuzzing every endpoint with hostile input', () => {
         '/api/photo-packs',
         '/api/favorites/archive',
         '/api/billing/subscription',
+        '/api/teams',
         '/api/public-config',
         '/api/health',
         '/healthz',
@@ -427,6 +474,22 @@ describe('fuzzing every endpoint with hostile input', () => {
         ['GET', `/api/shoots/${seg}`],
         ['POST', `/api/shoots/${seg}/cancel`],
         ['GET', `/api/shoots/${seg}/archive`],
+        ['GET', `/api/teams/${seg}`],
+        ['GET', `/api/teams/${seg}/credits`],
+        ['GET', `/api/teams/${seg}/members`],
+        ['GET', `/api/teams/${seg}/me`],
+        ['GET', `/api/teams/${seg}/archive`],
+        ['GET', `/api/teams/${seg}/invites`],
+        ['POST', `/api/teams/${seg}/remind`],
+        ['DELETE', `/api/teams/${seg}/members/${seg}`],
+        ['POST', `/api/teams/${seg}/members/${seg}/approve`],
+        ['POST', `/api/teams/${seg}/members/${seg}/ask-again`],
+        ['POST', `/api/teams/${seg}/invites/${seg}/resend`],
+        ['POST', `/api/teams/${seg}/invites/${seg}/revoke`],
+        ['GET', `/api/team-invites/${seg}`],
+        ['POST', `/api/team-invites/${seg}/accept`],
+        ['GET', `/sandbox/top-up/${seg}`],
+        ['POST', `/sandbox/top-up/${seg}/pay`],
       ] as const) {
         await probe(
           method,

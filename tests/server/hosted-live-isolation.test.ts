@@ -17,7 +17,7 @@ import { createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/su
 import { sessionUser } from '../support/fake-backend.ts';
 
 const REALTIME = { timeout: 10_000, interval: 50 };
-const TOPICS: ChangeTopic[] = ['generations', 'trainings', 'shoots'];
+const TOPICS: ChangeTopic[] = ['generations', 'trainings', 'shoots', 'teams'];
 
 describe('hosted live events reach their owner only (postgres, the offline Supabase stack)', () => {
   let db: SupabaseTestDatabase;
@@ -64,7 +64,7 @@ describe('hosted live events reach their owner only (postgres, the offline Supab
       expect(balance).toHaveBeenCalledWith(0);
       for (const topic of TOPICS) expect(signals[topic]).toHaveBeenCalled();
     }, REALTIME);
-    await vi.waitFor(() => expect(fakes.realtime.channels().filter((c) => c.sub === clerkId)).toHaveLength(5), REALTIME);
+    await vi.waitFor(() => expect(fakes.realtime.channels().filter((c) => c.sub === clerkId)).toHaveLength(6), REALTIME);
     return { clerkId, me, session, balance, signals };
   }
 
@@ -99,7 +99,7 @@ describe('hosted live events reach their owner only (postgres, the offline Supab
     ).rows
       .map((r) => r.tablename as string)
       .sort();
-    expect(published).toEqual(['generations', 'lora_trainings', 'photo_shoots', 'shoot_photos', 'user_public_meta']);
+    expect(published).toEqual(['generations', 'lora_trainings', 'photo_shoots', 'shoot_photos', 'team_members', 'user_public_meta']);
     const bens = fakes.realtime.channels().filter((c) => c.sub === ben.clerkId);
     expect(bens.flatMap((c) => c.subscriptions.map((s) => s.table)).sort()).toEqual(published);
     expect(new Set(bens.flatMap((c) => c.subscriptions.map((s) => s.filter)))).toEqual(new Set([`user_id=eq.${ben.me.id}`]));
@@ -148,6 +148,9 @@ describe('hosted live events reach their owner only (postgres, the offline Supab
     ]);
     await q(`update shoot_photos set status = 'SUCCEEDED' where shoot_id = $1`, [shoot.id]);
     await q(`update photo_shoots set status = 'COMPLETED' where id = $1`, [shoot.id]);
+    const [team] = (await q(`insert into teams (name, owner_id) values ('Ann & Co', $1) returning id`, [annId])).rows;
+    await q(`insert into team_members (team_id, user_id, role) values ($1, $2, 'owner')`, [team.id, annId]);
+    await q(`update team_members set submission_status = 'submitted' where team_id = $1`, [team.id]);
     await q('update user_public_meta set credits = 990 where user_id = $1', [annId]);
     // Deletions a person makes: the generation through her SPA, the character through the server.
     await ann.session.data.deleteGeneration(generation.id);
@@ -158,7 +161,7 @@ describe('hosted live events reach their owner only (postgres, the offline Supab
     const erase = await db.owner.connect();
     try {
       await erase.query('begin');
-      for (const table of ['generations', 'photo_shoots', 'lora_trainings'])
+      for (const table of ['generations', 'photo_shoots', 'lora_trainings', 'team_members'])
         await erase.query(`delete from ${table} where user_id = $1`, [annId]);
       await erase.query('commit');
     } finally {
@@ -186,6 +189,8 @@ describe('hosted live events reach their owner only (postgres, the offline Supab
         'photo_shoots UPDATE',
         'shoot_photos INSERT',
         'shoot_photos UPDATE',
+        'team_members INSERT',
+        'team_members UPDATE',
         'user_public_meta UPDATE',
       ].sort(),
     );

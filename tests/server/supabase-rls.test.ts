@@ -513,6 +513,11 @@ describe('Supabase row-level security (postgres)', () => {
         'photo_shoots',
         'shoot_photo_views',
         'shoot_photos',
+        // Teams, under policies keyed on membership (tests/server/supabase-rls-teams.test.ts).
+        'team_credit_ledger',
+        'team_invites',
+        'team_members',
+        'teams',
         'user_public_meta',
         'users',
       ]);
@@ -620,6 +625,7 @@ describe('Supabase row-level security (postgres)', () => {
         'lora_trainings',
         'photo_shoots',
         'shoot_photos',
+        'team_members',
         'user_public_meta',
       ]);
     });

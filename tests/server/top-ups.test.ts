@@ -111,7 +111,7 @@ describe.each(testDatabases())('top-ups (%s)', (database) => {
       const res = await client.post('/api/credits/top-ups', { pack });
       expect(res.status, pack).toBe(400);
     }
-    expect(((await (await client.post('/api/credits/top-ups', { pack: 'PACK_9' })).json()) as { message: string }).message).toBe('Choose one of the credit packs.');
+    expect(((await (await client.post('/api/credits/top-ups', { pack: 'PACK_9' })).json()) as { message: string }).message).toBe('pack: Choose one of the credit packs.');
     expect((await client.post('/api/credits/top-ups', [1, 2])).status).toBe(400);
 
     const other = await ts.signUp();
