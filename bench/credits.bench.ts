@@ -17,7 +17,9 @@ const OTHERS_EACH = 100;
 /** One account's 100,000 ledger lines of every kind (their keys as the writers make them), and other accounts' lines. */
 async function fill(db: Db, userId: string) {
   const keyOf = (g: string) =>
-    sql.raw(`(array['generation:', 'refund:generation:', 'shoot:', 'training:', 'caption:', 'payment:sandbox:tx:', 'topup:sandbox:tx:', 'promo:'])[1 + (${g}) % 8] || gen_random_uuid()`);
+    sql.raw(
+      `(array['generation:', 'refund:generation:', 'shoot:', 'training:', 'caption:', 'payment:sandbox:tx:', 'topup:sandbox:tx:', 'promo:'])[1 + (${g}) % 8] || gen_random_uuid()`,
+    );
   await db.execute(sql`
     insert into credit_ledger (user_id, delta, kind, reason, idempotency_key, balance_after, created_at)
     select ${userId}::uuid, case when g % 8 in (1, 5, 6, 7) then 10 else -10 end, case when g % 8 in (1, 5, 6, 7) then 'grant' else 'debit' end,
@@ -38,18 +40,24 @@ export async function measure(database: TestDatabaseKind) {
     const { client, userId } = await ts.signUp();
     const started = performance.now();
     await fill(ts.rt.db, userId);
-    console.log(`credits: ${database}: ${LINES.toLocaleString('en-US')} ledger lines of one account (+ ${(OTHER_USERS * OTHERS_EACH).toLocaleString('en-US')} of others) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `credits: ${database}: ${LINES.toLocaleString('en-US')} ledger lines of one account (+ ${(OTHER_USERS * OTHERS_EACH).toLocaleString('en-US')} of others) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     await client.get('/api/me').catch(() => undefined);
     // Cursors of pages 2, 10 and 100 (a person paging far back), found by paging once.
     const cursors: string[] = [];
     let cursor = '';
     for (let page = 1; page <= 100; page++) {
-      const body = (await (await client.get(`/api/credits/history${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`)).json()) as HistoryPage;
+      const body = (await (
+        await client.get(`/api/credits/history${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`)
+      ).json()) as HistoryPage;
       cursor = body.next_cursor ?? '';
       if (page === 1 || page === 9 || page === 99) cursors.push(cursor);
     }
     const cases: Record<string, string[]> = {
-      'history (pages 1, 2, 10, 100)': ['', ...cursors.map((c) => `?cursor=${encodeURIComponent(c)}`)].map((q) => `/api/credits/history${q}`),
+      'history (pages 1, 2, 10, 100)': ['', ...cursors.map((c) => `?cursor=${encodeURIComponent(c)}`)].map(
+        (q) => `/api/credits/history${q}`,
+      ),
       'history by kind (upscale, refund, top-up)': ['upscale', 'refund', 'topup'].map((k) => `/api/credits/history?kind=${k}`),
       'chart + period spend, 30 days': ['/api/credits/spend?days=30'],
       'chart + period spend, 90 days': ['/api/credits/spend?days=90'],
@@ -84,6 +92,8 @@ export async function measure(database: TestDatabaseKind) {
 
 export async function run(): Promise<void> {
   const rows = await onBothDatabases('credits', measure);
-  console.log('credits: GET history page (50 lines + links) and spend (by kind this period + per day), over loopback HTTP, one request at a time');
+  console.log(
+    'credits: GET history page (50 lines + links) and spend (by kind this period + per day), over loopback HTTP, one request at a time',
+  );
   printTable(rows);
 }

@@ -32,7 +32,10 @@ const PAGE_CONCURRENCY = 2;
 function childrenRss(): number {
   const out = execFileSync('ps', ['-o', 'rss=,comm=', '--ppid', String(process.pid)], { encoding: 'utf8' });
   // ps is a child too: leave it out.
-  const rows = out.split('\n').map((line) => line.trim().split(/\s+/)).filter(([kb, name]) => kb && name !== 'ps');
+  const rows = out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([kb, name]) => kb && name !== 'ps');
   return rows.reduce((sum, [kb]) => sum + Number(kb) * 1024, 0);
 }
 

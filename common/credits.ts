@@ -148,15 +148,22 @@ export const topUpRequestSchema = z.object({
 });
 
 /** ?top_up=… flags and the return address's fields the credits page sends back (Creem's success redirect). */
-export const TOP_UP_RETURN_FIELDS = ['checkout_id', 'order_id', 'customer_id', 'subscription_id', 'product_id', 'request_id', 'signature'] as const;
+export const TOP_UP_RETURN_FIELDS = [
+  'checkout_id',
+  'order_id',
+  'customer_id',
+  'subscription_id',
+  'product_id',
+  'request_id',
+  'signature',
+] as const;
 
 /**
  * POST /api/credits/top-ups/return: the signed return address's fields, as the payer came back with them. Only
  * these are read (and signed over); anything else is dropped before the signature is checked.
  */
 export const topUpReturnSchema = z.object(
-  Object.fromEntries(TOP_UP_RETURN_FIELDS.map((field) => [field, z.string({ error: 'must be text' }).max(300, 'is too long').optional()])) as Record<
-    (typeof TOP_UP_RETURN_FIELDS)[number],
-    z.ZodOptional<z.ZodString>
-  >,
+  Object.fromEntries(
+    TOP_UP_RETURN_FIELDS.map((field) => [field, z.string({ error: 'must be text' }).max(300, 'is too long').optional()]),
+  ) as Record<(typeof TOP_UP_RETURN_FIELDS)[number], z.ZodOptional<z.ZodString>>,
 );

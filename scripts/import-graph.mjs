@@ -244,9 +244,15 @@ export function drizzleValueImports(text, fileName = 'file.ts') {
         if (bindings && ts.isNamedImports(bindings)) names.push(...bindings.elements.filter((e) => !e.isTypeOnly).map((e) => e.name.text));
       }
       if (names.length) found.push({ line: lineOf(node), names });
-    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier) && isDrizzle(node.moduleSpecifier.text)) {
-      const values =
-        node.isTypeOnly ? [] : node.exportClause && ts.isNamedExports(node.exportClause)
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier) &&
+      isDrizzle(node.moduleSpecifier.text)
+    ) {
+      const values = node.isTypeOnly
+        ? []
+        : node.exportClause && ts.isNamedExports(node.exportClause)
           ? node.exportClause.elements.filter((e) => !e.isTypeOnly).map((e) => e.name.text)
           : ['*'];
       if (values.length) found.push({ line: lineOf(node), names: values });

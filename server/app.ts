@@ -114,7 +114,12 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api/library', libraryRoutes(rt));
   app.route(
     '/api/credits',
-    creditsRoutes({ ...rt, publicUrl: config.PUBLIC_URL, spaOrigins, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }),
+    creditsRoutes({
+      ...rt,
+      publicUrl: config.PUBLIC_URL,
+      spaOrigins,
+      proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS },
+    }),
   );
   app.route('/api/explore', exploreRoutes(rt));
   app.route('/api', trainingsRoutes({ ...rt, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }));

@@ -24,7 +24,15 @@ function parseOptions(args: string[]): { positional: string[]; options: Map<stri
 /** A whole number as the operator typed it: digits only (no 1e3, 10.5, -5 or 0x10). */
 const wholeNumber = (text: string | undefined) => (text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : Number.NaN);
 
-function describe(row: { code: string; credits: number; redeemedCount: number; maxRedemptions: number; expiresAt: Date | null; accountId: string | null; disabledAt: Date | null }) {
+function describe(row: {
+  code: string;
+  credits: number;
+  redeemedCount: number;
+  maxRedemptions: number;
+  expiresAt: Date | null;
+  accountId: string | null;
+  disabledAt: Date | null;
+}) {
   const parts = [
     `${row.code}: ${row.credits.toLocaleString('en-US')} credits`,
     `${row.redeemedCount}/${row.maxRedemptions} redeemed`,

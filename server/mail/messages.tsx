@@ -135,8 +135,8 @@ export function PasswordChangedMail({ ctx, at, by }: { ctx: MailContext } & Mail
     <Layout preview={`The password of your ${PRODUCT_NAME} account was changed.`} supportEmail={ctx.supportEmail}>
       <Heading>Your password was changed</Heading>
       <Paragraph>
-        The password of your {PRODUCT_NAME} account was {by === 'reset' ? 'set with a reset link' : 'changed on your profile'} on {when}. Every other
-        device was signed out.
+        The password of your {PRODUCT_NAME} account was {by === 'reset' ? 'set with a reset link' : 'changed on your profile'} on {when}.
+        Every other device was signed out.
       </Paragraph>
       <Paragraph>If this wasn't you, reset your password now:</Paragraph>
       <Button href={reset}>Reset your password</Button>

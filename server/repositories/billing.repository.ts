@@ -18,7 +18,10 @@ export const billingRepository = {
 
   /** The user a ledger row of this idempotency key (a payment's grant) belongs to. */
   async userIdOfLedgerKey(tx: Executor, idempotencyKey: string): Promise<string | undefined> {
-    const [grant] = await tx.select({ userId: creditLedger.userId }).from(creditLedger).where(eq(creditLedger.idempotencyKey, idempotencyKey));
+    const [grant] = await tx
+      .select({ userId: creditLedger.userId })
+      .from(creditLedger)
+      .where(eq(creditLedger.idempotencyKey, idempotencyKey));
     return grant?.userId;
   },
 

@@ -55,7 +55,11 @@ const startPaidJobStatement = preparedStatement('likeness_start_paid_job', () =>
 export const creditsRepository = {
   /** The user's balance and erasure mark, locking the row for the rest of the transaction (every change takes it). */
   async lockBalance(tx: Executor, userId: string): Promise<{ credits: number; erasedAt: Date | null } | undefined> {
-    const [row] = await tx.select({ credits: users.credits, erasedAt: users.erasedAt }).from(users).where(eq(users.id, userId)).for('update');
+    const [row] = await tx
+      .select({ credits: users.credits, erasedAt: users.erasedAt })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
     return row;
   },
 

@@ -55,8 +55,9 @@ export const erasureRepository = {
 
   /** Deletes the person's generation jobs, generations, photo shoots (with their photos), trainings and uploads. */
   async deleteRows(tx: Executor, userId: string) {
-    const generationJobCount = (await tx.delete(generationJobs).where(eq(generationJobs.userId, userId)).returning({ id: generationJobs.id }))
-      .length;
+    const generationJobCount = (
+      await tx.delete(generationJobs).where(eq(generationJobs.userId, userId)).returning({ id: generationJobs.id })
+    ).length;
     const generationCount = (await tx.delete(generations).where(eq(generations.userId, userId)).returning({ id: generations.id })).length;
     // Photo shoots (their prompts name the character) go with their photos (cascade).
     await tx.delete(photoShoots).where(eq(photoShoots.userId, userId));
@@ -90,7 +91,10 @@ export const erasureRepository = {
       .update(creditLedger)
       .set({ reason: quotedReason })
       .where(and(eq(creditLedger.userId, userId), like(creditLedger.reason, `${quotedReason}: %`)));
-    await tx.update(users).set({ email: null, verifiedEmail: null, fullName: null, updatedAt: sql`now()` }).where(eq(users.id, userId));
+    await tx
+      .update(users)
+      .set({ email: null, verifiedEmail: null, fullName: null, updatedAt: sql`now()` })
+      .where(eq(users.id, userId));
   },
 
   /** Deletes a built-in account's login (its password and sessions go with it). */

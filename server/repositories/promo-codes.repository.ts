@@ -6,7 +6,10 @@ export type PromoCodeRow = typeof promoCodes.$inferSelect;
 
 /** Promo codes and their redemptions (server/services/promo-codes.service.ts decides). */
 export const promoCodesRepository = {
-  async create(tx: Executor, row: { code: string; credits: number; maxRedemptions: number; expiresAt: Date | null; accountId: string | null }) {
+  async create(
+    tx: Executor,
+    row: { code: string; credits: number; maxRedemptions: number; expiresAt: Date | null; accountId: string | null },
+  ) {
     const [created] = await tx.insert(promoCodes).values(row).onConflictDoNothing().returning();
     return created;
   },
@@ -25,12 +28,20 @@ export const promoCodesRepository = {
   },
 
   find(tx: Executor, code: string): Promise<PromoCodeRow | undefined> {
-    return tx.select().from(promoCodes).where(eq(promoCodes.code, code)).then((rows) => rows[0]);
+    return tx
+      .select()
+      .from(promoCodes)
+      .where(eq(promoCodes.code, code))
+      .then((rows) => rows[0]);
   },
 
   /** Records the account's redemption; false when it had redeemed this code before. */
   async addRedemption(tx: Executor, code: string, userId: string): Promise<boolean> {
-    const rows = await tx.insert(promoRedemptions).values({ code, userId }).onConflictDoNothing().returning({ code: promoRedemptions.code });
+    const rows = await tx
+      .insert(promoRedemptions)
+      .values({ code, userId })
+      .onConflictDoNothing()
+      .returning({ code: promoRedemptions.code });
     return rows.length === 1;
   },
 

@@ -17,7 +17,12 @@ const listQuery = z.object({
 });
 
 /** Mounted at /api: the image API's generate call and the lists the create page reads. */
-export function generationsRoutes(deps: { identity: IdentityProvider; users: UsersService; generations: GenerationsService; finishing: FinishingService }) {
+export function generationsRoutes(deps: {
+  identity: IdentityProvider;
+  users: UsersService;
+  generations: GenerationsService;
+  finishing: FinishingService;
+}) {
   const app = new Hono<CallerEnv>();
   // Only the caller's id is read here: a session read moments ago is not read again (requireCaller).
   const auth = requireCaller(deps.identity, deps.users);

@@ -30,7 +30,12 @@ export function toMe(user: UserRow, identity: Identity) {
 }
 export type Me = ReturnType<typeof toMe>;
 
-export function meRoutes(deps: { identity: IdentityProvider; users: UsersService; ratePolicies: RatePolicies; accountData: AccountDataService }) {
+export function meRoutes(deps: {
+  identity: IdentityProvider;
+  users: UsersService;
+  ratePolicies: RatePolicies;
+  accountData: AccountDataService;
+}) {
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);
 

@@ -26,7 +26,12 @@ function topUpCheckoutPage(checkout: SandboxTopUpCheckout): string {
 }
 
 /** The sandbox's one-time checkout of a credit pack (mounted at /sandbox/top-up only in sandbox mode). */
-export function sandboxTopUpsRoutes(deps: { identity: IdentityProvider; users: UsersService; sandboxTopUps: SandboxTopUpsService; publicUrl?: string }) {
+export function sandboxTopUpsRoutes(deps: {
+  identity: IdentityProvider;
+  users: UsersService;
+  sandboxTopUps: SandboxTopUpsService;
+  publicUrl?: string;
+}) {
   const app = new Hono<AppEnv>();
   app.use('*', originCheck({ publicUrl: deps.publicUrl, exemptPrefixes: [] }));
   app.use('*', async (c, next) => {
@@ -39,7 +44,10 @@ export function sandboxTopUpsRoutes(deps: { identity: IdentityProvider; users: U
     const bearer = deps.identity.transport === 'bearer';
     const caller = bearer ? undefined : await resolveUser(deps.identity, deps.users, c.req.raw.headers);
     if (!bearer && !caller) {
-      return c.html(messagePage('Please sign in', 'Sign in to Likeness to continue with this test payment.', { href: '/sign-in', label: 'Sign in' }), 401);
+      return c.html(
+        messagePage('Please sign in', 'Sign in to Likeness to continue with this test payment.', { href: '/sign-in', label: 'Sign in' }),
+        401,
+      );
     }
     const checkout = deps.sandboxTopUps.readCheckout(c.req.param('id') ?? '', caller?.user);
     return (

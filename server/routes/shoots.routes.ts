@@ -14,12 +14,7 @@ import { zipDownload } from '../http/zip-download.ts';
 const startBody = startShootSchema.extend({ request_id: z.string().uuid('must be a uuid').optional() });
 const listQuery = z.object({ running: z.enum(['true', 'false']).optional() });
 /** Mounted at /api: photo packs, photo shoots and their ZIPs, and the favourites' ZIP. */
-export function shootsRoutes(deps: {
-  identity: IdentityProvider;
-  users: UsersService;
-  shoots: ShootsService;
-  archives: ArchivesService;
-}) {
+export function shootsRoutes(deps: { identity: IdentityProvider; users: UsersService; shoots: ShootsService; archives: ArchivesService }) {
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);
 

@@ -48,7 +48,8 @@ export function createArchivesService(deps: { db: Db; storage: StorageProvider; 
         let after: PageEnd | undefined;
         for (;;) {
           const page = await generationsRepository.favoritesAfter(db, userId, after, FAVORITES_PAGE);
-          for (const g of page) yield { name: archiveEntryName(index++, total, extensionOf(g.outputFormat)), content: storedFile(storage, g.imageUrl) };
+          for (const g of page)
+            yield { name: archiveEntryName(index++, total, extensionOf(g.outputFormat)), content: storedFile(storage, g.imageUrl) };
           if (page.length < FAVORITES_PAGE) return;
           after = page[page.length - 1];
         }

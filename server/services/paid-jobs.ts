@@ -259,7 +259,13 @@ export function createPaidCallRunner(deps: PaidCallRunnerDeps) {
    * Runs `call` in a provider slot taken in turn per user, with the provider deadline and this instance's
    * shutdown (and `signal`) cutting it short: a call cut short by the shutdown throws ShuttingDown.
    */
-  function inSlot(userId: string, provider: string, started: () => void | Promise<void>, call: (opts: CallOptions) => Promise<GenerateOutput>, signal?: AbortSignal) {
+  function inSlot(
+    userId: string,
+    provider: string,
+    started: () => void | Promise<void>,
+    call: (opts: CallOptions) => Promise<GenerateOutput>,
+    signal?: AbortSignal,
+  ) {
     return slots.run(userId, async () => {
       if (shutdown.signal.aborted || signal?.aborted) throw new ShuttingDown('the server is shutting down');
       await started();

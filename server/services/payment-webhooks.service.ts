@@ -230,7 +230,8 @@ export function createPaymentWebhooks(deps: {
 
   async function apply(tx: Executor, userId: string, event: PaymentEvent): Promise<void> {
     // A credit pack's purchase, refund or chargeback is the top-ups service's.
-    if (deps.topUps && ((await deps.topUps.applyCheckout(tx, userId, event)) || (await deps.topUps.applyReversal(tx, userId, event)))) return;
+    if (deps.topUps && ((await deps.topUps.applyCheckout(tx, userId, event)) || (await deps.topUps.applyReversal(tx, userId, event))))
+      return;
     switch (event.type) {
       case 'checkout.completed':
       case 'subscription.paid': {
@@ -349,7 +350,7 @@ export function createPaymentWebhooks(deps: {
    * record, so a failure leaves no trace and the provider's retry processes it afresh; a replay finds the
    * record and changes nothing.
    */
-async function handle(rawBody: Buffer, headers: Headers): Promise<WebhookOutcome> {
+  async function handle(rawBody: Buffer, headers: Headers): Promise<WebhookOutcome> {
     const verdict = await payments.verifyWebhook(rawBody, headers);
     if (!verdict.ok) {
       logger.warn({ provider, reason: verdict.reason }, 'refused a webhook delivery');

@@ -1,4 +1,11 @@
-import { PROMO_ATTEMPTS_PER_HOUR, PROMO_CODE_PATTERN, PROMO_MAX_CREDITS, PROMO_MAX_REDEMPTIONS, PROMO_TEXTS, normalizePromoCode } from '@common/promo.ts';
+import {
+  PROMO_ATTEMPTS_PER_HOUR,
+  PROMO_CODE_PATTERN,
+  PROMO_MAX_CREDITS,
+  PROMO_MAX_REDEMPTIONS,
+  PROMO_TEXTS,
+  normalizePromoCode,
+} from '@common/promo.ts';
 import type { Db } from '../db/index.ts';
 import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../domain/errors.ts';
 import { promoCodesRepository as repo, type PromoCodeRow } from '../repositories/promo-codes.repository.ts';
@@ -38,7 +45,8 @@ export function createPromoCodesService(deps: { db: Db; credits: CreditsService 
     async create(input: NewPromoCode): Promise<PromoCodeRow> {
       const code = normalizePromoCode(input.code);
       if (!PROMO_CODE_PATTERN.test(code)) throw badRequest(`code: ${PROMO_TEXTS.invalid}`);
-      if (!wholeIn(input.credits, PROMO_MAX_CREDITS)) throw badRequest(`credits: must be a whole number from 1 to ${PROMO_MAX_CREDITS.toLocaleString('en-US')}`);
+      if (!wholeIn(input.credits, PROMO_MAX_CREDITS))
+        throw badRequest(`credits: must be a whole number from 1 to ${PROMO_MAX_CREDITS.toLocaleString('en-US')}`);
       if (!wholeIn(input.maxRedemptions, PROMO_MAX_REDEMPTIONS))
         throw badRequest(`max redemptions: must be a whole number from 1 to ${PROMO_MAX_REDEMPTIONS.toLocaleString('en-US')}`);
       if (input.expiresAt && (Number.isNaN(input.expiresAt.getTime()) || input.expiresAt.getTime() <= Date.now()))

@@ -62,7 +62,8 @@ export function createTopUpsService(deps: { db: Db; credits: CreditsService; pay
       if (!isTopUpPackId(pack)) throw badRequest(TOP_UP_TEXTS.unknownPack, 'unknown_pack');
       if (!payments.createTopUpCheckout) throw new AppError(503, 'top_ups_unavailable', TOP_UP_TEXTS.unavailable);
       const email = await usersRepository.verifiedEmailOf(db, user.id);
-      if (!email || !EMAIL_PATTERN.test(email)) throw new AppError(400, BILLING_REFUSALS.emailRequired.code, BILLING_REFUSALS.emailRequired.message);
+      if (!email || !EMAIL_PATTERN.test(email))
+        throw new AppError(400, BILLING_REFUSALS.emailRequired.code, BILLING_REFUSALS.emailRequired.message);
       try {
         const url = await payments.createTopUpCheckout({ pack, userId: user.id, email, requestId: requestIdFor(user.id), ...addresses });
         return { checkout_url: url };
@@ -97,7 +98,10 @@ export function createTopUpsService(deps: { db: Db; credits: CreditsService; pay
      * The return page: the payer is back with a signed address naming the order. Credits it now if the webhook
      * has not yet (same key: once in all). The request id names the account that started the checkout.
      */
-    async confirmReturn(user: UserRow, params: Record<string, string | undefined>): Promise<{ credited: boolean; credits: number; balance: number }> {
+    async confirmReturn(
+      user: UserRow,
+      params: Record<string, string | undefined>,
+    ): Promise<{ credited: boolean; credits: number; balance: number }> {
       const returned = payments.verifyReturn?.(params);
       const pack = returned && payments.packForProduct?.(returned.productId);
       if (!returned || !pack) throw badRequest(TOP_UP_TEXTS.badReturn, 'bad_return');
@@ -134,7 +138,8 @@ export function createTopUpsService(deps: { db: Db; credits: CreditsService; pay
         });
       }
       await repo.markReversed(tx, provider, row.orderId, amount);
-      if (amount < row.credits) logger.warn({ orderId: row.orderId, taken: amount, granted: row.credits }, 'a reversed top-up had been partly spent');
+      if (amount < row.credits)
+        logger.warn({ orderId: row.orderId, taken: amount, granted: row.credits }, 'a reversed top-up had been partly spent');
       return true;
     },
   };

@@ -141,8 +141,14 @@ describe('server shape', () => {
     };
     file('server/repositories/users.repository.ts', "import { eq } from 'drizzle-orm';\nexport const byId = eq;\n");
     file('server/db/index.ts', "import { sql } from 'drizzle-orm';\nexport const now = sql`now()`;\n");
-    file('server/services/typed.service.ts', "import type { SQL } from 'drizzle-orm';\nimport { type InferSelectModel } from 'drizzle-orm';\nexport type T = SQL | InferSelectModel<never>;\n");
-    file('server/services/sql.service.ts', "import type { SQL } from 'drizzle-orm';\n\nimport { and, eq, type Column } from 'drizzle-orm';\nexport const x = [and, eq] as unknown as SQL & Column;\n");
+    file(
+      'server/services/typed.service.ts',
+      "import type { SQL } from 'drizzle-orm';\nimport { type InferSelectModel } from 'drizzle-orm';\nexport type T = SQL | InferSelectModel<never>;\n",
+    );
+    file(
+      'server/services/sql.service.ts',
+      "import type { SQL } from 'drizzle-orm';\n\nimport { and, eq, type Column } from 'drizzle-orm';\nexport const x = [and, eq] as unknown as SQL & Column;\n",
+    );
     file('server/auth/guard.ts', "import * as orm from 'drizzle-orm';\nexport const y = orm;\n");
     file('server/realtime/bus.ts', "export { sql } from 'drizzle-orm';\nexport const z = () => import('drizzle-orm/pg-core');\n");
     file('server/routes/users.routes.ts', "import { byId } from '../repositories/users.repository.ts';\nexport const r = byId;\n");
@@ -179,7 +185,8 @@ describe('server shape', () => {
     });
 
     it('names each file over 400 lines in services, routes, jobs or repositories, and only those', () => {
-      const limit = 'small files with one job (no file in server/services, server/routes, server/jobs, server/repositories over 400 lines; split it by job)';
+      const limit =
+        'small files with one job (no file in server/services, server/routes, server/jobs, server/repositories over 400 lines; split it by job)';
       expect(sizes).toEqual([
         `server/jobs/long-runner.ts has 450 lines: ${limit}`,
         `server/services/long.service.ts has 401 lines: ${limit}`,

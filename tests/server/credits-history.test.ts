@@ -40,7 +40,10 @@ describe.each(testDatabases())('credits history (%s)', (database) => {
     const up = await client.post('/api/image/upscale', { generation_id: source.id, factor: 2 });
     expect(up.status).toBe(200);
     const upscaled = (await up.json()).generation as { id: string };
-    const ed = await client.post('/api/image/edit', generationRequestBody({ prompt: 'in a red jacket', seed: 3, source_id: source.id, strength: 0.5 }));
+    const ed = await client.post(
+      '/api/image/edit',
+      generationRequestBody({ prompt: 'in a red jacket', seed: 3, source_id: source.id, strength: 0.5 }),
+    );
     expect(ed.status).toBe(200);
     const edited = (await ed.json()).generation as { id: string };
 
@@ -119,7 +122,8 @@ describe.each(testDatabases())('credits history (%s)', (database) => {
 
   it('pages by keyset without skipping or repeating a line, and streams the whole history as CSV', async () => {
     const { client, userId } = await ts.signUp();
-    for (let i = 1; i <= 120; i++) await ts.rt.credits.grant(userId, i, i === 7 ? '=HYPERLINK("x"), "quoted"' : `Grant ${i}`, `promo:${randomUUID()}`);
+    for (let i = 1; i <= 120; i++)
+      await ts.rt.credits.grant(userId, i, i === 7 ? '=HYPERLINK("x"), "quoted"' : `Grant ${i}`, `promo:${randomUUID()}`);
     const seen: LedgerLine[] = [];
     let cursor: string | null = '';
     let pages = 0;
@@ -153,7 +157,10 @@ describe.each(testDatabases())('credits history (%s)', (database) => {
     };
     await bad('/api/credits/history?kind=bitcoin', 'kind: must be one of generation');
     await bad('/api/credits/history?cursor=nonsense', 'cursor: is not a page of this list');
-    await bad(`/api/credits/history?cursor=${encodeURIComponent(encodeHistoryCursor({ at: '2026-13-45 99:00:00+00', id: randomUUID() }))}`, 'cursor');
+    await bad(
+      `/api/credits/history?cursor=${encodeURIComponent(encodeHistoryCursor({ at: '2026-13-45 99:00:00+00', id: randomUUID() }))}`,
+      'cursor',
+    );
     await bad("/api/credits/history?cursor=2026-01-01 00:00:00+00|1' or 1=1", 'cursor');
     await bad('/api/credits/spend?days=365', 'days: must be 30 or 90');
     await bad('/api/credits/history.csv?kind=nope', 'kind');

@@ -286,7 +286,12 @@ describe('fuzzing every endpoint with hostile input', () => {
       body: () => ({ generation_ids: [randomUUID()] }),
       fields: ['generation_ids', 'generation_ids.0'],
     },
-    { method: 'POST', path: `/api/teams/${randomUUID()}/invites`, body: () => ({ text: 'a@example.com', send: false }), fields: ['text', 'send'] },
+    {
+      method: 'POST',
+      path: `/api/teams/${randomUUID()}/invites`,
+      body: () => ({ text: 'a@example.com', send: false }),
+      fields: ['text', 'send'],
+    },
     {
       method: 'POST',
       path: `/api/teams/${randomUUID()}/open-links`,
@@ -316,7 +321,7 @@ describe('fuzzing every endpoint with hostile input', () => {
         }
       }
     }
-     // Some 1,500 requests, one at a time.
+    // Some 1,500 requests, one at a time.
   }, 180_000);
 
   it('answers malformed whole bodies and other encodings with a 4xx', async () => {
@@ -345,7 +350,13 @@ describe('fuzzing every endpoint with hostile input', () => {
     for (const field of Object.keys(valid)) {
       for (const [name, value] of HOSTILE) {
         const body = JSON.stringify({ ...valid, [field]: value });
-        await probe('POST', '/api/credits/top-ups/return', { body, type: 'application/json' }, new RegExp(`^${field}\\b|could not be checked`), `${field} = ${name}`);
+        await probe(
+          'POST',
+          '/api/credits/top-ups/return',
+          { body, type: 'application/json' },
+          new RegExp(`^${field}\\b|could not be checked`),
+          `${field} = ${name}`,
+        );
       }
     }
     for (const [name, body, type] of HOSTILE_BODIES)

@@ -213,7 +213,9 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
       (await smtp.waitFor(email, count)).filter((m) => m.mail.subject === 'Your Likeness password was changed');
 
     // A wrong current password changes nothing and tells nobody.
-    expect((await client.post('/api/auth/change-password', { currentPassword: 'not-the-password-1', newPassword: STRONG })).status).toBe(400);
+    expect((await client.post('/api/auth/change-password', { currentPassword: 'not-the-password-1', newPassword: STRONG })).status).toBe(
+      400,
+    );
     expect((await client.post('/api/auth/change-password', { currentPassword: 'correct-horse-1', newPassword: STRONG })).status).toBe(200);
     const [onProfile] = await changedMails(2);
     expect(onProfile.mail.text).toContain('was changed on your profile');

@@ -41,7 +41,9 @@ const folders: string[] = [];
 afterAll(() => folders.forEach((f) => rmSync(f, { recursive: true, force: true })));
 
 const jpeg = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 90, b: 40 } } }).jpeg().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 90, b: 40 } } })
+    .jpeg()
+    .toBuffer();
 
 type Ledger = { delta: number; reason: string; key: string }[];
 
@@ -147,7 +149,11 @@ async function setUp(credits: number, specs: SourceSpec[] = []) {
   const sources = await Promise.all(specs.map((spec) => source(storage, spec)));
   const { store, state } = stubStore(credits, sources);
   const engine = stubEngine();
-  const leases = { held: new Set<string>(), hold: (_: string, id: string) => void leases.held.add(id), drop: (_: string, id: string) => void leases.held.delete(id) };
+  const leases = {
+    held: new Set<string>(),
+    hold: (_: string, id: string) => void leases.held.add(id),
+    drop: (_: string, id: string) => void leases.held.delete(id),
+  };
   const runner = createPaidCallRunner({
     store,
     images: createGeneratedImages({ storage, logger: createLogger('silent') }),
@@ -208,7 +214,8 @@ async function source(storage: StorageProvider, opts: SourceSpec): Promise<Gener
   };
 }
 
-const generateRequest = (overrides: Record<string, unknown> = {}) => generationRequestSchema.parse(generationRequestBody({ seed: 9, ...overrides }));
+const generateRequest = (overrides: Record<string, unknown> = {}) =>
+  generationRequestSchema.parse(generationRequestBody({ seed: 9, ...overrides }));
 const editRequest = (sourceId: string) =>
   editRequestSchema.parse(generationRequestBody({ prompt: 'the same cliff in snow', seed: 11, source_id: sourceId, strength: 0.55 }));
 
@@ -218,14 +225,27 @@ describe('the generation service (stubbed store)', () => {
     const answer = await ctx.generations.create(USER, generateRequest());
 
     expect(ctx.state.credits).toBe(25 - CREDIT_COSTS.generation);
-    expect(ctx.state.ledger).toEqual([{ delta: -CREDIT_COSTS.generation, reason: 'Image generation', key: expect.stringMatching(/^generation:/) }]);
+    expect(ctx.state.ledger).toEqual([
+      { delta: -CREDIT_COSTS.generation, reason: 'Image generation', key: expect.stringMatching(/^generation:/) },
+    ]);
     const [job] = [...ctx.state.jobs.values()];
     expect(job.status).toBe('SUCCEEDED');
     expect(ctx.engine.calls).toHaveLength(1);
-    expect(ctx.engine.calls[0].input).toMatchObject({ prompt: 'a lighthouse on a cliff at dusk', seed: 9, imageSize: { width: 512, height: 512 } });
+    expect(ctx.engine.calls[0].input).toMatchObject({
+      prompt: 'a lighthouse on a cliff at dusk',
+      seed: 9,
+      imageSize: { width: 512, height: 512 },
+    });
 
     const [saved] = ctx.state.saved;
-    expect(saved).toMatchObject({ userId: USER, prompt: 'a lighthouse on a cliff at dusk', seed: '4242', width: 512, height: 512, status: 'ACTIVE' });
+    expect(saved).toMatchObject({
+      userId: USER,
+      prompt: 'a lighthouse on a cliff at dusk',
+      seed: '4242',
+      width: 512,
+      height: 512,
+      status: 'ACTIVE',
+    });
     expect(await ctx.storedKeys()).toEqual([`generations/${USER}/${saved.id}.jpeg`]);
     expect(answer.images).toEqual([{ url: saved.imageUrl, width: 512, height: 512, content_type: 'image/jpeg' }]);
     expect(answer.generation.id).toBe(saved.id);
@@ -248,7 +268,9 @@ describe('the generation service (stubbed store)', () => {
     const [debit, refund] = ctx.state.ledger;
     expect(refund).toEqual({ delta: CREDIT_COSTS.generation, reason: 'Refund: image generation failed', key: `refund:${debit.key}` });
     expect(ctx.state.ledger).toHaveLength(2);
-    expect([...ctx.state.jobs.values()]).toEqual([expect.objectContaining({ status: 'FAILED', error: 'fal answered HTTP 500: check FAL_KEY' })]);
+    expect([...ctx.state.jobs.values()]).toEqual([
+      expect.objectContaining({ status: 'FAILED', error: 'fal answered HTTP 500: check FAL_KEY' }),
+    ]);
     expect(ctx.state.saved).toEqual([]);
     expect(await ctx.storedKeys()).toEqual([]);
     expect(ctx.leases.held.size).toBe(0);
@@ -306,30 +328,38 @@ describe('the generation service (stubbed store)', () => {
 });
 
 describe('the finishing service (stubbed store)', () => {
-  it.each([2, 4] as const)('upscales %i×: charges that factor exactly once, renders the stored source and links the new row to it', async (factor) => {
-    const ctx = await setUp(30, [{ likeness: 81 }]);
-    const [original] = ctx.sources;
-    const { state } = ctx;
-    const answer = await ctx.finishing.upscale(USER, upscaleRequestSchema.parse({ generation_id: original.generation.id, factor }));
+  it.each([2, 4] as const)(
+    'upscales %i×: charges that factor exactly once, renders the stored source and links the new row to it',
+    async (factor) => {
+      const ctx = await setUp(30, [{ likeness: 81 }]);
+      const [original] = ctx.sources;
+      const { state } = ctx;
+      const answer = await ctx.finishing.upscale(USER, upscaleRequestSchema.parse({ generation_id: original.generation.id, factor }));
 
-    const cost = factor === 2 ? CREDIT_COSTS.upscale2x : CREDIT_COSTS.upscale4x;
-    expect(state.credits).toBe(30 - cost);
-    expect(state.ledger).toEqual([{ delta: -cost, reason: `Image upscale ${factor}×`, key: expect.stringMatching(/^generation:/) }]);
-    const [call] = ctx.engine.calls;
-    expect(call.kind).toBe('upscale');
-    expect(call.input).toMatchObject({ factor, seed: 77, prompt: original.generation.prompt, image: { width: 256, height: 256, contentType: 'image/jpeg' } });
-    expect((await sharp((call.input as UpscaleInput).image.data).metadata()).width).toBe(256);
-    expect(state.saved[0]).toMatchObject({
-      sourceId: original.generation.id,
-      derivation: 'upscale',
-      upscaleFactor: factor,
-      width: 256 * factor,
-      likeness: 81,
-      likenessVerdict: 'strong',
-      seed: '77',
-    });
-    expect(answer.generation.source).toMatchObject({ id: original.generation.id, kind: 'upscale', factor });
-  });
+      const cost = factor === 2 ? CREDIT_COSTS.upscale2x : CREDIT_COSTS.upscale4x;
+      expect(state.credits).toBe(30 - cost);
+      expect(state.ledger).toEqual([{ delta: -cost, reason: `Image upscale ${factor}×`, key: expect.stringMatching(/^generation:/) }]);
+      const [call] = ctx.engine.calls;
+      expect(call.kind).toBe('upscale');
+      expect(call.input).toMatchObject({
+        factor,
+        seed: 77,
+        prompt: original.generation.prompt,
+        image: { width: 256, height: 256, contentType: 'image/jpeg' },
+      });
+      expect((await sharp((call.input as UpscaleInput).image.data).metadata()).width).toBe(256);
+      expect(state.saved[0]).toMatchObject({
+        sourceId: original.generation.id,
+        derivation: 'upscale',
+        upscaleFactor: factor,
+        width: 256 * factor,
+        likeness: 81,
+        likenessVerdict: 'strong',
+        seed: '77',
+      });
+      expect(answer.generation.source).toMatchObject({ id: original.generation.id, kind: 'upscale', factor });
+    },
+  );
 
   it('charges a double-clicked upscale once: both calls get the one answer', async () => {
     const ctx = await setUp(30, [{}]);
@@ -346,7 +376,9 @@ describe('the finishing service (stubbed store)', () => {
     const ctx = await setUp(30, [{ stored: false }]);
     const [original] = ctx.sources;
     const { state } = ctx;
-    await expect(ctx.finishing.upscale(USER, upscaleRequestSchema.parse({ generation_id: original.generation.id, factor: 4 }))).rejects.toMatchObject({
+    await expect(
+      ctx.finishing.upscale(USER, upscaleRequestSchema.parse({ generation_id: original.generation.id, factor: 4 })),
+    ).rejects.toMatchObject({
       status: 410,
       code: 'source_missing',
       message: `The original file of this image is no longer stored, so it cannot be upscaled. Your ${CREDIT_COSTS.upscale4x} credits were refunded.`,
@@ -363,12 +395,16 @@ describe('the finishing service (stubbed store)', () => {
     const ctx = await setUp(30, [{ userId: OTHER }, { width: 1536 }]);
     const [theirs, large] = ctx.sources;
     const { state } = ctx;
-    await expect(ctx.finishing.upscale(USER, upscaleRequestSchema.parse({ generation_id: theirs.generation.id, factor: 2 }))).rejects.toMatchObject({
+    await expect(
+      ctx.finishing.upscale(USER, upscaleRequestSchema.parse({ generation_id: theirs.generation.id, factor: 2 })),
+    ).rejects.toMatchObject({
       status: 404,
       message: 'That image is not one of your generations, or it was deleted.',
     });
     await expect(ctx.finishing.edit(USER, editRequest(theirs.generation.id))).rejects.toMatchObject({ status: 404 });
-    await expect(ctx.finishing.upscale(USER, upscaleRequestSchema.parse({ generation_id: large.generation.id, factor: 4 }))).rejects.toMatchObject({
+    await expect(
+      ctx.finishing.upscale(USER, upscaleRequestSchema.parse({ generation_id: large.generation.id, factor: 4 })),
+    ).rejects.toMatchObject({
       status: 422,
       code: 'upscale_too_large',
     });
@@ -382,8 +418,16 @@ describe('the finishing service (stubbed store)', () => {
     const { state } = ctx;
     const answer = await ctx.finishing.edit(USER, editRequest(original.generation.id));
     expect(state.credits).toBe(25 - CREDIT_COSTS.edit);
-    expect(ctx.engine.calls[0]).toMatchObject({ kind: 'edit', input: { prompt: 'the same cliff in snow', strength: 0.55, seed: 11, image: { width: 256 } } });
-    expect(state.saved[0]).toMatchObject({ sourceId: original.generation.id, derivation: 'edit', editStrength: 0.55, prompt: 'the same cliff in snow' });
+    expect(ctx.engine.calls[0]).toMatchObject({
+      kind: 'edit',
+      input: { prompt: 'the same cliff in snow', strength: 0.55, seed: 11, image: { width: 256 } },
+    });
+    expect(state.saved[0]).toMatchObject({
+      sourceId: original.generation.id,
+      derivation: 'edit',
+      editStrength: 0.55,
+      prompt: 'the same cliff in snow',
+    });
     expect(answer.generation.source).toMatchObject({ id: original.generation.id, kind: 'edit', strength: 0.55 });
 
     ctx.engine.answerWith(async () => {

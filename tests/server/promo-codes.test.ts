@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROMO_TEXTS } from '@common/promo.ts';
 import { promoCodes, rateLimits, users } from '../../server/db/schema.ts';
 import { admin } from '../helpers/admin.ts';
-import { createScratchDatabase, startTestServer, TEST_AUTH_SECRET, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+import {
+  createScratchDatabase,
+  startTestServer,
+  TEST_AUTH_SECRET,
+  testDatabases,
+  type TestClient,
+  type TestServer,
+} from '../helpers/server.ts';
 
 /** Issue 50 item 3: promo codes, created by an operator and redeemed on the credits page. */
 
@@ -47,8 +54,17 @@ describe.each(testDatabases())('promo codes (%s)', (database) => {
     const other = await ts.signUp();
     expect(await redeem(client, 'NO-SUCH-CODE')).toMatchObject({ status: 404, body: { message: PROMO_TEXTS.unknown } });
     const expired = uniqueCode('OLD');
-    await ts.rt.promoCodes.create({ code: expired, credits: 5, maxRedemptions: 5, expiresAt: new Date(Date.now() + 60_000), accountId: null });
-    await ts.rt.db.update(promoCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(promoCodes.code, expired));
+    await ts.rt.promoCodes.create({
+      code: expired,
+      credits: 5,
+      maxRedemptions: 5,
+      expiresAt: new Date(Date.now() + 60_000),
+      accountId: null,
+    });
+    await ts.rt.db
+      .update(promoCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(promoCodes.code, expired));
     expect(await redeem(client, expired)).toMatchObject({ status: 410, body: { message: PROMO_TEXTS.expired } });
     const single = uniqueCode('ONE');
     await ts.rt.promoCodes.create({ code: single, credits: 5, maxRedemptions: 1, expiresAt: null, accountId: null });
@@ -92,7 +108,8 @@ describe.each(testDatabases())('promo codes (%s)', (database) => {
     for (let i = 0; i < 10; i++) expect((await redeem(client, `NOPE${i}X`)).status).toBe(404);
     expect(await redeem(client, 'NOPE11X')).toMatchObject({ status: 429, body: { message: PROMO_TEXTS.tooMany } });
     const ids = await accounts(11);
-    for (const id of ids.slice(0, 10)) await expect(ts.rt.promoCodes.redeem(id, 'NOPEADDR', '203.0.113.9')).rejects.toThrow(PROMO_TEXTS.unknown);
+    for (const id of ids.slice(0, 10))
+      await expect(ts.rt.promoCodes.redeem(id, 'NOPEADDR', '203.0.113.9')).rejects.toThrow(PROMO_TEXTS.unknown);
     await expect(ts.rt.promoCodes.redeem(ids[10], 'NOPEADDR', '203.0.113.9')).rejects.toThrow(PROMO_TEXTS.tooMany);
   });
 });
@@ -111,10 +128,12 @@ describe('npm run admin -- promo (postgres)', () => {
 
   it('creates, lists and disables codes, refusing bad amounts, dates and duplicates with a clear message', async () => {
     const env = { DATABASE_URL: scratch.url, AUTH_SECRET: TEST_AUTH_SECRET };
-    expect(await admin(env, 'promo', 'create', ' spring 26 ', '--credits', '500', '--max', '100', '--expires', '2099-01-31')).toMatchObject({
-      code: 0,
-      out: 'Created SPRING26: 500 credits, 0/100 redeemed, expires 2099-01-31T23:59:59.000Z, any account.',
-    });
+    expect(await admin(env, 'promo', 'create', ' spring 26 ', '--credits', '500', '--max', '100', '--expires', '2099-01-31')).toMatchObject(
+      {
+        code: 0,
+        out: 'Created SPRING26: 500 credits, 0/100 redeemed, expires 2099-01-31T23:59:59.000Z, any account.',
+      },
+    );
     for (const [args, message] of [
       [['--credits', '-5', '--max', '1'], '--credits must be a whole number'],
       [['--credits', '0', '--max', '1'], 'credits: must be a whole number from 1 to 100,000'],
@@ -130,7 +149,10 @@ describe('npm run admin -- promo (postgres)', () => {
       expect(result.code, args.join(' ')).not.toBe(0);
       expect(result.err, args.join(' ')).toContain(message);
     }
-    expect(await admin(env, 'promo', 'create', 'Spring26', '--credits', '5', '--max', '1')).toMatchObject({ code: 65, err: 'A promo code SPRING26 exists already.' });
+    expect(await admin(env, 'promo', 'create', 'Spring26', '--credits', '5', '--max', '1')).toMatchObject({
+      code: 65,
+      err: 'A promo code SPRING26 exists already.',
+    });
     expect((await admin(env, 'promo', 'disable', 'spring26')).out).toMatch(/^Disabled SPRING26: .*DISABLED/);
     expect(await admin(env, 'promo', 'disable', 'NOPE')).toMatchObject({ code: 1, err: PROMO_TEXTS.unknown });
     const list = await admin(env, 'promo', 'list');

@@ -25,7 +25,11 @@ describe.each(testDatabases())('top-ups (%s)', (database) => {
 
   const balance = (userId: string) => ts.rt.credits.balance(userId);
   const webhook = (event: { body: string; signature: string }) =>
-    fetch(`${ts.url}/api/webhooks/sandbox`, { method: 'POST', body: event.body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: event.signature } });
+    fetch(`${ts.url}/api/webhooks/sandbox`, {
+      method: 'POST',
+      body: event.body,
+      headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: event.signature },
+    });
 
   /** Starts a checkout of `pack`, pays it, and answers the signed return address (the webhook has been delivered). */
   async function buy(client: TestClient, pack: string) {
@@ -91,16 +95,26 @@ describe.each(testDatabases())('top-ups (%s)', (database) => {
     await buy(client, 'PACK_1500');
     const [row] = await ts.rt.db.select().from(topUpPurchases).where(eq(topUpPurchases.userId, userId));
     await ts.rt.credits.debit(userId, 1000, 'Image generation', `generation:${crypto.randomUUID()}`);
-    const refund = sandbox.signedEvent('refund.created', { id: 'ref_1', object: 'refund', transaction: row.transactionId, mode: 'sandbox' });
+    const refund = sandbox.signedEvent('refund.created', {
+      id: 'ref_1',
+      object: 'refund',
+      transaction: row.transactionId,
+      mode: 'sandbox',
+    });
     expect((await webhook(refund)).status).toBe(200);
     expect(await balance(userId)).toBe(0);
     // A chargeback of the same order later, and the refund replayed: nothing more is taken.
     await ts.rt.credits.grant(userId, 300, 'Promo', `promo:${crypto.randomUUID()}`);
-    expect((await webhook(sandbox.signedEvent('dispute.created', { id: 'dp_1', object: 'dispute', transaction: row.transactionId })))).toMatchObject({ status: 200 });
+    expect(
+      await webhook(sandbox.signedEvent('dispute.created', { id: 'dp_1', object: 'dispute', transaction: row.transactionId })),
+    ).toMatchObject({ status: 200 });
     expect((await webhook(refund)).status).toBe(200);
     expect(await balance(userId)).toBe(300);
     const { lines } = (await (await client.get('/api/credits/history')).json()) as HistoryPage;
-    expect(lines.find((l) => l.kind === 'adjustment')).toMatchObject({ amount: -500, reason: 'Top-up refunded: 500 unspent credits removed' });
+    expect(lines.find((l) => l.kind === 'adjustment')).toMatchObject({
+      amount: -500,
+      reason: 'Top-up refunded: 500 unspent credits removed',
+    });
     const [after] = await ts.rt.db.select().from(topUpPurchases).where(eq(topUpPurchases.userId, userId));
     expect(after).toMatchObject({ reversedCredits: 500, reversedAt: expect.any(Date) });
   });
@@ -111,7 +125,9 @@ describe.each(testDatabases())('top-ups (%s)', (database) => {
       const res = await client.post('/api/credits/top-ups', { pack });
       expect(res.status, pack).toBe(400);
     }
-    expect(((await (await client.post('/api/credits/top-ups', { pack: 'PACK_9' })).json()) as { message: string }).message).toBe('pack: Choose one of the credit packs.');
+    expect(((await (await client.post('/api/credits/top-ups', { pack: 'PACK_9' })).json()) as { message: string }).message).toBe(
+      'pack: Choose one of the credit packs.',
+    );
     expect((await client.post('/api/credits/top-ups', [1, 2])).status).toBe(400);
 
     const other = await ts.signUp();
@@ -120,7 +136,11 @@ describe.each(testDatabases())('top-ups (%s)', (database) => {
     const notMine = await client.post('/api/credits/top-ups/return', params);
     expect(notMine.status).toBe(403);
     // The same address with the product changed to a bigger pack, or without its signature: refused.
-    for (const forged of [{ ...params, product_id: 'prod_sandbox_topup_pack_5000', order_id: 'ord_forged' }, { ...params, signature: '0'.repeat(64) }, { order_id: 'x' }]) {
+    for (const forged of [
+      { ...params, product_id: 'prod_sandbox_topup_pack_5000', order_id: 'ord_forged' },
+      { ...params, signature: '0'.repeat(64) },
+      { order_id: 'x' },
+    ]) {
       const res = await other.client.post('/api/credits/top-ups/return', forged);
       expect(res.status).toBe(400);
       expect(((await res.json()) as { message: string }).message).toContain('could not be checked');

@@ -145,7 +145,10 @@ export function createSandboxProvider(opts: { webhookSecret: string; publicUrl?:
     },
 
     async createTopUpCheckout(request) {
-      const id = seal({ k: request.pack, u: request.userId, e: request.email, s: request.successUrl, r: request.requestId }, CHECKOUT_TTL_MS);
+      const id = seal(
+        { k: request.pack, u: request.userId, e: request.email, s: request.successUrl, r: request.requestId },
+        CHECKOUT_TTL_MS,
+      );
       return `${request.serverUrl}/sandbox/top-up/${id}`;
     },
 
