@@ -8,8 +8,19 @@ import { BUILD_MODE_FILE, buildMode } from './build-mode.mjs';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const bin = (name) => join(root, 'node_modules', '.bin', name);
-/** The project's pinned Node (node_modules/.bin/node), whatever node started this script. */
-export const node = existsSync(bin('node')) ? bin('node') : process.execPath;
+/**
+ * The project's pinned Node (node_modules/.bin/node), whatever node started this script. Missing only when the
+ * `node` package's install script did not run (package.json's allowScripts must approve it); the machine's own
+ * Node is older and breaks the image checks, so say so instead of falling back to it.
+ */
+export const node = bin('node');
+if (!existsSync(node)) {
+  console.error(
+    "The project's Node is missing (node_modules/.bin/node): the `node` package's install script did not run. " +
+      'Keep "node": true in package.json\'s allowScripts, then run `npm rebuild node`.',
+  );
+  process.exit(1);
+}
 
 /** Child processes of `run` still running (a script stopping early ends them first). */
 export const running = new Set();
