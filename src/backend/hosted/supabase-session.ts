@@ -30,10 +30,12 @@ export function openSupabaseSession(
       return token;
     },
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    // Lists are retried by the query layer; one retry policy is enough.
-    db: { retry: false },
     realtime: opts.realtime,
   });
+  // Lists are retried by the query layer; one retry policy is enough. supabase-js 2.109 (the last that npm
+  // installs on Node 20 without an engines warning) has no `db.retry` option yet; its PostgREST client reads
+  // this field for every query it builds.
+  (supabase as unknown as { rest: { retry?: boolean } }).rest.retry = false;
 
   const refresh = setInterval(() => {
     supabase.realtime.setAuth().catch((err: unknown) => console.warn('Could not refresh the realtime token', err));
