@@ -5,108 +5,41 @@
  * the hosted page shows each photo's likeness and its queue position too — a position that counts other people's
  * photos, which the person cannot read — equal to what the local server answers for the same rows.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSupabaseSession } from '@/backend/hosted/supabase-session';
-import { shootCost } from '@common/photo-shoots';
-import { openDatabase, type Database } from '../../server/db/index.ts';
 import { generations } from '../../server/db/schema.ts';
 import { createLogger } from '../../server/logger.ts';
 import { createEventBus, type EventBus } from '../../server/realtime/event-bus.ts';
 import { shootsRepository } from '../../server/repositories/shoots.repository.ts';
 import { createCreditsService } from '../../server/services/credits.service.ts';
-import { readCatalogue, seedCatalogue } from '../../server/services/packs.service.ts';
 import { createShootsService, type ShootsService } from '../../server/services/shoots.service.ts';
-import { startSupabaseFakes, type SupabaseFakes } from '../fakes/supabase-stack.ts';
-import { createClerkTestKeys, type ClerkTestKeys } from '../helpers/clerk.ts';
-import { clerkClaims, createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
-import { sessionUser } from '../support/fake-backend.ts';
+import { startHostedShoots, type HostedShoots } from '../helpers/hosted-shoots.ts';
+import { clerkClaims } from '../helpers/supabase-db.ts';
 
 describe('one shoot view: hosted reads likeness and queue position equal to the local server (postgres + RLS)', () => {
-  let db: SupabaseTestDatabase;
-  let clerk: ClerkTestKeys;
-  let fakes: SupabaseFakes;
-  let server: Database;
+  let world: HostedShoots;
   let events: EventBus;
   let shoots: ShootsService;
-  const sessions: { close(): void }[] = [];
-  const catalogue = readCatalogue();
   const logger = createLogger('silent');
 
   beforeAll(async () => {
-    db = await createSupabaseDatabase();
-    clerk = createClerkTestKeys();
-    fakes = await startSupabaseFakes({ databaseUrl: db.url, jwtKey: clerk.publicKeyPem });
-    // The server's own connection (as the tables' owner) and its shoots service, as local mode runs it.
-    server = await openDatabase({ databaseUrl: db.url, dataDir: '/nonexistent', logger });
-    await seedCatalogue(server.db, catalogue);
-    events = await createEventBus(server, logger);
-    const credits = createCreditsService({ db: server.db, events });
-    shoots = createShootsService({ db: server.db, credits, events, logger, wake: () => undefined });
+    world = await startHostedShoots('view');
+    // The server's shoots service, as local mode runs it.
+    events = await createEventBus(world.server, logger);
+    const credits = createCreditsService({ db: world.server.db, events });
+    shoots = createShootsService({ db: world.server.db, credits, events, logger, wake: () => undefined });
   }, 60_000);
   afterAll(async () => {
-    for (const s of sessions) s.close();
     await events?.close();
-    await server?.close();
-    await fakes?.stop();
-    await db?.drop();
+    await world?.stop();
   });
 
-  async function person(name: string) {
-    const clerkId = `user_view_${name}_${randomUUID().slice(0, 8)}`;
-    const session = openSupabaseSession(
-      { publishableKey: 'pk_test_x', supabaseUrl: fakes.url, supabaseAnonKey: fakes.anonKey, apiUrl: '' },
-      () => clerk.mint({ sub: clerkId }),
-    );
-    sessions.push(session);
-    const me = await session.data.syncUser(
-      sessionUser({ id: clerkId, fullName: name, primaryEmailAddress: { emailAddress: `${clerkId}@example.com` } }),
-    );
-    const {
-      rows: [character],
-    } = await db.owner.query<{ id: string }>(
-      `insert into lora_trainings (user_id, character_name, trigger_word, status, lora_file_url, request_id)
-       values ($1, $2, 'ohwx', 'COMPLETED', $3, $4) returning id`,
-      [me.id, `${name}'s character`, `/media/loras/${me.id}/lora.safetensors`, randomUUID()],
-    );
-    return { me, session, clerkId, characterId: character.id, characterName: `${name}'s character` };
-  }
-
-  /** A shoot of the first pack, all queued, written as the server starts one. */
-  async function startShoot(owner: Awaited<ReturnType<typeof person>>) {
-    const pack = catalogue.packs[0];
-    const id = randomUUID();
-    await shootsRepository.insertShoot(
-      server.db,
-      {
-        id,
-        userId: owner.me.id,
-        packId: pack.id,
-        loraId: owner.characterId,
-        packName: pack.name,
-        characterName: owner.characterName,
-        photoCount: pack.prompts.length,
-        cost: shootCost(pack.prompts.length),
-      },
-      pack.prompts.map((prompt, position) => ({
-        shootId: id,
-        userId: owner.me.id,
-        position,
-        prompt,
-        width: 832,
-        height: 1216,
-        seed: position,
-      })),
-    );
-    return { id, photos: await shootsRepository.listPhotos(server.db, id) };
-  }
-
   it('every photo of a shoot in progress is the same in both modes: kept image, deleted, likeness, queue position', async () => {
-    const ann = await person('ann');
-    const bob = await person('bob');
+    const { db, server, clerk, fakes } = world;
+    const ann = await world.person('ann');
+    const bob = await world.person('bob');
     // Bob's shoot was queued first: his photos start before Ann's at the same position, and Ann cannot read them.
-    const bobs = await startShoot(bob);
-    const anns = await startShoot(ann);
+    const bobs = await world.insertShoot(bob);
+    const anns = await world.insertShoot(ann);
     const [landed, weak, deletedSince, failed, rendering, waiting] = anns.photos;
 
     // As the runner lands photos: the generation (the photo's id, in the shoot, with its likeness), then the photo.

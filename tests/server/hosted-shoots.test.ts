@@ -8,101 +8,43 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '@/backend/api-error';
-import { openSupabaseSession } from '@/backend/hosted/supabase-session';
 import { shootCost } from '@common/photo-shoots';
-import { openDatabase, type Database } from '../../server/db/index.ts';
-import { createLogger } from '../../server/logger.ts';
 import { generations } from '../../server/db/schema.ts';
 import { shootsRepository } from '../../server/repositories/shoots.repository.ts';
-import { readCatalogue, seedCatalogue } from '../../server/services/packs.service.ts';
 import { toPackView } from '../../server/services/shoots.service.ts';
-import { startSupabaseFakes, type SupabaseFakes } from '../fakes/supabase-stack.ts';
-import { createClerkTestKeys, type ClerkTestKeys } from '../helpers/clerk.ts';
-import { ANON, createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
-import { sessionUser } from '../support/fake-backend.ts';
+import { startHostedShoots, type HostedPerson, type HostedShoots } from '../helpers/hosted-shoots.ts';
+import { ANON } from '../helpers/supabase-db.ts';
 
 describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS, PostgREST fake)', () => {
-  let db: SupabaseTestDatabase;
-  let clerk: ClerkTestKeys;
-  let fakes: SupabaseFakes;
-  let server: Database;
-  const sessions: { close(): void }[] = [];
-  const catalogue = readCatalogue();
-  const hiddenPack = catalogue.packs[1].id;
+  let world: HostedShoots;
+  let db: HostedShoots['db'];
+  let clerk: HostedShoots['clerk'];
+  let fakes: HostedShoots['fakes'];
+  let server: HostedShoots['server'];
+  let catalogue: HostedShoots['catalogue'];
+  let hiddenPack: string;
+  const person = (name: string) => world.person(name);
 
   beforeAll(async () => {
-    db = await createSupabaseDatabase();
-    clerk = createClerkTestKeys();
-    fakes = await startSupabaseFakes({ databaseUrl: db.url, jwtKey: clerk.publicKeyPem });
-    // The server's own connection to the same database (as the tables' owner), as in production.
-    server = await openDatabase({ databaseUrl: db.url, dataDir: '/nonexistent', logger: createLogger('silent') });
-    await seedCatalogue(server.db, catalogue);
+    world = await startHostedShoots('shoots');
+    ({ db, clerk, fakes, server, catalogue } = world);
+    hiddenPack = catalogue.packs[1].id;
     await shootsRepository.setHidden(server.db, hiddenPack, true);
   }, 60_000);
   afterAll(async () => {
-    for (const s of sessions) s.close();
-    await server?.close();
-    await fakes?.stop();
-    await db?.drop();
+    await world?.stop();
   });
-
-  /** A signed-in person (their users row made by the SPA's own sync) with a completed character. */
-  async function person(name: string) {
-    const clerkId = `user_shoots_${name}_${randomUUID().slice(0, 8)}`;
-    const session = openSupabaseSession(
-      { publishableKey: 'pk_test_x', supabaseUrl: fakes.url, supabaseAnonKey: fakes.anonKey, apiUrl: '' },
-      () => clerk.mint({ sub: clerkId }),
-    );
-    sessions.push(session);
-    const me = await session.data.syncUser(
-      sessionUser({ id: clerkId, fullName: name, primaryEmailAddress: { emailAddress: `${clerkId}@example.com` } }),
-    );
-    const {
-      rows: [character],
-    } = await db.owner.query<{ id: string }>(
-      `insert into lora_trainings (user_id, character_name, trigger_word, status, lora_file_url, request_id)
-       values ($1, $2, 'ohwx', 'COMPLETED', $3, $4) returning id`,
-      [me.id, `${name}'s character`, `/media/loras/${me.id}/lora.safetensors`, randomUUID()],
-    );
-    return { me, session, characterId: character.id, characterName: `${name}'s character` };
-  }
 
   /**
    * A shoot of `packIndex`'s pack as the server writes it (shootsRepository.insertShoot), `minutesAgo` old,
    * with its first photo landed and its second failed when `progress` says so.
    */
-  async function shoot(
-    owner: Awaited<ReturnType<typeof person>>,
-    packIndex: number,
-    minutesAgo: number,
-    progress: 'queued' | 'partly' | 'done',
-  ) {
-    const pack = catalogue.packs[packIndex];
-    const id = randomUUID();
-    await shootsRepository.insertShoot(
-      server.db,
-      {
-        id,
-        userId: owner.me.id,
-        packId: pack.id,
-        loraId: owner.characterId,
-        packName: pack.name,
-        characterName: owner.characterName,
-        photoCount: pack.prompts.length,
-        cost: shootCost(pack.prompts.length),
-        createdAt: new Date(Date.now() - minutesAgo * 60_000),
-      },
-      pack.prompts.map((prompt, position) => ({
-        shootId: id,
-        userId: owner.me.id,
-        position,
-        prompt,
-        width: 832,
-        height: 1216,
-        seed: 1000 + position,
-      })),
-    );
-    const photos = await shootsRepository.listPhotos(server.db, id);
+  async function shoot(owner: HostedPerson, packIndex: number, minutesAgo: number, progress: 'queued' | 'partly' | 'done') {
+    const { id, pack, photos } = await world.insertShoot(owner, {
+      packIndex,
+      createdAt: new Date(Date.now() - minutesAgo * 60_000),
+      firstSeed: 1000,
+    });
     // As the runner lands a photo: its generation (the photo's id, in the shoot), then the photo.
     const land = async (photo: (typeof photos)[number], imageUrl: string) => {
       await server.db
