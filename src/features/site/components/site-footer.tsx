@@ -13,6 +13,32 @@ const linkClass = 'rounded-sm text-fg-muted transition-colors hover:text-fg';
 const iconClass =
   'grid size-9 place-items-center rounded-full border border-border text-fg-muted transition-colors hover:border-border-strong hover:text-fg';
 
+/** The link columns; Careers is a button that goes to sign-in, as the spec's footer has it. */
+const FOOTER_COLUMNS: { title: string; links: { label: string; to: string; button?: boolean }[] }[] = [
+  {
+    title: 'Product',
+    links: [
+      { label: 'Features', to: `/#${SECTION_IDS.features}` },
+      { label: 'Pricing', to: '/pricing' },
+    ],
+  },
+  {
+    title: 'Company',
+    links: [
+      { label: 'About', to: '/about' },
+      { label: 'Blog', to: '/blog' },
+      { label: 'Careers', to: '/login', button: true },
+    ],
+  },
+  {
+    title: 'Legal',
+    links: [
+      { label: 'Terms', to: '/terms-of-service' },
+      { label: 'Privacy', to: '/privacy-policy' },
+    ],
+  },
+];
+
 function Column({ title, children }: { title: string; children: ReactNode }) {
   return (
     <div>
@@ -64,53 +90,25 @@ export function SiteFooter() {
           </ul>
         </div>
         <div className="grid grid-cols-3 gap-6">
-          <nav aria-label="Product">
-            <Column title="Product">
-              <li>
-                <Link to={`/#${SECTION_IDS.features}`} className={linkClass}>
-                  Features
-                </Link>
-              </li>
-              <li>
-                <Link to="/pricing" className={linkClass}>
-                  Pricing
-                </Link>
-              </li>
-            </Column>
-          </nav>
-          <nav aria-label="Company">
-            <Column title="Company">
-              <li>
-                <Link to="/about" className={linkClass}>
-                  About
-                </Link>
-              </li>
-              <li>
-                <Link to="/blog" className={linkClass}>
-                  Blog
-                </Link>
-              </li>
-              <li>
-                <button type="button" onClick={() => navigate('/login')} className={linkClass}>
-                  Careers
-                </button>
-              </li>
-            </Column>
-          </nav>
-          <nav aria-label="Legal">
-            <Column title="Legal">
-              <li>
-                <Link to="/terms-of-service" className={linkClass}>
-                  Terms
-                </Link>
-              </li>
-              <li>
-                <Link to="/privacy-policy" className={linkClass}>
-                  Privacy
-                </Link>
-              </li>
-            </Column>
-          </nav>
+          {FOOTER_COLUMNS.map(({ title, links }) => (
+            <nav key={title} aria-label={title}>
+              <Column title={title}>
+                {links.map(({ label, to, button }) => (
+                  <li key={label}>
+                    {button ? (
+                      <button type="button" onClick={() => navigate(to)} className={linkClass}>
+                        {label}
+                      </button>
+                    ) : (
+                      <Link to={to} className={linkClass}>
+                        {label}
+                      </Link>
+                    )}
+                  </li>
+                ))}
+              </Column>
+            </nav>
+          ))}
         </div>
       </div>
       <div className="border-t border-border">
