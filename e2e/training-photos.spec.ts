@@ -46,7 +46,7 @@ test('each photo gets its badge, the problems go in one tap, and the good ones t
     await expect(items(page).nth(i)).toHaveAttribute('aria-label', `Photo ${i + 1}: ${badge}`);
     await expect(items(page).nth(i).getByTestId('photo-badge')).toHaveText(badge);
   }
-  await expect(summary).toContainText('Photo 3: Blurry. The face is blurry. Use a sharper photo.');
+  await expect(summary).toContainText('Photo 3: Blurry. Use a sharper photo, taken with a steady hand.');
   // The summary sits with the spec's guidance text.
   await expect(page.getByText('Upload 10–20 high-quality photos of the same person')).toBeVisible();
   // Ten badges and their notes still fit the screen: nothing scrolls sideways.
@@ -82,7 +82,7 @@ test('a photo of someone else is named, warned about and removed in one tap; the
   await expect(items(page).nth(2)).toHaveAttribute('aria-label', 'Photo 3: Not the same person');
   await expect(items(page).nth(2).getByTestId('photo-badge')).toHaveText('Not the same person');
   await expect(summary).toContainText(
-    'Photo 3: Not the same person. This face does not match most of your photos. Use photos of one person only.',
+    'Photo 3: Not the same person. Most of your photos show someone else. Use photos of one person only.',
   );
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   await summary.evaluate((el) => el.scrollIntoView({ block: 'center' }));

@@ -207,7 +207,7 @@ describe('photo checks on the training page', () => {
       ...Array.from({ length: 8 }, (_, i) => `Photo ${i + 5}: Good`),
     ]);
     expect(within(summary).getByText('Photo 2: Blurry.')).toBeInTheDocument();
-    expect(summary).toHaveTextContent('The face is blurry. Use a sharper photo.');
+    expect(summary).toHaveTextContent('Use a sharper photo, taken with a steady hand.');
     expect(screen.getByText('Upload 10–20 high-quality photos of the same person').closest('div')).toContainElement(summary);
     // The copy checked is the photo itself here (no canvas in the test browser), one request per photo.
     expect(fake.request.mock.calls.filter(([path]) => path === '/api/trainings/check-photo')).toHaveLength(12);
@@ -257,7 +257,7 @@ describe('photo checks on the training page', () => {
         .map((li) => li.getAttribute('aria-label')),
     ).toEqual(['Photo 1: Good', 'Photo 2: Too dark', 'Photo 3: Not the same person', 'Photo 4: Good', 'Photo 5: Good']);
     expect(summary).toHaveTextContent(
-      'Photo 3: Not the same person. This face does not match most of your photos. Use photos of one person only.',
+      'Photo 3: Not the same person. Most of your photos show someone else. Use photos of one person only.',
     );
     // A warning, like the others: the form still submits.
     expect(screen.getByRole('button', { name: 'Start Training' })).toBeEnabled();
