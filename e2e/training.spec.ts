@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { trainingPhotos } from './support/training-photos';
+import { startTraining, trainingPhotos } from './support/training-photos';
 import { expect, isPhone, newUser, signUp, test, withCredits, type TestUser } from './fixtures';
 
 const SUCCESS_DESKTOP =
@@ -50,7 +50,7 @@ test('a user trains a character, watches it complete live and generates with it'
   page.on('request', (req: Request) => {
     if (req.url().endsWith('/api/image/submit-lora-training')) submitted.push(req.postDataJSON());
   });
-  await submitButton(page).click();
+  await startTraining(page);
   // The server checks the photos again first; on a fresh server that loads the image models.
   await expect(page.getByText(isPhone(page) ? SUCCESS_PHONE : SUCCESS_DESKTOP)).toBeVisible({ timeout: 60_000 });
   expect(submitted[0]).toMatchObject({
