@@ -20,9 +20,9 @@ async function signOutAndGoBack(page: Page) {
   });
   const user = await signUp(page, newUser('Robin Vale'));
   await page.goto('/app/my-generations');
-  await expect(page.getByRole('heading', { name: 'My Generations' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'My Generations' })).toBeVisible({ timeout: 30_000 });
   await page.goto('/app/profile');
-  await expect(page.getByText(user.email).first()).toBeVisible();
+  await expect(page.getByText(user.email).first()).toBeVisible({ timeout: 30_000 });
 
   const avatar = page.getByRole('button', { name: 'Account menu: Robin Vale' }).locator('visible=true');
   await (isPhone(page) ? avatar.tap() : avatar.click());

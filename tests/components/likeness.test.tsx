@@ -45,7 +45,7 @@ function generation(n: number, verdict: LikenessVerdict | null, likeness: number
   };
 }
 
-const STRONG = generation(1, 'strong', 74);
+const STRONG = { ...generation(1, 'strong', 74), isFavorited: true };
 const WEAK = generation(2, 'weak', 41);
 const FACELESS = generation(3, 'no_face', 0);
 const UNCHECKED = generation(4, null, null);
@@ -64,6 +64,7 @@ function renderGallery() {
     }
     if (p.startsWith('/api/generations')) return { items: [] } as T;
     if (p === '/api/characters') return { items: [] } as T;
+    if (p === '/api/shoots') return { items: [{ id: 'shoot-1', pack_name: 'LinkedIn Profile' }] } as T;
     throw new Error(`unexpected ${p}`);
   });
   const client = createQueryClient();
@@ -131,6 +132,31 @@ describe('likeness in the generation viewer', () => {
     expect(await hintOf(3)).toBeNull();
     // A shoot re-takes its own misses; its photos get no hint.
     expect(await hintOf(4)).toBeNull();
+  });
+});
+
+describe('My Generations tiles', () => {
+  it('show the image whole, the heart, a weak-likeness mark, and a shoot photo’s shoot with a link to it', async () => {
+    renderGallery();
+    const cards = await screen.findAllByTestId('generation-card');
+    // Whole: a portrait is never cut to the square card.
+    for (const card of cards) expect(within(card).getByRole('img', { name: /portrait/ })).toHaveClass('object-contain');
+    expect(cards.map((c) => within(c).queryByTestId('weak-likeness-mark')?.textContent ?? null)).toEqual([
+      null,
+      'Weak likeness',
+      'No face found',
+      null,
+      'Weak likeness',
+    ]);
+    expect(within(cards[1]!).queryByLabelText('Favorite')).toBeNull();
+    expect(within(cards[0]!).getByLabelText('Favorite')).toBeInTheDocument();
+    const link = await within(cards[4]!).findByRole('link', { name: 'From the shoot LinkedIn Profile' });
+    expect(link).toHaveAttribute('href', '/app/photo-shoots/shoot-1');
+    expect(within(cards[0]!).queryByRole('link')).toBeNull();
+
+    const dialog = await open(4);
+    expect(within(dialog).getByTestId('viewer-shoot-link')).toHaveTextContent('LinkedIn Profile');
+    expect(within(dialog).getByTestId('viewer-shoot-link')).toHaveAttribute('href', '/app/photo-shoots/shoot-1');
   });
 });
 

@@ -29,11 +29,21 @@ export interface GalleryItem {
   likenessVerdict: LikenessVerdict | null;
   /** Made in a photo shoot (which re-takes its misses itself) rather than as a single generation. */
   fromShoot: boolean;
+  /** The shoot it was made in, and that shoot's name ('LinkedIn Profile') once known. */
+  shootId: string | null;
+  shootName?: string | null;
 }
 
 /** A single generation that misses its character: the viewer suggests another seed. */
 export const missesLikeness = (item: Pick<GalleryItem, 'likenessVerdict' | 'fromShoot'>) =>
   !item.fromShoot && (item.likenessVerdict === 'weak' || item.likenessVerdict === 'no_face');
+
+/** A tile's mark for an image of a character that does not look like them (weak, or no face found). */
+export const weakLikeness = (item: Pick<GalleryItem, 'likenessVerdict'>) =>
+  item.likenessVerdict === 'weak' || item.likenessVerdict === 'no_face';
+
+/** Where a shoot's photo links: its shoot's page. */
+export const shootPath = (shootId: string) => `/app/photo-shoots/${encodeURIComponent(shootId)}`;
 
 /** Upscaled images carry the 'HD' badge. */
 export const isHd = (item: Pick<GalleryItem, 'origin'>) => item.origin?.kind === 'upscale';
@@ -58,6 +68,7 @@ export function fromGeneration(g: GenerationView): GalleryItem {
     likeness: g.likeness ?? null,
     likenessVerdict: g.likeness_verdict ?? null,
     fromShoot: !!g.shoot_id,
+    shootId: g.shoot_id ?? null,
   };
 }
 
@@ -82,6 +93,7 @@ export function fromExplore(e: ExploreItem): GalleryItem {
     likeness: null,
     likenessVerdict: null,
     fromShoot: false,
+    shootId: null,
   };
 }
 
