@@ -52,14 +52,14 @@ const UNCHECKED = generation(4, null, null);
 const WEAK_IN_SHOOT = generation(5, 'weak', 48, 'shoot-1');
 const ALL = [STRONG, WEAK, FACELESS, UNCHECKED, WEAK_IN_SHOOT];
 
-function renderGallery() {
+function renderGallery(all: GenerationView[] = ALL) {
   const asked: string[] = [];
   const backend = localBackendOver(async function request<T>(p: string): Promise<T> {
     if (p.startsWith('/api/library/generations?')) {
       asked.push(p);
       const items = p.includes('likeness=weak')
-        ? ALL.filter((g) => g.likeness_verdict === 'weak' || g.likeness_verdict === 'no_face')
-        : ALL;
+        ? all.filter((g) => g.likeness_verdict === 'weak' || g.likeness_verdict === 'no_face')
+        : all;
       return { items, page: 1, pageSize: 40, total: items.length, pageCount: 1 } satisfies LibraryPage as T;
     }
     if (p.startsWith('/api/generations')) return { items: [] } as T;
@@ -132,6 +132,23 @@ describe('likeness in the generation viewer', () => {
     expect(await hintOf(3)).toBeNull();
     // A shoot re-takes its own misses; its photos get no hint.
     expect(await hintOf(4)).toBeNull();
+  });
+});
+
+describe('a character without a reference face', () => {
+  it('says where the badge would be that its training photos showed different people', async () => {
+    const strangers = { ...generation(6, null, null), lora_trainings: { ...MARA, photos_differ: true } };
+    renderGallery([strangers, UNCHECKED]);
+    let dialog = await open(0);
+    expect(within(dialog).getByTestId('no-likeness-check')).toHaveTextContent(
+      'No likeness check: its training photos showed different people',
+    );
+    expect(within(dialog).queryByTestId('likeness-badge')).toBeNull();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // A character with a reference, not checked yet: nothing to say.
+    dialog = await open(1);
+    expect(within(dialog).queryByTestId('no-likeness-check')).toBeNull();
   });
 });
 

@@ -7,7 +7,7 @@ import { useGeneration } from '../api';
 import { useGalleryActions, type GalleryActions } from '../hooks/use-gallery-actions';
 import { fromGeneration, type GalleryItem } from '../lib/gallery-item';
 import { FinishActions, RegenerateControl } from './finish-actions';
-import { LikenessHint } from './likeness';
+import { LikenessHint, NoLikenessCheck } from './likeness';
 
 /**
  * What can be done with one of the user's own images, wherever it is shown (the viewer, desktop and phone, and
@@ -70,6 +70,7 @@ export function ResultActions({ generation, onShow }: { generation: GenerationVi
         <p className="flex flex-wrap items-center gap-1.5 text-xs text-fg-muted">
           <span>{item.characterName}</span>
           <LikenessBadge likeness={item.likeness} verdict={item.likenessVerdict} />
+          <NoLikenessCheck item={item} />
         </p>
       )}
       <GenerationActions item={item} actions={actions} onOpenGeneration={open} favorite />

@@ -110,7 +110,11 @@ export function GenerationCard({ item, permissions, actions, phone, onOpen, sele
           data-testid="card-shoot-link"
           aria-label={`From the shoot ${item.shootName}`}
           title={`From the shoot ${item.shootName}`}
-          className="absolute left-2 top-2 z-10 inline-flex max-w-[calc(100%-3.5rem)] items-center gap-1 rounded-full bg-fg/75 px-2 py-0.5 text-[11px] font-semibold text-white shadow-sm hover:bg-fg"
+          className={cn(
+            'absolute left-2 top-2 z-10 inline-flex items-center gap-1 rounded-full bg-fg/75 px-2 py-0.5 text-[11px] font-semibold text-white shadow-sm hover:bg-fg',
+            // Clear of the heart's corner when there is one (and of the hover heart on desktop).
+            item.isFavorite || !phone ? 'max-w-[calc(100%-3.5rem)]' : 'max-w-[calc(100%-1rem)]',
+          )}
         >
           <Camera className="size-3 shrink-0" aria-hidden />
           <span className="truncate">{item.shootName}</span>

@@ -12,6 +12,7 @@ import { absoluteImageUrl, isHd, shootPath, type GalleryItem } from '../lib/gall
 import type { GalleryActions } from '../hooks/use-gallery-actions';
 import { SourceLink } from './finish-actions';
 import { FavoriteButton, GenerationActions } from './generation-actions';
+import { NoLikenessCheck } from './likeness';
 import type { GalleryPermissions } from './generation-card';
 
 export interface GenerationViewerProps {
@@ -202,6 +203,7 @@ function Details({ item, onOpenGeneration }: { item: GalleryItem; onOpenGenerati
         <span className="flex min-w-0 flex-wrap items-center gap-1.5">
           <span className="truncate">{item.characterName}</span>
           <LikenessBadge likeness={item.likeness} verdict={item.likenessVerdict} />
+          <NoLikenessCheck item={item} />
         </span>
       ) : (
         'None'

@@ -27,6 +27,8 @@ export interface GalleryItem {
   /** Likeness to its character (common/likeness.ts); null when not scored. */
   likeness: number | null;
   likenessVerdict: LikenessVerdict | null;
+  /** Its character has no reference face (its training photos showed different people): never checked. */
+  photosDiffer: boolean;
   /** Made in a photo shoot (which re-takes its misses itself) rather than as a single generation. */
   fromShoot: boolean;
   /** The shoot it was made in, and that shoot's name ('LinkedIn Profile') once known. */
@@ -67,6 +69,7 @@ export function fromGeneration(g: GenerationView): GalleryItem {
     origin: g.source ?? null,
     likeness: g.likeness ?? null,
     likenessVerdict: g.likeness_verdict ?? null,
+    photosDiffer: !!g.lora_trainings?.photos_differ,
     fromShoot: !!g.shoot_id,
     shootId: g.shoot_id ?? null,
   };
@@ -92,6 +95,7 @@ export function fromExplore(e: ExploreItem): GalleryItem {
     origin: null,
     likeness: null,
     likenessVerdict: null,
+    photosDiffer: false,
     fromShoot: false,
     shootId: null,
   };
