@@ -154,9 +154,20 @@ export function hostedContentSecurityPolicy(input: HostedPolicyInput): string {
   ]);
 }
 
-/** A `_headers` file (Netlify, Cloudflare Pages) with `policy` and the security headers on every path. */
+/**
+ * The paths where a static host serves the SPA's page to a person who may be signed in: the browser keeps none
+ * of them (Back after Sign Out must not show an account, issue 54 item 0). Listed one by one, since a host adds
+ * up the headers of every rule a path matches ('/*' would put no-store on the assets too).
+ */
+export const SPA_PAGE_PATHS = ['/', '/index.html', '/app', '/app/*', '/sign-in', '/sign-in/*', '/sign-up', '/sign-up/*'] as const;
+
+/**
+ * A `_headers` file (Netlify, Cloudflare Pages) with `policy` and the security headers on every path, the SPA's
+ * signed-in pages never kept and the hashed assets kept for good.
+ */
 export function staticHostHeaders(policy: string): string {
   const lines = ['/*', `  Content-Security-Policy: ${policy}`, ...Object.entries(SECURITY_HEADERS).map(([k, v]) => `  ${k}: ${v}`)];
+  for (const path of SPA_PAGE_PATHS) lines.push(path, '  Cache-Control: no-store');
   lines.push('/assets/*', '  Cache-Control: public, max-age=31536000, immutable');
   return `${lines.join('\n')}\n`;
 }

@@ -110,6 +110,11 @@ export interface GenerationCharacter {
   character_name: string;
   trigger_word: string | null;
   lora_file_url: string | null;
+  /**
+   * Its training photos showed different people, so it has no reference face and its images no likeness check
+   * (issue 54 item 15); only on a generation's character, and only when true.
+   */
+  photos_differ?: boolean;
 }
 
 /** The client view of a saved generation (product §3): id, result, params, timestamp, isFavorited. */
@@ -196,6 +201,7 @@ export function toGenerationView(row: GenerationRecord): GenerationView {
           character_name: character.character_name,
           trigger_word: character.trigger_word,
           lora_file_url: character.lora_file_url,
+          ...(character.photos_differ ? { photos_differ: true } : {}),
         }
       : null,
     source:

@@ -65,6 +65,8 @@ export const LIKENESS_TEXTS = {
   hint: (name: string) => `This doesn't look much like ${name}. Try again with another seed.`,
   filter: 'Weak likeness',
   retaken: (n: number) => `${n} re-taken for likeness`,
+  /** Where the badge would be, for a character without a reference face (its photos did not agree). */
+  noReference: 'No likeness check: its training photos showed different people',
 } as const;
 
 /** The verdicts the 'Weak likeness' filter of My Generations shows (a faceless photo misses the person too). */

@@ -9,6 +9,7 @@ import {
   landmarksInPlace,
   meshEvidenceHolds,
   PHOTO_CHECK,
+  PHOTO_PROBLEMS,
   photoBadge,
   photoSummary,
   trainingPolicyRefusal,
@@ -35,9 +36,33 @@ describe('training photo verdicts', () => {
     // Another person's face comes after 'More than one person' and before the copy.
     expect(photoBadge({ problems: ['blurry'] }, { sameAs: 2, differentPerson: true })).toBe('Not the same person');
     expect(photoBadge({ problems: ['several-people'] }, { differentPerson: true })).toBe('More than one person');
-    expect(PHOTO_PROBLEM_HINTS['different-person']).toBe('This face does not match most of your photos. Use photos of one person only.');
+    expect(PHOTO_PROBLEM_HINTS['different-person']).toBe('Most of your photos show someone else. Use photos of one person only.');
     expect(photoBadge({ problems: ['too-small'] })).toBe('Too small (at least 512 px)');
     expect(photoBadge({ problems: ['unreadable'] })).toBe("Can't be read");
+  });
+
+  it('reads each problem once: the hint after the badge adds to it and never repeats it', () => {
+    const words = (text: string) =>
+      text
+        .replace(/\(.*\)/, '')
+        .toLowerCase()
+        .replace(/\bwas\b/g, '')
+        .split(/[^a-z0-9']+/)
+        .filter(Boolean);
+    // A one-word badge must not be in its hint; a longer one shares no two words in a row with it.
+    const phrases = (badge: string) => {
+      const w = words(badge);
+      return w.length === 1 ? w : w.slice(1).map((word, i) => `${w[i]} ${word}`);
+    };
+    for (const problem of PHOTO_PROBLEMS) {
+      const badge = photoBadge({ problems: problem === 'duplicate' ? [] : [problem] }, problem === 'duplicate' ? { sameAs: 2 } : undefined);
+      const hint = ` ${words(PHOTO_PROBLEM_HINTS[problem]).join(' ')} `;
+      for (const phrase of phrases(badge)) expect(hint, `${badge}. ${PHOTO_PROBLEM_HINTS[problem]}`).not.toContain(` ${phrase} `);
+    }
+    // The sentence the issue quoted reads once now.
+    expect(`${photoBadge({ problems: ['no-face'] })}. ${PHOTO_PROBLEM_HINTS['no-face']}`).toBe(
+      'No face found. Use a photo where the face is clearly visible, turned towards the camera.',
+    );
   });
 
   it('finds the earlier photo a photo repeats, within a few bits', () => {

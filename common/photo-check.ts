@@ -210,20 +210,23 @@ const LABELS: Record<Exclude<PhotoProblem, 'duplicate'>, string> = {
   blurry: 'Blurry',
 };
 
-/** What each problem means for the user, for the badge's longer description. */
+/**
+ * What to do about each problem, said after its badge ('No face found. Use a photo where …'): it adds to the
+ * badge and never repeats it (issue 54 item 4).
+ */
 export const PHOTO_PROBLEM_HINTS: Record<PhotoProblem, string> = {
   'not-allowed': 'NSFW content is prohibited. This photo cannot be used.',
-  unreadable: 'This file could not be read as a JPG, PNG or WEBP photo.',
-  'too-large': `Photos may have at most ${LIMITS.imageMaxPixels / 1_000_000} megapixels.`,
-  'too-small': `Use photos at least ${PHOTO_CHECK.minSidePx} pixels on their short side.`,
-  duplicate: 'This photo is already in your selection; a copy teaches the model nothing new.',
-  'no-face': 'No face was found. Use photos where the face is clearly visible.',
-  'several-people': 'Use photos of the person alone.',
-  'different-person': 'This face does not match most of your photos. Use photos of one person only.',
-  'face-too-small': 'The face is small in this photo. Use closer shots.',
-  'too-dark': 'The face is too dark. Use a photo taken in better light.',
-  'too-bright': 'The face is over-exposed. Use a photo with softer light.',
-  blurry: 'The face is blurry. Use a sharper photo.',
+  unreadable: 'Only JPG, PNG and WEBP photos can be used.',
+  'too-large': 'Export a smaller copy of it and add that instead.',
+  'too-small': 'A larger original gives the model the detail it needs.',
+  duplicate: 'A copy teaches the model nothing new; remove one of them.',
+  'no-face': 'Use a photo where the face is clearly visible, turned towards the camera.',
+  'several-people': 'Crop the others out, or use a photo of the person alone.',
+  'different-person': 'Most of your photos show someone else. Use photos of one person only.',
+  'face-too-small': 'Use a closer shot, with the face and shoulders filling the frame.',
+  'too-dark': 'Use a photo taken in better light.',
+  'too-bright': 'Use a photo in softer light, away from direct sun or flash.',
+  blurry: 'Use a sharper photo, taken with a steady hand.',
 };
 
 /** The server's verdict on one photo (POST /api/trainings/check-photo). */

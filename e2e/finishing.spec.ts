@@ -95,3 +95,39 @@ test('generate, upscale 2×, edit with a new prompt, and see both in My Generati
     .click();
   await expect(viewer.getByTestId('source-link')).toContainText('Upscaled 2× from');
 });
+
+test('the fresh result on Create Image carries the viewer’s actions: favourite, upscale and open it there', async ({ page }) => {
+  test.setTimeout(120_000);
+  const user = await signUp(page, newUser());
+  await page.goto('/app/create-image');
+  await expect(balance(page, '0 Credits')).toBeAttached();
+  await withCredits(user, 100);
+  await expect(balance(page, '100 Credits')).toBeAttached();
+  const prompt = 'A red bicycle against a blue wall';
+  await page.getByLabel('Prompt').fill(prompt);
+  await page.getByRole('button', { name: 'Generate', exact: true }).click();
+  const result = page.getByRole('region', { name: 'Result' });
+  await expect(result.getByRole('img', { name: prompt })).toBeVisible({ timeout: 30_000 });
+
+  const actions = result.getByTestId('generation-actions');
+  for (const name of [/Upscale 2×/, /Upscale 4×/, /Edit with a prompt/, /^Regenerate$/, /^Favorite$/]) {
+    await expect(actions.getByRole('button', { name })).toBeEnabled();
+  }
+  await expect(actions.getByRole('checkbox', { name: 'Keep the seed' })).toBeEnabled();
+  await actions.scrollIntoViewIfNeeded();
+  await shot(page, 'create-result-actions');
+
+  // The heart counts everywhere: Favorites has it.
+  await actions.getByRole('button', { name: 'Favorite' }).click();
+  await expect(actions.getByRole('button', { name: 'Favorited' })).toHaveAttribute('aria-pressed', 'true');
+
+  // Upscale from the result, and open the upscale in its place.
+  await actions.getByRole('button', { name: /Upscale 2×/ }).click();
+  await expect(actions.getByText('Upscaled 2× — added to My Generations.')).toBeVisible({ timeout: 30_000 });
+  await expect(balance(page, '85 Credits')).toBeAttached();
+  await actions.getByRole('button', { name: 'Open it' }).click();
+  await expect(result.getByText(/^2048×2048 · Seed/)).toBeVisible();
+
+  await page.goto('/app/favorites');
+  await expect(page.getByRole('list', { name: 'Favorites' }).getByRole('listitem')).toHaveCount(1);
+});

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
-import { trainingPhotos } from './support/training-photos';
+import { startTraining, trainingPhotos } from './support/training-photos';
 import { expect, isPhone, newUser, signUp, test, withCredits, withSlowPhotos } from './fixtures';
 
 /** The app's section through the sidebar (desktop) or the top bar's menu (phone). */
@@ -41,7 +41,7 @@ test('a user trains a character, runs a photo shoot, watches it complete live an
   await page.getByLabel('Gender').selectOption('female');
   await page.getByLabel('Hair color').selectOption('brown');
   await page.locator('input[type=file]').setInputFiles(await trainingPhotos(4));
-  await page.getByRole('button', { name: 'Start Training' }).click();
+  await startTraining(page);
   await expect(page.getByTestId('training-row').first().getByText('Completed', { exact: true })).toBeVisible({ timeout: 120_000 });
 
   // Too few credits: 'Need 100 Credits' instead of the button, until credits arrive.
@@ -76,6 +76,21 @@ test('a user trains a character, runs a photo shoot, watches it complete live an
   // The photos are ordinary generations.
   await openSection(page, 'My Generations');
   await expect(page.getByTestId('gallery-count')).toHaveText('10 images');
+  // Each names its shoot and links to it, on its tile and in the viewer.
+  const tiles = page.getByTestId('generation-card');
+  await expect(tiles.getByRole('link', { name: 'From the shoot LinkedIn Profile' })).toHaveCount(10);
+  await page.screenshot({ path: test.info().outputPath(`gallery-shoot-tiles-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+  // Off the sidebar, which stays open over the first column while the pointer is on it.
+  if (!isPhone(page)) await page.mouse.move(800, 400);
+  await tiles
+    .nth(1)
+    .getByRole('button', { name: /Open image details/ })
+    .click();
+  const shootLink = page.getByRole('dialog').getByTestId('viewer-shoot-link');
+  await expect(shootLink).toHaveText('LinkedIn Profile');
+  await shootLink.click();
+  await expect(page).toHaveURL(/\/app\/photo-shoots\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('shoot-progress')).toHaveText('10 of 10 ready');
 });
 
 test('Cancel shoot asks first, naming the refund of the photos not yet taken, and refunds them', async ({ page }) => {
@@ -87,7 +102,7 @@ test('Cancel shoot asks first, naming the refund of the photos not yet taken, an
   await expect(page.getByText('620 Credits', { exact: true }).first()).toBeAttached();
   await page.getByLabel('Character name').fill('Dana');
   await page.locator('input[type=file]').setInputFiles(await trainingPhotos(4));
-  await page.getByRole('button', { name: 'Start Training' }).click();
+  await startTraining(page);
   await expect(page.getByTestId('training-row').first().getByText('Completed', { exact: true })).toBeVisible({ timeout: 120_000 });
 
   await openSection(page, 'Photo Shoots');

@@ -46,7 +46,7 @@ test('each photo gets its badge, the problems go in one tap, and the good ones t
     await expect(items(page).nth(i)).toHaveAttribute('aria-label', `Photo ${i + 1}: ${badge}`);
     await expect(items(page).nth(i).getByTestId('photo-badge')).toHaveText(badge);
   }
-  await expect(summary).toContainText('Photo 3: Blurry. The face is blurry. Use a sharper photo.');
+  await expect(summary).toContainText('Photo 3: Blurry. Use a sharper photo, taken with a steady hand.');
   // The summary sits with the spec's guidance text.
   await expect(page.getByText('Upload 10–20 high-quality photos of the same person')).toBeVisible();
   // Ten badges and their notes still fit the screen: nothing scrolls sideways.
@@ -82,11 +82,21 @@ test('a photo of someone else is named, warned about and removed in one tap; the
   await expect(items(page).nth(2)).toHaveAttribute('aria-label', 'Photo 3: Not the same person');
   await expect(items(page).nth(2).getByTestId('photo-badge')).toHaveText('Not the same person');
   await expect(summary).toContainText(
-    'Photo 3: Not the same person. This face does not match most of your photos. Use photos of one person only.',
+    'Photo 3: Not the same person. Most of your photos show someone else. Use photos of one person only.',
   );
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   await summary.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: test.info().outputPath(`training-photo-stranger-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+
+  // Start Training asks once before spending 500 credits on it, naming the photo.
+  await page.getByRole('button', { name: 'Start Training' }).click();
+  const question = page.getByRole('dialog', { name: '1 photo may not show the same person — train anyway?' });
+  await expect(question.getByTestId('problem-photos')).toHaveText('Photo 3: Not the same person');
+  await expect(question).toContainText('Training uses 500 credits');
+  await page.screenshot({ path: test.info().outputPath(`training-question-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+  await question.getByRole('button', { name: 'Review photos' }).click();
+  await expect(question).toHaveCount(0);
+  await expect(page.getByText('500 Credits', { exact: true }).first()).toBeAttached();
 
   await page.getByRole('button', { name: 'Remove the photo with a problem' }).click();
   await expect(items(page)).toHaveCount(4);
@@ -116,4 +126,17 @@ test('awkward files get a clear badge, never a stuck spinner', async ({ page }) 
     await expect(items(page).nth(i)).toHaveAttribute('aria-label', `Photo ${i + 1}: ${badge}`);
   await expect(summary).toContainText("Photo 4: Can't be read. HEIC and AVIF photos cannot be used. Choose JPG, PNG or WEBP");
   await expect(summary).toContainText("Photo 5: Can't be read. The photo is damaged and could not be read.");
+});
+
+test('a file that is not a photo is named and left out', async ({ page }) => {
+  await trainingPageWith(page, 'Lee Hart', 10);
+  const [one] = await onePersonPhotos();
+  await page
+    .locator('input[type=file]')
+    .setInputFiles([file('me.jpg', one!), { name: 'passport.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n') }]);
+  await expect(page.getByTestId('photos-left-out')).toHaveText(
+    '“passport.pdf” is not a photo, so it was not added. Choose JPG, PNG or WEBP images.',
+  );
+  await expect(items(page)).toHaveCount(1);
+  await page.screenshot({ path: test.info().outputPath(`training-not-a-photo-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
 });

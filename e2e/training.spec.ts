@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { trainingPhotos } from './support/training-photos';
+import { startTraining, trainingPhotos } from './support/training-photos';
 import { expect, isPhone, newUser, signUp, test, withCredits, type TestUser } from './fixtures';
 
 const SUCCESS_DESKTOP =
@@ -50,7 +50,7 @@ test('a user trains a character, watches it complete live and generates with it'
   page.on('request', (req: Request) => {
     if (req.url().endsWith('/api/image/submit-lora-training')) submitted.push(req.postDataJSON());
   });
-  await submitButton(page).click();
+  await startTraining(page);
   // The server checks the photos again first; on a fresh server that loads the image models.
   await expect(page.getByText(isPhone(page) ? SUCCESS_PHONE : SUCCESS_DESKTOP)).toBeVisible({ timeout: 60_000 });
   expect(submitted[0]).toMatchObject({
@@ -87,6 +87,12 @@ test('a user trains a character, watches it complete live and generates with it'
   await page.getByRole('button', { name: 'Generate', exact: true }).click();
   const withCharacter = page.getByRole('img', { name: 'danap as a portrait in a sunny park' });
   await expect(withCharacter).toBeVisible({ timeout: 30_000 });
+  // Four different people trained it, so it has no reference face: where the likeness badge would be, the
+  // result says why there is none (issue 54 item 15).
+  const noCheck = page.getByRole('region', { name: 'Result' }).getByTestId('no-likeness-check');
+  await expect(noCheck).toHaveText('No likeness check: its training photos showed different people');
+  await noCheck.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath(`no-likeness-check-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
   const lora = (generated[0]!.loras as { path: string; scale: number }[])[0]!;
   expect(lora.path).toMatch(/^\/media\/loras\/.+\.json$/);
   expect(lora.scale).toBe(1);

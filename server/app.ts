@@ -7,7 +7,7 @@ import type { Runtime } from './runtime.ts';
 import type { AppEnv } from './http/context.ts';
 import { notFound, payloadTooLarge } from './domain/errors.ts';
 import { errorResponse } from './http/error-response.ts';
-import { cors, originCheck, securityHeaders } from './http/security.ts';
+import { cors, noStoreByDefault, originCheck, securityHeaders, SPA_PAGE_CACHE_CONTROL } from './http/security.ts';
 import { spaContentSecurityPolicy } from './http/spa-policy.ts';
 import { storableUrl } from './http/validate.ts';
 import { closeAfterRefusedBody } from './http/timeouts.ts';
@@ -66,6 +66,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
     app.use('/api/*', cors({ origins: spaOrigins, exemptPrefixes: NO_ORIGIN_CHECK }));
     app.use('/media/*', cors({ origins: spaOrigins, exemptPrefixes: [] }));
   }
+  app.use('/api/*', noStoreByDefault());
   app.use('/api/*', originCheck({ publicUrl: config.PUBLIC_URL, exemptPrefixes: NO_ORIGIN_CHECK, spaOrigins }));
   const limitBody = bodyLimit({
     maxSize: config.BODY_LIMIT_BYTES,
@@ -159,10 +160,17 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
         onFound: (_path, c) => c.header('Cache-Control', 'public, max-age=31536000, immutable'),
       }),
     );
-    app.use('*', serveStatic({ root: opts.staticDir, onFound: (_p, c) => c.header('Cache-Control', 'public, max-age=3600') }));
+    // The SPA's page itself (/ and /index.html) is never kept: see SPA_PAGE_CACHE_CONTROL.
+    app.use(
+      '*',
+      serveStatic({
+        root: opts.staticDir,
+        onFound: (path, c) => c.header('Cache-Control', path.endsWith('.html') ? SPA_PAGE_CACHE_CONTROL : 'public, max-age=3600'),
+      }),
+    );
     // Client-side routes: every other GET gets the SPA shell.
     app.get('*', (c) => {
-      c.header('Cache-Control', 'no-cache');
+      c.header('Cache-Control', SPA_PAGE_CACHE_CONTROL);
       return c.html(indexHtml);
     });
   }

@@ -4,6 +4,7 @@ import { portraitPhoto, PORTRAITS } from '../../tests/helpers/photos';
 import { HOSTED_E2E } from './support/ports.mjs';
 import { expect, isPhone, ORIGIN, test } from './fixtures';
 import { keptAliveAfter } from '../support/kept-alive';
+import { startTraining } from '../support/training-photos';
 
 /** The balance as the app shell shows it (sidebar on desktop, top bar on phones). */
 const shellCredits = (page: Page, text: string) =>
@@ -126,7 +127,7 @@ test('hosted mode end to end: sign in, buy a plan, create, favourite across tabs
   await page.getByLabel('Hair color').selectOption('brown');
   await page.locator('input[type=file]').setInputFiles(await trainingPhotos(4));
   await expect(page.getByRole('list', { name: 'Selected photos' }).getByRole('listitem')).toHaveCount(4);
-  await page.getByRole('button', { name: 'Start Training' }).click();
+  await startTraining(page);
   await expect(page.getByText(/^Training submitted successfully!/)).toBeVisible({ timeout: 90_000 });
   const row = page.getByTestId('training-row').first();
   await expect(row.getByText('Training', { exact: true })).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { trainingPhotos } from '../support/training-photos';
+import { startTraining, trainingPhotos } from '../support/training-photos';
 import { expect, isPhone, test } from './fixtures';
 
 /** The balance as the app shell shows it (sidebar on desktop, top bar on phones). */
@@ -46,7 +46,7 @@ test('hosted photo shoot: the catalogue and the shoot are read from Supabase, st
   await page.getByLabel('Gender').selectOption('female');
   await page.getByLabel('Hair color').selectOption('brown');
   await page.locator('input[type=file]').setInputFiles(await trainingPhotos(4));
-  await page.getByRole('button', { name: 'Start Training' }).click();
+  await startTraining(page);
   await expect(page.getByTestId('training-row').first().getByText('Completed', { exact: true })).toBeVisible({ timeout: 150_000 });
 
   // Start the shoot (through the server, with the Clerk token); its page follows shoot_photos over Realtime.

@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { portraitPhoto, PORTRAITS } from '../../tests/helpers/photos';
 
@@ -18,3 +19,20 @@ export async function trainingPhotos(n: number): Promise<{ name: string; mimeTyp
  * told to miss (tests/helpers/likeness-photos.ts).
  */
 export { onePersonPhotos, strangerPhotos } from '../../tests/helpers/likeness-photos';
+
+/**
+ * Clicks Start Training and, when the checked photos have problems (trainingPhotos are different people, so
+ * the photos checked in time are 'Not the same person'), answers its one question 'Train anyway'.
+ */
+export async function startTraining(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Start Training' }).click();
+  const question = page.getByRole('dialog', { name: /— train anyway\?$/ });
+  if (
+    await question.waitFor({ timeout: 1_000 }).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    await question.getByRole('button', { name: 'Train anyway' }).click();
+  }
+}

@@ -139,6 +139,10 @@ export const loraTrainings = pgTable(
     referenceFace: real('reference_face').array(),
     /** When the reference was worked out (at submit, or from the kept training photos for older characters). */
     referenceCheckedAt: timestamp('reference_checked_at', { withTimezone: true, mode: 'date' }),
+    /** Checked, and no reference: the training photos showed different people (migrations/0025_photos_differ.sql). */
+    photosDiffer: boolean('photos_differ')
+      .notNull()
+      .generatedAlwaysAs(sql`(reference_checked_at is not null and reference_face is null and files_removed_at is null)`),
     /**
      * The server's re-check of the training photos at submit, each compared with the others ('Not the same
      * person', copies), as the page words it (product §5). Null for characters trained before it was kept.

@@ -18,6 +18,20 @@ export function securityHeaders(opts: { hsts: boolean; contentSecurityPolicy?: s
   };
 }
 
+/**
+ * API answers are a person's own data: none is kept by the browser (or a shared cache) unless its route says
+ * otherwise, so nothing of an account can be read back from the cache after Sign Out (issue 54 item 0).
+ */
+export function noStoreByDefault(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Cache-Control')) c.res.headers.set('Cache-Control', 'no-store');
+  };
+}
+
+/** The SPA's page (index.html, whatever the path): its app pages show an account, so the browser keeps none. */
+export const SPA_PAGE_CACHE_CONTROL = 'no-store';
+
 /** Origins allowed to make state-changing requests: the configured public address and the request's own host. */
 export function allowedOrigins(publicUrl: string | undefined, request?: Request): string[] {
   const origins = new Set<string>();

@@ -15,7 +15,7 @@ export type CharacterRow = Pick<
 >;
 export interface GenerationWithCharacter {
   generation: GenerationRow;
-  character: Pick<CharacterRow, 'id' | 'characterName' | 'triggerWord' | 'loraFileUrl'> | null;
+  character: (Pick<CharacterRow, 'id' | 'characterName' | 'triggerWord' | 'loraFileUrl'> & { photosDiffer?: boolean | null }) | null;
 }
 
 /** The character columns a generation is listed with (select them as `character` beside the generation). */
@@ -24,6 +24,7 @@ export const characterColumns = {
   characterName: loraTrainings.characterName,
   triggerWord: loraTrainings.triggerWord,
   loraFileUrl: loraTrainings.loraFileUrl,
+  photosDiffer: loraTrainings.photosDiffer,
 };
 
 /** A joined row as GenerationWithCharacter: a left join without a character yields all-null columns. */

@@ -54,6 +54,7 @@ export function toGenerationView({ generation: g, character }: GenerationWithCha
           character_name: character.characterName,
           trigger_word: character.triggerWord,
           lora_file_url: character.loraFileUrl,
+          photos_differ: character.photosDiffer ?? false,
         }
       : null,
   });

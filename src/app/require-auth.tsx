@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { authPath } from '@/session/paths';
 import { useSessionUser, useUserSync } from '@/session/api';
+import { useRestoredPageCheck } from '@/session/use-restored-page-check';
 
 /** What to do, beside the spec's technical line. */
 export const SESSION_ERROR_ADVICE = 'We could not load your account. Try again in a moment.';
@@ -14,12 +15,14 @@ function Centered({ children }: { children: ReactNode }) {
 
 /**
  * The /app session guard (product §2): a spinner while auth loads; signed-out visitors go to /sign-in (history
- * replaced, origin remembered); then 'Initializing session...' while the user record syncs.
+ * replaced, origin remembered), also when a page comes back from the back/forward cache (useRestoredPageCheck);
+ * then 'Initializing session...' while the user record syncs.
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const location = useLocation();
   const session = useSessionUser();
   const sync = useUserSync(session.data);
+  useRestoredPageCheck();
 
   if (session.isPending) {
     return (

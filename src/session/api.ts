@@ -73,11 +73,14 @@ let signingOut = false;
 export const isSigningOut = () => signingOut;
 
 /**
- * Signs out and returns to '/' (product §2) with a full page load: every cached query and the event stream go
- * with the old page, and no signed-in screen can react to the session ending before the home page shows.
+ * Signs out and returns to '/' (product §2) with a full page load: the event stream goes with the old page, and
+ * no signed-in screen can react to the session ending before the home page shows. The browser may keep the old
+ * page for its Back button (the back/forward cache): its cached queries are dropped as it is put away, and
+ * brought back it goes to sign-in (use-restored-page-check.ts).
  */
 export function useSignOut() {
   const { identity } = useBackend();
+  const qc = useQueryClient();
   return useCallback(async () => {
     signingOut = true;
     try {
@@ -85,6 +88,8 @@ export function useSignOut() {
     } catch (err) {
       console.error('Sign out failed', err);
     }
+    // Not before: a signed-in screen still on show would load its data again, signed out.
+    window.addEventListener('pagehide', () => qc.clear(), { once: true });
     window.location.assign('/');
-  }, [identity]);
+  }, [identity, qc]);
 }

@@ -58,10 +58,17 @@ interface PendingCall {
 function fakeBackend() {
   const pending: PendingCall[] = [];
   const sent: GenerationRequestInput[] = [];
+  const favourited: string[] = [];
+  const made_: Record<string, GenerationView> = {};
   let made = 0;
   const backend: Backend = localBackendOver(async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
     if (path.startsWith('/api/generations')) return { items: [] } as T;
     if (path === '/api/characters') return { items: CHARACTERS } as T;
+    if (path.startsWith('/api/library/generations/') && opts.method === 'PATCH') {
+      const id = path.split('/').pop()!;
+      favourited.push(id);
+      return { ...made_[id]!, isFavorited: (opts.body as { is_favorite: boolean }).is_favorite } as T;
+    }
     if (path === '/api/image/generate-image') {
       const body = opts.body as GenerationRequestInput;
       sent.push(body);
@@ -69,7 +76,8 @@ function fakeBackend() {
         pending.push({
           body,
           resolve: () => {
-            const generation = generationOf(body, ++made);
+            const generation = likenessOf(generationOf(body, ++made), body);
+            made_[generation.id] = generation;
             resolve({ images: generation.result.images, prompt: body.prompt, seed: body.seed, generation } as GenerateImageResponse as T);
           },
           reject,
@@ -78,7 +86,13 @@ function fakeBackend() {
     }
     throw new Error(`unexpected ${path}`);
   });
-  return { backend, pending, sent };
+  return { backend, pending, sent, favourited };
+}
+
+/** An image made with Dana's character comes back checked: a weak likeness. */
+function likenessOf(generation: GenerationView, body: GenerationRequestInput): GenerationView {
+  if (!body.loras?.length) return generation;
+  return { ...generation, lora_trainings: CHARACTERS[0]!, likeness: 41, likeness_verdict: 'weak' };
 }
 
 function renderPage(opts: { credits?: number; state?: CreateImageNavigationState; search?: string } = {}) {
@@ -397,5 +411,31 @@ describe('toGenerationRequest', () => {
       enable_safety_checker: true,
       output_format: 'jpeg',
     });
+  });
+});
+
+describe('the result', () => {
+  it('carries the viewer’s actions: Upscale, Edit, Regenerate with Keep the seed, Favourite, and the likeness', async () => {
+    const fake = renderPage({ state: { selectedCharacter: CHARACTERS[0] } });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Prompt'), 'danap at the beach');
+    await clickWhenReady(user);
+    await act(async () => fake.pending.shift()!.resolve());
+    const result = screen.getByRole('region', { name: 'Result' });
+    await within(result).findByRole('img', { name: 'danap at the beach' });
+    const actions = within(result).getByTestId('generation-actions');
+    for (const name of ['Upscale 2×5 credits', 'Upscale 4×10 credits', 'Edit with a prompt', 'Regenerate', 'Favorite']) {
+      expect(within(actions).getByRole('button', { name })).toBeEnabled();
+    }
+    expect(within(actions).getByRole('checkbox', { name: 'Keep the seed' })).not.toBeChecked();
+    expect(within(result).getByTestId('likeness-badge')).toHaveTextContent('Weak likeness');
+    expect(within(result).getByTestId('likeness-hint')).toBeInTheDocument();
+    // Download and Copy URL stay.
+    expect(within(result).getByRole('button', { name: 'Download' })).toBeInTheDocument();
+    expect(within(result).getByRole('button', { name: 'Copy URL' })).toBeInTheDocument();
+
+    await user.click(within(actions).getByRole('button', { name: 'Favorite' }));
+    expect(await within(actions).findByRole('button', { name: 'Favorited' })).toHaveAttribute('aria-pressed', 'true');
+    expect(fake.favourited).toEqual(['g1']);
   });
 });

@@ -45,25 +45,26 @@ function generation(n: number, verdict: LikenessVerdict | null, likeness: number
   };
 }
 
-const STRONG = generation(1, 'strong', 74);
+const STRONG = { ...generation(1, 'strong', 74), isFavorited: true };
 const WEAK = generation(2, 'weak', 41);
 const FACELESS = generation(3, 'no_face', 0);
 const UNCHECKED = generation(4, null, null);
 const WEAK_IN_SHOOT = generation(5, 'weak', 48, 'shoot-1');
 const ALL = [STRONG, WEAK, FACELESS, UNCHECKED, WEAK_IN_SHOOT];
 
-function renderGallery() {
+function renderGallery(all: GenerationView[] = ALL) {
   const asked: string[] = [];
   const backend = localBackendOver(async function request<T>(p: string): Promise<T> {
     if (p.startsWith('/api/library/generations?')) {
       asked.push(p);
       const items = p.includes('likeness=weak')
-        ? ALL.filter((g) => g.likeness_verdict === 'weak' || g.likeness_verdict === 'no_face')
-        : ALL;
+        ? all.filter((g) => g.likeness_verdict === 'weak' || g.likeness_verdict === 'no_face')
+        : all;
       return { items, page: 1, pageSize: 40, total: items.length, pageCount: 1 } satisfies LibraryPage as T;
     }
     if (p.startsWith('/api/generations')) return { items: [] } as T;
     if (p === '/api/characters') return { items: [] } as T;
+    if (p === '/api/shoots') return { items: [{ id: 'shoot-1', pack_name: 'LinkedIn Profile' }] } as T;
     throw new Error(`unexpected ${p}`);
   });
   const client = createQueryClient();
@@ -131,6 +132,48 @@ describe('likeness in the generation viewer', () => {
     expect(await hintOf(3)).toBeNull();
     // A shoot re-takes its own misses; its photos get no hint.
     expect(await hintOf(4)).toBeNull();
+  });
+});
+
+describe('a character without a reference face', () => {
+  it('says where the badge would be that its training photos showed different people', async () => {
+    const strangers = { ...generation(6, null, null), lora_trainings: { ...MARA, photos_differ: true } };
+    renderGallery([strangers, UNCHECKED]);
+    let dialog = await open(0);
+    expect(within(dialog).getByTestId('no-likeness-check')).toHaveTextContent(
+      'No likeness check: its training photos showed different people',
+    );
+    expect(within(dialog).queryByTestId('likeness-badge')).toBeNull();
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // A character with a reference, not checked yet: nothing to say.
+    dialog = await open(1);
+    expect(within(dialog).queryByTestId('no-likeness-check')).toBeNull();
+  });
+});
+
+describe('My Generations tiles', () => {
+  it('show the image whole, the heart, a weak-likeness mark, and a shoot photo’s shoot with a link to it', async () => {
+    renderGallery();
+    const cards = await screen.findAllByTestId('generation-card');
+    // Whole: a portrait is never cut to the square card.
+    for (const card of cards) expect(within(card).getByRole('img', { name: /portrait/ })).toHaveClass('object-contain');
+    expect(cards.map((c) => within(c).queryByTestId('weak-likeness-mark')?.textContent ?? null)).toEqual([
+      null,
+      'Weak likeness',
+      'No face found',
+      null,
+      'Weak likeness',
+    ]);
+    expect(within(cards[1]!).queryByLabelText('Favorite')).toBeNull();
+    expect(within(cards[0]!).getByLabelText('Favorite')).toBeInTheDocument();
+    const link = await within(cards[4]!).findByRole('link', { name: 'From the shoot LinkedIn Profile' });
+    expect(link).toHaveAttribute('href', '/app/photo-shoots/shoot-1');
+    expect(within(cards[0]!).queryByRole('link')).toBeNull();
+
+    const dialog = await open(4);
+    expect(within(dialog).getByTestId('viewer-shoot-link')).toHaveTextContent('LinkedIn Profile');
+    expect(within(dialog).getByTestId('viewer-shoot-link')).toHaveAttribute('href', '/app/photo-shoots/shoot-1');
   });
 });
 

@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
-import { describe, expect, it } from 'vitest';
-import { act, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { RequireAuth, SESSION_ERROR_ADVICE } from '@/app/require-auth';
 import { AppLayout } from '@/app/shell/app-layout';
-import { fakeBackend, me } from '../support/fake-backend';
+import { fakeBackend, me, sessionUser } from '../support/fake-backend';
 import { ApiError } from '@/backend/api-error';
 
 function SignInProbe() {
@@ -121,5 +121,61 @@ describe('the /app session guard', () => {
     const { backend } = fakeBackend({ routes: { '/api/me/sync': () => me({ full_name: null }) } });
     renderApp(backend);
     expect((await screen.findAllByText('User Profile')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a page of the app brought back from the back/forward cache', () => {
+  let replace: ReturnType<typeof vi.fn>;
+  let reload: ReturnType<typeof vi.fn>;
+  const restore = () => window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+  const setUp = async (user: ReturnType<typeof sessionUser> | null) => {
+    // The guard's tests above leave their pages mounted.
+    cleanup();
+    const fake = fakeBackend({ routes: { '/api/me/sync': () => me({ email: 'dana@example.com' }) } });
+    renderApp(fake.backend, '/app/explore');
+    expect(await screen.findByText('explore page')).toBeInTheDocument();
+    replace = vi.fn();
+    reload = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, pathname: '/app/explore', replace, reload } as Location);
+    vi.mocked(fake.backend.identity.loadUser).mockResolvedValue(user);
+    return fake;
+  };
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    document.documentElement.style.visibility = '';
+  });
+
+  it('hides at once, asks the session again and, signed out, drops its data and goes to sign-in', async () => {
+    await setUp(null);
+    act(() => restore());
+    // Hidden before the answer: the old account is never on show again.
+    expect(document.documentElement.style.visibility).toBe('hidden');
+    await vi.waitFor(() => expect(replace).toHaveBeenCalledWith('/sign-in?next=%2Fapp%2Fexplore'));
+    expect(document.documentElement.style.visibility).toBe('hidden');
+  });
+
+  it('shows again and refreshes its data for the same person; loads afresh for another', async () => {
+    const fake = await setUp(sessionUser());
+    const syncs = () => fake.request.mock.calls.filter(([path]) => path === '/api/me/sync').length;
+    const before = syncs();
+    act(() => restore());
+    await vi.waitFor(() => expect(document.documentElement.style.visibility).toBe(''));
+    await vi.waitFor(() => expect(syncs()).toBe(before + 1));
+    expect(replace).not.toHaveBeenCalled();
+
+    vi.mocked(fake.backend.identity.loadUser).mockResolvedValue(sessionUser({ id: 'someone-else' }));
+    act(() => restore());
+    await vi.waitFor(() => expect(reload).toHaveBeenCalledOnce());
+  });
+
+  it('ignores an ordinary page show', async () => {
+    const fake = await setUp(null);
+    const asked = vi.mocked(fake.backend.identity.loadUser).mock.calls.length;
+    act(() => {
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false }));
+    });
+    expect(document.documentElement.style.visibility).toBe('');
+    expect(vi.mocked(fake.backend.identity.loadUser).mock.calls.length).toBe(asked);
   });
 });

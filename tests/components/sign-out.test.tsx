@@ -38,7 +38,7 @@ function renderSignedIn(identity = stubIdentity(), stream = drivenStream()) {
     </AppProviders>
   );
   render(<SignedInPage />, { wrapper });
-  return stream;
+  return Object.assign(stream, { queryClient });
 }
 
 let assign: ReturnType<typeof vi.fn>;
@@ -67,5 +67,17 @@ describe('the session ending', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign Out' }));
     expect(identity.signOut).toHaveBeenCalledOnce();
     expect(assign.mock.calls).toEqual([['/']]);
+  });
+
+  it('by this page’s Sign Out drops the cached data as the page is put away (the browser may keep it for Back)', async () => {
+    const { queryClient } = renderSignedIn();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign Out' }));
+    expect(assign.mock.calls).toEqual([['/']]);
+    // Still there while the signed-in page may render; gone once the page is hidden for the next one.
+    expect(queryClient.getQueryData(sessionUserKey)).toBeTruthy();
+    act(() => {
+      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+    });
+    expect(queryClient.getQueryCache().getAll()).toEqual([]);
   });
 });

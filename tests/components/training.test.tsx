@@ -8,6 +8,7 @@ import { ApiError } from '@/backend/api-error';
 import { fakeBackend, me } from '../support/fake-backend';
 import { distinctHash, fillForm, photoIndex, photos, record, renderTrainingPage, verdict } from '../support/training-page';
 import { stubPhoneScreen } from '../support/phone';
+import { problemQuestion } from '@/features/training/lib/problem-question';
 
 const SUCCESS_DESKTOP =
   'Training submitted successfully! It will take 5-10 minutes to complete. You can check the progress in the Previous Trainings panel.';
@@ -207,7 +208,7 @@ describe('photo checks on the training page', () => {
       ...Array.from({ length: 8 }, (_, i) => `Photo ${i + 5}: Good`),
     ]);
     expect(within(summary).getByText('Photo 2: Blurry.')).toBeInTheDocument();
-    expect(summary).toHaveTextContent('The face is blurry. Use a sharper photo.');
+    expect(summary).toHaveTextContent('Use a sharper photo, taken with a steady hand.');
     expect(screen.getByText('Upload 10–20 high-quality photos of the same person').closest('div')).toContainElement(summary);
     // The copy checked is the photo itself here (no canvas in the test browser), one request per photo.
     expect(fake.request.mock.calls.filter(([path]) => path === '/api/trainings/check-photo')).toHaveLength(12);
@@ -257,7 +258,7 @@ describe('photo checks on the training page', () => {
         .map((li) => li.getAttribute('aria-label')),
     ).toEqual(['Photo 1: Good', 'Photo 2: Too dark', 'Photo 3: Not the same person', 'Photo 4: Good', 'Photo 5: Good']);
     expect(summary).toHaveTextContent(
-      'Photo 3: Not the same person. This face does not match most of your photos. Use photos of one person only.',
+      'Photo 3: Not the same person. Most of your photos show someone else. Use photos of one person only.',
     );
     // A warning, like the others: the form still submits.
     expect(screen.getByRole('button', { name: 'Start Training' })).toBeEnabled();
@@ -266,6 +267,56 @@ describe('photo checks on the training page', () => {
     await user.click(screen.getByRole('button', { name: 'Remove 2 photos with problems' }));
     await waitFor(() => expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('3 photos: 3 good'));
     expect(screen.getByTestId('photo-check-summary')).not.toHaveTextContent('different people');
+  });
+
+  it('asks once before training photos with problems, naming them: back to the photos, or train anyway', async () => {
+    const dana = [1, 0, 0];
+    const alex = [0, 1, 0];
+    const fake = renderPage({ check: (i) => verdict([], { embedding: i === 2 || i === 4 ? alex : dana }) });
+    const user = await fillForm(6);
+    await waitFor(() => expect(screen.getByTestId('photo-check-summary')).toHaveTextContent('6 photos: 4 good, 2 with problems'));
+    const uploads = () => fake.request.mock.calls.filter(([path]) => path === '/api/upload').length;
+
+    await user.click(screen.getByRole('button', { name: 'Start Training' }));
+    const question = await screen.findByRole('dialog', { name: '2 photos may not show the same person — train anyway?' });
+    expect(within(question).getByTestId('problem-photos')).toHaveTextContent('Photo 3: Not the same personPhoto 5: Not the same person');
+    expect(question).toHaveTextContent('Training uses 500 credits');
+    await user.click(within(question).getByRole('button', { name: 'Review photos' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(uploads()).toBe(0);
+
+    // Asked again while the photos are the same; answered, the training goes, once.
+    await user.click(screen.getByRole('button', { name: 'Start Training' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Train anyway' }));
+    expect(await screen.findByText(SUCCESS_DESKTOP)).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(uploads()).toBe(1);
+  });
+
+  it('says which dropped files are not photos and leaves them out', async () => {
+    renderPage();
+    const user = userEvent.setup({ applyAccept: false });
+    const pdf = new File(['%PDF-1.4'], 'report.pdf', { type: 'application/pdf' });
+    await user.upload(screen.getByLabelText('Photos'), [...photos(1), pdf]);
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      '“report.pdf” is not a photo, so it was not added. Choose JPG, PNG or WEBP images.',
+    );
+    expect(within(screen.getByRole('list', { name: 'Selected photos' })).getAllByRole('listitem')).toHaveLength(1);
+    const notes = new File(['hi'], 'notes.txt', { type: 'text/plain' });
+    await user.upload(screen.getByLabelText('Photos'), [pdf, notes]);
+    expect(screen.getByTestId('photos-left-out')).toHaveTextContent(
+      '2 files are not photos (report.pdf, notes.txt), so they were not added.',
+    );
+    // Gone with the next choice of photos only.
+    await user.upload(screen.getByLabelText('Photos'), photos(1));
+    expect(screen.queryByTestId('photos-left-out')).toBeNull();
+  });
+
+  it('words the question by the photos’ problems', () => {
+    expect(problemQuestion(['blurry'])).toBe('1 photo is blurry — train anyway?');
+    expect(problemQuestion(['no-face', 'no-face'])).toBe('2 photos show no face — train anyway?');
+    expect(problemQuestion(['different-person'])).toBe('1 photo may not show the same person — train anyway?');
+    expect(problemQuestion(['too-dark', 'different-person', 'blurry'])).toBe('3 photos have problems — train anyway?');
   });
 
   it('compares no faces while fewer than three photos show one', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -150,7 +150,7 @@ describe('the hosted SPA policy', () => {
     ).toContain('http://127.0.0.1:54321 ws://127.0.0.1:54321');
   });
 
-  it('writes _headers for static hosts with the policy and the other security headers', () => {
+  it('writes _headers for static hosts with the policy, the other security headers, and app pages never kept', () => {
     const policy = hostedContentSecurityPolicy({ publishableKey: DEV_KEY, supabaseUrl: SUPABASE });
     expect(staticHostHeaders(policy).split('\n')).toEqual([
       '/*',
@@ -160,6 +160,10 @@ describe('the hosted SPA policy', () => {
       '  X-Frame-Options: DENY',
       '  Cross-Origin-Opener-Policy: same-origin',
       '  Permissions-Policy: camera=(), microphone=(), geolocation=()',
+      ...['/', '/index.html', '/app', '/app/*', '/sign-in', '/sign-in/*', '/sign-up', '/sign-up/*'].flatMap((path) => [
+        path,
+        '  Cache-Control: no-store',
+      ]),
       '/assets/*',
       '  Cache-Control: public, max-age=31536000, immutable',
       '',
@@ -198,6 +202,22 @@ describe('the policy the server sends', () => {
       const res = await fetch(`${server.url}${path}`);
       expect(res.headers.get('content-security-policy')).toBe(expected);
       expect(res.headers.get('x-frame-options')).toBe('DENY');
+    }
+  }, 120_000);
+
+  it('never lets the browser keep the SPA’s pages or an API answer, local and hosted (Back after Sign Out)', async () => {
+    for (const build of [folder('local'), folder('hosted', hostedRecord({ VITE_CLERK_PUBLISHABLE_KEY: LIVE_KEY }))]) {
+      mkdirSync(join(build, 'assets'), { recursive: true });
+      writeFileSync(join(build, 'assets', 'app-1a2b3c.js'), 'export {};');
+      server = await startTestServer({ app: { staticDir: build } });
+      for (const path of ['/', '/index.html', '/app/profile', '/app/my-generations?page=2', '/sign-in', '/pricing', '/api/health']) {
+        expect((await fetch(`${server.url}${path}`)).headers.get('cache-control'), path).toBe('no-store');
+      }
+      // Routes that choose their own keep it; the hashed assets are kept for good.
+      expect((await fetch(`${server.url}/api/public-config`)).headers.get('cache-control')).toBe('private, max-age=300');
+      expect((await fetch(`${server.url}/assets/app-1a2b3c.js`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      await server.stop();
+      server = undefined;
     }
   }, 120_000);
 

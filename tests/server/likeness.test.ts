@@ -96,6 +96,7 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
     expect(row.referenceFace![0]).toBe(FACE_EMBEDDING.version);
     expect(Math.hypot(...row.referenceFace!.slice(1))).toBeCloseTo(1, 3);
     expect(row.referenceCheckedAt).toBeInstanceOf(Date);
+    expect(row.photosDiffer).toBe(false);
     expect(await ts.rt.likeness.referenceOf(mara.id)).toEqual(row.referenceFace!.slice(1));
 
     // Four strangers and a room: no face agrees with the others, so there is no reference (and no error).
@@ -108,6 +109,8 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
     const [none] = await ts.rt.db.select().from(loraTrainings).where(eq(loraTrainings.id, crowd.id));
     expect(none.referenceFace).toBeNull();
     expect(none.referenceCheckedAt).toBeInstanceOf(Date);
+    // The page says so where the badge would be (issue 54 item 15).
+    expect(none.photosDiffer).toBe(true);
   }, 120_000);
 
   it('never compares a reference of an older embedding: it is worked out again from the kept photos, or is none once they are gone', async () => {
@@ -317,5 +320,9 @@ describe.each(testDatabases())('likeness check (%s)', (database) => {
     await ts.rt.likenessChecker.runOnce();
     const rows = await ts.rt.db.select().from(generations).where(eq(generations.shootId, done.id));
     expect(rows.every((g) => g.likenessVerdict === null && g.likenessChecks === 0)).toBe(true);
+    // Its images say why they have no badge: the character's photos showed different people.
+    const page = (await (await client.get('/api/library/generations?page=1')).json()) as { items: GenerationView[] };
+    expect(page.items.length).toBe(N);
+    expect(page.items.every((g) => g.lora_trainings?.photos_differ === true)).toBe(true);
   }, 180_000);
 });

@@ -46,7 +46,7 @@ import type { Character, DataPort, Me, SessionUser } from '../port';
 
 const USER_COLUMNS = 'id, clerk_id, email, full_name, credits, updated_at, subscription_status, subscription_plan, creem_customer_id';
 const GENERATION_COLUMNS =
-  'id, prompt, style, width, height, output_format, image_url, lora_id, lora_scale, seed, num_inference_steps, guidance_scale, status, is_favorite, created_at, source_id, derivation, upscale_factor, edit_strength, likeness, likeness_verdict, shoot_id, lora_trainings(id, character_name, trigger_word, lora_file_url)';
+  'id, prompt, style, width, height, output_format, image_url, lora_id, lora_scale, seed, num_inference_steps, guidance_scale, status, is_favorite, created_at, source_id, derivation, upscale_factor, edit_strength, likeness, likeness_verdict, shoot_id, lora_trainings(id, character_name, trigger_word, lora_file_url, photos_differ)';
 const TRAINING_COLUMNS =
   'id, character_name, trigger_word, gender, hair_color, status, created_at, lora_file_url, request_id, result, error';
 const CHARACTER_COLUMNS = 'id, character_name, trigger_word, lora_file_url';

@@ -55,6 +55,39 @@ export function useExploreFilterOptions() {
   });
 }
 
+const generationKey = (id: string) => ['generation', id] as const;
+
+/** The names of the user's shoots by id ('LinkedIn Profile'), for the photos made in them; read only when needed. */
+export function useShootNames(enabled: boolean): Map<string, string> {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  useChanges('shoots', () => void qc.invalidateQueries({ queryKey: ['gallery-shoot-names'] }));
+  const query = useQuery({
+    queryKey: ['gallery-shoot-names'],
+    queryFn: async ({ signal }) => new Map((await data.shoots({}, signal)).map((s) => [s.id, s.pack_name] as const)),
+    enabled,
+    staleTime: 5 * 60_000,
+  });
+  return query.data ?? NO_NAMES;
+}
+const NO_NAMES = new Map<string, string>();
+
+/**
+ * One generation kept current (a result shown outside the galleries: its likeness arrives once checked, its
+ * heart from any tab): starts from `initial` and is read again when the user's generations change.
+ */
+export function useGeneration(initial: GenerationView) {
+  const { data } = useBackend();
+  const qc = useQueryClient();
+  useChanges('generations', () => void qc.invalidateQueries({ queryKey: generationKey(initial.id) }));
+  return useQuery({
+    queryKey: generationKey(initial.id),
+    queryFn: ({ signal }) => data.generation(initial.id, signal),
+    initialData: initial,
+    staleTime: Infinity,
+  }).data;
+}
+
 /** Applies `change` to every cached library page of one kind. */
 function updatePages(qc: QueryClient, kind: LibraryKind, change: (page: LibraryPage) => LibraryPage) {
   qc.setQueriesData<LibraryPage>({ queryKey: [...libraryKey, kind] }, (page) => (page ? change(page) : page));
@@ -76,6 +109,7 @@ export function useSetFavorite() {
   return useMutation({
     mutationFn: ({ id, isFavorite }: { id: string; isFavorite: boolean }): Promise<GenerationView> => data.setFavorite(id, isFavorite),
     onSuccess: (updated, { id, isFavorite }) => {
+      qc.setQueryData(generationKey(id), updated);
       updatePages(qc, 'generations', (page) => ({ ...page, items: page.items.map((g) => (g.id === id ? updated : g)) }));
       if (!isFavorite) updatePages(qc, 'favorites', (page) => withoutItem(page, id));
       void qc.invalidateQueries({ queryKey: [...libraryKey, 'favorites'], refetchType: isFavorite ? 'active' : 'none' });

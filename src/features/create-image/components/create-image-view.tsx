@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { CreateImageNavigationState } from '@common/create-image-state';
 import type { GenerateImageResponse, GenerationCharacter, GenerationRequestInput, GenerationView } from '@common/generation';
@@ -46,7 +46,16 @@ export function creditsShortLabel(credits: number, waiting: number): string | nu
   return credits < needed ? `Need ${needed} Credits` : null;
 }
 
-export function CreateImageView({ credits, navigationState }: { credits: number; navigationState: CreateImageNavigationState | null }) {
+export function CreateImageView({
+  credits,
+  navigationState,
+  resultActions,
+}: {
+  credits: number;
+  navigationState: CreateImageNavigationState | null;
+  /** The viewer's actions under the result (Upscale, Edit, Keep the seed, Favourite, likeness); `show` puts another image there. */
+  resultActions?: (generation: GenerationView, show: (generation: GenerationView) => void) => ReactNode;
+}) {
   const { api } = useBackend();
   const formApi = useGenerationForm(navigationState);
   const { form, selectCharacter } = formApi;
@@ -106,6 +115,11 @@ export function CreateImageView({ credits, navigationState }: { credits: number;
     if (found && !form.loraPath) selectCharacter(found.lora_file_url);
   }, [linkedCharacter, characters.data, form.loraPath, selectCharacter]);
 
+  const showResult = useCallback((g: GenerationView) => {
+    setResult(g);
+    setError(null);
+  }, []);
+
   const shortLabel = creditsShortLabel(credits, queue.waiting);
   const canGenerate = !isPromptBlank(form.prompt) && shortLabel === null && !submitLocked;
 
@@ -148,17 +162,21 @@ export function CreateImageView({ credits, navigationState }: { credits: number;
           onGenerate={generate}
         />
         <div ref={resultRef} className="scroll-mt-20 md:sticky md:top-8">
-          <ResultPanel result={result} loading={queue.loading} waiting={queue.waiting} pendingSize={pendingSize} error={error} />
+          <ResultPanel
+            result={result}
+            loading={queue.loading}
+            waiting={queue.waiting}
+            pendingSize={pendingSize}
+            error={error}
+            actions={resultActions && ((g) => resultActions(g, showResult))}
+          />
         </div>
         <div className="md:col-span-2 lg:sticky lg:top-8 lg:col-span-1">
           <RecentGenerations
             items={recent.data}
             isError={recent.isError}
             onRetry={() => void recent.refetch()}
-            onOpen={(g) => {
-              setResult(g);
-              setError(null);
-            }}
+            onOpen={showResult}
             activeId={queue.loading ? null : (result?.id ?? null)}
           />
         </div>

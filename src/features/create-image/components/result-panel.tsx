@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Copy, Download, ImageIcon, ImageOff, Loader2 } from 'lucide-react';
 import type { GenerationView } from '@common/generation';
 import { errorMessage } from '@/backend/api-error';
@@ -16,12 +16,14 @@ export interface ResultPanelProps {
   pendingSize: { width: number; height: number } | null;
   /** The last request that failed: its sentence and prompt, shown as the failed item. */
   error: { message: string; prompt: string } | null;
+  /** What else can be done with the image shown: the viewer's actions, given by the page (one component for both). */
+  actions?: (generation: GenerationView) => ReactNode;
 }
 
 const FEEDBACK_MS = 5000;
 
 /** The middle column: 'Start Creating', 'Creating your image...' (+N more in queue) or the latest image. */
-export function ResultPanel({ result, loading, waiting, pendingSize, error }: ResultPanelProps) {
+export function ResultPanel({ result, loading, waiting, pendingSize, error, actions }: ResultPanelProps) {
   const headingId = useId();
   return (
     <Card role="region" aria-labelledby={headingId} aria-busy={loading} className="flex min-h-[22rem] flex-col p-4 md:min-h-[36rem] md:p-6">
@@ -37,7 +39,7 @@ export function ResultPanel({ result, loading, waiting, pendingSize, error }: Re
       ) : error ? (
         <Failed failure={error} />
       ) : result ? (
-        <Result generation={result} />
+        <Result generation={result} actions={actions} />
       ) : (
         <div className="flex flex-1 flex-col items-center justify-center gap-4 rounded-lg border border-dashed border-border-strong bg-bg-subtle px-6 py-12 text-center">
           <span className="rounded-2xl bg-brand-soft p-4 text-brand">
@@ -94,7 +96,7 @@ function Busy({ waiting, size }: { waiting: number; size: { width: number; heigh
   );
 }
 
-function Result({ generation }: { generation: GenerationView }) {
+function Result({ generation, actions }: { generation: GenerationView; actions?: (generation: GenerationView) => ReactNode }) {
   const { api } = useBackend();
   const toast = useToast();
   const [downloading, setDownloading] = useState(false);
@@ -158,6 +160,7 @@ function Result({ generation }: { generation: GenerationView }) {
             Copy URL
           </Button>
         </div>
+        {actions?.(generation)}
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useShootNames } from '../api';
 import { useIsPhone } from '@/lib/use-is-phone';
 import { useToast } from '@/components/ui/toast';
 import { fromGeneration, type GalleryItem } from '../lib/gallery-item';
@@ -11,7 +12,7 @@ const gridClasses = 'grid grid-cols-2 gap-3 md:grid-cols-4 md:gap-4';
 
 /** 4 columns on desktop, 2 on phones (product §2); a card opens the detail viewer. */
 export function GalleryGrid({
-  items,
+  items: listed,
   permissions,
   label,
   selection,
@@ -27,6 +28,12 @@ export function GalleryGrid({
 }) {
   const phone = useIsPhone();
   const actions = useGalleryActions();
+  // A shoot's photo names its shoot, on its card and in the viewer.
+  const shootNames = useShootNames(listed.some((item) => item.shootId));
+  const items = useMemo(
+    () => listed.map((item) => (item.shootId ? { ...item, shootName: shootNames.get(item.shootId) ?? null } : item)),
+    [listed, shootNames],
+  );
   const [openId, setOpenId] = useState<string | null>(null);
   /** A generation shown in the viewer that is not on this page (an image's source, a fresh upscale). */
   const [elsewhere, setElsewhere] = useState<GalleryItem | null>(null);

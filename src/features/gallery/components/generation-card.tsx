@@ -1,11 +1,13 @@
 import { useRef, useState } from 'react';
-import { Check, Copy, Download, Heart, Link2, MoreHorizontal, RefreshCw, Star, Trash2 } from 'lucide-react';
+import { Camera, Check, Copy, Download, Heart, Link2, MoreHorizontal, RefreshCw, Star, Trash2 } from 'lucide-react';
+import { Link } from 'react-router';
 import { Tooltip } from 'radix-ui';
+import { LIKENESS_TEXTS } from '@common/likeness';
 import { thumbUrl } from '@common/media';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
 import { cutPrompt } from '../lib/format';
-import { isHd, type GalleryItem } from '../lib/gallery-item';
+import { isHd, shootPath, weakLikeness, type GalleryItem } from '../lib/gallery-item';
 import type { GalleryActions } from '../hooks/use-gallery-actions';
 
 /** What a gallery lets the user do (product §6): Explore is read-only; Delete is on My Generations only. */
@@ -25,6 +27,16 @@ export interface GenerationCardProps {
   /** Select mode: the card is a checkbox instead of opening the viewer, on phones too. */
   selection?: { selected: boolean; onToggle: () => void };
 }
+
+/**
+ * One's own images show whole on their square card (a portrait's head is never cut off), on the card's shade;
+ * explore's fill it.
+ */
+const fit = (item: GalleryItem) => (item.source === 'generation' ? 'object-contain' : 'object-cover');
+
+/** Marks that stay on the card; on desktop they make way for the hover actions in the same corners. */
+const mark = (phone: boolean) =>
+  cn('pointer-events-none absolute z-10 shadow-sm', !phone && 'transition-opacity group-hover:opacity-0 group-focus-within:opacity-0');
 
 const iconButton =
   'inline-flex size-9 items-center justify-center rounded-full bg-white/90 text-fg shadow-sm backdrop-blur transition hover:bg-white hover:text-brand focus-visible:outline-white';
@@ -55,7 +67,7 @@ export function GenerationCard({ item, permissions, actions, phone, onOpen, sele
           loading="lazy"
           decoding="async"
           alt={item.prompt}
-          className="size-full object-cover transition-transform duration-300 group-hover:scale-[1.03]"
+          className={cn('size-full transition-transform duration-300 group-hover:scale-[1.03]', fit(item))}
         />
       </button>
 
@@ -76,13 +88,37 @@ export function GenerationCard({ item, permissions, actions, phone, onOpen, sele
           HD
         </span>
       )}
-      {phone && item.isFavorite && (
-        <span
-          className="pointer-events-none absolute right-2 top-2 rounded-full bg-white/90 p-1.5 text-accent shadow-sm"
-          aria-label="Favorite"
-        >
+      {item.isFavorite && (
+        <span className={cn(mark(phone), 'right-2 top-2 rounded-full bg-white/90 p-1.5 text-accent')} aria-label="Favorite">
           <Heart className="size-3.5 fill-current" aria-hidden />
         </span>
+      )}
+      {weakLikeness(item) && (
+        <span
+          data-testid="weak-likeness-mark"
+          className={cn(
+            mark(phone),
+            'right-2 bottom-2 rounded-full border border-warning-border bg-warning-soft px-2 py-0.5 text-[11px] font-semibold text-warning',
+          )}
+        >
+          {LIKENESS_TEXTS.badge[item.likenessVerdict!]}
+        </span>
+      )}
+      {item.shootId && item.shootName && (
+        <Link
+          to={shootPath(item.shootId)}
+          data-testid="card-shoot-link"
+          aria-label={`From the shoot ${item.shootName}`}
+          title={`From the shoot ${item.shootName}`}
+          className={cn(
+            'absolute left-2 top-2 z-10 inline-flex items-center gap-1 rounded-full bg-fg/75 px-2 py-0.5 text-[11px] font-semibold text-white shadow-sm hover:bg-fg',
+            // Clear of the heart's corner when there is one (and of the hover heart on desktop).
+            item.isFavorite || !phone ? 'max-w-[calc(100%-3.5rem)]' : 'max-w-[calc(100%-1rem)]',
+          )}
+        >
+          <Camera className="size-3 shrink-0" aria-hidden />
+          <span className="truncate">{item.shootName}</span>
+        </Link>
       )}
 
       {!phone &&
@@ -122,7 +158,7 @@ function SelectableCard({ item, selected, onToggle }: { item: GalleryItem; selec
           loading="lazy"
           decoding="async"
           alt={item.prompt}
-          className={cn('size-full object-cover transition', selected && 'opacity-80')}
+          className={cn('size-full transition', fit(item), selected && 'opacity-80')}
         />
         <span
           aria-hidden

@@ -1,16 +1,18 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { ArrowLeft, Check, Copy, Download, Heart, MoreVertical, RefreshCw, Share2, Trash2, X } from 'lucide-react';
 import { Dialog } from 'radix-ui';
+import { Link } from 'react-router';
 import { TIMINGS } from '@common/product';
 import { LikenessBadge } from '@/components/likeness-badge';
 import { Button } from '@/components/ui/button';
 import { DropdownMenu } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
 import { relativeTime, shortDateTime } from '../lib/format';
-import { absoluteImageUrl, isHd, type GalleryItem } from '../lib/gallery-item';
+import { absoluteImageUrl, isHd, shootPath, type GalleryItem } from '../lib/gallery-item';
 import type { GalleryActions } from '../hooks/use-gallery-actions';
-import { FinishActions, RegenerateControl, SourceLink } from './finish-actions';
-import { LikenessHint } from './likeness';
+import { SourceLink } from './finish-actions';
+import { FavoriteButton, GenerationActions } from './generation-actions';
+import { NoLikenessCheck } from './likeness';
 import type { GalleryPermissions } from './generation-card';
 
 export interface GenerationViewerProps {
@@ -85,24 +87,25 @@ function DesktopModal({ item, permissions, actions, onOpenGeneration }: PartProp
           </Dialog.Close>
         </div>
         <Details item={item} onOpenGeneration={onOpenGeneration} />
-        {own && <FinishActions item={item} actions={actions} onOpenGeneration={onOpenGeneration} className="mt-6" />}
+        {own && (
+          <GenerationActions
+            item={item}
+            actions={actions}
+            onOpenGeneration={onOpenGeneration}
+            favorite={permissions.favorite}
+            className="mt-6"
+          />
+        )}
         <div className="mt-auto grid grid-cols-2 gap-2 pt-6">
           <DownloadButton item={item} actions={actions} className="col-span-2" />
-          {own && (
-            <div className="col-span-2">
-              <LikenessHint item={item} />
-            </div>
-          )}
-          {own ? (
-            <RegenerateControl item={item} actions={actions} />
-          ) : (
+          {!own && (
             <Button variant="outline" onClick={() => actions.regenerate(item)}>
               <RefreshCw className="size-4" aria-hidden />
               Regenerate
             </Button>
           )}
           <ShareButton item={item} />
-          {permissions.favorite && <FavoriteButton item={item} actions={actions} />}
+          {!own && permissions.favorite && <FavoriteButton item={item} actions={actions} />}
           {permissions.delete && <DeleteButton item={item} actions={actions} />}
         </div>
       </div>
@@ -177,11 +180,8 @@ function PhoneSheet({ item, permissions, actions, onClose, onOpenGeneration }: P
         <Details item={item} onOpenGeneration={onOpenGeneration} />
         <DownloadButton item={item} actions={actions} className="h-12" />
         {item.source === 'generation' && (
-          <>
-            <FinishActions item={item} actions={actions} onOpenGeneration={onOpenGeneration} />
-            <LikenessHint item={item} />
-            <RegenerateControl item={item} actions={actions} />
-          </>
+          // The heart is in the sheet's header.
+          <GenerationActions item={item} actions={actions} onOpenGeneration={onOpenGeneration} favorite={false} />
         )}
       </div>
     </div>
@@ -203,11 +203,22 @@ function Details({ item, onOpenGeneration }: { item: GalleryItem; onOpenGenerati
         <span className="flex min-w-0 flex-wrap items-center gap-1.5">
           <span className="truncate">{item.characterName}</span>
           <LikenessBadge likeness={item.likeness} verdict={item.likenessVerdict} />
+          <NoLikenessCheck item={item} />
         </span>
       ) : (
         'None'
       ),
     ],
+    ...(item.shootId
+      ? ([
+          [
+            'Photo shoot',
+            <Link to={shootPath(item.shootId)} className="font-semibold text-brand underline" data-testid="viewer-shoot-link">
+              {item.shootName ?? 'Open the shoot'}
+            </Link>,
+          ],
+        ] as [string, ReactNode][])
+      : []),
     ['Seed', item.seed ?? '—'],
     ['Steps', item.steps ?? '—'],
     ['Guidance', item.guidance ?? '—'],
@@ -226,7 +237,10 @@ function Details({ item, onOpenGeneration }: { item: GalleryItem; onOpenGenerati
       </section>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3 text-sm">
         {rows.map(([label, value]) => (
-          <div key={label} className={cn('min-w-0', label === 'Character' && item.likenessVerdict && 'col-span-2')}>
+          <div
+            key={label}
+            className={cn('min-w-0', ((label === 'Character' && item.likenessVerdict) || label === 'Photo shoot') && 'col-span-2')}
+          >
             <dt className="text-xs text-fg-subtle">{label}</dt>
             <dd className="truncate font-medium tabular-nums text-fg">{value}</dd>
           </div>
@@ -302,21 +316,6 @@ function DownloadButton({ item, actions, className }: { item: GalleryItem; actio
     <Button onClick={() => void download()} busy={busy} className={className}>
       {!busy && <Download className="size-4" aria-hidden />}
       Download
-    </Button>
-  );
-}
-
-function FavoriteButton({ item, actions }: { item: GalleryItem; actions: GalleryActions }) {
-  return (
-    <Button
-      variant="outline"
-      onClick={() => void actions.toggleFavorite(item)}
-      aria-pressed={item.isFavorite}
-      title={item.isFavorite ? 'Remove Favorite' : 'Add to Favorites'}
-      className={cn(item.isFavorite && 'text-accent')}
-    >
-      <Heart className={cn('size-4', item.isFavorite && 'fill-current')} aria-hidden />
-      {item.isFavorite ? 'Favorited' : 'Favorite'}
     </Button>
   );
 }

@@ -14,3 +14,16 @@ export function LikenessHint({ item }: { item: Pick<GalleryItem, 'likenessVerdic
     </p>
   );
 }
+
+/**
+ * Where the likeness badge would be, for an image of a character without a reference face: why there is none
+ * (issue 54 item 15).
+ */
+export function NoLikenessCheck({ item }: { item: Pick<GalleryItem, 'likenessVerdict' | 'photosDiffer'> }) {
+  if (item.likenessVerdict || !item.photosDiffer) return null;
+  return (
+    <span data-testid="no-likeness-check" className="text-xs font-normal whitespace-normal text-fg-muted">
+      {LIKENESS_TEXTS.noReference}
+    </span>
+  );
+}

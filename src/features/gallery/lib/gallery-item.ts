@@ -27,13 +27,25 @@ export interface GalleryItem {
   /** Likeness to its character (common/likeness.ts); null when not scored. */
   likeness: number | null;
   likenessVerdict: LikenessVerdict | null;
+  /** Its character has no reference face (its training photos showed different people): never checked. */
+  photosDiffer: boolean;
   /** Made in a photo shoot (which re-takes its misses itself) rather than as a single generation. */
   fromShoot: boolean;
+  /** The shoot it was made in, and that shoot's name ('LinkedIn Profile') once known. */
+  shootId: string | null;
+  shootName?: string | null;
 }
 
 /** A single generation that misses its character: the viewer suggests another seed. */
 export const missesLikeness = (item: Pick<GalleryItem, 'likenessVerdict' | 'fromShoot'>) =>
   !item.fromShoot && (item.likenessVerdict === 'weak' || item.likenessVerdict === 'no_face');
+
+/** A tile's mark for an image of a character that does not look like them (weak, or no face found). */
+export const weakLikeness = (item: Pick<GalleryItem, 'likenessVerdict'>) =>
+  item.likenessVerdict === 'weak' || item.likenessVerdict === 'no_face';
+
+/** Where a shoot's photo links: its shoot's page. */
+export const shootPath = (shootId: string) => `/app/photo-shoots/${encodeURIComponent(shootId)}`;
 
 /** Upscaled images carry the 'HD' badge. */
 export const isHd = (item: Pick<GalleryItem, 'origin'>) => item.origin?.kind === 'upscale';
@@ -57,7 +69,9 @@ export function fromGeneration(g: GenerationView): GalleryItem {
     origin: g.source ?? null,
     likeness: g.likeness ?? null,
     likenessVerdict: g.likeness_verdict ?? null,
+    photosDiffer: !!g.lora_trainings?.photos_differ,
     fromShoot: !!g.shoot_id,
+    shootId: g.shoot_id ?? null,
   };
 }
 
@@ -81,7 +95,9 @@ export function fromExplore(e: ExploreItem): GalleryItem {
     origin: null,
     likeness: null,
     likenessVerdict: null,
+    photosDiffer: false,
     fromShoot: false,
+    shootId: null,
   };
 }
 

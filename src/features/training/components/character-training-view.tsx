@@ -14,6 +14,7 @@ import { usePhotoChecks } from '../hooks/use-photo-checks';
 import { useTrainingForm } from '../hooks/use-training-form';
 import { useTrainingSubmit } from '../hooks/use-training-submit';
 import { PreviousTrainings } from './previous-trainings';
+import { ProblemPhotosDialog } from './problem-photos-dialog';
 import { TrainingForm } from './training-form';
 
 const COST = CREDIT_COSTS.training;
@@ -31,7 +32,13 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
   const deleteCharacter = useDeleteCharacter();
   const formApi = useTrainingForm(email);
   const checks = usePhotoChecks(formApi.form.photos);
-  const flow = useTrainingSubmit({ formApi, credits, trainings: trainings.data, photoRefusal: checks.refusal });
+  const flow = useTrainingSubmit({
+    formApi,
+    credits,
+    trainings: trainings.data,
+    photoRefusal: checks.refusal,
+    problemPhotos: checks.withProblems,
+  });
   const [creditsNoticeDismissed, setCreditsNoticeDismissed] = useState(false);
 
   // Any change to the user's trainings reloads the list (product §4).
@@ -98,6 +105,7 @@ export function CharacterTrainingView({ credits, email }: { credits: number; ema
           canSubmit={flow.canSubmit}
           onSubmit={() => void flow.submit()}
         />
+        <ProblemPhotosDialog photos={flow.question} onTrainAnyway={flow.trainAnyway} onReview={flow.dismissQuestion} />
         {/* On a phone the submit button is far down the page: its outcome shows right under it, above the list. */}
         {isPhone && statusBanners}
         <div className="md:sticky md:top-8">

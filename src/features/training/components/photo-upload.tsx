@@ -8,7 +8,8 @@ export interface PhotoUploadProps {
   photos: TrainingPhoto[];
   /** Each photo's check, by photo id. */
   verdicts: Map<string, PhotoVerdict>;
-  onAdd: (files: Iterable<File>) => void;
+  /** Adds the images among the files; returns the names of those that are not images. */
+  onAdd: (files: Iterable<File>) => string[];
   onRemove: (id: string) => void;
   onRetryCheck: (id: string) => void;
   /** The picker is locked while a training is being sent. */
@@ -54,16 +55,25 @@ function CheckBadge({ verdict, onRetry, disabled }: { verdict: PhotoVerdict | un
   );
 }
 
+/** What the picker says about files left out because they are not images (a PDF dropped with the photos). */
+export function notPhotosMessage(names: readonly string[]): string | null {
+  if (!names.length) return null;
+  const listed = names.length === 1 ? `“${names[0]}” is not a photo` : `${names.length} files are not photos (${names.join(', ')})`;
+  return `${listed}, so ${names.length === 1 ? 'it was' : 'they were'} not added. Choose JPG, PNG or WEBP images.`;
+}
+
 /** The image-upload area: a picker (click or drop; images, several at once) and removable, checked thumbnails. */
 export function PhotoUpload({ photos, verdicts, onAdd, onRemove, onRetryCheck, disabled }: PhotoUploadProps) {
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
+  const [leftOut, setLeftOut] = useState<string | null>(null);
+  const add = (files: Iterable<File>) => setLeftOut(notPhotosMessage(onAdd(files)));
 
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    if (!disabled) onAdd(e.dataTransfer.files);
+    if (!disabled) add(e.dataTransfer.files);
   };
 
   return (
@@ -107,12 +117,17 @@ export function PhotoUpload({ photos, verdicts, onAdd, onRemove, onRetryCheck, d
           disabled={disabled}
           className="sr-only"
           onChange={(e) => {
-            if (e.target.files) onAdd(e.target.files);
+            if (e.target.files) add(e.target.files);
             // The same files may be chosen again after removing them.
             e.target.value = '';
           }}
         />
       </label>
+      {leftOut && (
+        <p role="alert" className="-mt-1 text-sm text-danger" data-testid="photos-left-out">
+          {leftOut}
+        </p>
+      )}
       {photos.length > 0 && (
         <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4 lg:grid-cols-5" aria-label="Selected photos">
           {photos.map((photo, i) => {

@@ -9,6 +9,7 @@ import {
   problemsOf,
   type PhotoCheck,
   type PhotoComparison,
+  type PhotoProblem,
 } from '@common/photo-check';
 import { LIMITS } from '@common/product';
 import { ApiError, isAbortError, responseBody } from '@/backend/api-error';
@@ -35,6 +36,8 @@ export interface PhotoVerdict {
   hint: string | null;
   /** True when the photo has a problem and the page offers to remove it. */
   hasProblem: boolean;
+  /** The problem its badge names, when it has one. */
+  problem?: PhotoProblem;
 }
 
 /** A photo whose check found a problem, as the summary lists it. */
@@ -44,6 +47,7 @@ export interface PhotoWithProblem {
   number: number;
   badge: string;
   hint: string | null;
+  problem: PhotoProblem;
 }
 
 /** Photos checked at once: the server's analyser takes one at a time, so more would only queue there. */
@@ -128,7 +132,7 @@ export function usePhotoChecks(photos: TrainingPhoto[]) {
     const pending = list.filter((s) => s.status === 'waiting' || s.status === 'checking').length;
     const withProblems = photos.flatMap((p, i): PhotoWithProblem[] => {
       const v = verdicts.get(p.id)!;
-      return v.hasProblem ? [{ id: p.id, number: i + 1, badge: v.badge, hint: v.hint }] : [];
+      return v.hasProblem && v.problem ? [{ id: p.id, number: i + 1, badge: v.badge, hint: v.hint, problem: v.problem }] : [];
     });
     const good = [...verdicts.values()].filter((v) => v.tone === 'good').length;
     return {
@@ -175,7 +179,7 @@ function verdictOf(state: PhotoCheckState, compared: PhotoComparison): PhotoVerd
       if (!first) return { state: state.status, badge: 'Good', tone: 'good', hint: null, hasProblem: false };
       const badge = photoBadge(state.check, compared);
       const hint = first === 'unreadable' && state.check.detail ? state.check.detail : PHOTO_PROBLEM_HINTS[first];
-      return { state: state.status, badge, tone: first === 'not-allowed' ? 'bad' : 'warn', hint, hasProblem: true };
+      return { state: state.status, badge, tone: first === 'not-allowed' ? 'bad' : 'warn', hint, hasProblem: true, problem: first };
     }
   }
 }

@@ -42,9 +42,12 @@ export function useTrainingForm(email: string | null | undefined) {
   photosRef.current = form.photos;
   useEffect(() => () => photosRef.current.forEach((p) => URL.revokeObjectURL(p.previewUrl)), []);
 
-  const addFiles = useCallback((files: Iterable<File>) => {
-    const added = [...files].filter(isImage).map((file) => ({ id: crypto.randomUUID(), file, previewUrl: URL.createObjectURL(file) }));
+  /** Adds the images among `files`; returns the names of the files that are not images, left out. */
+  const addFiles = useCallback((files: Iterable<File>): string[] => {
+    const all = [...files];
+    const added = all.filter(isImage).map((file) => ({ id: crypto.randomUUID(), file, previewUrl: URL.createObjectURL(file) }));
     if (added.length) setForm((f) => ({ ...f, photos: [...f.photos, ...added] }));
+    return all.filter((file) => !isImage(file)).map((file) => file.name);
   }, []);
 
   const removePhotos = useCallback((ids: string[]) => {

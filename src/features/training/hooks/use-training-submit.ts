@@ -6,6 +6,7 @@ import { CREDIT_COSTS, LIMITS, TIMINGS } from '@common/product';
 import { TRAINING_MESSAGES, type TrainingView } from '@common/training';
 import { useBackend } from '@/backend/backend-context';
 import { submitTraining, TrainingError, trainingsKey, uploadTrainingArchive } from '../api';
+import type { PhotoWithProblem } from './use-photo-checks';
 import type { TrainingFormApi } from './use-training-form';
 
 /** Operation state (product §3, §4). */
@@ -53,11 +54,14 @@ export function useTrainingSubmit({
   credits,
   trainings,
   photoRefusal,
+  problemPhotos = [],
 }: {
   formApi: TrainingFormApi;
   credits: number;
   trainings: TrainingView[] | undefined;
   photoRefusal: string | null;
+  /** Checked photos with a problem: Start Training asks once before spending credits on them. */
+  problemPhotos?: PhotoWithProblem[];
 }) {
   const { api } = useBackend();
   const qc = useQueryClient();
@@ -66,6 +70,8 @@ export function useTrainingSubmit({
   const [successVisible, setSuccessVisible] = useState(false);
   /** Why the last click could not submit, shown beside the button where the eye is; gone once its cause is. */
   const [validation, setValidation] = useState<string | null>(null);
+  /** The photos with problems Start Training is asking about; null when it is not asking. */
+  const [question, setQuestion] = useState<PhotoWithProblem[] | null>(null);
   const successTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(successTimer.current), []);
 
@@ -103,62 +109,83 @@ export function useTrainingSubmit({
     }
   }, [currentRequestId, dismissSuccess, trainings]);
 
-  const submit = useCallback(async () => {
-    if (busy) return;
-    if (currentProblem) {
-      setValidation(currentProblem);
-      setOperation({ kind: 'error', message: currentProblem });
-      return;
-    }
-    if (short) return;
-    dismissSuccess();
-    setOperation({ kind: 'uploading' });
-    try {
-      const archive = await packTrainingImages(form.photos.map((p) => p.file));
-      const imagesDataUrl = await uploadTrainingArchive(api, archive);
-      setOperation({ kind: 'training' });
-      const { request_id } = await submitTraining(api, {
-        images_data_url: imagesDataUrl,
-        ...(form.triggerWord ? { trigger_word: form.triggerWord } : {}),
-        create_masks: true,
-        steps: LIMITS.trainingSteps,
-        is_style: false,
-        character_name: form.characterName.trim(),
-        gender: form.gender,
-        hair_color: form.hairColor,
-        // Reached from a team's page (issue 49): a team character, paid by the team.
-        ...(teamId ? { team_id: teamId } : {}),
-      });
-      // The new training goes to the top of the list at once; the server's copy replaces it.
-      const placeholder: TrainingView = {
-        id: request_id,
-        character_name: form.characterName.trim(),
-        trigger_word: form.triggerWord || null,
-        gender: form.gender,
-        hair_color: form.hairColor,
-        status: 'IN_PROGRESS',
-        created_at: new Date().toISOString(),
-        lora_file_url: null,
-        request_id,
-        result: null,
-        error: null,
-      };
-      qc.setQueryData<TrainingView[]>(trainingsKey, (list) =>
-        list?.some((t) => t.request_id === request_id) ? list : [placeholder, ...(list ?? [])],
-      );
-      void qc.invalidateQueries({ queryKey: trainingsKey });
-      setCurrentRequestId(request_id);
-      formApi.reset();
-      setOperation({ kind: 'idle' });
-      setSuccessVisible(true);
-      successTimer.current = setTimeout(() => setSuccessVisible(false), TIMINGS.trainingSuccessBannerMs);
-    } catch (err) {
-      console.error('training submission failed', err);
-      setOperation({ kind: 'error', message: err instanceof TrainingError ? err.message : GENERIC_TRAINING_ERROR });
-    }
-  }, [api, busy, currentProblem, dismissSuccess, form, formApi, qc, short, teamId]);
+  const submit = useCallback(
+    async (opts: { anyway?: boolean } = {}) => {
+      if (busy) return;
+      if (currentProblem) {
+        setValidation(currentProblem);
+        setOperation({ kind: 'error', message: currentProblem });
+        return;
+      }
+      if (short) return;
+      if (problemPhotos.length && !opts.anyway) {
+        setQuestion(problemPhotos);
+        return;
+      }
+      setQuestion(null);
+      dismissSuccess();
+      setOperation({ kind: 'uploading' });
+      try {
+        const archive = await packTrainingImages(form.photos.map((p) => p.file));
+        const imagesDataUrl = await uploadTrainingArchive(api, archive);
+        setOperation({ kind: 'training' });
+        const { request_id } = await submitTraining(api, {
+          images_data_url: imagesDataUrl,
+          ...(form.triggerWord ? { trigger_word: form.triggerWord } : {}),
+          create_masks: true,
+          steps: LIMITS.trainingSteps,
+          is_style: false,
+          character_name: form.characterName.trim(),
+          gender: form.gender,
+          hair_color: form.hairColor,
+          // Reached from a team's page (issue 49): a team character, paid by the team.
+          ...(teamId ? { team_id: teamId } : {}),
+        });
+        // The new training goes to the top of the list at once; the server's copy replaces it.
+        const placeholder: TrainingView = {
+          id: request_id,
+          character_name: form.characterName.trim(),
+          trigger_word: form.triggerWord || null,
+          gender: form.gender,
+          hair_color: form.hairColor,
+          status: 'IN_PROGRESS',
+          created_at: new Date().toISOString(),
+          lora_file_url: null,
+          request_id,
+          result: null,
+          error: null,
+        };
+        qc.setQueryData<TrainingView[]>(trainingsKey, (list) =>
+          list?.some((t) => t.request_id === request_id) ? list : [placeholder, ...(list ?? [])],
+        );
+        void qc.invalidateQueries({ queryKey: trainingsKey });
+        setCurrentRequestId(request_id);
+        formApi.reset();
+        setOperation({ kind: 'idle' });
+        setSuccessVisible(true);
+        successTimer.current = setTimeout(() => setSuccessVisible(false), TIMINGS.trainingSuccessBannerMs);
+      } catch (err) {
+        console.error('training submission failed', err);
+        setOperation({ kind: 'error', message: err instanceof TrainingError ? err.message : GENERIC_TRAINING_ERROR });
+      }
+    },
+    [api, busy, currentProblem, dismissSuccess, form, formApi, problemPhotos, qc, short, teamId],
+  );
 
   const clearError = useCallback(() => setOperation((op) => (op.kind === 'error' || op.kind === 'completed' ? { kind: 'idle' } : op)), []);
 
-  return { operation, validation, busy, short, canSubmit, submit, successVisible, dismissSuccess, clearError };
+  return {
+    operation,
+    validation,
+    busy,
+    short,
+    canSubmit,
+    submit,
+    successVisible,
+    dismissSuccess,
+    clearError,
+    question,
+    trainAnyway: () => void submit({ anyway: true }),
+    dismissQuestion: () => setQuestion(null),
+  };
 }
