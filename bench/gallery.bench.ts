@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { EXPLORE_VOCABULARY } from '../common/library.ts';
 import type { Db } from '../server/db/index.ts';
 import { startTestServer, type TestDatabaseKind } from '../tests/helpers/server.ts';
-import { loadNow, onBothDatabases, percentile, printTable } from './stats.ts';
+import { latencyRow, onBothDatabases, printTable, timeGets } from './stats.ts';
 
 /** Targets on Postgres over 100,000 rows: p99 ≤ 20 ms for every listing, ≤ 15 ms for Explore with 2–4 filters. */
 const TARGET_P99_MS = 20;
@@ -75,26 +75,8 @@ async function measure(database: TestDatabaseKind) {
     await client.get('/api/me').catch(() => undefined);
     const rows = [];
     for (const [name, paths] of Object.entries(cases())) {
-      const times: number[] = [];
-      for (let i = 0; i < WARMUP + REQUESTS; i++) {
-        const path = paths[i % paths.length];
-        const t = performance.now();
-        const res = await client.get(path);
-        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-        await res.arrayBuffer();
-        if (i >= WARMUP) times.push(performance.now() - t);
-      }
-      const p99 = percentile(times, 99);
-      const target = name === 'Explore, 2-4 filters' ? TARGET_FILTERED_P99_MS : TARGET_P99_MS;
-      rows.push({
-        database,
-        case: name,
-        requests: REQUESTS,
-        'p50 ms': percentile(times, 50).toFixed(1),
-        'p99 ms': p99.toFixed(1),
-        machine: loadNow(),
-        target: database === 'postgres' ? (p99 <= target ? `ok (≤ ${target})` : `OVER (≤ ${target})`) : '',
-      });
+      const times = await timeGets(client, paths, { requests: REQUESTS, warmup: WARMUP });
+      rows.push(latencyRow(database, name, times, name === 'Explore, 2-4 filters' ? TARGET_FILTERED_P99_MS : TARGET_P99_MS));
     }
     return rows;
   } finally {

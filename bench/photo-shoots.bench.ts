@@ -8,7 +8,7 @@ import { importPacks } from '../server/services/packs.service.ts';
 import { buildBuiltinLora } from '../server/providers/inference/builtin-lora.ts';
 import { portraitPhoto, PORTRAITS } from '../tests/helpers/photos.ts';
 import { startTestServer, type TestDatabaseKind, type TestServer } from '../tests/helpers/server.ts';
-import { onBothDatabases, percentile, printTable, renderRequest } from './stats.ts';
+import { onBothDatabases, percentile, printTable, renderRequest, streamedDownload } from './stats.ts';
 
 /**
  * Targets: starting a 20-photo shoot p99 ≤ 30 ms on Postgres (zero-latency provider); a 20-photo
@@ -168,22 +168,9 @@ async function measureZip(image: Buffer) {
         imageUrl: mediaUrl(key),
       });
     }
-    global.gc?.();
-    const before = process.memoryUsage().rss;
-    let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-    const res = await client.get(`/api/shoots/${shootId}/archive`);
-    let bytes = 0;
-    const reader = res.body!.getReader();
-    for (let part = await reader.read(); !part.done; part = await reader.read()) {
-      bytes += part.value.length;
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }
-    clearInterval(sampler);
     return {
       photos: ZIP_PHOTOS,
-      zip: `${(bytes / 1024 / 1024).toFixed(1)} MB`,
-      'rss growth': `${((peak - before) / 1024 / 1024).toFixed(1)} MB`,
+      ...(await streamedDownload(client, `/api/shoots/${shootId}/archive`)),
       target: `≤ ${ZIP_RSS_MB} MB`,
     };
   } finally {

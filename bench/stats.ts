@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { GenerateInput } from '../server/providers/inference/index.ts';
-import type { TestDatabaseKind } from '../tests/helpers/server.ts';
+import type { TestClient, TestDatabaseKind } from '../tests/helpers/server.ts';
 
 /** Percentile of a list of numbers (nearest-rank). */
 export function percentile(values: number[], p: number): number {
@@ -89,3 +89,49 @@ export const renderRequest = (prompt: string, seed: number): GenerateInput => ({
   guidanceScale: 3.5,
   outputFormat: 'jpeg',
 });
+
+/** Latencies in ms of GETs of `paths` in turn, one at a time, after `warmup` untimed ones; every answer must be 200. */
+export async function timeGets(client: TestClient, paths: string[], { requests, warmup }: { requests: number; warmup: number }) {
+  const times: number[] = [];
+  for (let i = 0; i < warmup + requests; i++) {
+    const path = paths[i % paths.length];
+    const t = performance.now();
+    const res = await client.get(path);
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+    if (i >= warmup) times.push(performance.now() - t);
+  }
+  return times;
+}
+
+/** A row of a latency table: p50 and p99 with the machine's load, the p99 held to `targetP99Ms` on Postgres. */
+export function latencyRow(database: TestDatabaseKind, name: string, times: number[], targetP99Ms: number) {
+  const p99 = percentile(times, 99);
+  return {
+    database,
+    case: name,
+    requests: times.length,
+    'p50 ms': percentile(times, 50).toFixed(1),
+    'p99 ms': p99.toFixed(1),
+    machine: loadNow(),
+    target: database === 'postgres' ? `${p99 <= targetP99Ms ? 'ok' : 'OVER'} (≤ ${targetP99Ms})` : '',
+  };
+}
+
+/** Reads a download to its end: its size and how far the process's RSS rose above where it was (peak), in MB. */
+export async function streamedDownload(client: TestClient, path: string) {
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+  const res = await client.get(path);
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  let bytes = 0;
+  const reader = res.body!.getReader();
+  for (let part = await reader.read(); !part.done; part = await reader.read()) {
+    bytes += part.value.length;
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+  clearInterval(sampler);
+  return { zip: `${(bytes / 1024 / 1024).toFixed(1)} MB`, 'rss growth': `${((peak - before) / 1024 / 1024).toFixed(1)} MB` };
+}
