@@ -39,7 +39,7 @@ export function HistoryPanel() {
     <Card className="flex flex-col gap-4 p-5 md:p-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h2 className="text-lg font-semibold">History</h2>
-        <div className="flex flex-wrap items-end gap-2">
+        <div className="flex items-end gap-2">
           <div className="flex flex-col gap-1">
             <label htmlFor={filterId} className="text-xs font-medium text-fg-muted">
               Kind
