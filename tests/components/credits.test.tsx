@@ -7,9 +7,11 @@ import type { HistoryPage, LedgerLine, SpendSummary } from '@common/credits';
 import { PROMO_TEXTS } from '@common/promo';
 import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
+import { LowBalanceNotice } from '@/features/credits/components/low-balance-notice';
 import { SpendChart } from '@/features/credits/components/spend-chart';
 import { redirectTo } from '@/lib/redirect';
-import { meKey, sessionUserKey } from '@/session/api';
+import { meKey, sessionUserKey, useMe } from '@/session/api';
+import { useLiveUserRecord } from '@/session/use-realtime';
 import CreditsPage from '@/pages/app/credits-page';
 import { fakeBackend, me, sessionUser } from '../support/fake-backend';
 
@@ -245,5 +247,68 @@ describe('the credits page', () => {
     await user.click(screen.getByRole('button', { name: 'Redeem' }));
     expect(await screen.findByText('250 credits added. Your balance is 1,220.')).toBeInTheDocument();
     expect(input).toHaveValue('');
+  });
+});
+
+describe('the low-balance notice', () => {
+  function Shell({ children }: { children: React.ReactNode }) {
+    useLiveUserRecord();
+    const { credits } = useMe();
+    return (
+      <>
+        <span data-testid="credits">{credits}</span>
+        {children}
+      </>
+    );
+  }
+
+  function renderNotice(path: string, answer: () => unknown) {
+    const fake = fakeBackend({ routes: { '/api/credits/low-balance': answer, '/api/me/sync': () => me({ credits: 5 }) } });
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(sessionUserKey, sessionUser());
+    queryClient.setQueryData(meKey, me({ credits: 5 }));
+    render(
+      <AppProviders backend={fake.backend} queryClient={queryClient}>
+        <MemoryRouter initialEntries={[path]}>
+          <Shell>
+            <LowBalanceNotice />
+          </Shell>
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    return fake;
+  }
+
+  it("says what the last action cost, with 'Top up' to the credits page and 'Upgrade Plan'; gone once the balance pays for it", async () => {
+    let status = { low: true, balance: 5, last: { kind: 'training', cost: 500 } };
+    const fake = renderNotice('/app/explore', () => status);
+    const notice = await screen.findByRole('status');
+    expect(notice).toHaveTextContent('Your balance is low');
+    expect(notice).toHaveTextContent('You have 5 credits left, not enough for another character training (500 credits).');
+    expect(within(notice).getByRole('link', { name: 'Top up' })).toHaveAttribute('href', '/app/credits');
+    expect(within(notice).getByRole('link', { name: 'Upgrade Plan' })).toHaveAttribute('href', '/app/subscription');
+
+    // The balance changes (a top-up): asked again, and no longer low.
+    status = { low: false, balance: 1505, last: { kind: 'training', cost: 500 } };
+    fake.emit({ type: 'credits', credits: 1505 });
+    await waitFor(() => expect(screen.getByTestId('credits')).toHaveTextContent('1505'));
+    await waitFor(() => expect(screen.queryByText('Your balance is low')).not.toBeInTheDocument());
+    expect(fake.request.mock.calls.filter(([path]) => path === '/api/credits/low-balance')).toHaveLength(2);
+  });
+
+  it('can be dismissed, and is not shown on the credits page nor before any spending', async () => {
+    renderNotice('/app/explore', () => ({ low: true, balance: 5, last: { kind: 'generation', cost: 10 } }));
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText('Your balance is low')).not.toBeInTheDocument();
+    cleanup();
+
+    const onPage = renderNotice('/app/credits', () => ({ low: true, balance: 5, last: { kind: 'generation', cost: 10 } }));
+    await waitFor(() => expect(onPage.request).toHaveBeenCalledWith('/api/credits/low-balance', expect.anything()));
+    expect(screen.queryByText('Your balance is low')).not.toBeInTheDocument();
+    cleanup();
+
+    const fresh = renderNotice('/app/explore', () => ({ low: false, balance: 5, last: null }));
+    await waitFor(() => expect(fresh.request).toHaveBeenCalledWith('/api/credits/low-balance', expect.anything()));
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
   });
 });

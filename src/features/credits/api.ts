@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { HistoryPage, LedgerEntry, SpendRange, SpendSummary } from '@common/credits';
+import type { HistoryPage, LedgerEntry, LowBalanceStatus, SpendRange, SpendSummary } from '@common/credits';
 import type { TopUpPackId } from '@common/plans';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
@@ -13,6 +13,7 @@ export const creditsKeys = {
   all: ['credits'] as const,
   history: (kind: LedgerEntry | undefined) => ['credits', 'history', kind ?? 'all'] as const,
   spend: (days: SpendRange) => ['credits', 'spend', days] as const,
+  lowBalance: (balance: number) => ['credits', 'low-balance', balance] as const,
 };
 
 const kindParam = (kind: LedgerEntry | undefined) => (kind ? `kind=${kind}` : '');
@@ -109,5 +110,17 @@ export function useRedeemPromo() {
     mutationFn: (code: string) =>
       api.request<{ credits: number; balance: number }>('/api/credits/promo', { method: 'POST', body: { code } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: creditsKeys.all }),
+  });
+}
+
+// ---- Low balance --------------------------------------------------------------------------------------------
+
+/** Whether `balance` (the live one) is below what the last paid action cost; asked again whenever it changes. */
+export function useLowBalance(balance: number) {
+  const { api } = useBackend();
+  return useQuery({
+    queryKey: creditsKeys.lowBalance(balance),
+    queryFn: ({ signal }) => api.request<LowBalanceStatus>('/api/credits/low-balance', { signal }),
+    staleTime: 60_000,
   });
 }

@@ -1,4 +1,4 @@
-import { TOP_UP_RETURN_FIELDS } from '@common/credits';
+import { TOP_UP_RETURN_FIELDS, type SpendEntry } from '@common/credits';
 
 const number = new Intl.NumberFormat('en-US');
 const signed = new Intl.NumberFormat('en-US', { signDisplay: 'exceptZero' });
@@ -26,3 +26,14 @@ export function topUpReturnOf(params: URLSearchParams): Record<string, string> |
   }
   return fields;
 }
+
+const ACTION_WORDS: Record<SpendEntry, string> = {
+  generation: 'image',
+  shoot: 'photo shoot',
+  upscale: 'upscale',
+  edit: 'edit',
+  training: 'character training',
+  prompt: 'prompt extraction',
+};
+/** A spending kind as 'not enough for another …' says it. */
+export const actionWords = (kind: SpendEntry) => ACTION_WORDS[kind];
