@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { expect, isPhone, newUser, signUp, test, withPromoCode } from './fixtures';
+import { expect, isPhone, linkIn, mailTo, newUser, signUp, test, withCredits, withPromoCode } from './fixtures';
 
 /**
  * The credits page (issue 50), desktop and phone: a plan bought in the sandbox, an image generated and upscaled,
@@ -126,13 +126,32 @@ test('buy a plan, generate, upscale, top up, redeem a code, and read it all on t
   expect(csv[3]).toMatch(/,-5,1485,image:[0-9a-f-]{36}$/);
 });
 
-test('the account menu, the phone menu and the profile lead to the credits page', async ({ page }) => {
-  await signUp(page, newUser('Sam Reed'));
+test('low balance: a notice with Top up, and one mail; the menus and the profile lead to the credits page', async ({ page }) => {
+  const user = await signUp(page, newUser('Sam Reed'));
+  // A generation that leaves less than it cost: the notice on every page (but the credits page), and one mail.
+  await page.goto('/app/create-image');
+  await expect(page.getByText('Insufficient Credits')).toBeVisible();
+  await withCredits(user, 15);
+  await expect(page.getByText('Insufficient Credits')).toBeHidden();
+  await page.getByLabel('Prompt').fill('A paper boat on a pond');
+  await page.getByRole('button', { name: 'Generate', exact: true }).click();
+  await expect(page.getByText('Insufficient Credits')).toBeVisible({ timeout: 30_000 });
+  await page.goto('/app/explore');
+  const notice = page.getByRole('status').filter({ hasText: 'Your balance is low' });
+  await expect(notice).toContainText('You have 5 credits left, not enough for another image (10 credits).');
+  await expect(notice.getByRole('link', { name: 'Upgrade Plan' })).toHaveAttribute('href', '/app/subscription');
+  await shot(page, 'low-balance');
+  await notice.getByRole('link', { name: 'Top up' }).click();
+  await expect(page).toHaveURL(/\/app\/credits$/);
+  await expect(page.getByText('Your balance is low')).toHaveCount(0);
+  const mail = (await mailTo(user.email, 2)).filter((m) => m.subject.includes('balance is low'));
+  expect(mail.map((m) => m.subject)).toEqual(['Your Likeness balance is low: 5 credits left']);
+  expect(linkIn(mail[0], '/app/credits')).toBeTruthy();
+
   await page.goto('/app/profile');
   await page.getByRole('link', { name: 'Credit History' }).click();
   await expect(page).toHaveURL(/\/app\/credits$/);
-  await expect(page.getByText('No credit history yet')).toBeVisible();
-  await shot(page, 'credits-empty');
+  await expect(historyRows(page)).toHaveCount(2);
   await page.goto('/app/explore');
   const avatar = isPhone(page) ? page.getByRole('banner') : page.getByTestId('sidebar');
   await avatar.getByRole('button', { name: /^Account menu/ }).click();
@@ -141,7 +160,7 @@ test('the account menu, the phone menu and the profile lead to the credits page'
   if (isPhone(page)) {
     await page.goto('/app/explore');
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('menuitem', { name: '0 Credits' }).click();
+    await page.getByRole('menuitem', { name: '5 Credits' }).click();
     await expect(page).toHaveURL(/\/app\/credits$/);
   }
 });
