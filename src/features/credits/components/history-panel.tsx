@@ -39,8 +39,8 @@ export function HistoryPanel() {
     <Card className="flex flex-col gap-4 p-5 md:p-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <h2 className="text-lg font-semibold">History</h2>
-        <div className="flex items-end gap-2">
-          <div className="flex flex-col gap-1">
+        <div className="flex w-full items-end gap-2 sm:w-auto">
+          <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-none">
             <label htmlFor={filterId} className="text-xs font-medium text-fg-muted">
               Kind
             </label>
@@ -48,7 +48,7 @@ export function HistoryPanel() {
               id={filterId}
               value={kind ?? 'all'}
               onChange={(e) => setKind(isLedgerEntry(e.target.value) ? e.target.value : undefined)}
-              className="h-9 rounded-md border border-border-strong bg-bg px-2 text-sm focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/20"
+              className="h-9 w-full rounded-md border border-border-strong bg-bg px-2 text-sm focus:border-brand focus:outline-none focus:ring-2 focus:ring-brand/20"
             >
               <option value="all">All kinds</option>
               {LEDGER_ENTRIES.map((entry) => (
