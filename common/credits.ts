@@ -167,3 +167,17 @@ export const topUpReturnSchema = z.object(
     TOP_UP_RETURN_FIELDS.map((field) => [field, z.string({ error: 'must be text' }).max(300, 'is too long').optional()]),
   ) as Record<(typeof TOP_UP_RETURN_FIELDS)[number], z.ZodOptional<z.ZodString>>,
 );
+
+/**
+ * Low balance (issue 50 item 5): the balance is below what the person's last paid action cost, so they cannot do
+ * that again. Before any spending there is no such action, and no notice.
+ */
+export const isLowBalance = (balance: number, lastCost: number | undefined): boolean => lastCost !== undefined && balance < lastCost;
+
+/** GET /api/credits/low-balance */
+export interface LowBalanceStatus {
+  low: boolean;
+  balance: number;
+  /** The newest spending line: its kind and what it cost. */
+  last: { kind: SpendEntry; cost: number } | null;
+}

@@ -18,6 +18,13 @@ export async function withCredits(user: TestUser, amount: number): Promise<numbe
   return (await res.json()).balance;
 }
 
+/** Creates a promo code worth `credits`, for `redemptions` accounts, as an operator would; answers the code as stored. */
+export async function withPromoCode(code: string, credits: number, redemptions = 1): Promise<string> {
+  const res = await fetch(`${CONTROL}/promo`, { method: 'POST', body: JSON.stringify({ code, amount: credits, count: redemptions }) });
+  if (!res.ok) throw new Error(await res.text());
+  return (await res.json()).code;
+}
+
 /** Each photo of the person's character takes at least `ms` longer from now on (a shoot stays under way). */
 export async function withSlowPhotos(user: TestUser, ms: number): Promise<void> {
   const res = await fetch(`${CONTROL}/photos/slow`, { method: 'POST', body: JSON.stringify({ email: user.email, amount: ms }) });

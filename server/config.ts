@@ -72,6 +72,10 @@ const envSchema = z.object({
   CREEM_PRODUCT_BASIC: optionalText,
   CREEM_PRODUCT_STANDARD: optionalText,
   CREEM_PRODUCT_PROFESSIONAL: optionalText,
+  /** One-time products of the three credit packs (issue 50): all three, or none (packs are then not on sale). */
+  CREEM_PRODUCT_PACK_500: optionalText,
+  CREEM_PRODUCT_PACK_1500: optionalText,
+  CREEM_PRODUCT_PACK_5000: optionalText,
   CREEM_SERVER_URL: optionalUrl,
   /** `allow`: run the free sandbox checkout on a server users reach (an https PUBLIC_URL) on purpose. */
   SANDBOX_PAYMENTS: optionalText.pipe(z.enum(['allow'], { error: 'must be "allow" or empty' }).optional()),
@@ -220,6 +224,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     for (const name of ['CREEM_WEBHOOK_SECRET', 'CREEM_PRODUCT_BASIC', 'CREEM_PRODUCT_STANDARD', 'CREEM_PRODUCT_PROFESSIONAL'] as const) {
       if (!cfg[name]) issues.push(`${name}: required when CREEM_API_KEY is set`);
     }
+    const packs = [cfg.CREEM_PRODUCT_PACK_500, cfg.CREEM_PRODUCT_PACK_1500, cfg.CREEM_PRODUCT_PACK_5000].filter(Boolean).length;
+    if (packs !== 0 && packs !== 3)
+      issues.push('CREEM_PRODUCT_PACK_500, CREEM_PRODUCT_PACK_1500 and CREEM_PRODUCT_PACK_5000: set all three or none');
   }
   const clerkMode = Boolean(cfg.CLERK_SECRET_KEY || cfg.CLERK_JWT_KEY);
   const authorizedParties = cfg.CLERK_AUTHORIZED_PARTIES.length

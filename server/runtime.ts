@@ -11,6 +11,7 @@ import { createLogger, type DestinationStream, type Logger } from './logger.ts';
 import { createEventBus, type EventBus } from './realtime/event-bus.ts';
 import { createCreditsService, type CreditsService } from './services/credits.service.ts';
 import { createCreditsHistoryService, type CreditsHistoryService } from './services/credits-history.service.ts';
+import { createLowBalanceService, type LowBalanceService } from './services/low-balance.service.ts';
 import { createTopUpsService, type TopUpsService } from './services/top-ups.service.ts';
 import { createPromoCodesService, type PromoCodesService } from './services/promo-codes.service.ts';
 import { createSandboxTopUpsService, type SandboxTopUpsService } from './services/sandbox-top-ups.service.ts';
@@ -128,6 +129,7 @@ export interface Runtime {
   credits: CreditsService;
   /** The credits page's history, CSV and spend sums (issue 50). */
   creditsHistory: CreditsHistoryService;
+  lowBalance: LowBalanceService;
   /** One-off credit packs (issue 50). */
   topUps: TopUpsService;
   /** Promo codes (issue 50). */
@@ -266,7 +268,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
         logger,
       });
   const users = createUsersService({ db });
-  const credits = createCreditsService({ db, events, metrics });
+  const lowBalance = createLowBalanceService({ db });
+  const credits = createCreditsService({ db, events, metrics, afterDebit: lowBalance.afterDebit });
   const storage = await createStorage(config);
   // One set of provider slots per instance, taken in turn per user by single generations and shoot photos.
   const inferenceSlots = createFairSemaphore(config.INFERENCE_CONCURRENCY);
@@ -512,6 +515,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     users,
     credits,
     creditsHistory,
+    lowBalance,
     topUps,
     sandboxTopUps,
     promoCodes,

@@ -70,7 +70,7 @@ const app = buildApp(rt, { staticDir: fileURLToPath(new URL(`../../${process.env
 serveWithTimeouts({ fetch: app.fetch, port, hostname: '127.0.0.1' });
 
 /** What fixtures may do through the control port, by path; each answers JSON. */
-const controls: Record<string, (body: { email: string; count: number; amount: number }) => Promise<unknown>> = {
+const controls: Record<string, (body: { email: string; count: number; amount: number; code: string }) => Promise<unknown>> = {
   // From now on the person's character is photographed by the fal fake: real photos of the person it was
   // trained on, the next `count` of them of a stranger instead.
   '/likeness/strangers': async (body) => {
@@ -115,6 +115,18 @@ const controls: Record<string, (body: { email: string; count: number; amount: nu
       idempotencyKey: `e2e:${Date.now()}:${Math.random()}`,
     });
   },
+};
+
+// A promo code worth `amount` credits, for `count` redemptions, as `npm run admin -- promo create` makes it.
+controls['/promo'] = async (body) => {
+  const row = await rt.promoCodes.create({
+    code: body.code,
+    credits: body.amount,
+    maxRedemptions: body.count,
+    expiresAt: null,
+    accountId: null,
+  });
+  return { code: row.code };
 };
 
 const control = createServer(async (req, res) => {

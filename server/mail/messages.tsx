@@ -26,6 +26,11 @@ export interface MailPayloads {
   'training-failed': { trainingId: string; characterName: string };
   /** A photo shoot ended (issue: photo shoots); `photos` is how many it made. */
   'shoot-ready': { shootId: string; pack: string; photos: number };
+  /**
+   * Issue 50 item 5: the balance fell below what the person's last paid action cost (`cost`), so they cannot do it
+   * again; at most once per period.
+   */
+  'low-balance': { balance: number; cost: number };
   /** Teams (issue 49): a personal invite's single-use link (7 days), to the address the lead entered. */
   'team-invite': { token: string; team: string; dueDate: string | null };
   /** Teams: the lead's 'Remind' (at most once a day per person), to a member not done yet. */
@@ -38,7 +43,7 @@ export type AccountMailKind = 'password-reset' | 'verify-email' | 'sign-up-attem
 export type AccountMail = { [K in AccountMailKind]: { kind: K; payload: MailPayloads[K] } }[AccountMailKind];
 
 /** Notifications: sent only while the person wants them, each with a one-click unsubscribe. */
-export const NOTIFICATION_KINDS: readonly MailKind[] = ['character-ready', 'training-failed', 'shoot-ready'];
+export const NOTIFICATION_KINDS: readonly MailKind[] = ['character-ready', 'training-failed', 'shoot-ready', 'low-balance'];
 
 export interface MailContext {
   /** Where links to this server's own routes point: PUBLIC_URL, or http://localhost:<PORT> locally. */
@@ -194,6 +199,24 @@ export function ShootReadyMail({ ctx, shootId, pack, photos }: { ctx: MailContex
   );
 }
 
+export const creditsUrl = (ctx: MailContext) => `${ctx.appUrl}/app/credits`;
+const creditsText = (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'credit' : 'credits'}`;
+
+export function LowBalanceMail({ ctx, balance, cost }: { ctx: MailContext } & MailPayloads['low-balance']) {
+  const url = creditsUrl(ctx);
+  return (
+    <Layout preview={`${creditsText(balance)} left.`} supportEmail={ctx.supportEmail} unsubscribeUrl={ctx.unsubscribeUrl}>
+      <Heading>Your balance is low: {creditsText(balance)} left</Heading>
+      <Paragraph>
+        Your last action cost {creditsText(cost)}, more than you have left. Top up with a one-off credit pack, or change your plan for more
+        credits every month.
+      </Paragraph>
+      <Button href={url}>Top up</Button>
+      <LinkText href={url} />
+    </Layout>
+  );
+}
+
 export const teamInviteUrl = (ctx: MailContext, token: string) => `${ctx.appUrl}/join/${encodeURIComponent(token)}`;
 export const teamUrl = (ctx: MailContext, teamId: string) => `${ctx.appUrl}/app/teams/${encodeURIComponent(teamId)}`;
 const dueText = (dueDate: string | null) => (dueDate ? ` by ${dueDate}` : '');
@@ -269,6 +292,13 @@ export function composeMail<K extends MailKind>(
       return {
         subject: `Your ${oneLine(s.pack)} photo shoot is ready (${photosText(s.photos)})`,
         element: <ShootReadyMail ctx={ctx} {...s} />,
+      };
+    }
+    case 'low-balance': {
+      const l = p as MailPayloads['low-balance'];
+      return {
+        subject: `Your ${PRODUCT_NAME} balance is low: ${creditsText(l.balance)} left`,
+        element: <LowBalanceMail ctx={ctx} {...l} />,
       };
     }
     case 'team-invite': {

@@ -68,6 +68,22 @@ export const creditHistoryRepository = {
   },
 
   /** Credits spent per kind since `from` (debits of the spending kinds), and the refunds given back since then. */
+  /** The user's newest spending line (a paid action's debit): what it was and what it cost. */
+  async lastSpend(db: Executor, userId: string): Promise<{ entry: SpendEntry; cost: number } | undefined> {
+    const kinds = sql.join(
+      SPEND_ENTRIES.map((k) => sql`${k}`),
+      sql`, `,
+    );
+    const result = await db.execute(sql`
+      select ${l.entry} as "entry", -${l.delta} as "cost"
+      from ${l}
+      where ${l.userId} = ${userId}::uuid and ${l.entry} in (${kinds}) and ${l.delta} < 0
+      order by ${l.createdAt} desc, ${l.id} desc
+      limit 1`);
+    const [row] = rowsOf<{ entry: SpendEntry; cost: number | string }>(result);
+    return row && { entry: row.entry, cost: Number(row.cost) };
+  },
+
   async spendByKind(db: Executor, userId: string, from: Date): Promise<{ byKind: Map<SpendEntry, number>; refunded: number }> {
     const kinds = sql.join(
       [...SPEND_ENTRIES, 'refund'].map((k) => sql`${k}`),

@@ -15,12 +15,14 @@ import { promoRedeemSchema } from '@common/promo.ts';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { CreditsHistoryService } from '../services/credits-history.service.ts';
 import type { UsersService } from '../services/users.service.ts';
+import type { LowBalanceService } from '../services/low-balance.service.ts';
 
 /** Mounted at /api/credits: the credits page (issue 50). */
 export function creditsRoutes(deps: {
   identity: IdentityProvider;
   users: UsersService;
   creditsHistory: CreditsHistoryService;
+  lowBalance: LowBalanceService;
   topUps: TopUpsService;
   promoCodes: PromoCodesService;
   proxy: ProxySettings;
@@ -41,6 +43,12 @@ export function creditsRoutes(deps: {
     const { days } = parseOrThrow(spendQuerySchema, c.req.query());
     c.header('Cache-Control', 'no-store');
     return c.json(await deps.creditsHistory.spend(c.var.user.id, days));
+  });
+
+  // Whether the balance is below what the last paid action cost (the app's low-balance notice).
+  app.get('/low-balance', async (c) => {
+    c.header('Cache-Control', 'no-store');
+    return c.json(await deps.lowBalance.status(c.var.user.id));
   });
 
   // 'Download CSV': every line (of the chosen kind), streamed as it is read.

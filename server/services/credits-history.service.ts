@@ -10,7 +10,7 @@ import {
   type SpendRange,
   type SpendSummary,
 } from '@common/credits.ts';
-import type { Db } from '../db/index.ts';
+import type { Db, Executor } from '../db/index.ts';
 import { creditHistoryRepository as repo, type HistoryRow } from '../repositories/credit-history.repository.ts';
 import { subscriptionsRepository as subs } from '../repositories/subscriptions.repository.ts';
 
@@ -38,6 +38,17 @@ function csvField(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/**
+ * Start of this period: the paid period of the subscription in force, else the calendar month (UTC). The spend sums
+ * and the low-balance mail (once per period) both count from it.
+ */
+export async function periodStartOf(db: Executor, userId: string, now: Date): Promise<Date> {
+  const inForce = (await subs.listForUser(db, userId)).filter((s) => IN_FORCE.has(s.status) && s.currentPeriodStart);
+  const newest = inForce.sort((a, b) => b.currentPeriodStart!.getTime() - a.currentPeriodStart!.getTime())[0];
+  if (newest?.currentPeriodStart && newest.currentPeriodStart <= now) return newest.currentPeriodStart;
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
 export const CSV_HEADER = ['Date (UTC)', 'Kind', 'Description', 'Amount', 'Balance after', 'Link'];
 
 /** The credits page's reads: the ledger's history, its CSV, and the spend sums above them (issue 50, item 1). */
@@ -52,19 +63,11 @@ export function createCreditsHistoryService(deps: { db: Db; publicUrl?: string }
     return { lines: shown.map(lineOf), next_cursor: more && last ? encodeHistoryCursor({ at: last.at, id: last.id }) : null };
   }
 
-  /** Start of this period: the paid period of the subscription in force, else the calendar month (UTC). */
-  async function periodStart(userId: string, now: Date): Promise<Date> {
-    const inForce = (await subs.listForUser(db, userId)).filter((s) => IN_FORCE.has(s.status) && s.currentPeriodStart);
-    const newest = inForce.sort((a, b) => b.currentPeriodStart!.getTime() - a.currentPeriodStart!.getTime())[0];
-    if (newest?.currentPeriodStart && newest.currentPeriodStart <= now) return newest.currentPeriodStart;
-    return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  }
-
   return {
     page,
 
     async spend(userId: string, days: SpendRange, now = new Date()): Promise<SpendSummary> {
-      const from = await periodStart(userId, now);
+      const from = await periodStartOf(db, userId, now);
       const [{ byKind, refunded }, perDay] = await Promise.all([repo.spendByKind(db, userId, from), repo.spendPerDay(db, userId, days)]);
       return {
         period_start: from.toISOString(),

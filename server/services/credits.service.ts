@@ -35,6 +35,8 @@ export function createCreditsService(deps: {
   events: EventBus;
   /** Absent in one-shot processes (operator commands), which expose no metrics. */
   metrics?: Metrics;
+  /** Called in the transaction of every debit with the balance it left (the low-balance mail, issue 50). */
+  afterDebit?: (tx: Executor, userId: string, balance: number, cost: number) => Promise<void>;
 }) {
   async function applyIn(tx: Executor, change: CreditChange): Promise<CreditResult> {
     if (!Number.isInteger(change.delta) || change.delta === 0) throw new Error('delta must be a non-zero integer');
@@ -57,6 +59,7 @@ export function createCreditsService(deps: {
       deps.events.notification(change.userId, { type: 'credits', credits: balance }),
     );
     if (!applied) return { applied: false, balance: row.credits };
+    if (change.kind === 'debit') await deps.afterDebit?.(tx, change.userId, balance, -change.delta);
     afterCommit(() => deps.metrics?.creditsChanged(change.kind, change.delta));
     return { applied: true, balance };
   }
@@ -99,7 +102,10 @@ export function createCreditsService(deps: {
       if (outcome === 'no_user') throw notFound('User not found');
       if (outcome === 'erased') throw accountDeleted();
       if (outcome === 'insufficient') throw insufficientCredits(job.cost, credits ?? 0);
-      if (outcome === 'started') afterCommit(() => deps.metrics?.creditsChanged('debit', -job.cost));
+      if (outcome === 'started') {
+        if (credits !== null) await deps.afterDebit?.(executor, job.userId, credits, job.cost);
+        afterCommit(() => deps.metrics?.creditsChanged('debit', -job.cost));
+      }
       return { outcome, source };
     },
 

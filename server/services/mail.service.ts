@@ -87,6 +87,13 @@ export const enqueueTrainingFailed = (tx: Executor, userId: string, training: { 
 export const enqueueShootReady = (tx: Executor, userId: string, shoot: { id: string; pack: string; photos: number }) =>
   enqueueNotification(tx, userId, 'shoot-ready', { shootId: shoot.id, pack: shoot.pack, photos: shoot.photos }, `shoot-ready:${shoot.id}`);
 
+/**
+ * 'Your balance is low': once per `period` (its start, ISO), in the transaction of the debit that brought the balance
+ * below `cost`, the price of the action just paid for.
+ */
+export const enqueueLowBalance = (tx: Executor, userId: string, low: { balance: number; cost: number; period: string }) =>
+  enqueueNotification(tx, userId, 'low-balance', { balance: low.balance, cost: low.cost }, `low-balance:${userId}:${low.period}`);
+
 /** What the sender should do with a notification for this person. */
 export type Recipient = { to: string } | { skip: string } | { wait: string };
 

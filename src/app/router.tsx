@@ -87,6 +87,7 @@ export function AppRoutes({ authPages }: { authPages: AuthPages }) {
           <Route path="teams/join/:token" element={page(() => import('@/pages/app/accept-invite-page'))} />
           <Route path="teams/:id" element={page(() => import('@/pages/app/team-page'))} />
           <Route path="subscription" element={page(() => import('@/pages/app/subscription-page'))} />
+          <Route path="credits" element={page(() => import('@/pages/app/credits-page'))} />
           <Route path="profile" element={page(() => import('@/pages/app/profile-page'))} />
           <Route path="*" element={page(() => import('@/pages/not-found-page'))} />
         </Route>

@@ -25,6 +25,7 @@ function renderApp() {
             <Route path="explore" element={<p>explore page</p>} />
             <Route path="profile" element={<p>profile page</p>} />
             <Route path="subscription" element={<p>subscription page</p>} />
+            <Route path="credits" element={<p>credits page</p>} />
           </Route>
         </Routes>
       </MemoryRouter>
@@ -70,7 +71,7 @@ describe('the account menu', () => {
       expect(screen.queryByRole('menu')).not.toBeInTheDocument();
       await user.click(button);
       await user.click(await screen.findByRole('menuitem', { name: /^Credits/ }));
-      expect(await screen.findByText('profile page')).toBeInTheDocument();
+      expect(await screen.findByText('credits page')).toBeInTheDocument();
     });
   }
 

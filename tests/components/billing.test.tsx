@@ -9,14 +9,14 @@ import { AppProviders, createQueryClient } from '@/app/providers';
 import { ApiError } from '@/backend/api-error';
 import { billingKeys, useCheckout } from '@/features/billing/api';
 import { SubscriptionScreen } from '@/features/billing/components/subscription-screen';
-import { redirectTo } from '@/features/billing/lib/redirect';
+import { redirectTo } from '@/lib/redirect';
 import type { Backend, Me } from '@/backend/port';
 import { meKey, sessionUserKey } from '@/session/api';
 import { useLiveUserRecord } from '@/session/use-realtime';
 import ProfilePage from '@/pages/app/profile-page';
 import { fakeBackend, me, sessionUser } from '../support/fake-backend';
 
-vi.mock('@/features/billing/lib/redirect', () => ({ redirectTo: vi.fn() }));
+vi.mock('@/lib/redirect', () => ({ redirectTo: vi.fn() }));
 
 const CHECKOUT_URL = 'http://127.0.0.1/sandbox/checkout/ch_1';
 const PORTAL_URL = 'http://127.0.0.1/sandbox/portal/cus_1';
@@ -347,6 +347,7 @@ describe('profile page', () => {
     expect(screen.getByText('Generation costs 10 credits each')).toBeInTheDocument();
     expect(screen.getByText('Training costs 500 credits each')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Get More Credits' })).toHaveAttribute('href', '/app/subscription');
+    expect(screen.getByRole('link', { name: 'Credit History' })).toHaveAttribute('href', '/app/credits');
     expect(screen.getByTestId('profile-plan')).toHaveTextContent('Free Plan');
     expect(screen.getByText('Upgrade to unlock more features and credits')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Upgrade Plan' })).toHaveAttribute('href', '/app/subscription');

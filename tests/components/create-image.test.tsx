@@ -320,6 +320,7 @@ describe('form rules', () => {
     await user.type(screen.getByLabelText('Prompt'), 'A cat');
     expect(screen.getByRole('button', { name: 'Need 10 Credits' })).toBeDisabled();
     expect(screen.getByRole('link', { name: 'Upgrade Plan' })).toHaveAttribute('href', '/app/subscription');
+    expect(screen.getByRole('link', { name: 'Top up' })).toHaveAttribute('href', '/app/credits');
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText('Insufficient Credits')).not.toBeInTheDocument();
   });

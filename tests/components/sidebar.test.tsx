@@ -32,7 +32,7 @@ describe('the balance in the sidebar', () => {
     expect(compact).toHaveClass('opacity-100');
     expect(compact).toHaveAttribute('aria-hidden', 'true');
     const link = within(sidebar).getByRole('link', { name: '1,500 Credits' });
-    expect(link).toHaveAttribute('href', '/app/subscription');
+    expect(link).toHaveAttribute('href', '/app/credits');
     expect(link).toHaveAttribute('title', '1,500 Credits');
     expect(link).toContainElement(compact);
   });

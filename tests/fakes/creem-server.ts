@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Webhook } from 'standardwebhooks';
@@ -96,7 +96,17 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
  * customer and the subscription, delivers `checkout.completed` and `subscription.paid` for the one payment, then
  * `checkout.completed` again as Creem's retry would, and sends the browser to the checkout's success_url.
  */
-export async function startFakeCreem(opts: { apiKey: string; products: string[]; webhook?: FakeCreemWebhook }): Promise<FakeCreem> {
+/**
+ * `oneTimeProducts`: products sold once (credit packs): paying one sends checkout.completed with a paid order and no
+ * subscription (twice, as a replay would), and returns the payer to the success URL with the order's parameters
+ * signed as Creem signs them (hex HMAC-SHA256 keyed with the API key over the sorted non-empty parameters).
+ */
+export async function startFakeCreem(opts: {
+  apiKey: string;
+  products: string[];
+  oneTimeProducts?: string[];
+  webhook?: FakeCreemWebhook;
+}): Promise<FakeCreem> {
   const checkouts: Record<string, unknown>[] = [];
   const checkoutsById = new Map<string, Record<string, unknown>>();
   const payments: FakeCreem['payments'] = [];
@@ -152,6 +162,7 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[];
     }
     const email = String((checkout.customer as { email?: string } | undefined)?.email ?? 'buyer@example.com');
     const userId = isObj(checkout.metadata) && typeof checkout.metadata.userId === 'string' ? checkout.metadata.userId : undefined;
+    if (opts.oneTimeProducts?.includes(productId)) return payOnce(id, checkout, email);
     const suffix = randomBytes(8).toString('hex');
     const fixture: SubscriptionFixture = {
       id: `sub_${suffix}`,
@@ -185,6 +196,62 @@ export async function startFakeCreem(opts: { apiKey: string; products: string[];
       if (res.status !== 200) return new Response(`The webhook endpoint answered ${res.status}`, { status: 502 });
     }
     return new Response(null, { status: 303, headers: { location: String(checkout.success_url) } });
+  }
+
+  /** A one-time product paid: its order's checkout.completed (sent twice), then the signed success redirect. */
+  async function payOnce(checkoutId: string, checkout: Record<string, unknown>, email: string): Promise<Response> {
+    const webhook = opts.webhook!;
+    const suffix = randomBytes(8).toString('hex');
+    const productId = String(checkout.product_id);
+    const customerId = `cust_${suffix}`;
+    const orderId = `ord_${suffix}`;
+    customers.add(customerId);
+    const completed = signedWebhook(webhook.secret, 'checkout.completed', {
+      id: checkoutId,
+      object: 'checkout',
+      request_id: checkout.request_id,
+      status: 'completed',
+      units: 1,
+      order: {
+        id: orderId,
+        object: 'order',
+        customer: customerId,
+        product: productId,
+        amount: 900,
+        currency: 'USD',
+        status: 'paid',
+        type: 'onetime',
+        transaction: `tran_${suffix}`,
+        mode: 'test',
+      },
+      product: { id: productId, object: 'product', billing_type: 'onetime', status: 'active' },
+      customer: { id: customerId, object: 'customer', email },
+      metadata: checkout.metadata,
+    });
+    const payment = { checkoutId, subscriptionId: '', customerId, deliveries: [] as { type: string; status: number }[] };
+    payments.push(payment);
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(webhook.url, { method: 'POST', headers: completed.headers, body: completed.body });
+      await res.arrayBuffer();
+      payment.deliveries.push({ type: 'checkout.completed', status: res.status });
+      if (res.status !== 200) return new Response(`The webhook endpoint answered ${res.status}`, { status: 502 });
+    }
+    const params: Record<string, string> = {
+      checkout_id: checkoutId,
+      order_id: orderId,
+      customer_id: customerId,
+      product_id: productId,
+      request_id: String(checkout.request_id ?? ''),
+    };
+    const signed = Object.keys(params)
+      .filter((k) => params[k] !== '')
+      .sort()
+      .map((k) => `${k}=${params[k]}`)
+      .join('&');
+    const back = new URL(String(checkout.success_url));
+    for (const [k, v] of Object.entries(params)) if (v !== '') back.searchParams.set(k, v);
+    back.searchParams.set('signature', createHmac('sha256', opts.apiKey).update(signed).digest('hex'));
+    return new Response(null, { status: 303, headers: { location: back.toString() } });
   }
 
   async function handle(req: Request): Promise<Response> {

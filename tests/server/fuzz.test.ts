@@ -415,6 +415,7 @@ describe('fuzzing every endpoint with hostile input', () => {
         '/api/photo-packs',
         '/api/favorites/archive',
         '/api/billing/subscription',
+        '/api/credits/low-balance',
         '/api/teams',
         '/api/public-config',
         '/api/health',

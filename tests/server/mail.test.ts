@@ -14,6 +14,7 @@ import { createClerkTestKeys, TEST_SPA_ORIGIN } from '../helpers/clerk.ts';
 import { creemEnv, startFakeCreem } from '../fakes/creem-server.ts';
 import { startTestServer, testDatabases, TestClient, type TestServer } from '../helpers/server.ts';
 import { waitFor } from '../helpers/wait.ts';
+import { generationRequestBody } from '../helpers/generation.ts';
 import { readServerSentEvents } from '../helpers/sse.ts';
 
 const STRONG = 'violet-harbour-lantern-92';
@@ -546,6 +547,63 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     expect(mail.mail.html).toContain('Studio &lt;Headshots&gt;');
     expect(linkIn(mail, shoot.id)).toBeTruthy();
     expect(headerOf(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+  });
+
+  it('low balance: a paid action that leaves less than it cost mails once per period with Top up; not with notifications off', async () => {
+    const { client, userId, email } = await ts.signUp({ credits: 15 });
+    await smtp.waitFor(email);
+    expect(await (await client.get('/api/credits/low-balance')).json()).toEqual({ low: false, balance: 15, last: null });
+
+    // A generation (10 credits, the paid-job path) leaves 5: less than another one costs.
+    expect((await client.post('/api/image/generate-image', generationRequestBody())).status).toBe(200);
+    expect(await (await client.get('/api/credits/low-balance')).json()).toEqual({
+      low: true,
+      balance: 5,
+      last: { kind: 'generation', cost: 10 },
+    });
+    const mail = (await smtp.waitFor(email, 2)).find((m) => /balance is low/.test(m.mail.subject ?? ''))!;
+    expect(mail.mail.subject).toBe('Your Likeness balance is low: 5 credits left');
+    expect(mail.mail.text).toContain('Your last action cost 10 credits, more than you have left.');
+    expect(linkIn(mail, '/app/credits')).toBeTruthy();
+    expect(headerOf(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+
+    // Topped up, then low again in the same period (a debit through the credits service): no second message.
+    await ts.rt.credits.grant(userId, 100, 'test grant', `test:${randomUUID()}`);
+    await ts.rt.credits.debit(userId, 100, 'Character training', `training:${randomUUID()}`);
+    const lowRows = () =>
+      ts.rt.db
+        .select({ key: mailOutbox.dedupeKey })
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.userId, userId), eq(mailOutbox.kind, 'low-balance')));
+    expect(await lowRows()).toHaveLength(1);
+    expect((await lowRows())[0].key).toMatch(new RegExp(`^low-balance:${userId}:\\d{4}-\\d{2}-01T00:00:00\\.000Z$`));
+    expect(await (await client.get('/api/credits/low-balance')).json()).toEqual({
+      low: true,
+      balance: 5,
+      last: { kind: 'training', cost: 100 },
+    });
+
+    // A balance that still pays for the last action is not low, and nothing is mailed.
+    const other = await ts.signUp({ credits: 30 });
+    await ts.rt.credits.debit(other.userId, 10, 'Character training', `training:${randomUUID()}`);
+    expect(await (await other.client.get('/api/credits/low-balance')).json()).toMatchObject({ low: false, balance: 20 });
+
+    // Notifications off: low, but no message is written.
+    const quiet = await ts.signUp({ credits: 10 });
+    await quiet.client.fetch('/api/me/notifications', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email_notifications: false }),
+    });
+    await ts.rt.credits.debit(quiet.userId, 10, 'Character training', `training:${randomUUID()}`);
+    expect(await (await quiet.client.get('/api/credits/low-balance')).json()).toMatchObject({ low: true, balance: 0 });
+    expect(
+      await ts.rt.db
+        .select()
+        .from(mailOutbox)
+        .where(and(eq(mailOutbox.userId, quiet.userId), eq(mailOutbox.kind, 'low-balance'))),
+    ).toHaveLength(0);
+    expect(smtp.to(email)).toHaveLength(2);
   });
 
   it('an SMTP failure is retried with backoff and the message arrives once; the causing action never waits for it', async () => {

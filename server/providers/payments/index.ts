@@ -23,6 +23,14 @@ export async function createPaymentProvider(config: Config, localSecret: (name: 
         STANDARD: config.CREEM_PRODUCT_STANDARD!,
         PROFESSIONAL: config.CREEM_PRODUCT_PROFESSIONAL!,
       },
+      // The config has all three or none.
+      packs: config.CREEM_PRODUCT_PACK_500
+        ? {
+            PACK_500: config.CREEM_PRODUCT_PACK_500,
+            PACK_1500: config.CREEM_PRODUCT_PACK_1500!,
+            PACK_5000: config.CREEM_PRODUCT_PACK_5000!,
+          }
+        : undefined,
       serverUrl: config.CREEM_SERVER_URL,
     });
   }

@@ -41,14 +41,14 @@ export function AccountMenu({ trigger, credits, fullName, email, onSignOut, side
           current: pathname === '/app/profile',
         },
         {
-          // The balance and what it pays for are on the profile's credits card until credits have a page of their own.
           label: (
             <>
               Credits <span className="tabular-nums text-fg-muted">· {credits.toLocaleString('en-US')}</span>
             </>
           ),
           icon: <Coins className="size-4 text-warning" aria-hidden />,
-          onSelect: () => navigate('/app/profile'),
+          onSelect: () => navigate('/app/credits'),
+          current: pathname === '/app/credits',
         },
         {
           label: 'Subscription',

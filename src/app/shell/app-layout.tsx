@@ -3,6 +3,7 @@ import { useMe, useSignOut } from '@/session/api';
 import { VerifyEmailBanner } from '@/features/auth/components/verify-email-banner';
 import { useLiveUserRecord } from '@/session/use-realtime';
 import { RunningShoots } from '@/features/photo-shoots/components/running-shoots';
+import { LowBalanceNotice } from '@/features/credits/components/low-balance-notice';
 import { MobileTopBar } from './mobile-top-bar';
 import { Sidebar } from './sidebar';
 
@@ -20,6 +21,7 @@ export function AppLayout() {
       <main className="min-w-0 md:pl-16">
         <div className="mx-auto w-full max-w-[1400px] px-4 py-6 md:px-8 md:py-8">
           <VerifyEmailBanner />
+          <LowBalanceNotice />
           <Outlet />
         </div>
       </main>

@@ -32,7 +32,7 @@ export function MobileTopBar({
       </Link>
       <div className="flex items-center gap-2">
         <Link
-          to="/app/subscription"
+          to="/app/credits"
           className="flex items-center gap-1.5 whitespace-nowrap rounded-full bg-bg-muted px-3 py-1 text-xs font-semibold tabular-nums text-fg"
         >
           <Coins className="size-3.5 shrink-0 text-warning" aria-hidden />
@@ -71,8 +71,8 @@ export function MobileTopBar({
             {
               label: creditsLabel(credits),
               icon: <Coins className="size-4" />,
-              onSelect: () => navigate('/app/subscription'),
-              current: isCurrent('/app/subscription'),
+              onSelect: () => navigate('/app/credits'),
+              current: isCurrent('/app/credits'),
             },
             {
               label: profileLabel(fullName),

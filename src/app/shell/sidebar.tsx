@@ -87,7 +87,7 @@ export function Sidebar({
       </nav>
       {above?.(open)}
       <div className="flex flex-col gap-1 border-t border-border pt-3">
-        <NavLink to="/app/subscription" className={(s) => cn(itemClasses(s), 'h-12')} title={open ? undefined : creditsLabel(credits)}>
+        <NavLink to="/app/credits" className={(s) => cn(itemClasses(s), 'h-12')} title={open ? undefined : creditsLabel(credits)}>
           {/* Closed, the balance shows compactly under the coin; open, the full '{n} Credits' beside it. The
               compact number is hidden from screen readers, which read the full label in both states. */}
           <span className="relative flex size-[18px] shrink-0 justify-center">

@@ -7,7 +7,7 @@ import { ApiError } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import { SERVER_BILLING_ENDPOINTS, type ApiPort } from '@/backend/port';
 import { BILLING_MESSAGES, CheckoutError, checkoutErrorMessage } from './lib/checkout-messages';
-import { redirectTo } from './lib/redirect';
+import { redirectTo } from '@/lib/redirect';
 
 /** Every key starts with 'billing': a subscription event invalidates them all (see useLiveUserRecord). */
 export const billingKeys = {

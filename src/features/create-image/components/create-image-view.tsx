@@ -145,9 +145,14 @@ export function CreateImageView({
           <p>
             Each image uses {COST} credits and you have {credits.toLocaleString('en-US')}.
           </p>
-          <Link to="/app/subscription" className={buttonClasses('primary', 'sm', 'mt-3')}>
-            Upgrade Plan
-          </Link>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Link to="/app/credits" className={buttonClasses('primary', 'sm')}>
+              Top up
+            </Link>
+            <Link to="/app/subscription" className={buttonClasses('outline', 'sm')}>
+              Upgrade Plan
+            </Link>
+          </div>
         </Banner>
       )}
 

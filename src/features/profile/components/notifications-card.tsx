@@ -38,6 +38,7 @@ export function NotificationsCard() {
           />
         </button>
       </label>
+      <p className="mt-2 text-xs text-fg-muted">Also when your credits run low, at most once a month.</p>
       {(prefs.isError || save.isError) && (
         <Banner tone="red" className="mt-4">
           Could not {save.isError ? 'save' : 'load'} this setting. Please try again.

@@ -90,9 +90,14 @@ export function ProfileScreen(props: ProfileScreenProps) {
             <li>Generation costs {CREDIT_COSTS.generation} credits each</li>
             <li>Training costs {CREDIT_COSTS.training} credits each</li>
           </ul>
-          <Link to="/app/subscription" className={buttonClasses('primary', 'md', 'mt-5 w-full sm:w-fit')}>
-            Get More Credits
-          </Link>
+          <div className="mt-5 flex flex-col gap-2 sm:flex-row">
+            <Link to="/app/subscription" className={buttonClasses('primary', 'md', 'w-full sm:w-fit')}>
+              Get More Credits
+            </Link>
+            <Link to="/app/credits" className={buttonClasses('outline', 'md', 'w-full sm:w-fit')}>
+              Credit History
+            </Link>
+          </div>
         </Card>
 
         <Card className="flex flex-col p-6">
