@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { HistoryPage } from '../common/credits.ts';
 import type { Db } from '../server/db/index.ts';
 import { startTestServer, type TestDatabaseKind } from '../tests/helpers/server.ts';
-import { loadNow, onBothDatabases, percentile, printTable } from './stats.ts';
+import { latencyRow, onBothDatabases, printTable, timeGets } from './stats.ts';
 
 /** Target on Postgres (issue 50): the credits page's history and its chart over 100,000 ledger lines of one account, p99 ≤ 15 ms. */
 const TARGET_P99_MS = 15;
@@ -64,25 +64,8 @@ export async function measure(database: TestDatabaseKind) {
     };
     const rows = [];
     for (const [name, paths] of Object.entries(cases)) {
-      const times: number[] = [];
-      for (let i = 0; i < WARMUP + REQUESTS; i++) {
-        const path = paths[i % paths.length];
-        const t = performance.now();
-        const res = await client.get(path);
-        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-        await res.arrayBuffer();
-        if (i >= WARMUP) times.push(performance.now() - t);
-      }
-      const p99 = percentile(times, 99);
-      rows.push({
-        database,
-        case: name,
-        requests: REQUESTS,
-        'p50 ms': percentile(times, 50).toFixed(1),
-        'p99 ms': p99.toFixed(1),
-        machine: loadNow(),
-        target: database === 'postgres' ? (p99 <= TARGET_P99_MS ? `ok (≤ ${TARGET_P99_MS})` : `OVER (≤ ${TARGET_P99_MS})`) : '',
-      });
+      const times = await timeGets(client, paths, { requests: REQUESTS, warmup: WARMUP });
+      rows.push(latencyRow(database, name, times, TARGET_P99_MS));
     }
     return rows;
   } finally {
