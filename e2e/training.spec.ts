@@ -73,6 +73,7 @@ test('a user trains a character, watches it complete live and generates with it'
   const progress = rows(page).first().getByTestId('training-progress');
   await expect(progress).toHaveText(/^Training — step \d+ of 1000 · about \d+ s left$/, { timeout: 10_000 });
   await expect(progress.getByRole('progressbar', { name: 'Training progress' })).toBeVisible();
+  await progress.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('training-running.png') });
 
   // It completes on the server and the page hears of it without a reload.
