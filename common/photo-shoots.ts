@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { LikenessVerdict } from './likeness.ts';
 import { CREDIT_COSTS } from './product.ts';
-import { storableText, TEXT_LIMITS } from './text.ts';
+import { storableText, TEXT_LIMITS, timeLeftText } from './text.ts';
 
 export const PACK_CATEGORIES = [
   'Corporate headshot',
@@ -232,8 +232,7 @@ export const SHOOT_TEXTS = {
   failed: (m: number) => `${m} failed, refunded`,
   deleted: (m: number) => `${m} deleted`,
   /** Whole minutes from a minute up, whole seconds under it: an estimate that moves as photos land. */
-  timeLeft: (ms: number) =>
-    ms >= 60_000 ? `about ${Math.ceil(ms / 60_000)} min left` : `about ${Math.max(1, Math.ceil(ms / 1000))} s left`,
+  timeLeft: timeLeftText,
   ahead: (n: number) => `${n} ahead`,
   /** Cancel shoot asks this first: photos not started are refunded, the ones being taken still land. */
   cancelQuestion: (notStarted: number, running: number) =>

@@ -40,3 +40,8 @@ export const UNSTORABLE_TEXT_MESSAGE = 'contains characters that cannot be store
 export function storableText(max: number) {
   return z.string({ error: 'must be text' }).max(max, `must be at most ${max} characters`).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
 }
+
+/** 'about N min left' from a minute up, 'about S s left' under it: how every estimate of remaining work reads. */
+export function timeLeftText(ms: number): string {
+  return ms >= 60_000 ? `about ${Math.ceil(ms / 60_000)} min left` : `about ${Math.max(1, Math.ceil(ms / 1000))} s left`;
+}

@@ -69,6 +69,11 @@ test('a user trains a character, watches it complete live and generates with it'
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page).first().getByText('Training', { exact: true })).toBeVisible();
   await expect(page.getByText('100 Credits', { exact: true }).first()).toBeAttached();
+  // Under the pill, the trainer's stage and, once its step rate is measured, the time left (issue 54 item 6).
+  const progress = rows(page).first().getByTestId('training-progress');
+  await expect(progress).toHaveText(/^Training — step \d+ of 1000 · about \d+ s left$/, { timeout: 10_000 });
+  await expect(progress.getByRole('progressbar', { name: 'Training progress' })).toBeVisible();
+  await progress.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('training-running.png') });
 
   // It completes on the server and the page hears of it without a reload.

@@ -17,6 +17,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { RecordedPhotoCheck } from '../../common/photo-check.ts';
+import type { TrainingProgress } from '../../common/training.ts';
 import { LEDGER_ENTRIES } from '../../common/credits.ts';
 
 /**
@@ -148,6 +149,8 @@ export const loraTrainings = pgTable(
      * person', copies), as the page words it (product §5). Null for characters trained before it was kept.
      */
     photoChecks: jsonb('photo_checks').$type<RecordedPhotoCheck[]>(),
+    /** Where the running training is, as its trainer last said (issue 54 item 6); null once it ended. */
+    progress: jsonb('progress').$type<TrainingProgress>(),
     /** Team work (issue 49): trained for this team and paid from its balance; null: personal. */
     teamId: uuid('team_id').references((): AnyPgColumn => teams.id, { onDelete: 'cascade' }),
   },

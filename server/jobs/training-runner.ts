@@ -8,9 +8,10 @@ import type { EventBus } from '../realtime/event-bus.ts';
 import type { JobLeases } from '../repositories/job-leases.ts';
 import { trainingsRepository as repo, type TrainingRow } from '../repositories/trainings.repository.ts';
 import type { CreditsService } from '../services/credits.service.ts';
-import { finishTraining, TRAINING_COST, trainingEndOf, type TrainingEnd } from '../services/trainings.service.ts';
+import { finishTraining, recordTrainingProgress, TRAINING_COST, trainingEndOf, type TrainingEnd } from '../services/trainings.service.ts';
 import { checkTrainingArchive } from '../services/training-archive.ts';
 import { LIMITS } from '@common/product.ts';
+import type { TrainerReport } from '@common/training.ts';
 import { createLeasedRunner } from './leased-runner.ts';
 
 /**
@@ -57,6 +58,10 @@ const BATCH = 4;
 /** A step that failed for a passing reason (network, storage) is tried again after this. */
 const RETRY_MS = 10_000;
 const MAX_LORA_BYTES = 512 * 1024 * 1024;
+/** The built-in trainer spends this share of its run preparing photos, and reports its steps this many times. */
+const BUILTIN_PREPARE_SHARE = 0.1;
+const BUILTIN_TICKS = 20;
+const BUILTIN_MIN_TICK_MS = 250;
 
 const refunded = `Your ${TRAINING_COST} credits have been refunded.`;
 
@@ -82,9 +87,36 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
     return (await checkTrainingArchive(zip)).map((image) => image.bytes);
   }
 
+  /** Stores and announces the trainer's progress; a failure to do so never fails the training. */
+  async function report(row: TrainingRow, report: TrainerReport | null | undefined): Promise<void> {
+    if (!report) return;
+    const saved = await recordTrainingProgress(deps, row, report).catch((err: unknown) => {
+      deps.logger.warn({ err, trainingId: row.id }, 'could not record training progress');
+      return null;
+    });
+    if (saved) row.progress = saved;
+  }
+
+  /**
+   * The built-in trainer's steps: its run lasts builtinDurationMs from submission, the first part of it spent
+   * preparing the photos, then LIMITS.trainingSteps steps in even time, reported at each tick; then it saves.
+   */
   async function runBuiltin(row: TrainingRow): Promise<void> {
-    const due = row.createdAt.getTime() + deps.builtinDurationMs;
-    if (Date.now() < due) return scheduleIn(row, due - Date.now());
+    const duration = deps.builtinDurationMs;
+    const elapsed = Date.now() - row.createdAt.getTime();
+    if (elapsed < duration) {
+      const prepareMs = duration * BUILTIN_PREPARE_SHARE;
+      const tick = Math.max(BUILTIN_MIN_TICK_MS, duration / BUILTIN_TICKS);
+      if (elapsed < prepareMs) {
+        await report(row, { stage: 'preparing' });
+        return scheduleIn(row, Math.min(tick, prepareMs - elapsed));
+      }
+      const total = LIMITS.trainingSteps;
+      const step = Math.min(total - 1, Math.floor(((elapsed - prepareMs) / (duration - prepareMs)) * total));
+      await report(row, { stage: 'training', step, totalSteps: total });
+      return scheduleIn(row, Math.min(tick, duration - elapsed));
+    }
+    await report(row, { stage: 'saving', step: LIMITS.trainingSteps, totalSteps: LIMITS.trainingSteps });
     const images = await readArchiveImages(row);
     let artefact: Buffer;
     try {
@@ -154,8 +186,10 @@ export function createTrainingRunner(deps: TrainingRunnerDeps): TrainingRunner {
       await scheduleIn(row, deps.falPollMs);
       return;
     }
-    const end = trainingEndOf(await fal.status(row.providerRequestId));
+    const state = await fal.status(row.providerRequestId);
+    const end = trainingEndOf(state);
     if (end) return applyFalResult(row, end);
+    if (state.status === 'IN_QUEUE' || state.status === 'IN_PROGRESS') await report(row, state.report);
     await scheduleIn(row, deps.falPollMs);
   }
 

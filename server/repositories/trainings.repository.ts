@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { loraTrainings, type DeletedCharacterFiles } from '../db/schema.ts';
+import type { TrainingProgress } from '@common/training.ts';
 import { claimDue, leaseIsFree, type LeaseClaim } from './job-leases.ts';
 
 export type TrainingRow = typeof loraTrainings.$inferSelect;
@@ -209,6 +210,16 @@ export const trainingsRepository = {
       .where(eq(loraTrainings.id, id));
   },
 
+  /** Stores where a running training is; undefined when it is no longer IN_PROGRESS (then nothing is written). */
+  async setProgress(db: Executor, id: string, progress: TrainingProgress): Promise<TrainingRow | undefined> {
+    const [row] = await db
+      .update(loraTrainings)
+      .set({ progress, updatedAt: sql`now()` })
+      .where(and(eq(loraTrainings.id, id), eq(loraTrainings.status, 'IN_PROGRESS')))
+      .returning();
+    return row;
+  },
+
   /** Ends an IN_PROGRESS row; undefined when it had already ended (a replayed webhook, a second runner). */
   async finish(
     db: Executor,
@@ -219,8 +230,8 @@ export const trainingsRepository = {
       .update(loraTrainings)
       .set(
         end.status === 'COMPLETED'
-          ? { status: 'COMPLETED', loraFileUrl: end.loraFileUrl, result: end.result, updatedAt: sql`now()` }
-          : { status: 'FAILED', error: end.error, updatedAt: sql`now()` },
+          ? { status: 'COMPLETED', loraFileUrl: end.loraFileUrl, result: end.result, progress: null, updatedAt: sql`now()` }
+          : { status: 'FAILED', error: end.error, progress: null, updatedAt: sql`now()` },
       )
       .where(and(eq(loraTrainings.id, id), eq(loraTrainings.status, 'IN_PROGRESS')))
       .returning();

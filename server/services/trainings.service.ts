@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { CREDIT_COSTS } from '@common/product.ts';
-import type { TrainingSubmitResponse, TrainingView, TrainingStatus } from '@common/training.ts';
-import { trainingSubmissionSchema } from '@common/training.ts';
+import type { TrainerReport, TrainingProgress, TrainingSubmitResponse, TrainingView, TrainingStatus } from '@common/training.ts';
+import { trainingProgressAfter, trainingSubmissionSchema } from '@common/training.ts';
 import type { z } from 'zod';
 import { afterCommit, type Db, type Executor } from '../db/index.ts';
 import { badRequest, forbidden, insufficientCredits, notFound, unauthorized, unavailable } from '../domain/errors.ts';
@@ -63,6 +63,7 @@ export function toTrainingView(row: TrainingRow): TrainingView {
     request_id: row.requestId,
     result: row.result ?? null,
     error: row.error,
+    progress: row.status === 'IN_PROGRESS' ? (row.progress ?? null) : null,
   };
 }
 
@@ -111,10 +112,30 @@ export async function finishTrainingIn(
   return row;
 }
 
-function publishTraining(events: EventBus, tx: Executor, row: TrainingRow) {
+/**
+ * Stores what the trainer says about a running training (issue 54 item 6) and tells the owner's browsers, as a
+ * status change is told (SSE locally; hosted pages hear the row's update through Realtime). Answers the stored
+ * progress, or null when the training had ended meanwhile.
+ */
+export async function recordTrainingProgress(
+  deps: { db: Db; events: EventBus },
+  row: Pick<TrainingRow, 'id' | 'progress'>,
+  report: TrainerReport,
+  now = new Date(),
+): Promise<TrainingProgress | null> {
+  const progress = trainingProgressAfter(row.progress ?? null, report, now);
+  return deps.db.transaction(async (tx) => {
+    const saved = await repo.setProgress(tx, row.id, progress);
+    if (!saved) return null;
+    await publishTraining(deps.events, tx, saved, 'updated');
+    return progress;
+  });
+}
+
+function publishTraining(events: EventBus, tx: Executor, row: TrainingRow, action?: 'updated') {
   return events.publish(tx, row.userId, {
     type: 'training',
-    action: row.status === 'IN_PROGRESS' ? 'created' : 'updated',
+    action: action ?? (row.status === 'IN_PROGRESS' ? 'created' : 'updated'),
     id: row.id,
     status: row.status,
   });

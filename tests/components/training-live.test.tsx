@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import pg from 'pg';
 import { WebSocket } from 'ws';
-import type { TrainingView } from '@common/training';
+import type { TrainingProgress, TrainingView } from '@common/training';
 import type { Backend, Me } from '@/backend/port';
 import { openSupabaseSession } from '@/backend/hosted/supabase-session';
 import { createClerkTestKeys } from '../helpers/clerk';
@@ -34,6 +34,8 @@ interface ServerSide {
   created(): Promise<void>;
   /** The training ends: COMPLETED with its LoRA file, or FAILED. */
   ended(end: { status: 'COMPLETED'; lora_file_url: string; result: unknown } | { status: 'FAILED'; error: string | null }): Promise<void>;
+  /** The runner stores the trainer's progress on the running training (issue 54 item 6). */
+  progressed(progress: TrainingProgress): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,10 @@ async function localSide(): Promise<ServerSide> {
       ];
       fake.emit({ type: 'training', action: 'updated', id: 't1', status: end.status });
     },
+    async progressed(progress: TrainingProgress) {
+      trainings = [record({ progress })];
+      fake.emit({ type: 'training', action: 'updated', id: 't1', status: 'IN_PROGRESS' });
+    },
     close: async () => {},
   });
 }
@@ -124,6 +130,9 @@ async function hostedSide(): Promise<ServerSide> {
       } else {
         await owner.query(`update lora_trainings set status = 'FAILED', error = $2 where id = $1`, [trainingId, end.error]);
       }
+    },
+    async progressed(progress: TrainingProgress) {
+      await owner.query(`update lora_trainings set progress = $2 where id = $1`, [trainingId, JSON.stringify(progress)]);
     },
     async close() {
       session.close();
@@ -192,5 +201,48 @@ describe.each(SIDES)('character training with the $name adapter', ({ side: makeS
     await screen.findByText(SUCCESS);
     await side.ended({ status: 'FAILED', error: null });
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Training failed. Please try again.'), { timeout: 10_000 });
+  });
+
+  it("shows the trainer's stage under the 'Training' pill and the time left from the measured step rate", async () => {
+    renderPage();
+    const user = await fillForm(4);
+    await user.click(screen.getByRole('button', { name: 'Start Training' }));
+    await screen.findByText(SUCCESS);
+    await screen.findByText('Training', {}, { timeout: 10_000 });
+
+    await side.progressed({ stage: 'queued', queue_position: 2, at: '2026-11-21T10:00:30.000Z' });
+    expect(await screen.findByText('Queued, 2 ahead', {}, { timeout: 10_000 })).toBeInTheDocument();
+
+    await side.progressed({ stage: 'preparing', at: '2026-11-21T10:00:40.000Z' });
+    await screen.findByText('Preparing photos', {}, { timeout: 10_000 });
+    expect(screen.getByTestId('training-progress')).toHaveTextContent(/^Preparing photos$/);
+
+    // 120 steps in the minute measured: the 580 left take 4.8 minutes.
+    const rate_from = { step: 300, at: '2026-11-21T10:01:00.000Z' };
+    await side.progressed({ stage: 'training', step: 420, total_steps: 1000, rate_from, at: '2026-11-21T10:02:00.000Z' });
+    await screen.findByText('Training — step 420 of 1000', {}, { timeout: 10_000 });
+    expect(screen.getByTestId('training-progress')).toHaveTextContent('Training — step 420 of 1000 · about 5 min left');
+    expect(screen.getByRole('progressbar', { name: 'Training progress' })).toHaveAttribute('aria-valuenow', '420');
+    // The pill keeps the spec's word.
+    expect(screen.getByText('Training', { exact: true })).toBeInTheDocument();
+
+    // Faster steps, a shorter estimate: 360 steps in 30 s leave 40 for about 4 s.
+    await side.progressed({
+      stage: 'training',
+      step: 960,
+      total_steps: 1000,
+      rate_from: { step: 600, at: '2026-11-21T10:03:00.000Z' },
+      at: '2026-11-21T10:03:30.000Z',
+    });
+    await waitFor(() => expect(screen.getByTestId('training-progress')).toHaveTextContent('Training — step 960 of 1000 · about 4 s left'), {
+      timeout: 10_000,
+    });
+
+    await side.progressed({ stage: 'saving', step: 1000, total_steps: 1000, at: '2026-11-21T10:03:40.000Z' });
+    await screen.findByText('Saving the model', {}, { timeout: 10_000 });
+
+    await side.ended({ status: 'COMPLETED', lora_file_url: LORA_URL, result: { ok: true } });
+    await screen.findByText('Your character is ready', {}, { timeout: 10_000 });
+    expect(screen.queryByTestId('training-progress')).toBeNull();
   });
 });

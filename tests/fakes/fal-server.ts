@@ -129,6 +129,12 @@ export interface FakeFalControl {
   sendWebhook(requestId: string, opts?: WebhookOptions & { url?: string }): Promise<WebhookDelivery>;
   /** How long a request spends queued and running, in ms. */
   setLatency(ms: number): void;
+  /**
+   * What a pending request's status says: `queuePosition` while IN_QUEUE (default 0), and these log lines
+   * (messages, oldest first) while IN_PROGRESS when logs are asked for, as fal's trainers print their steps.
+   * Null: back to position 0 and no lines.
+   */
+  queueStatus(set: { queuePosition?: number; logs?: string[] } | null): void;
 }
 
 export interface FakeFal {
@@ -209,6 +215,7 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
     >(),
     http: new Map<QueueOp, { status: number; left: number }>(),
     dropWebhooks: 0,
+    queueStatus: { queuePosition: 0, logs: [] as string[] },
   };
   const take = <T extends { endpoint?: string }>(list: T[], endpointId: string): T | undefined => {
     const i = list.findIndex((f) => !f.endpoint || f.endpoint === endpointId);
@@ -483,10 +490,18 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
         return op === 'cancel' ? json({ status: 'NOT_FOUND' }, 404) : json({ detail: 'Request not found' }, 404);
       }
       if (op === 'status') {
-        const logs = url.searchParams.get('logs') === '1' ? [] : null;
-        if (request.state === 'IN_QUEUE')
-          return json({ status: 'IN_QUEUE', queue_position: 0, logs, response_url: responseUrl(request) }, 202);
-        if (request.state === 'IN_PROGRESS') return json({ status: 'IN_PROGRESS', logs, response_url: responseUrl(request) }, 202);
+        const asked = url.searchParams.get('logs') === '1';
+        const logs = asked ? [] : null;
+        if (request.state === 'IN_QUEUE') {
+          const position = faults.queueStatus.queuePosition;
+          return json({ status: 'IN_QUEUE', queue_position: position, logs, response_url: responseUrl(request) }, 202);
+        }
+        if (request.state === 'IN_PROGRESS') {
+          const lines = asked
+            ? faults.queueStatus.logs.map((message) => ({ message, level: 'INFO', source: 'USER', timestamp: new Date().toISOString() }))
+            : null;
+          return json({ status: 'IN_PROGRESS', logs: lines, response_url: responseUrl(request) }, 202);
+        }
         return json(
           request.error
             ? {
@@ -609,6 +624,7 @@ export async function startFakeFal(opts: { key?: string; latencyMs?: number; han
         return deliverWebhook(request, o);
       },
       setLatency: (ms) => void (latencyMs = ms),
+      queueStatus: (set) => void (faults.queueStatus = { queuePosition: set?.queuePosition ?? 0, logs: [...(set?.logs ?? [])] }),
     },
     stop: () =>
       new Promise<void>((resolve, reject) => {

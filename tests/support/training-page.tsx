@@ -22,6 +22,7 @@ export function record(overrides: Partial<TrainingView> = {}): TrainingView {
     request_id: 'req-1',
     result: null,
     error: null,
+    progress: null,
     ...overrides,
   };
 }

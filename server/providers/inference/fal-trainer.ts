@@ -1,5 +1,6 @@
 import { ApiError } from '@fal-ai/client';
 import { z } from 'zod';
+import { falTrainingReport } from '@common/training.ts';
 import { falClient, toProviderError, type FalConnection } from './fal-client.ts';
 import type { FalWebhook } from './fal-webhook.ts';
 import { ProviderError, type TrainingProvider, type TrainingState } from './provider.ts';
@@ -51,13 +52,15 @@ export function createFalTrainer(opts: FalConnection): TrainingProvider {
     },
 
     async status(requestId, callOpts): Promise<TrainingState> {
-      let status: { status: string; error?: unknown };
+      let status: { status: string; error?: unknown; queue_position?: unknown; logs?: unknown };
       try {
-        status = await fal.queue.status(FLUX_LORA_FAST_TRAINING, { requestId, logs: false, abortSignal: callOpts?.signal });
+        // With its logs: the step counts in them are the training's progress (issue 54 item 6).
+        status = await fal.queue.status(FLUX_LORA_FAST_TRAINING, { requestId, logs: true, abortSignal: callOpts?.signal });
       } catch (err) {
         throw toProviderError(err, 'training status');
       }
-      if (status.status === 'IN_QUEUE' || status.status === 'IN_PROGRESS') return { status: status.status };
+      if (status.status === 'IN_QUEUE' || status.status === 'IN_PROGRESS')
+        return { status: status.status, report: falTrainingReport(status) };
       if (typeof status.error === 'string' && status.error) return { status: 'FAILED', error: status.error };
       try {
         const result = await fal.queue.result(FLUX_LORA_FAST_TRAINING, { requestId, abortSignal: callOpts?.signal });

@@ -1,3 +1,4 @@
+import type { TrainerReport } from '@common/training.ts';
 /**
  * Inference providers: image generation, image captions and character (LoRA) training.
  * One implementation per file (builtin.ts, fal.ts), chosen once at start from the config.
@@ -131,7 +132,7 @@ export interface TrainingSubmitOptions extends CallOptions {
 
 /** Where a training run is. A FAILED state is final; a thrown error means "ask again later". */
 export type TrainingState =
-  | { status: 'IN_QUEUE' | 'IN_PROGRESS' }
+  | { status: 'IN_QUEUE' | 'IN_PROGRESS'; /** Where it is, as the trainer's queue status and logs say. */ report?: TrainerReport | null }
   | { status: 'COMPLETED'; loraFileUrl: string; result: unknown }
   | { status: 'FAILED'; error: string };
 

@@ -48,7 +48,7 @@ const USER_COLUMNS = 'id, clerk_id, email, full_name, credits, updated_at, subsc
 const GENERATION_COLUMNS =
   'id, prompt, style, width, height, output_format, image_url, lora_id, lora_scale, seed, num_inference_steps, guidance_scale, status, is_favorite, created_at, source_id, derivation, upscale_factor, edit_strength, likeness, likeness_verdict, shoot_id, lora_trainings(id, character_name, trigger_word, lora_file_url, photos_differ)';
 const TRAINING_COLUMNS =
-  'id, character_name, trigger_word, gender, hair_color, status, created_at, lora_file_url, request_id, result, error';
+  'id, character_name, trigger_word, gender, hair_color, status, created_at, lora_file_url, request_id, result, error, progress';
 const CHARACTER_COLUMNS = 'id, character_name, trigger_word, lora_file_url';
 const EXPLORE_COLUMNS =
   'id, image_url, prompt, width, height, style, seed, num_inference_steps, guidance_scale, gender, ethnicity, hair_color, is_featured, created_at';
@@ -125,7 +125,11 @@ const abortable = (signal?: AbortSignal) => signal ?? new AbortController().sign
 
 const iso = (timestamp: string) => new Date(timestamp).toISOString();
 
-const toTraining = (row: TrainingView): TrainingView => ({ ...row, created_at: iso(row.created_at) });
+const toTraining = (row: TrainingView): TrainingView => ({
+  ...row,
+  created_at: iso(row.created_at),
+  progress: row.status === 'IN_PROGRESS' ? (row.progress ?? null) : null,
+});
 
 /**
  * `media`: images live on our server under /media/… and the rows keep that path; a SPA served from another

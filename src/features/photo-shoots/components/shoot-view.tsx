@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { AlertCircle, ArrowLeft, Download, Loader2, Trash2 } from 'lucide-react';
 import { LIKENESS_TEXTS } from '@common/likeness';
@@ -14,6 +14,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { EmptyState, ErrorState } from '@/components/ui/states';
 import { cancelShoot, shootArchivePath, useShoot } from '../api';
 import { DownloadAllButton } from '@/components/download-all-button';
+import { TimeLeft } from '@/components/time-left';
 
 const ENDED_WORDS: Record<Exclude<ShootView['status'], 'RUNNING'>, string> = {
   COMPLETED: 'Shoot complete',
@@ -29,22 +30,6 @@ export function progressWords(shoot: ShootView): { words: string[]; msLeft: numb
   if (p.deleted) words.push(SHOOT_TEXTS.deleted(p.deleted));
   if (shoot.retaken > 0) words.push(LIKENESS_TEXTS.retaken(shoot.retaken));
   return { words, msLeft: shoot.status === 'RUNNING' ? p.msLeft : null };
-}
-
-/**
- * 'about M min left' / 'about S s left', counting down by the second from the estimate made when the shoot last
- * changed (measured on this device's clock, so a server clock that differs does not matter). Not announced:
- * a reader hears the counts change, not every second.
- */
-function TimeLeft({ msLeft }: { msLeft: number }) {
-  const [since, setSince] = useState(() => ({ msLeft, at: Date.now() }));
-  const [now, setNow] = useState(() => Date.now());
-  if (since.msLeft !== msLeft) setSince({ msLeft, at: Date.now() });
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return <span aria-live="off"> · {SHOOT_TEXTS.timeLeft(Math.max(1000, since.msLeft - (now - since.at)))}</span>;
 }
 
 export function PhotoTile({ photo, media }: { photo: ShootPhotoView; media: (path: string) => string }) {
@@ -142,7 +127,12 @@ export function ShootPageView({ id }: { id: string }) {
             </p>
             <p className="mt-2 text-base font-medium" aria-live="polite" data-testid="shoot-progress">
               {progress.words.join(' · ')}
-              {progress.msLeft !== null && <TimeLeft msLeft={progress.msLeft} />}
+              {progress.msLeft !== null && (
+                <>
+                  {' · '}
+                  <TimeLeft msLeft={progress.msLeft} />
+                </>
+              )}
             </p>
           </div>
           <div className="flex gap-2">

@@ -6,6 +6,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { TRAINING_FAILED } from '../hooks/use-training-submit';
 import { CharacterMenu } from './character-menu';
+import { TrainingProgress } from './training-progress';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
@@ -90,6 +91,7 @@ export function PreviousTrainings({ items, loading, refreshing, onRefresh, onGen
                   <CharacterMenu training={t} onRename={onRename} onDelete={onDelete} />
                 </div>
               </div>
+              {t.status === 'IN_PROGRESS' && <TrainingProgress progress={t.progress} />}
               {t.status === 'FAILED' && <p className="text-xs text-danger">{t.error || TRAINING_FAILED}</p>}
               {t.status === 'COMPLETED' && t.lora_file_url && (
                 <Button variant="outline" size="sm" className="self-start" onClick={() => onGenerate(t)}>

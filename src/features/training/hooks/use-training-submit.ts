@@ -154,6 +154,7 @@ export function useTrainingSubmit({
           request_id,
           result: null,
           error: null,
+          progress: null,
         };
         qc.setQueryData<TrainingView[]>(trainingsKey, (list) =>
           list?.some((t) => t.request_id === request_id) ? list : [placeholder, ...(list ?? [])],
