@@ -20,6 +20,8 @@ export interface SidebarProps {
   animate?: boolean;
   /** What sits above the balance (the running shoots), told whether the sidebar is open. */
   above?: (open: boolean) => ReactNode;
+  /** What sits under the logo (the space switcher), told whether the sidebar is open. */
+  top?: (open: boolean) => ReactNode;
   /** The account menu's Sign out. */
   onSignOut: () => void;
 }
@@ -40,6 +42,7 @@ export function Sidebar({
   onOpenChange,
   animate = true,
   above,
+  top,
   onSignOut,
 }: SidebarProps) {
   const [openState, setOpenState] = useState(false);
@@ -77,6 +80,7 @@ export function Sidebar({
         <LogoMark />
         {label('Likeness')}
       </Link>
+      {top?.(open)}
       <nav className="flex flex-1 flex-col gap-1">
         {NAV_ITEMS.map(({ to, label: text, icon: Icon }) => (
           <NavLink key={to} to={to} className={itemClasses} title={open ? undefined : text}>
