@@ -28,7 +28,7 @@ export function AppLayout() {
     <div className="min-h-dvh bg-bg-subtle">
       <Sidebar
         {...who}
-        top={(open) => <SpaceSwitcher space={space} variant="sidebar" open={open} />}
+        top={(open, onMenuOpenChange) => <SpaceSwitcher space={space} variant="sidebar" open={open} onOpenChange={onMenuOpenChange} />}
         above={(open) => <RunningShoots variant="sidebar" open={open} />}
       />
       <MobileTopBar {...who} below={(space.teams.length > 0 || space.teamId) && <SpaceSwitcher space={space} variant="bar" />} />

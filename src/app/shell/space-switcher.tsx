@@ -27,7 +27,17 @@ function SpaceMark({ team, className }: { team: string | null; className?: strin
  * change it. In the sidebar (`open` tells whether it shows its words) and in a row under the phone's top bar.
  * Shown only to someone in a team: without one there is only the personal space.
  */
-export function SpaceSwitcher({ space, variant, open = true }: { space: Space; variant: 'sidebar' | 'bar'; open?: boolean }) {
+export function SpaceSwitcher({
+  space,
+  variant,
+  open = true,
+  onOpenChange,
+}: {
+  space: Space;
+  variant: 'sidebar' | 'bar';
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
+}) {
   const navigate = useNavigate();
   if (space.teams.length === 0 && !space.teamId) return null;
   const name = space.teamId ? (space.team?.name ?? '…') : PERSONAL;
@@ -77,6 +87,7 @@ export function SpaceSwitcher({ space, variant, open = true }: { space: Space; v
       label="Spaces"
       side={variant === 'sidebar' ? 'right' : 'bottom'}
       align="start"
+      onOpenChange={onOpenChange}
       trigger={trigger}
       header={<p className="text-xs font-medium text-fg-muted">Switch space</p>}
       items={[
