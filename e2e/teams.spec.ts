@@ -35,7 +35,8 @@ async function switchSpace(page: Page, name: string) {
 }
 
 /** The balance the shell shows (the sidebar's link on desktop, the top bar's pill on phones). */
-const balance = (page: Page, credits: string) => page.getByRole('link', { name: `${credits} Credits` }).filter({ visible: true });
+const balance = (page: Page, credits: string) =>
+  page.getByRole('link', { name: `${credits} Credits`, exact: true }).filter({ visible: true });
 
 // Issue 49's scenario, end to end on both sizes.
 test('an owner buys team credits, invites three by CSV, two join through their mail, one trains and shoots in the team look on the team’s credits and submits; the owner approves, downloads all, reminds and removes one', async ({
