@@ -163,7 +163,7 @@ test('an owner buys team credits, invites three by CSV, two join through their m
   await members.getByRole('listitem').filter({ hasText: 'Jane Doe' }).getByRole('button', { name: 'Approve' }).click();
   await expect(members.getByRole('button', { name: /^Approved 1/ })).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent('download'), members.getByRole('button', { name: 'Download all' }).click()]);
-  expect(download.suggestedFilename()).toBe('Acme Inc.-headshots.zip');
+  expect(download.suggestedFilename()).toBe('acme-inc-headshots.zip');
   await page.screenshot({ path: test.info().outputPath('team-dashboard.png'), fullPage: true });
 
   await members.getByRole('button', { name: 'Remind' }).click();
