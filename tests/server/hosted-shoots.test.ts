@@ -234,7 +234,9 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
     expect(after.photos[0]).toMatchObject({ status: 'SUCCEEDED', deleted: true, image_url: null, generation_id: null });
     expect(after.photos[2]).toMatchObject({ deleted: false, generation_id: after.photos[2].id });
     const summary = (await ann.session.data.shoots({ running: false })).find((s) => s.id === done.id)!;
-    const [serverSummary] = (await shootsRepository.listShoots(server.db, ann.me.id, { limit: 50, teamId: null })).filter((r) => r.shoot.id === done.id);
+    const [serverSummary] = (await shootsRepository.listShoots(server.db, ann.me.id, { limit: 50, teamId: null })).filter(
+      (r) => r.shoot.id === done.id,
+    );
     expect(summary.ready).toBe(done.photos - 2);
     expect(serverSummary.ready).toBe(summary.ready);
   });
