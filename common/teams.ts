@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { PACK_ASPECTS, PACK_PROMPTS, cataloguePackSchema, type PackAspect } from './photo-shoots.ts';
+import { TOP_UP_PACK_IDS } from './plans.ts';
 import { storableText, TEXT_LIMITS } from './text.ts';
 
 export const TEAM_ROLES = ['owner', 'manager', 'member'] as const;
@@ -31,6 +32,8 @@ export const TEAM_TEXTS = {
   outsideDomain: (domain: string) => `This invite is only for addresses at ${domain}. Sign in with your ${domain} address.`,
   notEnoughTeamCredits: (required: number, available: number) =>
     `This needs ${required} team credits; the team has ${available}. Ask your team lead to buy more.`,
+  purchaseUnavailable: 'Credit packs are not on sale here yet.',
+  purchaseReason: (credits: number) => `Team credits bought: ${credits.toLocaleString('en-US')}`,
 } as const;
 
 /** Why an invite link cannot be used (the welcome page says so and how to get a new one). */
@@ -53,6 +56,12 @@ export const emailDomainSchema = z
   .refine((d) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(d), 'must be a domain such as example.com');
 
 export const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+
+/** The space a list is read in (issue 49): `?team=<id>` for the caller's work in that team, none for their personal space. */
+export const spaceQuerySchema = z.object({ team: z.uuid({ error: 'must be a team id' }).optional() });
+
+/** 'Buy team credits' (issue 49 item 2): one of the credit packs, bought by the owner for the team. */
+export const teamPurchaseSchema = z.object({ pack: z.enum(TOP_UP_PACK_IDS, { error: 'must be one of the credit packs' }) });
 
 export const createTeamSchema = z.object({ name: storableText(80).trim().min(1, 'must not be blank') });
 
@@ -255,8 +264,8 @@ export interface TeamView {
   id: string;
   name: string;
   role: TeamRole;
-  /** Leads only (members see null). */
-  credits: number | null;
+  /** The team's balance, which pays its members' team work (every member sees it). */
+  credits: number;
   domain: string | null;
   due_date: string | null;
   aspect_ratio: string | null;

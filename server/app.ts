@@ -125,7 +125,7 @@ export function buildApp(rt: Runtime, opts: BuildAppOptions = {}) {
   app.route('/api/explore', exploreRoutes(rt));
   app.route('/api', trainingsRoutes({ ...rt, proxy: { trustProxy: config.TRUST_PROXY, proxyHops: config.PROXY_HOPS } }));
   app.route('/api', shootsRoutes(rt));
-  app.route('/api', teamsRoutes(rt));
+  app.route('/api', teamsRoutes({ ...rt, publicUrl: config.PUBLIC_URL, spaOrigins }));
   app.route('/api/webhooks/fal', falWebhookRoutes(rt));
 
   app.route(

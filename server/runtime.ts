@@ -13,6 +13,7 @@ import { createCreditsService, type CreditsService } from './services/credits.se
 import { createCreditsHistoryService, type CreditsHistoryService } from './services/credits-history.service.ts';
 import { createLowBalanceService, type LowBalanceService } from './services/low-balance.service.ts';
 import { createTopUpsService, type TopUpsService } from './services/top-ups.service.ts';
+import { createTeamPurchasesService, type TeamPurchasesService } from './services/team-purchases.service.ts';
 import { createPromoCodesService, type PromoCodesService } from './services/promo-codes.service.ts';
 import { createSandboxTopUpsService, type SandboxTopUpsService } from './services/sandbox-top-ups.service.ts';
 import { createUsersService, type UsersService } from './services/users.service.ts';
@@ -132,6 +133,7 @@ export interface Runtime {
   lowBalance: LowBalanceService;
   /** One-off credit packs (issue 50). */
   topUps: TopUpsService;
+  teamPurchases: TeamPurchasesService;
   /** Promo codes (issue 50). */
   promoCodes: PromoCodesService;
   /** The sandbox's one-time checkout of credit packs; present only when the sandbox takes payments. */
@@ -440,7 +442,8 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
   const readiness = createReadiness({ database, storage, checkProviders: providerCheck.check, logger });
   const topUps = createTopUpsService({ db, credits, payments, logger });
   const promoCodes = createPromoCodesService({ db, credits });
-  const billing = createBillingService({ db, events, credits, payments, logger, topUps });
+  const teamPurchases = createTeamPurchasesService({ db, events, payments, logger });
+  const billing = createBillingService({ db, events, credits, payments, logger, topUps, teamPurchases });
   const sandboxPayments = isSandboxProvider(payments) ? createSandboxPaymentsService({ sandbox: payments, billing }) : undefined;
   const sandboxTopUps = isSandboxProvider(payments) ? createSandboxTopUpsService({ sandbox: payments }) : undefined;
   const library = createLibraryService({ db, events, storage, logger });
@@ -517,6 +520,7 @@ export async function startRuntime(config: Config, options: Partial<RuntimeOptio
     creditsHistory,
     lowBalance,
     topUps,
+    teamPurchases,
     sandboxTopUps,
     promoCodes,
     storage,

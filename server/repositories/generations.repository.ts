@@ -5,7 +5,7 @@ import { generationJobs, generations, loraTrainings } from '../db/schema.ts';
 import { leaseIsFree } from './job-leases.ts';
 import { preparedStatement } from './prepared.ts';
 import { rowOf } from './raw-rows.ts';
-import { usableCharacterOf } from './trainings.repository.ts';
+import { generationInSpace, trainingInSpace, usableCharacterOf } from './trainings.repository.ts';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGenerationRow = typeof generations.$inferInsert;
@@ -119,20 +119,21 @@ export const generationsRepository = {
   },
 
   /** Usable characters, newest first (product §7). */
-  listCharacters(db: Executor, userId: string): Promise<CharacterRow[]> {
+  /** The usable characters of one space (issue 49; null: personal). */
+  listCharacters(db: Executor, userId: string, teamId: string | null): Promise<CharacterRow[]> {
     return db
       .select({ ...characterColumns, gender: loraTrainings.gender, hairColor: loraTrainings.hairColor, createdAt: loraTrainings.createdAt })
       .from(loraTrainings)
-      .where(usableCharacterOf(userId))
+      .where(and(usableCharacterOf(userId), trainingInSpace(teamId)))
       .orderBy(desc(loraTrainings.createdAt), desc(loraTrainings.id));
   },
 
-  async listRecent(db: Executor, userId: string, limit: number): Promise<GenerationWithCharacter[]> {
+  async listRecent(db: Executor, userId: string, limit: number, teamId: string | null): Promise<GenerationWithCharacter[]> {
     const rows = await db
       .select({ generation: getTableColumns(generations), character: characterColumns })
       .from(generations)
       .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
-      .where(and(eq(generations.userId, userId), eq(generations.status, 'ACTIVE')))
+      .where(and(eq(generations.userId, userId), eq(generations.status, 'ACTIVE'), generationInSpace(teamId)))
       .orderBy(desc(generations.createdAt), desc(generations.id))
       .limit(limit);
     return rows.map(withCharacter);

@@ -5,14 +5,20 @@ import type { Executor } from '../db/index.ts';
 import { generations, loraTrainings } from '../db/schema.ts';
 import { characterColumns, withCharacter, type GenerationRow, type GenerationWithCharacter } from './generations.repository.ts';
 import { listOrder, listWhere } from './list-query.ts';
+import { generationInSpace } from './trainings.repository.ts';
 
 /**
  * The caller's listed generations: ACTIVE (product §4), optionally only favourites (common/library.ts LISTS, which
  * the hosted adapter reads too). Matches the partial indexes generations_user_active_created_idx /
  * generations_user_favorite_created_idx exactly.
  */
-function listed(userId: string, favorites: boolean, weakLikeness = false): SQL {
-  return and(eq(generations.userId, userId), listWhere(generationsList(favorites, weakLikeness), generations))!;
+/** `teamId`: the list of one space (issue 49; null: personal); undefined: any (one generation by its id). */
+function listed(userId: string, favorites: boolean, weakLikeness = false, teamId?: string | null): SQL {
+  return and(
+    eq(generations.userId, userId),
+    listWhere(generationsList(favorites, weakLikeness), generations),
+    teamId === undefined ? undefined : generationInSpace(teamId),
+  )!;
 }
 
 /** A deleted generation that Undo may still bring back (see ownAmongForRestore). */
@@ -25,23 +31,30 @@ const restorable = and(
 /** Drizzle queries of My Generations and Favorites. */
 export const libraryRepository = {
   /** One page in the list's order (newest first, then id), with the character each used (product §3: joined lora_trainings). */
-  async listPage(db: Executor, userId: string, favorites: boolean, page: number, weakLikeness = false): Promise<GenerationWithCharacter[]> {
+  async listPage(
+    db: Executor,
+    userId: string,
+    favorites: boolean,
+    page: number,
+    weakLikeness: boolean,
+    teamId: string | null,
+  ): Promise<GenerationWithCharacter[]> {
     const rows = await db
       .select({ generation: getTableColumns(generations), character: characterColumns })
       .from(generations)
       .leftJoin(loraTrainings, eq(loraTrainings.id, generations.loraId))
-      .where(listed(userId, favorites, weakLikeness))
+      .where(listed(userId, favorites, weakLikeness, teamId))
       .orderBy(...listOrder(generationsList(favorites, weakLikeness), generations))
       .limit(LIMITS.pageSize)
       .offset((page - 1) * LIMITS.pageSize);
     return rows.map(withCharacter);
   },
 
-  async count(db: Executor, userId: string, favorites: boolean, weakLikeness = false): Promise<number> {
+  async count(db: Executor, userId: string, favorites: boolean, weakLikeness: boolean, teamId: string | null): Promise<number> {
     const [row] = await db
       .select({ n: count() })
       .from(generations)
-      .where(listed(userId, favorites, weakLikeness));
+      .where(listed(userId, favorites, weakLikeness, teamId));
     return row.n;
   },
 

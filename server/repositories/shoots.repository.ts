@@ -166,7 +166,8 @@ export const shootsRepository = {
   },
 
   /** The user's shoots, newest first, with counts of photos ready (landed and not deleted since) and failed. */
-  async listShoots(db: Executor, userId: string, opts: { running?: boolean; limit: number }) {
+  /** The caller's shoots in one space (issue 49): team `teamId`'s, or personal ones when null. */
+  async listShoots(db: Executor, userId: string, opts: { running?: boolean; limit: number; teamId: string | null }) {
     return db
       .select({
         shoot: photoShoots,
@@ -177,7 +178,13 @@ export const shootsRepository = {
         failed: sql<number>`(select count(*)::int from ${shootPhotos} sp where sp.shoot_id = ${photoShoots}.id and sp.status = 'FAILED')`,
       })
       .from(photoShoots)
-      .where(and(eq(photoShoots.userId, userId), opts.running ? eq(photoShoots.status, 'RUNNING') : undefined))
+      .where(
+        and(
+          eq(photoShoots.userId, userId),
+          opts.running ? eq(photoShoots.status, 'RUNNING') : undefined,
+          opts.teamId ? eq(photoShoots.teamId, opts.teamId) : isNull(photoShoots.teamId),
+        ),
+      )
       .orderBy(desc(photoShoots.createdAt), desc(photoShoots.id))
       .limit(opts.limit);
   },

@@ -21,6 +21,19 @@ export function usableCharacterOf(userId: string): SQL {
   )!;
 }
 
+/** A training (character) in a space (issue 49): team `teamId`'s work, or personal work when null. */
+export const trainingInSpace = (teamId: string | null): SQL => (teamId ? eq(loraTrainings.teamId, teamId) : isNull(loraTrainings.teamId));
+
+/**
+ * A generation in a space: its character's space (a team shoot's photos are made with the member's team
+ * character, which the shoot requires). A generation without a character is personal. Written against
+ * "generations" by name: Drizzle leaves columns unqualified in a one-table select.
+ */
+export const generationInSpace = (teamId: string | null): SQL =>
+  teamId
+    ? sql`exists (select 1 from ${loraTrainings} lt where lt.id = "generations"."lora_id" and lt.team_id = ${teamId})`
+    : sql`not exists (select 1 from ${loraTrainings} lt where lt.id = "generations"."lora_id" and lt.team_id is not null)`;
+
 /** Drizzle queries of lora_trainings; a row that is IN_PROGRESS is also its own durable job. */
 export const trainingsRepository = {
   async insert(db: Executor, row: NewTrainingRow): Promise<TrainingRow> {
@@ -50,11 +63,14 @@ export const trainingsRepository = {
     return row;
   },
 
-  listForUser(db: Executor, userId: string): Promise<TrainingRow[]> {
+  /** `teamId`: one space's trainings (null: personal); undefined: all of them (the data export). */
+  listForUser(db: Executor, userId: string, teamId?: string | null): Promise<TrainingRow[]> {
     return db
       .select()
       .from(loraTrainings)
-      .where(and(eq(loraTrainings.userId, userId), isNull(loraTrainings.deletedAt)))
+      .where(
+        and(eq(loraTrainings.userId, userId), isNull(loraTrainings.deletedAt), teamId === undefined ? undefined : trainingInSpace(teamId)),
+      )
       .orderBy(desc(loraTrainings.createdAt), desc(loraTrainings.id));
   },
 

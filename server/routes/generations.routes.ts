@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { spaceQuerySchema } from '@common/teams.ts';
 import { editRequestSchema, upscaleRequestSchema } from '@common/finishing.ts';
 import { generationRequestSchema } from '@common/generation.ts';
 import { LIMITS } from '@common/product.ts';
@@ -12,7 +13,7 @@ import type { GenerationsService } from '../services/generations.service.ts';
 import type { FinishingService } from '../services/finishing.service.ts';
 import type { UsersService } from '../services/users.service.ts';
 
-const listQuery = z.object({
+const listQuery = spaceQuerySchema.extend({
   limit: z.coerce.number().int().min(1).max(LIMITS.pageSize).default(LIMITS.recentGenerations),
 });
 
@@ -45,15 +46,16 @@ export function generationsRoutes(deps: {
 
   // Recent generations (product §2 'Recent Generations': ACTIVE, newest first).
   app.get('/generations', auth, async (c) => {
-    const { limit } = parseOrThrow(listQuery, c.req.query());
+    const { limit, team } = parseOrThrow(listQuery, c.req.query());
     c.header('Cache-Control', 'no-store');
-    return c.json({ items: await deps.generations.listRecent(c.var.userId, limit) });
+    return c.json({ items: await deps.generations.listRecent(c.var.userId, limit, team) });
   });
 
   // The character picker: the caller's COMPLETED trainings with a LoRA file, newest first.
   app.get('/characters', auth, async (c) => {
+    const { team } = parseOrThrow(spaceQuerySchema, c.req.query());
     c.header('Cache-Control', 'no-store');
-    return c.json({ items: await deps.generations.listCharacters(c.var.userId) });
+    return c.json({ items: await deps.generations.listCharacters(c.var.userId, team) });
   });
 
   return app;

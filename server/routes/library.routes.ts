@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { spaceQuerySchema } from '@common/teams.ts';
 import { favoriteBodySchema, libraryQuerySchema, selectionActionSchema, selectionDownloadQuerySchema } from '@common/library.ts';
 import { PRODUCT_NAME } from '@common/product.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
@@ -17,8 +18,9 @@ export function libraryRoutes(deps: { identity: IdentityProvider; users: UsersSe
 
   app.get('/generations', async (c) => {
     const query = parseOrThrow(libraryQuerySchema, c.req.query());
+    const { team } = parseOrThrow(spaceQuerySchema, c.req.query());
     c.header('Cache-Control', 'no-store');
-    return c.json(await deps.library.list(c.var.user.id, query));
+    return c.json(await deps.library.list(c.var.user.id, query, team));
   });
 
   app.get('/generations/:id', async (c) => {

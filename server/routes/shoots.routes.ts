@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { spaceQuerySchema } from '@common/teams.ts';
 import { startShootSchema } from '@common/photo-shoots.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
 import type { AppEnv } from '../http/context.ts';
@@ -12,7 +13,7 @@ import type { UsersService } from '../services/users.service.ts';
 import { zipDownload } from '../http/zip-download.ts';
 
 const startBody = startShootSchema.extend({ request_id: z.string().uuid('must be a uuid').optional() });
-const listQuery = z.object({ running: z.enum(['true', 'false']).optional() });
+const listQuery = spaceQuerySchema.extend({ running: z.enum(['true', 'false']).optional() });
 /** Mounted at /api: photo packs, photo shoots and their ZIPs, and the favourites' ZIP. */
 export function shootsRoutes(deps: { identity: IdentityProvider; users: UsersService; shoots: ShootsService; archives: ArchivesService }) {
   const app = new Hono<AppEnv>();
@@ -32,9 +33,9 @@ export function shootsRoutes(deps: { identity: IdentityProvider; users: UsersSer
   });
 
   app.get('/shoots', auth, async (c) => {
-    const { running } = parseOrThrow(listQuery, c.req.query());
+    const { running, team } = parseOrThrow(listQuery, c.req.query());
     c.header('Cache-Control', 'no-store');
-    return c.json({ items: await deps.shoots.list(c.var.user.id, { running: running === 'true' }) });
+    return c.json({ items: await deps.shoots.list(c.var.user.id, { running: running === 'true', team }) });
   });
 
   app.get('/shoots/:id', auth, async (c) => {

@@ -7,6 +7,7 @@ import {
   openLinkSchema,
   submissionSchema,
   teamLookSchema,
+  teamPurchaseSchema,
   teamSettingsSchema,
 } from '@common/teams.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
@@ -19,6 +20,8 @@ import type { UsersService } from '../services/users.service.ts';
 import type { TeamsService } from '../services/teams.service.ts';
 import type { TeamInvitesService } from '../services/team-invites.service.ts';
 import type { TeamArchiveService } from '../services/team-archive.service.ts';
+import type { TeamPurchasesService } from '../services/team-purchases.service.ts';
+import { serverUrlOf, spaUrlOf } from '../http/security.ts';
 
 const roleBody = z.object({ role: z.enum(['manager', 'member'], { error: 'must be manager or member' }) });
 const membersQuery = z.object({ status: z.enum(MEMBER_STATUSES).optional() });
@@ -31,6 +34,9 @@ export function teamsRoutes(deps: {
   teams: TeamsService;
   teamInvites: TeamInvitesService;
   teamArchive: TeamArchiveService;
+  teamPurchases: TeamPurchasesService;
+  publicUrl?: string;
+  spaOrigins: string[];
 }) {
   const app = new Hono<AppEnv>();
   const auth = requireUser(deps.identity, deps.users);
@@ -49,6 +55,14 @@ export function teamsRoutes(deps: {
   app.put('/teams/:id/look', auth, async (c) => {
     const body = parseOrThrow(teamLookSchema, await readJson(c.req.raw));
     return c.json(await deps.teams.setLook(c.var.user.id, c.req.param('id'), body));
+  });
+  // 'Buy team credits' (owner): a pack's one-time checkout for the team; the payer comes back to the team page.
+  app.post('/teams/:id/credits/checkout', auth, async (c) => {
+    const { pack } = parseOrThrow(teamPurchaseSchema, await readJson(c.req.raw));
+    const id = c.req.param('id');
+    const successUrl = `${spaUrlOf(c.req.raw, deps)}/app/teams/${encodeURIComponent(id)}?purchase=done`;
+    const addresses = { successUrl, serverUrl: serverUrlOf(c.req.raw, deps.publicUrl) };
+    return c.json(await deps.teamPurchases.checkout(c.var.user.id, id, pack, addresses));
   });
   app.get('/teams/:id/credits', auth, async (c) => c.json(await deps.teams.credits(c.var.user.id, c.req.param('id')), 200, noStore));
 

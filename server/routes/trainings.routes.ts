@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { spaceQuerySchema } from '@common/teams.ts';
 import { LIMITS } from '@common/product.ts';
 import { characterRenameSchema, trainingSubmissionSchema } from '@common/training.ts';
 import type { IdentityProvider } from '../auth/identity.ts';
@@ -63,7 +64,8 @@ export function trainingsRoutes(deps: {
 
   app.get('/trainings', auth, async (c) => {
     c.header('Cache-Control', 'no-store');
-    return c.json({ items: await deps.trainings.list(c.var.user.id) });
+    const { team } = parseOrThrow(spaceQuerySchema, c.req.query());
+    return c.json({ items: await deps.trainings.list(c.var.user.id, team) });
   });
 
   // 'Rename' and 'Delete' in Previous Trainings.

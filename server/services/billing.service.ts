@@ -11,6 +11,7 @@ import { ENTITLED, refusal } from './billing-rules.ts';
 import type { CreditsService } from './credits.service.ts';
 import { createPaymentWebhooks, type WebhookOutcome } from './payment-webhooks.service.ts';
 import type { TopUpsService } from './top-ups.service.ts';
+import type { TeamPurchasesService } from './team-purchases.service.ts';
 import type { UserRow } from './users.service.ts';
 
 export type BillingService = ReturnType<typeof createBillingService>;
@@ -31,6 +32,8 @@ export function createBillingService(deps: {
   logger: Logger;
   /** One-off credit packs: their checkouts, refunds and chargebacks (issue 50). */
   topUps?: Pick<TopUpsService, 'applyCheckout' | 'applyReversal' | 'userOfPayment'>;
+  /** Packs bought for a team (issue 49). */
+  teamPurchases?: Pick<TeamPurchasesService, 'applyCheckout'>;
 }) {
   const { db, payments, logger } = deps;
   const provider = payments.name;

@@ -11,6 +11,7 @@ import { generationsRepository as repo, type GenerationWithCharacter } from '../
 import { requireUsableCharacter } from './characters.service.ts';
 import { GENERATION_WORK } from './generation-errors.ts';
 import type { PaidCallRunner, PaidResult } from './paid-jobs.ts';
+import { spaceOf } from './team-access.ts';
 
 export interface GenerationsDeps {
   db: Db;
@@ -133,12 +134,13 @@ export function createGenerationsService(deps: GenerationsDeps) {
       return imageResponseOf(await runner.queued(userId, (started) => generate(userId, request, character, started)));
     },
 
-    async listRecent(userId: string, limit: number): Promise<GenerationView[]> {
-      return (await repo.listRecent(db, userId, limit)).map(toGenerationView);
+    /** `team`: the space (issue 49; a team the caller is in, else 404), none for the personal one. */
+    async listRecent(userId: string, limit: number, team?: string): Promise<GenerationView[]> {
+      return (await repo.listRecent(db, userId, limit, await spaceOf(db, userId, team))).map(toGenerationView);
     },
 
-    async listCharacters(userId: string) {
-      return (await repo.listCharacters(db, userId)).map((c) => ({
+    async listCharacters(userId: string, team?: string) {
+      return (await repo.listCharacters(db, userId, await spaceOf(db, userId, team))).map((c) => ({
         id: c.id,
         character_name: c.characterName,
         trigger_word: c.triggerWord,

@@ -10,6 +10,7 @@ import { keyFromMediaUrl, type StorageProvider } from '../providers/storage/inde
 import { toGenerationView } from './generations.service.ts';
 import { storedFile, zipStream, type ZipEntry } from './zip-stream.ts';
 import type { Logger } from '../logger.ts';
+import { spaceOf } from './team-access.ts';
 
 /** A selection that is not wholly the caller's listed images; the same answer whichever id it was. */
 const selectionGone = () => new AppError(404, 'selection_gone', SELECTION_GONE);
@@ -56,10 +57,15 @@ export function createLibraryService(deps: { db: Db; events: EventBus; storage: 
   }
 
   return {
-    async list(userId: string, { page, favorites, likeness }: LibraryQuery): Promise<LibraryPage> {
+    /** `team`: the space (issue 49; a team the caller is in, else 404), none for the personal one. */
+    async list(userId: string, { page, favorites, likeness }: LibraryQuery, team?: string): Promise<LibraryPage> {
       // 'Weak likeness' filters My Generations only (favourites are kept on purpose).
       const weak = likeness && !favorites;
-      const [rows, total] = await Promise.all([repo.listPage(db, userId, favorites, page, weak), repo.count(db, userId, favorites, weak)]);
+      const teamId = await spaceOf(db, userId, team);
+      const [rows, total] = await Promise.all([
+        repo.listPage(db, userId, favorites, page, weak, teamId),
+        repo.count(db, userId, favorites, weak, teamId),
+      ]);
       return { items: rows.map(toGenerationView), page, pageSize: LIMITS.pageSize, total, pageCount: pageCountOf(total) };
     },
 

@@ -18,6 +18,7 @@ import { CANNOT_CHARGE, subscriptionsRepository as subs, type SubscriptionRow } 
 import { ENTITLED, refusal } from './billing-rules.ts';
 import type { CreditsService } from './credits.service.ts';
 import type { TopUpsService } from './top-ups.service.ts';
+import type { TeamPurchasesService } from './team-purchases.service.ts';
 
 /** Statuses an event type implies when its object carries none. */
 const STATUS_OF_EVENT: Record<string, string> = {
@@ -60,6 +61,8 @@ export function createPaymentWebhooks(deps: {
   logger: Logger;
   /** One-off credit packs: their checkouts, refunds and chargebacks (issue 50). */
   topUps?: Pick<TopUpsService, 'applyCheckout' | 'applyReversal' | 'userOfPayment'>;
+  /** Packs bought for a team (issue 49): granted to the team's ledger. */
+  teamPurchases?: Pick<TeamPurchasesService, 'applyCheckout'>;
 }) {
   const { db, payments, logger } = deps;
   const provider = payments.name;
@@ -229,7 +232,8 @@ export function createPaymentWebhooks(deps: {
   }
 
   async function apply(tx: Executor, userId: string, event: PaymentEvent): Promise<void> {
-    // A credit pack's purchase, refund or chargeback is the top-ups service's.
+    // A pack bought for a team is the team's; a credit pack's purchase, refund or chargeback the top-ups service's.
+    if (await deps.teamPurchases?.applyCheckout(tx, userId, event)) return;
     if (deps.topUps && ((await deps.topUps.applyCheckout(tx, userId, event)) || (await deps.topUps.applyReversal(tx, userId, event))))
       return;
     switch (event.type) {

@@ -21,7 +21,7 @@ import { usersRepository } from '../repositories/users.repository.ts';
 import { shootViewsRepository } from '../repositories/shoot-views.repository.ts';
 import { shootsRepository as repo, type PackWithPrompts, type ShootPhotoRow, type ShootRow } from '../repositories/shoots.repository.ts';
 import type { CreditsService } from './credits.service.ts';
-import { teamShootPack } from './team-access.ts';
+import { spaceOf, teamShootPack } from './team-access.ts';
 import { debitWork, refundWork } from './team-credits.service.ts';
 import { characterDeleted } from './characters.service.ts';
 
@@ -285,8 +285,10 @@ export function createShootsService(deps: ShootsDeps) {
       };
     },
 
-    async list(userId: string, opts: { running?: boolean }): Promise<ShootSummary[]> {
-      return (await repo.listShoots(db, userId, { running: opts.running, limit: LIST_LIMIT })).map((r) => toSummary(r.shoot, r));
+    /** `team`: the space (issue 49; a team the caller is in, else 404), none for the personal one. */
+    async list(userId: string, opts: { running?: boolean; team?: string }): Promise<ShootSummary[]> {
+      const teamId = await spaceOf(db, userId, opts.team);
+      return (await repo.listShoots(db, userId, { running: opts.running, limit: LIST_LIMIT, teamId })).map((r) => toSummary(r.shoot, r));
     },
 
     /** POST /api/shoots/<id>/cancel: photos not started are cancelled and refunded at once; running ones land. */

@@ -27,6 +27,16 @@ export async function requireMembership(
   return m;
 }
 
+/**
+ * The space a list is read in (issue 49): a team the caller is in (404 otherwise), or null for their personal
+ * space. Lists still show only the caller's own work; the space says whether it is their team work or personal.
+ */
+export async function spaceOf(db: Executor, userId: string, teamId: string | undefined): Promise<string | null> {
+  if (!teamId) return null;
+  await requireMembership(db, userId, teamId, 'member');
+  return teamId;
+}
+
 /** The pack a member's team shoot uses: the team's look (refused until the owner has chosen one). */
 export async function teamShootPack(db: Executor, userId: string, teamId: string): Promise<string> {
   await requireMembership(db, userId, teamId, 'member');

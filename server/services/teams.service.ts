@@ -1,5 +1,4 @@
 import {
-  isLead,
   memberStatus,
   NOT_DONE,
   REMIND_HOURS,
@@ -38,7 +37,8 @@ function teamView(team: TeamRow, role: TeamRole, packName: string | null): TeamV
     id: team.id,
     name: team.name,
     role,
-    credits: isLead(role) ? team.credits : null,
+    // Every member sees the balance their team work is paid from (the space switcher shows it, issue 49).
+    credits: team.credits,
     domain: team.domain,
     due_date: team.dueDate,
     aspect_ratio: team.aspectRatio,

@@ -20,7 +20,7 @@ import { checkTrainingArchive } from './training-archive.ts';
 import type { UploadsService } from './uploads.service.ts';
 import { enqueueCharacterReady, enqueueTrainingFailed } from './mail.service.ts';
 import { teamCreditsRepository } from '../repositories/team-credits.repository.ts';
-import { requireMembership } from './team-access.ts';
+import { requireMembership, spaceOf } from './team-access.ts';
 import { debitWork, insufficientTeamCredits, refundWork } from './team-credits.service.ts';
 
 export const TRAINING_COST = CREDIT_COSTS.training;
@@ -213,8 +213,9 @@ export function createTrainingsService(deps: TrainingsDeps) {
       return { request_id: requestId };
     },
 
-    async list(userId: string): Promise<TrainingView[]> {
-      return (await repo.listForUser(deps.db, userId)).map(toTrainingView);
+    /** `team`: the space (issue 49; a team the caller is in, else 404), none for the personal one. */
+    async list(userId: string, team?: string): Promise<TrainingView[]> {
+      return (await repo.listForUser(deps.db, userId, await spaceOf(deps.db, userId, team))).map(toTrainingView);
     },
 
     /**

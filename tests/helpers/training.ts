@@ -53,14 +53,15 @@ export const trainingPayload = (url: string, extra: Record<string, unknown> = {}
 });
 
 /** The user's trainings, as GET /api/trainings lists them (asserts it answers 200). */
-export async function listTrainings(client: TestClient): Promise<TrainingView[]> {
-  const res = await client.get('/api/trainings');
+/** The caller's trainings in a space (issue 49): `team`'s, or the personal ones. */
+export async function listTrainings(client: TestClient, team?: string): Promise<TrainingView[]> {
+  const res = await client.get(`/api/trainings${team ? `?team=${team}` : ''}`);
   expect(res.status).toBe(200);
   return (await res.json()).items;
 }
 
 /** Waits until the training submitted as `requestId` has ended (completed or failed), and returns it. */
-export const trainingEnded = (client: TestClient, requestId: string): Promise<TrainingView> =>
+export const trainingEnded = (client: TestClient, requestId: string, team?: string): Promise<TrainingView> =>
   waitFor('the training to end', async () =>
-    (await listTrainings(client)).find((t) => t.request_id === requestId && t.status !== 'IN_PROGRESS'),
+    (await listTrainings(client, team)).find((t) => t.request_id === requestId && t.status !== 'IN_PROGRESS'),
   );

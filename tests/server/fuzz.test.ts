@@ -298,6 +298,8 @@ describe('fuzzing every endpoint with hostile input', () => {
       body: () => ({ domain: null, usage_limit: 5, expires_at: null }),
       fields: ['domain', 'usage_limit', 'expires_at'],
     },
+    // Team credits for a team the fuzzer is not in, with a pack that does not exist (issue 49).
+    { method: 'POST', path: `/api/teams/${randomUUID()}/credits/checkout`, body: () => ({ pack: 'no-such-pack' }), fields: ['pack'] },
     // A pack that does not exist. (The return address's and the promo code's answers are the person's own texts:
     // they are probed with malformed bodies below.)
     { method: 'POST', path: '/api/credits/top-ups', body: () => ({ pack: 'no-such-pack' }), fields: ['pack'] },

@@ -194,7 +194,7 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
           async (page) => (await session.data.generationsPage({ page, favorites, weakLikeness: weak })).items,
         );
         const onServer = await pages(stored.length, async (page) =>
-          (await libraryRepository.listPage(server.db, me.id, favorites, page, weak)).map((r) => r.generation),
+          (await libraryRepository.listPage(server.db, me.id, favorites, page, weak, null)).map((r) => r.generation),
         );
         const what = favorites ? 'favorites' : weak ? 'weak likeness' : 'my generations';
         expect(hosted, `${what} (hosted)`).toEqual(expected);

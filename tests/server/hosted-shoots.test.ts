@@ -118,7 +118,7 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
     expect(list[1]).toMatchObject({ status: 'COMPLETED', ready: annOld.photos - 1, failed: 1 });
     expect(list[1].finished_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     // The same summaries the server's repository gives (counts and order), read under RLS by the SPA.
-    const serverList = await shootsRepository.listShoots(server.db, ann.me.id, { limit: 50 });
+    const serverList = await shootsRepository.listShoots(server.db, ann.me.id, { limit: 50, teamId: null });
     expect(list.map((s) => [s.id, s.ready, s.failed, s.created_at])).toEqual(
       serverList.map((r) => [r.shoot.id, r.ready, r.failed, r.shoot.createdAt.toISOString()]),
     );
@@ -176,7 +176,9 @@ describe('hosted photo shoots: packs and shoots read by the SPA (postgres + RLS,
     expect(after.photos[0]).toMatchObject({ status: 'SUCCEEDED', deleted: true, image_url: null, generation_id: null });
     expect(after.photos[2]).toMatchObject({ deleted: false, generation_id: after.photos[2].id });
     const summary = (await ann.session.data.shoots({ running: false })).find((s) => s.id === done.id)!;
-    const [serverSummary] = (await shootsRepository.listShoots(server.db, ann.me.id, { limit: 50 })).filter((r) => r.shoot.id === done.id);
+    const [serverSummary] = (await shootsRepository.listShoots(server.db, ann.me.id, { limit: 50, teamId: null })).filter(
+      (r) => r.shoot.id === done.id,
+    );
     expect(summary.ready).toBe(done.photos - 2);
     expect(serverSummary.ready).toBe(summary.ready);
   });

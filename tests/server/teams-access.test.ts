@@ -138,10 +138,11 @@ describe.each(testDatabases())('team access sweep (%s)', (database) => {
     // Signed out: 401 on every team route, nothing changed.
     for (const route of routes()) expect((await send(ts.client(), route.method, route.path, route.body)).status).toBe(401);
     expect(await snapshot()).toBe(before);
-    // The lists show each person only their own teams; members see no balance.
+    // The lists show each person only their own teams, with the balance their team work is paid from (every
+    // member sees it: it is the balance shown in the team's space, decision 025).
     const listed = async (c: TestClient) =>
       ((await (await c.get('/api/teams')).json()).items as TeamView[]).map((t) => [t.name, t.role, t.credits]);
-    expect(await listed(clients.member)).toEqual([['Team A', 'member', null]]);
+    expect(await listed(clients.member)).toEqual([['Team A', 'member', 500]]);
     expect(await listed(clients.manager)).toEqual([['Team A', 'manager', 500]]);
     expect(await listed(clients.outsider)).toEqual([['Team B', 'owner', 0]]);
   }, 120_000);

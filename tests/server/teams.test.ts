@@ -225,7 +225,7 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     );
     expect(await teamBalance(team.id)).toBe(500);
     expect(await personalBalance(jane.userId)).toBe(700);
-    const trained = await trainingEnded(jane.client, submitted.request_id);
+    const trained = await trainingEnded(jane.client, submitted.request_id, team.id);
     expect(trained.status).toBe('COMPLETED');
 
     // The team shoot uses the team's look (linkedin-profile in 4:5), whatever pack is sent.
@@ -246,6 +246,29 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     expect(shot.teamId).toBe(team.id);
     const photos = await ts.rt.db.select().from(generations).where(eq(generations.shootId, shoot.id));
     expect(photos[0].width).toBe(896);
+
+    // The space switcher's lists (issue 49 item 1): the team's space shows Jane's team work, her personal space
+    // none of it; a space she is not in does not exist for her; the balance shown there is the team's.
+    const ids_ = <T extends { id: string }>(r: { items: T[] }) => r.items.map((i) => i.id);
+    const inSpace = async (path: string, team?: string) =>
+      json<{ items: { id: string }[] }>(await jane.client.get(`${path}${team ? `${path.includes('?') ? '&' : '?'}team=${team}` : ''}`));
+    expect(ids_(await inSpace('/api/trainings', team.id))).toEqual([trained.id]);
+    expect(ids_(await inSpace('/api/trainings'))).toEqual([]);
+    expect(ids_(await inSpace('/api/characters', team.id))).toEqual([trained.id]);
+    expect(ids_(await inSpace('/api/characters'))).toEqual([]);
+    expect(ids_(await inSpace('/api/shoots', team.id))).toEqual([shoot.id]);
+    expect(ids_(await inSpace('/api/shoots?running=false'))).toEqual([]);
+    expect((await inSpace('/api/generations?limit=40', team.id)).items).toHaveLength(Math.min(photos.length, 40));
+    expect((await inSpace('/api/generations?limit=40')).items).toHaveLength(0);
+    const teamLibrary = await json<{ total: number }>(await jane.client.get(`/api/library/generations?page=1&team=${team.id}`));
+    expect(teamLibrary.total).toBe(photos.length);
+    expect((await json<{ total: number }>(await jane.client.get('/api/library/generations?page=1'))).total).toBe(0);
+    const elsewhere = await newTeam(owner, 'Not Jane’s');
+    for (const path of ['/api/trainings', '/api/characters', '/api/shoots', '/api/generations', '/api/library/generations']) {
+      expect((await jane.client.get(`${path}?team=${elsewhere.id}`)).status, path).toBe(404);
+      expect((await jane.client.get(`${path}?team=not-a-team`)).status, path).toBe(400);
+    }
+    expect((await json<TeamView>(await jane.client.get(`/api/teams/${team.id}`))).credits).toBe(await teamBalance(team.id));
 
     // Pick: up to 3, own team photos only; changeable until approved.
     const ids = photos.slice(0, 3).map((p) => p.id);

@@ -20,6 +20,11 @@ export interface SidebarProps {
   animate?: boolean;
   /** What sits above the balance (the running shoots), told whether the sidebar is open. */
   above?: (open: boolean) => ReactNode;
+  /**
+   * What sits under the logo (the space switcher), told whether the sidebar is open and given the callback that
+   * keeps it open while a menu of its is (as the account menu does).
+   */
+  top?: (open: boolean, onMenuOpenChange: (open: boolean) => void) => ReactNode;
   /** The account menu's Sign out. */
   onSignOut: () => void;
 }
@@ -40,6 +45,7 @@ export function Sidebar({
   onOpenChange,
   animate = true,
   above,
+  top,
   onSignOut,
 }: SidebarProps) {
   const [openState, setOpenState] = useState(false);
@@ -77,6 +83,7 @@ export function Sidebar({
         <LogoMark />
         {label('Likeness')}
       </Link>
+      {top?.(open, setMenuOpen)}
       <nav className="flex flex-1 flex-col gap-1">
         {NAV_ITEMS.map(({ to, label: text, icon: Icon }) => (
           <NavLink key={to} to={to} className={itemClasses} title={open ? undefined : text}>

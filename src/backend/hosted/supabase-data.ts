@@ -24,6 +24,7 @@ import {
 } from '@common/photo-shoots';
 import { ApiError } from '../api-error';
 import type { Character, DataPort, Me, SessionUser } from '../port';
+import { activeTeamId } from '../space';
 
 /**
  * The data operations of product §4 and §7 as Supabase queries (supabase-js → PostgREST), run as the signed-in
@@ -66,6 +67,8 @@ type ShootRow = Omit<ShootView, 'photos'>;
 
 /** PostgREST's "no row" for .single() (product §8: the only lookup error the user sync tolerates). */
 const NO_ROW = 'PGRST116';
+/** A uuid no row has: `in.()` of nothing, spelled so PostgREST takes it. */
+const NO_ID = '00000000-0000-0000-0000-000000000000';
 /** Postgres' unique_violation, which PostgREST answers with 409. */
 const UNIQUE_VIOLATION = '23505';
 
@@ -151,6 +154,25 @@ export function createSupabaseData(
   };
 
   /**
+   * The active space (src/backend/space.ts, issue 49) as a filter of generations: a generation is a team's work
+   * when its character is one of the person's team characters (a team shoot needs one), as the server has it
+   * (server/repositories/trainings.repository.ts generationInSpace). RLS shows only the person's own rows.
+   */
+  async function spaceOfGenerations(signal?: AbortSignal) {
+    const team = activeTeamId();
+    let characters = supabase.from('lora_trainings').select('id').eq('user_id', ownId());
+    characters = team ? characters.eq('team_id', team) : characters.not('team_id', 'is', null);
+    const ids = rowsOf((await characters.abortSignal(abortable(signal))) as Result<{ id: string }[]>).map((r) => r.id);
+    if (team) return { in: ids.length > 0 ? ids : [NO_ID] };
+    return ids.length > 0 ? { or: `lora_id.is.null,lora_id.not.in.(${ids.join(',')})` } : {};
+  }
+  /** lora_trainings and photo_shoots in the active space: its team's rows, or the personal ones (team_id null). */
+  const inSpace = (): [column: string, operator: string, value: string] => {
+    const team = activeTeamId();
+    return team ? ['team_id', 'eq', team] : ['team_id', 'is', 'null'];
+  };
+
+  /**
    * The shoots' photos that landed and are still in My Generations: their generations, ACTIVE, by shoot (a
    * photo deleted there since shows as deleted and is not counted ready).
    */
@@ -192,14 +214,20 @@ export function createSupabaseData(
     },
 
     async generationsPage({ page, favorites, weakLikeness }, signal) {
-      const query = supabase.from('generations').select(GENERATION_COLUMNS, { count: 'exact' }).eq('user_id', ownId());
+      const space = await spaceOfGenerations(signal);
+      let query = supabase.from('generations').select(GENERATION_COLUMNS, { count: 'exact' }).eq('user_id', ownId());
+      if (space.in) query = query.in('lora_id', space.in);
+      if (space.or) query = query.or(space.or);
       const [from, to] = rangeOf(page);
       const result = await asListed(query, generationsList(favorites, weakLikeness)).range(from, to).abortSignal(abortable(signal));
       return pageOf(result as Result<GenerationRecord[]>, page, toView);
     },
 
     async recentGenerations(limit, signal) {
-      const query = supabase.from('generations').select(GENERATION_COLUMNS).eq('user_id', ownId());
+      const space = await spaceOfGenerations(signal);
+      let query = supabase.from('generations').select(GENERATION_COLUMNS).eq('user_id', ownId());
+      if (space.in) query = query.in('lora_id', space.in);
+      if (space.or) query = query.or(space.or);
       const result = await asListed(query, LISTS.myGenerations).limit(limit).abortSignal(abortable(signal));
       return rowsOf(result as Result<GenerationRecord[]>).map(toView);
     },
@@ -237,6 +265,7 @@ export function createSupabaseData(
         .from('lora_trainings')
         .select(TRAINING_COLUMNS)
         .eq('user_id', ownId())
+        .filter(...inSpace())
         // A character its owner deleted stays as a row; its update reaches Realtime and reloads this list.
         .is('deleted_at', null)
         .order('created_at', { ascending: false })
@@ -250,6 +279,7 @@ export function createSupabaseData(
         .from('lora_trainings')
         .select(CHARACTER_COLUMNS)
         .eq('user_id', ownId())
+        .filter(...inSpace())
         .eq('status', 'COMPLETED')
         .not('lora_file_url', 'is', null)
         .is('deleted_at', null)
@@ -303,7 +333,11 @@ export function createSupabaseData(
     },
 
     async shoots({ running }, signal) {
-      let query = supabase.from('photo_shoots').select(`${SHOOT_COLUMNS}, shoot_photos(status)`).eq('user_id', ownId());
+      let query = supabase
+        .from('photo_shoots')
+        .select(`${SHOOT_COLUMNS}, shoot_photos(status)`)
+        .eq('user_id', ownId())
+        .filter(...inSpace());
       if (running) query = query.eq('status', 'RUNNING');
       const result = await query.order('created_at', { ascending: false }).limit(50).abortSignal(abortable(signal));
       const rows = rowsOf(result as Result<(ShootRow & { shoot_photos: { status: string }[] })[]>);

@@ -3,6 +3,7 @@ import type { ExploreFilterOptions, ExploreItem, ExplorePage, LibraryPage } from
 import type { TrainingView } from '@common/training';
 import type { PackView, ShootSummary, ShootView } from '@common/photo-shoots';
 import type { ApiPort, Character, DataPort, Me } from '../port';
+import { spaceParam } from '../space';
 
 /** The data operations over this product's server (server/routes/: me, library, generations, trainings, explore). */
 export function createLocalData(api: ApiPort): DataPort {
@@ -12,12 +13,12 @@ export function createLocalData(api: ApiPort): DataPort {
 
     generationsPage: ({ page, favorites, weakLikeness }, signal) =>
       api.request<LibraryPage>(
-        `/api/library/generations?page=${page}${favorites ? '&favorites=true' : ''}${weakLikeness ? '&likeness=weak' : ''}`,
+        `/api/library/generations?page=${page}${favorites ? '&favorites=true' : ''}${weakLikeness ? '&likeness=weak' : ''}${spaceParam('&')}`,
         { signal },
       ),
 
     recentGenerations: async (limit, signal) =>
-      (await api.request<{ items: GenerationView[] }>(`/api/generations?limit=${limit}`, { signal })).items,
+      (await api.request<{ items: GenerationView[] }>(`/api/generations?limit=${limit}${spaceParam('&')}`, { signal })).items,
 
     generation: (id, signal) => api.request<GenerationView>(`/api/library/generations/${encodeURIComponent(id)}`, { signal }),
 
@@ -29,9 +30,9 @@ export function createLocalData(api: ApiPort): DataPort {
 
     deleteGeneration: (id) => api.request<void>(`/api/library/generations/${encodeURIComponent(id)}`, { method: 'DELETE' }),
 
-    trainings: async (signal) => (await api.request<{ items: TrainingView[] }>('/api/trainings', { signal })).items,
+    trainings: async (signal) => (await api.request<{ items: TrainingView[] }>(`/api/trainings${spaceParam('?')}`, { signal })).items,
 
-    characters: async (signal) => (await api.request<{ items: Character[] }>('/api/characters', { signal })).items,
+    characters: async (signal) => (await api.request<{ items: Character[] }>(`/api/characters${spaceParam('?')}`, { signal })).items,
 
     explorePage(filters, page, signal) {
       const params = new URLSearchParams({ page: String(page) });
@@ -48,7 +49,11 @@ export function createLocalData(api: ApiPort): DataPort {
     photoPacks: async (signal) => (await api.request<{ items: PackView[] }>('/api/photo-packs', { signal })).items,
 
     shoots: async ({ running }, signal) =>
-      (await api.request<{ items: ShootSummary[] }>(`/api/shoots${running ? '?running=true' : ''}`, { signal })).items,
+      (
+        await api.request<{ items: ShootSummary[] }>(`/api/shoots${running ? '?running=true' : ''}${spaceParam(running ? '&' : '?')}`, {
+          signal,
+        })
+      ).items,
 
     shoot: (id, signal) => api.request<ShootView>(`/api/shoots/${encodeURIComponent(id)}`, { signal }),
   };

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ShootView } from '@common/photo-shoots';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
+import { activeTeamId } from '@/backend/space';
 import { useChanges } from '@/session/use-realtime';
 
 /** Photo shoots: packs and shoots read through the data port, started and cancelled on our server. */
@@ -37,9 +38,16 @@ export function useShoot(id: string) {
   });
 }
 
-/** POST /api/shoots: one request id per click, so a repeated request makes one shoot. */
+/**
+ * POST /api/shoots: one request id per click, so a repeated request makes one shoot. In a team's space (issue 49)
+ * it is that team's shoot: paid by the team, in the team's look whatever the pack.
+ */
 export function startShoot(api: ApiPort, packId: string, loraId: string, requestId: string): Promise<ShootView> {
-  return api.request<ShootView>('/api/shoots', { method: 'POST', body: { pack_id: packId, lora_id: loraId, request_id: requestId } });
+  const teamId = activeTeamId();
+  return api.request<ShootView>('/api/shoots', {
+    method: 'POST',
+    body: { pack_id: packId, lora_id: loraId, request_id: requestId, ...(teamId ? { team_id: teamId } : {}) },
+  });
 }
 
 export function cancelShoot(api: ApiPort, id: string): Promise<ShootView> {

@@ -10,19 +10,19 @@ import type {
   TeamView,
 } from '@common/teams';
 import type { ShootView } from '@common/photo-shoots';
+import type { TopUpPackId } from '@common/plans';
 import { useBackend } from '@/backend/backend-context';
 import type { ApiPort } from '@/backend/port';
+import { myTeamsKey, useMyTeams } from '@/session/space';
 
 /** Teams (issue 49): every read and action goes to our server, which holds the team rules. */
 
 const t = (id: string) => `/api/teams/${encodeURIComponent(id)}`;
-export const teamsKey = ['teams'] as const;
+export const teamsKey = myTeamsKey;
 export const teamKey = (id: string) => ['teams', id] as const;
 
-export function useTeams() {
-  const { api } = useBackend();
-  return useQuery({ queryKey: teamsKey, queryFn: () => api.request<{ items: TeamView[] }>('/api/teams').then((r) => r.items) });
-}
+/** The person's teams: the session's list, which the space switcher reads too. */
+export const useTeams = useMyTeams;
 
 export function useTeam(id: string) {
   const { api } = useBackend();
@@ -81,6 +81,9 @@ export const startTeamShoot = (api: ApiPort, id: string, loraId: string, request
 export const inviteWelcome = (api: ApiPort, token: string) => api.request<InviteWelcome>(`/api/team-invites/${encodeURIComponent(token)}`);
 export const acceptInvite = (api: ApiPort, token: string) =>
   api.request<{ team_id: string }>(`/api/team-invites/${encodeURIComponent(token)}/accept`, { method: 'POST' });
+/** 'Buy team credits' (owner): the checkout address of a credit pack for the team. */
+export const buyTeamCredits = (api: ApiPort, id: string, pack: TopUpPackId) =>
+  api.request<{ checkout_url: string }>(`${t(id)}/credits/checkout`, { method: 'POST', body: { pack } }).then((r) => r.checkout_url);
 export const teamArchivePath = (id: string) => `${t(id)}/archive`;
 
 /** Words of a member's status on the dashboard. */

@@ -8,6 +8,7 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { useToast } from '@/components/ui/toast';
 import { cn } from '@/lib/cn';
+import { useSpace } from '@/session/space';
 import { startTeamShoot, STATUS_LABEL, submitPicks, teamKey, useMyTeamWork } from '../api';
 
 /** A member's way: photos and training (the team pays), the team shoot in the team look, pick up to 3, Submit to team. */
@@ -19,6 +20,8 @@ export function MemberWay({ team }: { team: TeamView }) {
   const [picked, setPicked] = useState<string[] | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // Team work is done in the team's space (issue 49): training there is paid by the team.
+  const { switchTo } = useSpace();
 
   if (work.isPending) return <Spinner className="size-6 text-brand" label="Loading your team work" />;
   if (work.isError) return <p className="text-sm text-danger">{errorMessage(work.error)}</p>;
@@ -58,7 +61,7 @@ export function MemberWay({ team }: { team: TeamView }) {
             </p>
           )}
           {!ready && (
-            <Link className={cn(buttonClasses('outline', 'sm'), 'mt-3')} to={`/app/character-training?team=${team.id}`}>
+            <Link className={cn(buttonClasses('outline', 'sm'), 'mt-3')} to="/app/character-training" onClick={() => switchTo(team.id)}>
               Upload photos
             </Link>
           )}

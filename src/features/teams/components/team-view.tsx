@@ -7,6 +7,7 @@ import { useTeamLive } from '../hooks/use-team-live';
 import { InvitePanel } from './invite-panel';
 import { LookEditor } from './look-editor';
 import { MemberWay } from './member-way';
+import { TeamCredits } from './team-credits';
 import { MembersDashboard } from './members-dashboard';
 
 /** One team: its balance and due date, the lead's dashboard, invites and look, and the person's own way. */
@@ -22,11 +23,12 @@ export function TeamView({ id }: { id: string }) {
         <h1 className="text-2xl font-semibold text-fg">{t.name}</h1>
         <p className="mt-1 text-sm text-fg-muted first-letter:uppercase">
           {t.role}
-          {t.credits !== null && ` · ${t.credits.toLocaleString('en-US')} team credits`}
+          {` · ${t.credits.toLocaleString('en-US')} team credits`}
           {t.due_date && ` · due ${t.due_date}`}
           {t.pack_name && ` · look: ${t.pack_name} (${t.aspect_ratio})`}
         </p>
       </header>
+      {t.role === 'owner' && <TeamCredits teamId={t.id} credits={t.credits} />}
       <MemberWay team={t} />
       {isLead(t.role) && (
         <>

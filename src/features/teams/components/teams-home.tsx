@@ -64,7 +64,7 @@ export function TeamsHome() {
                 <p className="font-semibold text-fg">{team.name}</p>
                 <p className="mt-1 text-sm text-fg-muted first-letter:uppercase">
                   {team.role}
-                  {team.credits !== null && ` · ${team.credits.toLocaleString('en-US')} team credits`}
+                  {` · ${team.credits.toLocaleString('en-US')} team credits`}
                   {team.due_date && ` · due ${team.due_date}`}
                 </p>
               </Link>

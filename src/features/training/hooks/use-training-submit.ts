@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { zipSync, type Zippable } from 'fflate';
 import { CREDIT_COSTS, LIMITS, TIMINGS } from '@common/product';
 import { TRAINING_MESSAGES, type TrainingView } from '@common/training';
 import { useBackend } from '@/backend/backend-context';
+import { useActiveTeamId } from '@/session/space';
 import { submitTraining, TrainingError, trainingsKey, uploadTrainingArchive } from '../api';
 import type { PhotoWithProblem } from './use-photo-checks';
 import type { TrainingFormApi } from './use-training-form';
@@ -83,9 +83,9 @@ export function useTrainingSubmit({
     setOperation((op) => (op.kind === 'error' && op.message === validation ? { kind: 'idle' } : op));
   }, [currentProblem, validation]);
   const busy = operation.kind === 'uploading' || operation.kind === 'training';
-  // ?team=<id> (from a team's page): the team pays, so the person's own balance does not limit it.
-  const teamId = useSearchParams()[0].get('team');
-  const short = !teamId && credits < CREDIT_COSTS.training;
+  // In a team's space (issue 49) the training is team work: the team pays, and `credits` is the team's balance.
+  const teamId = useActiveTeamId();
+  const short = credits < CREDIT_COSTS.training;
   const canSubmit = form.photos.length > 0 && !busy && form.characterName.trim() !== '' && !short;
 
   const dismissSuccess = useCallback(() => {
@@ -138,7 +138,7 @@ export function useTrainingSubmit({
           character_name: form.characterName.trim(),
           gender: form.gender,
           hair_color: form.hairColor,
-          // Reached from a team's page (issue 49): a team character, paid by the team.
+          // In a team's space (issue 49): a team character, paid by the team.
           ...(teamId ? { team_id: teamId } : {}),
         });
         // The new training goes to the top of the list at once; the server's copy replaces it.

@@ -1,0 +1,72 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TeamView } from '@common/teams.ts';
+import { creditLedger, teamCreditLedger } from '../../server/db/schema.ts';
+import { teamCreditsRepository } from '../../server/repositories/team-credits.repository.ts';
+import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
+
+/** Issue 49 item 2: team credits bought by the owner through the sandbox's one-time checkout, granted to the team once. */
+
+const postForm = (client: TestClient, path: string) =>
+  client.fetch(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+
+describe.each(testDatabases())('team credits purchase (%s)', (database) => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startTestServer({ database });
+  });
+  afterAll(() => ts?.stop());
+
+  const teamBalance = async (teamId: string) => {
+    const balance = (await teamCreditsRepository.balance(ts.rt.db, teamId)) ?? -1;
+    expect(await teamCreditsRepository.ledgerSum(ts.rt.db, teamId)).toBe(balance);
+    return balance;
+  };
+
+  it('the owner buys a pack for the team: the webhook grants it to the team’s ledger once; nobody’s personal balance moves', async () => {
+    const owner = await ts.signUp({ credits: 100 });
+    const res = await owner.client.post('/api/teams', { name: 'Buyers' });
+    expect(res.status).toBe(201);
+    const team = (await res.json()) as TeamView;
+
+    const started = await owner.client.post(`/api/teams/${team.id}/credits/checkout`, { pack: 'PACK_1500' });
+    expect(started.status, await started.clone().text()).toBe(200);
+    const path = new URL(((await started.json()) as { checkout_url: string }).checkout_url).pathname;
+    expect(await (await owner.client.get(path)).text()).toContain('<p class="total">$24</p>');
+    const paid = await postForm(owner.client, `${path}/pay`);
+    expect(paid.status).toBe(303);
+    const back = new URL(paid.headers.get('location') ?? '', ts.url);
+    expect(back.pathname).toBe(`/app/teams/${team.id}`);
+    expect(back.searchParams.get('purchase')).toBe('done');
+
+    expect(await teamBalance(team.id)).toBe(1500);
+    expect(await ts.rt.credits.balance(owner.userId)).toBe(100);
+    const [grant] = await ts.rt.db.select().from(teamCreditLedger).where(eq(teamCreditLedger.teamId, team.id));
+    expect(grant).toMatchObject({ delta: 1500, kind: 'grant', userId: owner.userId, reason: 'Team credits bought: 1,500' });
+    // The same checkout paid again is the same order (the sandbox delivers the same event): nothing more.
+    expect((await postForm(owner.client, `${path}/pay`)).status).toBe(303);
+    expect(await teamBalance(team.id)).toBe(1500);
+    // The person's return page does not take a team's order as theirs: refused, nothing credited anywhere.
+    const returned = await owner.client.post('/api/credits/top-ups/return', Object.fromEntries(back.searchParams));
+    expect([400, 403]).toContain(returned.status);
+    expect(await ts.rt.credits.balance(owner.userId)).toBe(100);
+    expect((await ts.rt.db.select().from(creditLedger).where(eq(creditLedger.userId, owner.userId))).map((l) => l.delta)).toEqual([100]);
+    // The team's page shows the balance to the owner.
+    expect(((await (await owner.client.get(`/api/teams/${team.id}`)).json()) as TeamView).credits).toBe(1500);
+  });
+
+  it('only the owner buys: a manager or member 403, someone outside the team 404, an unknown pack 400; nothing started', async () => {
+    const owner = await ts.signUp();
+    const team = (await (await owner.client.post('/api/teams', { name: 'Guarded' })).json()) as TeamView;
+    const member = await ts.signUp();
+    await owner.client.post(`/api/teams/${team.id}/invites`, { text: member.email, send: true });
+    const token = decodeURIComponent((await ts.mailedLink(member.email, '/join/')).split('/join/')[1]);
+    expect((await member.client.post(`/api/team-invites/${token}/accept`)).status).toBe(200);
+    const outsider = await ts.signUp();
+
+    expect((await member.client.post(`/api/teams/${team.id}/credits/checkout`, { pack: 'PACK_500' })).status).toBe(403);
+    expect((await outsider.client.post(`/api/teams/${team.id}/credits/checkout`, { pack: 'PACK_500' })).status).toBe(404);
+    expect((await owner.client.post(`/api/teams/${team.id}/credits/checkout`, { pack: 'PACK_1' })).status).toBe(400);
+    expect(await teamBalance(team.id)).toBe(0);
+  });
+});
