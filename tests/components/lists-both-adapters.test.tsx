@@ -175,6 +175,11 @@ const postgrest = [
   }),
   http.get(`${SUPABASE}/rest/v1/lora_trainings`, ({ request }) => {
     const url = new URL(request.url);
+    // The personal space's lists first ask which of the person's characters are team work (issue 49): none here.
+    if (url.searchParams.get('team_id') === 'not.is.null') {
+      expect([url.searchParams.get('select'), eq(url, 'user_id')]).toEqual(['id', USER_ID]);
+      return HttpResponse.json([]);
+    }
     expect([eq(url, 'user_id'), eq(url, 'status'), url.searchParams.get('lora_file_url'), url.searchParams.get('order')]).toEqual([
       USER_ID,
       'COMPLETED',
