@@ -19,6 +19,9 @@ import { startSupabaseFakes, type SupabaseFakes } from '../fakes/supabase-stack.
 import { createClerkTestKeys, type ClerkTestKeys } from '../helpers/clerk.ts';
 import { createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
 
+/** Realtime's deliveries pass through Postgres' WAL and the fake's socket: on a busy machine, more than vi.waitFor's default second. */
+const WAIT = { timeout: 10_000 };
+
 interface Person {
   clerkId: string;
   id: string;
@@ -526,7 +529,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
 
       await setCredits(a, 150);
       await fakes.realtime.settled();
-      await vi.waitFor(() => expect(mine.events).toHaveLength(1));
+      await vi.waitFor(() => expect(mine.events).toHaveLength(1), WAIT);
       expect(mine.events[0]).toMatchObject({
         eventType: 'UPDATE',
         schema: 'public',
@@ -538,7 +541,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
 
       await setCredits(b, 90);
       await fakes.realtime.settled();
-      await vi.waitFor(() => expect(theirs.events).toHaveLength(1));
+      await vi.waitFor(() => expect(theirs.events).toHaveLength(1), WAIT);
       expect(theirs.events[0].new).toMatchObject({ user_id: b.id, credits: 90 });
       expect(mine.events).toHaveLength(1);
       await setCredits(a, 100);
@@ -551,7 +554,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       await setCredits(b, 42);
       await db.owner.query(`insert into lora_trainings (user_id, character_name) values ($1, 'theirs'), ($2, 'mine')`, [b.id, a.id]);
       await fakes.realtime.settled();
-      await vi.waitFor(() => expect(all.events).toHaveLength(1));
+      await vi.waitFor(() => expect(all.events).toHaveLength(1), WAIT);
       expect(all.events[0]).toMatchObject({ eventType: 'INSERT', new: { user_id: a.id, character_name: 'mine' } });
       expect(snoop.events).toEqual([]);
       expect(fakes.realtime.deliveries.filter((d) => d.topic === 'realtime:snoop')).toEqual([]);
@@ -572,7 +575,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
         const gone = await insertTheirs('short-lived');
         await db.owner.query('delete from lora_trainings where id = $1', [gone]);
         await fakes.realtime.settled();
-        await vi.waitFor(() => expect(deletes(all.events)).toHaveLength(1));
+        await vi.waitFor(() => expect(deletes(all.events)).toHaveLength(1), WAIT);
         expect(all.events).toHaveLength(1); // the insert was someone else's row: row-level security kept it back
         expect(all.events[0]).toMatchObject({ eventType: 'DELETE', new: {}, old: { id: gone } });
         expect(Object.keys(all.events[0].old)).toEqual(['id']);
@@ -586,7 +589,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
         const also = await insertTheirs('also short-lived');
         await db.owner.query('delete from lora_trainings where id = $1', [also]);
         await fakes.realtime.settled();
-        await vi.waitFor(() => expect(deletes(snoop.events)).toHaveLength(1));
+        await vi.waitFor(() => expect(deletes(snoop.events)).toHaveLength(1), WAIT);
         expect(snoop.events[0]).toMatchObject({ eventType: 'DELETE', old: { id: also } });
         expect(Object.keys(snoop.events[0].old)).toEqual(['id']);
         expect(deletes(all.events)).toHaveLength(2);
@@ -610,7 +613,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       expect(channelsNamed('leaving')).toHaveLength(1);
       // Phoenix resolves a leave locally at once; the server drops the channel when the phx_leave arrives.
       expect(await supabase.removeChannel(channel)).toBe('ok');
-      await vi.waitFor(() => expect(channelsNamed('leaving')).toHaveLength(0));
+      await vi.waitFor(() => expect(channelsNamed('leaving')).toHaveLength(0), WAIT);
       await setCredits(a, 120);
       await fakes.realtime.settled();
       expect(fakes.realtime.deliveries.filter((d) => d.topic === 'realtime:leaving')).toEqual([]);
@@ -623,7 +626,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       const { events } = await listen(supabase, 'resilient', 'user_public_meta', `user_id=eq.${a.id}`);
       const before = fakes.realtime.connections().find((c) => c.channels.some((ch) => ch.topic === 'realtime:resilient'))!;
       fakes.realtime.dropAll();
-      await vi.waitFor(() => expect(fakes.realtime.connections().map((c) => c.id)).not.toContain(before.id));
+      await vi.waitFor(() => expect(fakes.realtime.connections().map((c) => c.id)).not.toContain(before.id), WAIT);
       await vi.waitFor(() => expect(channelsNamed('resilient')).toHaveLength(1), { timeout: 15_000, interval: 100 });
       // Rejoin timers and the reconnect both fire within seconds: wait them out, then count again.
       await new Promise((resolve) => setTimeout(resolve, 2_500));
@@ -633,7 +636,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
 
       await setCredits(a, 130);
       await fakes.realtime.settled();
-      await vi.waitFor(() => expect(events).toHaveLength(1));
+      await vi.waitFor(() => expect(events).toHaveLength(1), WAIT);
       expect(fakes.realtime.deliveries.filter((d) => d.topic === 'realtime:resilient')).toHaveLength(1);
       expect(events[0].new).toMatchObject({ credits: 130 });
       await setCredits(a, 100);
@@ -694,7 +697,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
         ]),
       );
       ws.send(JSON.stringify([null, '2', 'phoenix', 'heartbeat', {}]));
-      await vi.waitFor(() => expect(frames).toHaveLength(3));
+      await vi.waitFor(() => expect(frames).toHaveLength(3), WAIT);
       const [reply, system, heartbeat] = frames as [unknown[], unknown[], unknown[]];
       expect(reply).toEqual([
         '1',
@@ -722,7 +725,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
 
       await setCredits(a, 77);
       await fakes.realtime.settled();
-      await vi.waitFor(() => expect(frames).toHaveLength(4));
+      await vi.waitFor(() => expect(frames).toHaveLength(4), WAIT);
       const ids = (reply[4] as { response: { postgres_changes: { id: number }[] } }).response.postgres_changes.map((p) => p.id);
       expect(frames[3]).toEqual([
         '1',
