@@ -4,7 +4,7 @@ import { generations, loraTrainings, photoShoots, teamMembers, users } from '../
 import { renderImage } from '../server/providers/inference/builtin-generator.ts';
 import { mediaUrl } from '../server/providers/storage/index.ts';
 import { startTestServer, type TestDatabaseKind, type TestServer } from '../tests/helpers/server.ts';
-import { ms, onBothDatabases, percentile, printTable, renderRequest } from './stats.ts';
+import { ms, onBothDatabases, percentile, printTable, renderRequest, streamedDownload } from './stats.ts';
 
 /**
  * Targets (issue 49): the lead's dashboard of a 500-member team, p99 ≤ 20 ms on Postgres; 'Download all' of 500
@@ -106,23 +106,9 @@ async function measureZip(image: Buffer) {
   const ts = await startTestServer({ database: 'pglite' });
   try {
     const { owner, team } = await bigTeam(ts, image);
-    global.gc?.();
-    const before = process.memoryUsage().rss;
-    let peak = before;
-    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-    const res = await owner.client.get(`/api/teams/${team.id}/archive`);
-    if (res.status !== 200) throw new Error(`Download all answered ${res.status}: ${await res.text()}`);
-    let bytes = 0;
-    const reader = res.body!.getReader();
-    for (let part = await reader.read(); !part.done; part = await reader.read()) {
-      bytes += part.value.length;
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }
-    clearInterval(sampler);
     return {
       headshots: MEMBERS,
-      zip: `${(bytes / 1024 / 1024).toFixed(1)} MB`,
-      'rss growth': `${((peak - before) / 1024 / 1024).toFixed(1)} MB`,
+      ...(await streamedDownload(owner.client, `/api/teams/${team.id}/archive`)),
       target: `≤ ${ZIP_RSS_MB} MB`,
     };
   } finally {
