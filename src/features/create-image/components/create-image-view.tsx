@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import type { CreateImageNavigationState } from '@common/create-image-state';
 import type { GenerateImageResponse, GenerationCharacter, GenerationRequestInput, GenerationView } from '@common/generation';
 import type { EditRequestInput } from '@common/finishing';
@@ -7,7 +7,7 @@ import { CREDIT_COSTS } from '@common/product';
 import { ApiError, serverMessage } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import { Banner } from '@/components/ui/banner';
-import { buttonClasses } from '@/components/ui/button';
+import { TopUpActions } from '@/components/top-up-actions';
 import { useCharacters } from '@/queries/characters';
 import { generateImage, usePrependRecent, useRecentGenerations } from '../api';
 import { useGenerationForm, isPromptBlank, toFormRequest } from '../hooks/use-generation-form';
@@ -145,14 +145,7 @@ export function CreateImageView({
           <p>
             Each image uses {COST} credits and you have {credits.toLocaleString('en-US')}.
           </p>
-          <div className="mt-3 flex flex-wrap gap-2">
-            <Link to="/app/credits" className={buttonClasses('primary', 'sm')}>
-              Top up
-            </Link>
-            <Link to="/app/subscription" className={buttonClasses('outline', 'sm')}>
-              Upgrade Plan
-            </Link>
-          </div>
+          <TopUpActions />
         </Banner>
       )}
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { CREDIT_COSTS } from '@common/product';
 import { Banner } from '@/components/ui/banner';
-import { buttonClasses } from '@/components/ui/button';
+import { TopUpActions } from '@/components/top-up-actions';
 import { useMe } from '@/session/api';
 import { useLowBalance } from '../api';
 import { actionWords, formatCredits } from '../lib/format';
@@ -27,14 +27,7 @@ export function LowBalanceNotice() {
         You have {formatCredits(me.credits)} credits left, not enough for another {actionWords(data.last.kind)} (
         {formatCredits(data.last.cost)} credits).
       </p>
-      <div className="mt-3 flex flex-wrap gap-2">
-        <Link to="/app/credits" className={buttonClasses('primary', 'sm')}>
-          Top up
-        </Link>
-        <Link to="/app/subscription" className={buttonClasses('outline', 'sm')}>
-          Upgrade Plan
-        </Link>
-      </div>
+      <TopUpActions />
     </Banner>
   );
 }
