@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { PageSpinner } from '@/components/ui/spinner';
 import { PublicLayout } from './public-layout';
@@ -26,7 +26,37 @@ const page = (load: PageModule) => {
     </Suspense>
   );
 };
-const AppLayout = lazy(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));
+const loadAppLayout = () => import('./shell/app-layout');
+const AppLayout = lazy(() => loadAppLayout().then((m) => ({ default: m.AppLayout })));
+
+/** The app's pages by their first path segment under /app (routes below), so their code can load early. */
+const APP_PAGES: Record<string, PageModule> = {
+  'create-image': () => import('@/pages/app/create-image-page'),
+  'ai-videos': () => import('@/pages/app/ai-videos-page'),
+  'character-training': () => import('@/pages/app/character-training-page'),
+  'photo-shoots': () => import('@/pages/app/photo-shoots-page'),
+  'my-generations': () => import('@/pages/app/my-generations-page'),
+  explore: () => import('@/pages/app/explore-page'),
+  favorites: () => import('@/pages/app/favorites-page'),
+  teams: () => import('@/pages/app/teams-page'),
+  subscription: () => import('@/pages/app/subscription-page'),
+  credits: () => import('@/pages/app/credits-page'),
+  profile: () => import('@/pages/app/profile-page'),
+};
+
+/**
+ * Starts loading the app's layout and the page asked for while the session is still being checked, instead of
+ * after it (a new person's first screen waited for the session, then the layout, then the page, one by one).
+ * Dynamic imports are cached, so the routes' own lazy loads take the same modules.
+ */
+function PreloadAppCode() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    void loadAppLayout().catch(() => undefined);
+    void APP_PAGES[pathname.split('/')[2] || 'create-image']?.().catch(() => undefined);
+  }, [pathname]);
+  return null;
+}
 
 /** Old top-level paths that now live under /app (product §2 redirects), keeping query and hash. */
 const APP_REDIRECTS = ['create-image', 'ai-videos', 'my-generations', 'explore', 'favorites', 'character-training'];
@@ -67,28 +97,31 @@ export function AppRoutes({ authPages }: { authPages: AuthPages }) {
         <Route
           path="app"
           element={
-            <RequireAuth>
-              <Suspense fallback={<PageSpinner />}>
-                <AppLayout />
-              </Suspense>
-            </RequireAuth>
+            <>
+              <PreloadAppCode />
+              <RequireAuth>
+                <Suspense fallback={<PageSpinner />}>
+                  <AppLayout />
+                </Suspense>
+              </RequireAuth>
+            </>
           }
         >
           <Route index element={<Navigate to="/app/create-image" replace />} />
-          <Route path="create-image" element={page(() => import('@/pages/app/create-image-page'))} />
-          <Route path="ai-videos" element={page(() => import('@/pages/app/ai-videos-page'))} />
-          <Route path="character-training" element={page(() => import('@/pages/app/character-training-page'))} />
-          <Route path="photo-shoots" element={page(() => import('@/pages/app/photo-shoots-page'))} />
+          <Route path="create-image" element={page(APP_PAGES['create-image'])} />
+          <Route path="ai-videos" element={page(APP_PAGES['ai-videos'])} />
+          <Route path="character-training" element={page(APP_PAGES['character-training'])} />
+          <Route path="photo-shoots" element={page(APP_PAGES['photo-shoots'])} />
           <Route path="photo-shoots/:id" element={page(() => import('@/pages/app/photo-shoot-page'))} />
-          <Route path="my-generations" element={page(() => import('@/pages/app/my-generations-page'))} />
-          <Route path="explore" element={page(() => import('@/pages/app/explore-page'))} />
-          <Route path="favorites" element={page(() => import('@/pages/app/favorites-page'))} />
-          <Route path="teams" element={page(() => import('@/pages/app/teams-page'))} />
+          <Route path="my-generations" element={page(APP_PAGES['my-generations'])} />
+          <Route path="explore" element={page(APP_PAGES.explore)} />
+          <Route path="favorites" element={page(APP_PAGES.favorites)} />
+          <Route path="teams" element={page(APP_PAGES.teams)} />
           <Route path="teams/join/:token" element={page(() => import('@/pages/app/accept-invite-page'))} />
           <Route path="teams/:id" element={page(() => import('@/pages/app/team-page'))} />
-          <Route path="subscription" element={page(() => import('@/pages/app/subscription-page'))} />
-          <Route path="credits" element={page(() => import('@/pages/app/credits-page'))} />
-          <Route path="profile" element={page(() => import('@/pages/app/profile-page'))} />
+          <Route path="subscription" element={page(APP_PAGES.subscription)} />
+          <Route path="credits" element={page(APP_PAGES.credits)} />
+          <Route path="profile" element={page(APP_PAGES.profile)} />
           <Route path="*" element={page(() => import('@/pages/not-found-page'))} />
         </Route>
       </Routes>
