@@ -76,8 +76,8 @@ export function MobileTopBar({
               {
                 label: creditsLabel(credits),
                 icon: <Coins className="size-4" />,
-                onSelect: () => navigate('/app/credits'),
-                current: isCurrent('/app/credits'),
+                onSelect: () => navigate('/app/subscription'),
+                current: isCurrent('/app/subscription'),
               },
               {
                 label: profileLabel(fullName),
