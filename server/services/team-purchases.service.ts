@@ -1,22 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { topUpPackById, type TopUpPackId } from '@common/plans.ts';
-import { BILLING_REFUSALS, EMAIL_PATTERN } from '@common/billing.ts';
 import { TEAM_TEXTS } from '@common/teams.ts';
 import type { Db, Executor } from '../db/index.ts';
-import { AppError } from '../domain/errors.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import type { Logger } from '../logger.ts';
-import { PaymentProviderError, type PaymentEvent, type PaymentProvider } from '../providers/payments/index.ts';
-import { usersRepository } from '../repositories/users.repository.ts';
+import type { PaymentEvent, PaymentProvider } from '../providers/payments/index.ts';
 import { teamsRepository } from '../repositories/teams.repository.ts';
 import { requireMembership } from './team-access.ts';
+import { packCheckoutOf, startPackCheckout } from './pack-checkout.ts';
 import { applyTeamChange } from './team-credits.service.ts';
 
 export type TeamPurchasesService = ReturnType<typeof createTeamPurchasesService>;
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const idOf = (v: unknown): string | undefined => (isObj(v) ? idOf(v.id) : typeof v === 'string' && v !== '' ? v : undefined);
 
 /**
  * The checkout's request id names the team (issue 49 item 2): set by this server when the owner starts the
@@ -49,19 +43,13 @@ export function createTeamPurchasesService(deps: { db: Db; events: EventBus; pay
       addresses: { successUrl: string; serverUrl: string },
     ): Promise<{ checkout_url: string }> {
       await requireMembership(db, userId, teamId, 'owner');
-      if (!payments.createTopUpCheckout) throw new AppError(503, 'top_ups_unavailable', TEAM_TEXTS.purchaseUnavailable);
-      const email = await usersRepository.verifiedEmailOf(db, userId);
-      if (!email || !EMAIL_PATTERN.test(email))
-        throw new AppError(400, BILLING_REFUSALS.emailRequired.code, BILLING_REFUSALS.emailRequired.message);
-      try {
-        const url = await payments.createTopUpCheckout({ pack, userId, email, requestId: requestIdFor(teamId), ...addresses });
-        logger.info({ userId, teamId, pack }, 'team credits checkout started');
-        return { checkout_url: url };
-      } catch (err) {
-        if (!(err instanceof PaymentProviderError)) throw err;
-        logger.error({ err: err.cause ?? err, provider }, 'team credits checkout failed');
-        throw new AppError(502, 'payment_provider', err.message);
-      }
+      const url = await startPackCheckout(
+        deps,
+        { pack, userId, requestId: requestIdFor(teamId), ...addresses },
+        { unavailable: TEAM_TEXTS.purchaseUnavailable, failureLog: 'team credits checkout failed' },
+      );
+      logger.info({ userId, teamId, pack }, 'team credits checkout started');
+      return { checkout_url: url };
     },
 
     /**
@@ -69,15 +57,11 @@ export function createTeamPurchasesService(deps: { db: Db; events: EventBus; pay
      * answers true; false for anything else, which the person's billing handles. In the webhook's transaction.
      */
     async applyCheckout(tx: Executor, userId: string, event: PaymentEvent): Promise<boolean> {
-      if (event.type !== 'checkout.completed' || event.subscription || !payments.packForProduct) return false;
-      const object = (isObj(event.payload.object) ? event.payload.object : event.payload.data) as Obj | undefined;
-      const teamId = teamOfRequestId(object?.request_id);
-      if (!teamId) return false;
-      const order = isObj(object?.order) ? object.order : undefined;
-      const productId = idOf(object?.product) ?? idOf(order?.product);
-      const pack = productId ? payments.packForProduct(productId) : undefined;
-      const orderId = idOf(order);
-      if (!pack || !orderId || (typeof order?.status === 'string' && order.status !== 'paid')) {
+      const checkout = packCheckoutOf(payments, event);
+      const teamId = teamOfRequestId(checkout?.object?.request_id);
+      if (!checkout || !teamId) return false;
+      const { pack, orderId } = checkout;
+      if (!pack || !orderId || !checkout.paid) {
         logger.warn({ eventId: event.id, orderId, teamId }, 'a team checkout without a paid order of a pack; nothing granted');
         return true;
       }

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { isTopUpPackId, topUpPackById, topUpReason, type TopUpPackId } from '@common/plans.ts';
-import { BILLING_REFUSALS, EMAIL_PATTERN } from '@common/billing.ts';
 import type { Db, Executor } from '../db/index.ts';
 import { AppError, badRequest } from '../domain/errors.ts';
 import type { Logger } from '../logger.ts';
-import { PaymentProviderError, type PaymentEvent, type PaymentProvider } from '../providers/payments/index.ts';
+import type { PaymentEvent, PaymentProvider } from '../providers/payments/index.ts';
 import { topUpsRepository as repo } from '../repositories/top-ups.repository.ts';
-import { usersRepository } from '../repositories/users.repository.ts';
 import type { CreditsService } from './credits.service.ts';
+import { idOf, isObj, packCheckoutOf, startPackCheckout } from './pack-checkout.ts';
 import type { UserRow } from './users.service.ts';
 
 export type TopUpsService = ReturnType<typeof createTopUpsService>;
@@ -19,10 +18,6 @@ export const TOP_UP_TEXTS = {
   badReturn: 'This payment confirmation could not be checked. If you paid, your credits arrive within a minute.',
   notYours: 'This payment confirmation belongs to another account.',
 } as const;
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const idOf = (v: unknown): string | undefined => (isObj(v) ? idOf(v.id) : typeof v === 'string' && v !== '' ? v : undefined);
 
 /** The request id a top-up checkout carries: names the account, so the return page credits only its owner. */
 const requestIdFor = (userId: string) => `top_${userId}_${randomUUID().slice(0, 8)}`;
@@ -60,18 +55,12 @@ export function createTopUpsService(deps: { db: Db; credits: CreditsService; pay
     /** POST /api/credits/top-ups: the one-time checkout of a pack. */
     async checkout(user: UserRow, pack: unknown, addresses: { successUrl: string; serverUrl: string }): Promise<{ checkout_url: string }> {
       if (!isTopUpPackId(pack)) throw badRequest(TOP_UP_TEXTS.unknownPack, 'unknown_pack');
-      if (!payments.createTopUpCheckout) throw new AppError(503, 'top_ups_unavailable', TOP_UP_TEXTS.unavailable);
-      const email = await usersRepository.verifiedEmailOf(db, user.id);
-      if (!email || !EMAIL_PATTERN.test(email))
-        throw new AppError(400, BILLING_REFUSALS.emailRequired.code, BILLING_REFUSALS.emailRequired.message);
-      try {
-        const url = await payments.createTopUpCheckout({ pack, userId: user.id, email, requestId: requestIdFor(user.id), ...addresses });
-        return { checkout_url: url };
-      } catch (err) {
-        if (!(err instanceof PaymentProviderError)) throw err;
-        logger.error({ err: err.cause ?? err, provider }, 'top-up checkout failed');
-        throw new AppError(502, 'payment_provider', err.message);
-      }
+      const url = await startPackCheckout(
+        deps,
+        { pack, userId: user.id, requestId: requestIdFor(user.id), ...addresses },
+        { unavailable: TOP_UP_TEXTS.unavailable, failureLog: 'top-up checkout failed' },
+      );
+      return { checkout_url: url };
     },
 
     /**
@@ -79,14 +68,10 @@ export function createTopUpsService(deps: { db: Db; credits: CreditsService; pay
      * false for anything else (a subscription's checkout), which billing handles.
      */
     async applyCheckout(tx: Executor, userId: string, event: PaymentEvent): Promise<boolean> {
-      if (event.type !== 'checkout.completed' || event.subscription || !payments.packForProduct) return false;
-      const object = (isObj(event.payload.object) ? event.payload.object : event.payload.data) as Obj | undefined;
-      const order = isObj(object?.order) ? object.order : undefined;
-      const productId = idOf(object?.product) ?? idOf(order?.product);
-      const pack = productId ? payments.packForProduct(productId) : undefined;
-      if (!pack) return false;
-      const orderId = idOf(order);
-      if (!orderId || (typeof order?.status === 'string' && order.status !== 'paid')) {
+      const checkout = packCheckoutOf(payments, event);
+      if (!checkout?.pack) return false;
+      const { pack, order, orderId } = checkout;
+      if (!orderId || !checkout.paid) {
         logger.warn({ eventId: event.id, orderId }, 'a top-up checkout without a paid order; nothing credited');
         return true;
       }
