@@ -168,6 +168,22 @@ async function answeredNoSoonerThan(ms: number, answer: () => Promise<Response>)
 const appLink = (value: unknown): string | undefined =>
   typeof value === 'string' && /^\/app\/[^\s\\]{0,500}$/.test(value) && !value.startsWith('//') ? value : undefined;
 
+/**
+ * A sign-up's confirmation link names the page after it as `/verify-email?next=<app page>` (the page that also
+ * says when a link is not valid). Once the link has worked, its redirect goes to that app page itself: the new
+ * person's first screen loads once, not after a page that only passes them on (issue 54, the first second).
+ */
+function straightToTheApp(response: Response): Response {
+  const location = response.headers.get('location');
+  if (response.status !== 302 || !location) return response;
+  const target = new URL(location, 'http://likeness.invalid');
+  const next = appLink(target.searchParams.get('next'));
+  if (target.pathname !== '/verify-email' || target.searchParams.has('error') || !next) return response;
+  const headers = new Headers(response.headers);
+  headers.set('location', next);
+  return new Response(null, { status: 302, headers });
+}
+
 /** The guard's and the parser's refusals are AppErrors; inside better-auth they must be APIErrors to become answers. */
 async function asApiError<T>(work: () => T | Promise<T>): Promise<T> {
   try {
@@ -513,6 +529,7 @@ export function createLocalIdentity(opts: LocalIdentityOptions): IdentityProvide
       if (!isOpenAuthRoute(request.method, path)) throw notFound();
       if (path === '/sign-in/email') return answeredAsWrongPassword(await auth.handler(request));
       if (path === '/request-password-reset') return answeredNoSoonerThan(RESET_ANSWER_MS, () => auth.handler(request));
+      if (path === '/verify-email') return straightToTheApp(await auth.handler(request));
       if (path !== '/sign-out') return auth.handler(request);
       // Whose session this was is known only before it is deleted.
       const ending = await auth.api.getSession({ headers: request.headers, query: { disableRefresh: true } }).catch(() => null);

@@ -263,13 +263,18 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     const client = ts.client();
 
     const altered = await client.get(onServer(link).replace('token=', 'token=x'));
-    expect(new URL(altered.headers.get('location')!, ts.url).searchParams.get('error')).toBe('INVALID_TOKEN');
+    // An altered link goes to the page that says the link is not valid, and where to get a new one.
+    const refusedAt = new URL(altered.headers.get('location')!, ts.url);
+    expect(refusedAt.pathname).toBe('/verify-email');
+    expect(refusedAt.searchParams.get('error')).toBe('INVALID_TOKEN');
     expect(await confirmed(email)).toBe(false);
     expect((await client.get('/api/me')).status).toBe(401);
 
+    // A sign-up's link leads straight on to the app (the session cookie comes with that redirect).
     const ok = await client.get(onServer(link));
     expect(ok.status).toBe(302);
-    expect(new URL(ok.headers.get('location')!, ts.url).pathname).toBe('/verify-email');
+    expect(ok.headers.get('location')).toBe('/app/create-image');
+    expect(ok.headers.getSetCookie().some((c) => c.startsWith('likeness.session_token='))).toBe(true);
     expect((await (await client.get('/api/auth/get-session')).json()).user.emailVerified).toBe(true);
 
     // 'Send again' for an address already confirmed sends nothing more.
@@ -384,7 +389,7 @@ describe.each(testDatabases())('mail over SMTP (%s)', (database) => {
     const [mail] = await smtp.waitFor(email);
     const link = linkIn(mail, '/api/auth/verify-email');
     const opened = await ts.client().get(onServer(link));
-    expect(new URL(opened.headers.get('location')!, ts.url).pathname).toBe('/verify-email');
+    expect(opened.headers.get('location')).toBe('/app/create-image');
     const [confirmed] = await accounts();
     expect(confirmed).toMatchObject({ id: account.id, emailVerified: true });
     await new Promise((r) => setTimeout(r, 300));

@@ -92,11 +92,11 @@ describe.each(testDatabases())('sign-up tells nobody whether an address has an a
     expect(early).toEqual(unknown);
     expect(early.status).toBe(401);
 
-    // Its confirmation link signs in and leads to /app/create-image (through the page that says so).
+    // Its confirmation link signs in and leads straight to /app/create-image, not through a page that passes it on.
     const confirmer = ts.client();
     const opened = await confirmer.get(await ts.mailedLink(fresh, '/api/auth/verify-email'));
     expect(opened.status).toBe(302);
-    expect(opened.headers.get('location')).toBe('/verify-email?next=%2Fapp%2Fcreate-image');
+    expect(opened.headers.get('location')).toBe('/app/create-image');
     expect((await confirmer.get('/api/me')).status).toBe(200);
     expect((await signIn(ts.client(), fresh, 'another-strong-pass-77')).status).toBe(200);
     // A second click only leads on: it signs nobody in again.
