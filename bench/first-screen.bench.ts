@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { chromium } from '@playwright/test';
-import { CHROMIUM_FLAGS } from '../playwright.config.ts';
 // @ts-expect-error plain-JS helper shared with the npm scripts
 import { buildIfStale, distDir } from '../scripts/lib.mjs';
 import { startTestServer } from '../tests/helpers/server.ts';
+import { launchChromium } from './browser.ts';
 import { loadNow, percentile, printTable } from './stats.ts';
 
 /**
@@ -21,7 +20,7 @@ const VIEWPORTS = [
 export async function run() {
   if ((await buildIfStale()) !== 0) throw new Error('the SPA build failed');
   const server = await startTestServer({ app: { staticDir: distDir } });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  const browser = await launchChromium();
   try {
     const rows: Array<Record<string, string>> = [];
     for (const vp of VIEWPORTS) {

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
-import { CHROMIUM_FLAGS } from '../playwright.config.ts';
 // @ts-expect-error plain-JS helper shared with the npm scripts
 import { buildIfStale, distDir } from '../scripts/lib.mjs';
 import { TEST_PUBLISHABLE_KEY } from '../tests/helpers/clerk.ts';
 import { startTestServer } from '../tests/helpers/server.ts';
+import { launchChromium } from './browser.ts';
 import { percentile, printTable } from './stats.ts';
 
 /** Targets: landing JS ≤ 120 KB gzipped; LCP ≤ 1.0 s on localhost; CLS ≤ 0.02. */
@@ -79,7 +78,7 @@ export async function run() {
 async function measure(outDir: string) {
   const gzipKb = (file: string) => gzipSync(readFileSync(join(outDir, file))).length / 1024;
   const server = await startTestServer({ app: { staticDir: outDir } });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  const browser = await launchChromium();
   try {
     // Which JS and CSS the landing route really loads: every asset requested on a cold visit to '/'.
     const context = await browser.newContext();
