@@ -30,7 +30,8 @@ const progressWhere = (client: TestClient, requestId: string, what: string, ok: 
 describe('built-in trainer progress', () => {
   let ts: TestServer;
   beforeAll(async () => {
-    ts = await startTestServer({ env: { TRAINING_DURATION_SECONDS: '3', TRAINING_POLL_SECONDS: '0.05' } });
+    // Long enough that its first tenth, preparing the photos, is seen by a poll also on a busy machine.
+    ts = await startTestServer({ env: { TRAINING_DURATION_SECONDS: '8', TRAINING_POLL_SECONDS: '0.05' } });
   });
   afterAll(async () => {
     await ts?.stop();
@@ -46,7 +47,7 @@ describe('built-in trainer progress', () => {
         if (t?.progress) seen.push(t.progress);
         return t && t.status !== 'IN_PROGRESS' ? t : undefined;
       },
-      20_000,
+      90_000,
     );
     expect(done.status).toBe('COMPLETED');
     expect(done.progress).toBeNull();
@@ -58,13 +59,13 @@ describe('built-in trainer progress', () => {
     const counts = steps.map((p) => p.step!);
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
     expect(counts.at(-1)!).toBeGreaterThan(counts[0]!);
-    // The time left comes from the steps measured: 1000 steps over ~2.7 s, so a few seconds at most.
+    // The time left comes from the steps measured: 1000 steps over ~7.2 s, so a few seconds at most.
     const late = steps.at(-1)!;
     const msLeft = trainingMsLeft(late);
     expect(msLeft).not.toBeNull();
     expect(msLeft!).toBeGreaterThan(0);
-    expect(msLeft!).toBeLessThan(5_000);
-  });
+    expect(msLeft!).toBeLessThan(8_000);
+  }, 120_000); // a training of 8 s after photo checks: minutes on a busy machine
 });
 
 describe('fal trainer progress (against the fake fal)', () => {
