@@ -12,7 +12,7 @@ export function createLocalBackend(): Backend {
   return {
     mode: 'local',
     identity,
-    data: createLocalData(api),
+    data: createLocalData(api, { syncAtOnce: window.location.pathname.startsWith('/app/') }),
     // The stream reconnects only while the browser holds a valid session.
     live: createLocalLive(createLocalEvents('/api/events', async () => (await identity.loadUser()) !== null)),
     api,
