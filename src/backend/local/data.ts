@@ -4,24 +4,16 @@ import type { TrainingView } from '@common/training';
 import type { PackView, ShootSummary, ShootView } from '@common/photo-shoots';
 import type { ApiPort, Character, DataPort, Me } from '../port';
 import { spaceParam } from '../space';
+import { askedAtOnce } from './asked-at-once';
 
 /**
  * The data operations over this product's server (server/routes/: me, library, generations, trainings, explore).
- * With `syncAtOnce` (a page of the app is opening), the user record is asked for right away, beside the session
- * check instead of after it: the first screen waits one round trip less (issue 54 item 2). Only the first sync
- * takes that answer, and only when it worked; a visitor who was signed out then is asked again once signed in.
+ * With `syncAtOnce`, the user record is asked for as the page opens (askedAtOnce).
  */
 export function createLocalData(api: ApiPort, { syncAtOnce = false } = {}): DataPort {
-  // The server knows the caller from the session cookie and takes the profile from its own accounts.
-  const sync = () => api.request<Me>('/api/me/sync', { method: 'POST' });
-  let early: Promise<Me> | null = syncAtOnce ? sync() : null;
-  early?.catch(() => undefined); // a signed-out visitor's 401 is nobody's error
   return {
-    syncUser() {
-      const answered = early;
-      early = null;
-      return answered ? answered.catch(sync) : sync();
-    },
+    // The server knows the caller from the session cookie and takes the profile from its own accounts.
+    syncUser: askedAtOnce(() => api.request<Me>('/api/me/sync', { method: 'POST' }), syncAtOnce),
 
     generationsPage: ({ page, favorites, weakLikeness }, signal) =>
       api.request<LibraryPage>(

@@ -1,5 +1,6 @@
 import type { IdentityPort, SessionUser } from '../port';
 import { ApiError } from '../api-error';
+import { askedAtOnce } from './asked-at-once';
 
 interface AuthSession {
   session: { token: string };
@@ -31,8 +32,11 @@ function toSessionUser(u: AuthSession['user']): SessionUser {
   };
 }
 
-/** Built-in accounts served by the product's own server under /api/auth. */
-export function createLocalIdentity(): IdentityPort {
+/**
+ * Built-in accounts served by the product's own server under /api/auth. With `loadAtOnce`, the session is asked
+ * for as the page opens (askedAtOnce).
+ */
+export function createLocalIdentity({ loadAtOnce = false } = {}): IdentityPort {
   let cached: AuthSession | null = null;
 
   async function session(): Promise<AuthSession | null> {
@@ -48,9 +52,11 @@ export function createLocalIdentity(): IdentityPort {
     cached = null;
   }
 
+  const firstSession = askedAtOnce(session, loadAtOnce);
+
   return {
     async loadUser() {
-      const s = await session();
+      const s = await firstSession();
       return s ? toSessionUser(s.user) : null;
     },
     async getToken() {

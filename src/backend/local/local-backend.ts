@@ -8,11 +8,13 @@ import { createLocalLive } from './live';
 /** Local mode: built-in accounts, and every list, change and paid action through this product's server. */
 export function createLocalBackend(): Backend {
   const api = createHttpApi();
-  const identity = createLocalIdentity();
+  // A page of the app opening needs both at once: who is signed in, and their record.
+  const appPage = window.location.pathname.startsWith('/app/');
+  const identity = createLocalIdentity({ loadAtOnce: appPage });
   return {
     mode: 'local',
     identity,
-    data: createLocalData(api, { syncAtOnce: window.location.pathname.startsWith('/app/') }),
+    data: createLocalData(api, { syncAtOnce: appPage }),
     // The stream reconnects only while the browser holds a valid session.
     live: createLocalLive(createLocalEvents('/api/events', async () => (await identity.loadUser()) !== null)),
     api,

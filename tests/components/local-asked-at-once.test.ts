@@ -4,9 +4,10 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createHttpApi } from '@/backend/http-api';
 import { createLocalData } from '@/backend/local/data';
+import { createLocalIdentity } from '@/backend/local/identity';
 import { me, sessionUser } from '../support/fake-backend';
 
-/** The local build's user sync asked for as a page of the app opens (issue 54 item 2: one round trip less). */
+/** The local build's session and user record asked for as a page of the app opens (issue 54 item 2). */
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -56,4 +57,28 @@ it('asks nothing before the first sync on a page outside the app', async () => {
   expect(seen.requests).toBe(0);
   await data.syncUser(sessionUser());
   expect(seen.requests).toBe(1);
+});
+
+it('the session too: asked at once, the first load takes it, the next asks anew', async () => {
+  let requests = 0;
+  server.use(
+    http.get('*/api/auth/get-session', () => {
+      requests++;
+      return HttpResponse.json(
+        requests === 1
+          ? null
+          : {
+              session: { token: 't' },
+              user: { id: 'u1', name: 'Ada Lovelace', email: 'ada@example.com', createdAt: '2026-01-01T00:00:00Z' },
+            },
+      );
+    }),
+  );
+  const identity = createLocalIdentity({ loadAtOnce: true });
+  await settled();
+  expect(requests).toBe(1);
+  expect(await identity.loadUser()).toBeNull();
+  expect(requests).toBe(1);
+  expect((await identity.loadUser())?.firstName).toBe('Ada');
+  expect(requests).toBe(2);
 });
