@@ -1,17 +1,17 @@
 import {
-  encodeHistoryCursor,
   HISTORY_PAGE_SIZE,
+  historyPageOf,
   LEDGER_ENTRY_LABELS,
   SPEND_ENTRIES,
+  toLedgerLine,
   type HistoryPage,
   type HistoryQuery,
   type LedgerEntry,
-  type LedgerLine,
   type SpendRange,
   type SpendSummary,
 } from '@common/credits.ts';
 import type { Db, Executor } from '../db/index.ts';
-import { creditHistoryRepository as repo, type HistoryRow } from '../repositories/credit-history.repository.ts';
+import { creditHistoryRepository as repo } from '../repositories/credit-history.repository.ts';
 import { subscriptionsRepository as subs } from '../repositories/subscriptions.repository.ts';
 
 export type CreditsHistoryService = ReturnType<typeof createCreditsHistoryService>;
@@ -20,16 +20,6 @@ export type CreditsHistoryService = ReturnType<typeof createCreditsHistoryServic
 const IN_FORCE = new Set(['active', 'scheduled_cancel', 'past_due']);
 /** Lines read per statement while a CSV streams: a bounded amount in memory whatever the account's size. */
 const CSV_BATCH = 1000;
-
-const lineOf = (r: HistoryRow): LedgerLine => ({
-  id: r.id,
-  created_at: new Date(r.at).toISOString(),
-  kind: r.entry,
-  reason: r.reason,
-  amount: r.delta,
-  balance_after: r.balanceAfter,
-  link: r.linkType && r.linkId ? { type: r.linkType, id: r.linkId } : null,
-});
 
 /** A CSV field: quoted when it must be, and text a spreadsheet would run as a formula made inert. */
 function csvField(value: string | number): string {
@@ -56,11 +46,7 @@ export function createCreditsHistoryService(deps: { db: Db; publicUrl?: string }
   const { db } = deps;
 
   async function page(userId: string, query: HistoryQuery, limit = HISTORY_PAGE_SIZE): Promise<HistoryPage> {
-    const rows = await repo.page(db, userId, { entry: query.kind, end: query.cursor, limit: limit + 1 });
-    const more = rows.length > limit;
-    const shown = more ? rows.slice(0, limit) : rows;
-    const last = shown.at(-1);
-    return { lines: shown.map(lineOf), next_cursor: more && last ? encodeHistoryCursor({ at: last.at, id: last.id }) : null };
+    return historyPageOf(await repo.page(db, userId, { entry: query.kind, end: query.cursor, limit: limit + 1 }), limit);
   }
 
   return {
@@ -89,14 +75,14 @@ export function createCreditsHistoryService(deps: { db: Db; publicUrl?: string }
         const rows = await repo.page(db, userId, { entry: kind, end: cursor, limit: CSV_BATCH });
         let text = '';
         for (const r of rows) {
-          const line = lineOf(r);
+          const line = toLedgerLine(r);
           const link = line.link ? `${line.link.type}:${line.link.id}` : '';
           text += `${[line.created_at, LEDGER_ENTRY_LABELS[line.kind], line.reason, line.amount, line.balance_after, link].map(csvField).join(',')}\r\n`;
         }
         if (text) yield text;
         if (rows.length < CSV_BATCH) return;
         const last = rows[rows.length - 1];
-        cursor = { at: last.at, id: last.id };
+        cursor = { at: last.created_at, id: last.id };
       }
     },
   };
