@@ -53,8 +53,11 @@ export function createCreditsHistoryService(deps: { db: Db; publicUrl?: string }
     page,
 
     async spend(userId: string, days: SpendRange, now = new Date()): Promise<SpendSummary> {
-      const from = await periodStartOf(db, userId, now);
-      const [{ byKind, refunded }, perDay] = await Promise.all([repo.spendByKind(db, userId, from), repo.spendPerDay(db, userId, days)]);
+      // The chart does not depend on the period: it is read while the period's start is looked up.
+      const [{ from, byKind, refunded }, perDay] = await Promise.all([
+        periodStartOf(db, userId, now).then(async (start) => ({ from: start, ...(await repo.spendByKind(db, userId, start)) })),
+        repo.spendPerDay(db, userId, days),
+      ]);
       return {
         period_start: from.toISOString(),
         by_kind: SPEND_ENTRIES.map((kind) => ({ kind, credits: byKind.get(kind) ?? 0 })),
