@@ -134,6 +134,49 @@ export interface SpendSummary {
   per_day: { day: string; credits: number }[];
 }
 
+/**
+ * One line of the credit_history view (server/db/migrations/0027_credit_spend_days.sql), which both modes read: the
+ * server as the tables' owner, the hosted SPA through PostgREST under row-level security. `created_at` is the
+ * database's text of it, microseconds included (Postgres' own on the server, PostgREST's ISO form hosted), so a
+ * page's end is exact in both.
+ */
+export interface HistoryRecord {
+  id: string;
+  created_at: string;
+  entry: LedgerEntry;
+  reason: string;
+  delta: number;
+  balance_after: number;
+  link_type: 'image' | 'shoot' | 'character' | null;
+  /** Null when what the line was for no longer exists (or never made anything: a failed job). */
+  link_id: string | null;
+}
+
+export const HISTORY_RECORD_COLUMNS = 'id, created_at, entry, reason, delta, balance_after, link_type, link_id';
+
+export function toLedgerLine(r: HistoryRecord): LedgerLine {
+  return {
+    id: r.id,
+    created_at: new Date(r.created_at).toISOString(),
+    kind: r.entry,
+    reason: r.reason,
+    amount: Number(r.delta),
+    balance_after: Number(r.balance_after),
+    link: r.link_type && r.link_id ? { type: r.link_type, id: r.link_id } : null,
+  };
+}
+
+/** A page of history from up to `limit` + 1 records read newest first: the extra one says there is a next page. */
+export function historyPageOf(records: HistoryRecord[], limit = HISTORY_PAGE_SIZE): HistoryPage {
+  const more = records.length > limit;
+  const shown = more ? records.slice(0, limit) : records;
+  const last = shown.at(-1);
+  return {
+    lines: shown.map(toLedgerLine),
+    next_cursor: more && last ? encodeHistoryCursor({ at: last.created_at, id: last.id }) : null,
+  };
+}
+
 /** Where a link goes in the SPA. */
 export function ledgerLinkHref(link: LedgerLink): string | null {
   if (!link) return null;

@@ -1,12 +1,14 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { expect, isPhone, linkIn, mailTo, newUser, signUp, test, withCredits, withPromoCode } from './fixtures';
+import { expect, isPhone, linkIn, mailTo, newUser, signUp, test, withCredits, withPromoCode, withSlowPhotos } from './fixtures';
+import { startTraining, trainingPhotos } from './support/training-photos';
 
 /**
  * The credits page (issue 50), desktop and phone: a plan bought in the sandbox, an image generated and upscaled,
- * a pack topped up through the sandbox's one-time checkout, a promo code redeemed; all of it read back in the
- * history, the spend by kind and the chart's table, and in the CSV.
+ * a pack topped up through the sandbox's one-time checkout, a promo code redeemed; a character trained and a photo
+ * shoot run and cancelled; all of it read back in the history with the links to what it was for, the spend by kind
+ * and the chart's table, and in the CSV.
  */
 
 /** The balance as the app shell shows it (sidebar on desktop, top bar on phones). */
@@ -124,6 +126,85 @@ test('buy a plan, generate, upscale, top up, redeem a code, and read it all on t
   expect(csv.slice(1).map((l) => l.split(',').slice(1, 2)[0])).toEqual(['Promo', 'Top-up', 'Upscale', 'Generation', 'Plan grant']);
   expect(csv[1]).toContain(',250,2235,');
   expect(csv[3]).toMatch(/,-5,1485,image:[0-9a-f-]{36}$/);
+});
+
+test('a character and a photo shoot: their lines in the history link to them, and the CSV names them', async ({ page }) => {
+  test.setTimeout(240_000);
+  const user = await signUp(page, newUser('Kit Moreno'));
+  await page.goto('/app/character-training');
+  await expect(page.getByRole('heading', { name: 'Character Training' })).toBeVisible();
+  await withCredits(user, 620);
+  await expect(shell(page).getByText('620 Credits', { exact: true })).toBeAttached();
+
+  // A character trained with the built-in trainer (500 credits).
+  await page.getByLabel('Character name').fill('Kit');
+  await page.locator('input[type=file]').setInputFiles(await trainingPhotos(4));
+  await startTraining(page);
+  await expect(page.getByTestId('training-row').first().getByText('Completed', { exact: true })).toBeVisible({ timeout: 120_000 });
+
+  // A shoot of the largest pack (12 photos, 120 credits), its photos slow enough that it is still under way when it
+  // is cancelled: the photos not yet taken come back as one refund.
+  await withSlowPhotos(user, 4_000);
+  await page.goto('/app/photo-shoots');
+  // Off the desktop sidebar, which opens over the first card while the pointer rests on it.
+  await page.mouse.move(900, 400);
+  await page.getByRole('button', { name: 'Corporate Headshot' }).click();
+  await page.getByRole('button', { name: /Start shoot/ }).click();
+  await expect(page).toHaveURL(/\/app\/photo-shoots\/[0-9a-f-]{36}$/);
+  const shootPath = new URL(page.url()).pathname;
+  const shootId = shootPath.split('/').pop()!;
+  await expect(page.getByTestId('shoot-tile')).toHaveCount(12);
+  await page.getByRole('button', { name: 'Cancel shoot' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel shoot' }).click();
+  await expect(page.getByText('Shoot cancelled')).toBeVisible();
+  const cancelled = await page.locator('[data-testid=shoot-tile][data-status=cancelled]').count();
+  expect(cancelled).toBeGreaterThan(0);
+  const balance = 620 - 500 - 120 + cancelled * 10;
+  await expect(shell(page).getByText(`${balance} Credits`, { exact: true })).toBeAttached();
+
+  // The history: the refund and the debit link to the shoot, the training to the character.
+  await page.goto('/app/credits');
+  await expect(historyRows(page)).toHaveCount(4);
+  const expected = [
+    ['Refund', `+${cancelled * 10}`, `Refund: photo shoot Corporate Headshot cancelled (${cancelled} photos not taken)`],
+    ['Shoot photos', '−120', 'Photo shoot: Corporate Headshot (12 photos)'],
+    ['Training', '−500', 'character training: Kit'],
+    ['Adjustment', '+620', 'e2e fixture'],
+  ];
+  for (const [i, [what, amount, reason]] of expected.entries()) {
+    const row = historyRows(page).nth(i);
+    await expect(row).toContainText(what);
+    await expect(row).toContainText(amount);
+    await expect(row).toContainText(reason);
+  }
+  for (const i of [0, 1]) await expect(historyRows(page).nth(i).getByRole('link', { name: 'Shoot' })).toHaveAttribute('href', shootPath);
+  const character = historyRows(page).nth(2).getByRole('link', { name: 'Character' });
+  await expect(character).toHaveAttribute('href', /^\/app\/character-training\?character=[0-9a-f-]{36}$/);
+  const characterId = new URLSearchParams((await character.getAttribute('href'))!.split('?')[1]).get('character');
+  await expect(historyRows(page).nth(3).getByRole('link')).toHaveCount(0);
+  await shot(page, 'credits-shoot');
+
+  // The shoot's own kind, and its link back to the shoot.
+  await page.getByLabel('Kind').selectOption('Shoot photos');
+  await expect(historyRows(page)).toHaveCount(1);
+  await historyRows(page).first().getByRole('link', { name: 'Shoot' }).click();
+  await expect(page).toHaveURL(new RegExp(`${shootPath}$`));
+  await expect(page.getByText('Shoot cancelled')).toBeVisible();
+
+  // The CSV of every line names what each was for.
+  await page.goto('/app/credits');
+  await expect(historyRows(page)).toHaveCount(4);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^Likeness-credits-all-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync(await download.path(), 'utf8')
+    .trim()
+    .split('\r\n');
+  expect(csv[0]).toBe('Date (UTC),Kind,Description,Amount,Balance after,Link');
+  expect(csv.slice(1).map((l) => l.split(',')[1])).toEqual(['Refund', 'Shoot photos', 'Training', 'Adjustment']);
+  expect(csv[1]).toMatch(new RegExp(`,${cancelled * 10},${balance},shoot:${shootId}$`));
+  expect(csv[2]).toMatch(new RegExp(`,-120,${balance - cancelled * 10},shoot:${shootId}$`));
+  expect(csv[3]).toMatch(new RegExp(`,-500,120,character:${characterId}$`));
+  expect(csv[4]).toMatch(/,620,620,$/);
 });
 
 test('low balance: a notice with Top up, and one mail; the menus and the profile lead to the credits page', async ({ page }) => {

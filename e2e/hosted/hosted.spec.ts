@@ -135,6 +135,33 @@ test('hosted mode end to end: sign in, buy a plan, create, favourite across tabs
   await expect(row.getByText('Completed', { exact: true })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText('Your character is ready')).toBeVisible();
 
+  // The credits page: its history is read through supabase-js (the credit_history view, under row-level security),
+  // never through our server's history route; each line links to what it was for.
+  const serverHistory: string[] = [];
+  page.on('request', (req) => {
+    if (new URL(req.url()).pathname === '/api/credits/history') serverHistory.push(req.url());
+  });
+  const historyRead = page.waitForRequest((req) =>
+    req.url().startsWith(`http://127.0.0.1:${HOSTED_E2E.supabasePort}/rest/v1/credit_history?`),
+  );
+  await page.goto('/app/credits');
+  await historyRead;
+  const history = page.getByTestId('credit-history').locator('tbody tr');
+  await expect(history).toHaveCount(3);
+  for (const [i, [what, amount]] of [
+    ['Training', '−500'],
+    ['Generation', '−10'],
+    ['Plan grant', '+4,500'],
+  ].entries()) {
+    await expect(history.nth(i)).toContainText(what);
+    await expect(history.nth(i)).toContainText(amount);
+  }
+  await expect(history.nth(0).getByRole('link', { name: 'Character' })).toHaveAttribute('href', /^\/app\/character-training\?character=/);
+  await expect(history.nth(1).getByRole('link', { name: 'Image' })).toHaveAttribute('href', /^\/app\/my-generations\?image=/);
+  await page.getByLabel('Kind').selectOption('Generation');
+  await expect(history).toHaveCount(1);
+  expect(serverHistory).toEqual([]);
+
   // The app's other pages load under the same policy (the fixture fails the test on any violation).
   for (const path of ['favorites', 'ai-videos', 'explore', 'subscription']) {
     await page.goto(`/app/${path}`);

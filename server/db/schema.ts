@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -467,6 +469,15 @@ export const creditLedger = pgTable(
     entry: text('entry', { enum: LEDGER_ENTRIES })
       .notNull()
       .generatedAlwaysAs(sql`(the CASE over idempotency_key and reason in migrations/0022_credits.sql)`),
+    /**
+     * What the uuid its key names is, and that uuid (a paid image call's job, a shoot, a shoot's photo, a character's
+     * training), derived by the database (migration 0027): the history's links without the key, which hosted
+     * clients may not read.
+     */
+    subjectType: text('subject_type', { enum: ['generation_job', 'shoot', 'shoot_photo', 'training'] }).generatedAlwaysAs(
+      sql`(the CASE over idempotency_key in migrations/0027_credit_spend_days.sql)`,
+    ),
+    subjectId: uuid('subject_id').generatedAlwaysAs(sql`(the uuid ending idempotency_key, migrations/0027_credit_spend_days.sql)`),
   },
   (t) => [
     uniqueIndex('credit_ledger_idempotency_key').on(t.idempotencyKey),
@@ -476,6 +487,41 @@ export const creditLedger = pgTable(
 );
 /** What a ledger row records: credits granted, debited for work, refunded, or adjusted by an operator. */
 export type LedgerKind = (typeof creditLedger.$inferSelect)['kind'];
+
+/**
+ * The ledger's deltas summed per account, UTC day and kind of line (migration 0027): kept by triggers on
+ * credit_ledger in the transaction of each write, so the spend chart and the period's spend read a few hundred rows
+ * whatever the account's history. Only the database writes it.
+ */
+export const creditLedgerDays = pgTable(
+  'credit_ledger_days',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    entry: text('entry', { enum: LEDGER_ENTRIES }).notNull(),
+    delta: bigint('delta', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.entry] })],
+);
+
+/**
+ * The credits page's lines as both modes show them (migration 0027): each ledger line with the link of what it was
+ * for, while that still exists. It runs with the reader's rights, so Supabase's row-level security applies to it
+ * (the hosted SPA reads it too); it never shows the idempotency key.
+ */
+export const creditHistory = pgView('credit_history', {
+  id: uuid('id').notNull(),
+  userId: uuid('user_id').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  entry: text('entry', { enum: LEDGER_ENTRIES }).notNull(),
+  reason: text('reason').notNull(),
+  delta: integer('delta').notNull(),
+  balanceAfter: integer('balance_after').notNull(),
+  linkType: text('link_type', { enum: ['image', 'shoot', 'character'] }),
+  linkId: uuid('link_id'),
+}).existing();
 
 // ───────────────────────── Payments ─────────────────────────
 

@@ -40,6 +40,8 @@ export const HAND_WRITTEN_MIGRATIONS: readonly string[] = [
   '20261128200000_shoot_photo_views_grants.sql',
   // Teams (issue 49): policies keyed on team membership.
   '20261128230000_teams_security.sql',
+  // credit_history readable by its owner, links included, without the idempotency key (issue 50, migration 0027).
+  '20261129100000_credit_history_security.sql',
 ];
 
 const BREAKPOINT = '--> statement-breakpoint';

@@ -1,73 +1,41 @@
-import { sql, type SQL } from 'drizzle-orm';
-import { SPEND_ENTRIES, type LedgerEntry, type SpendEntry } from '@common/credits.ts';
+import { sql } from 'drizzle-orm';
+import { SPEND_ENTRIES, type HistoryRecord, type LedgerEntry, type SpendEntry } from '@common/credits.ts';
 import type { Executor } from '../db/index.ts';
-import { creditLedger, generationJobs, loraTrainings, photoShoots, shootPhotos } from '../db/schema.ts';
+import { creditHistory, creditLedger, creditLedgerDays } from '../db/schema.ts';
 import { createdAtText, pastPageEnd, type PageEnd } from './keyset.ts';
-
-/** One ledger line as the history reads it, with what it links to (resolved for the page's lines only). */
-export interface HistoryRow {
-  id: string;
-  at: string;
-  entry: LedgerEntry;
-  reason: string;
-  delta: number;
-  balanceAfter: number;
-  linkType: 'image' | 'shoot' | 'character' | null;
-  linkId: string | null;
-}
 
 const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 const l = creditLedger;
-const UUID_TAIL = `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`;
-const keyIs = (prefixes: string) => sql.raw(`'^(refund:)?(${prefixes}):${UUID_TAIL}'`);
+const h = creditHistory;
+const d = creditLedgerDays;
 
-/**
- * A line's link, from its idempotency key (the same keys the ledger's writers use: `generation:<job>`,
- * `shoot:<shoot>`, `refund:shoot-photo:<photo>`, `training:<character>` …, a refund naming the debit it gives back):
- * the image its paid call made, the shoot, or the character, while that still exists.
- */
-function linkColumns(key: SQL) {
-  const id = sql`right(${key}, 36)::uuid`;
-  const j = generationJobs;
-  const t = loraTrainings;
-  const s = photoShoots;
-  const p = shootPhotos;
-  return sql`
-    case
-      when ${key} ~ ${keyIs('generation')} then (select ${j.generationId}::text from ${j} where ${j.id} = ${id})
-      when ${key} ~ ${keyIs('shoot|shoot-cancel')} then (select ${s.id}::text from ${s} where ${s.id} = ${id})
-      when ${key} ~ ${keyIs('shoot-photo')} then (select ${p.shootId}::text from ${p} where ${p.id} = ${id})
-      when ${key} ~ ${keyIs('training')} then (select ${t.id}::text from ${t} where ${t.id} = ${id})
-    end as "linkId",
-    case
-      when ${key} ~ ${keyIs('generation')} then 'image'
-      when ${key} ~ ${keyIs('shoot|shoot-cancel|shoot-photo')} then 'shoot'
-      when ${key} ~ ${keyIs('training')} then 'character'
-    end as "linkType"`;
-}
+/** The kinds the spend sums read: the spending ones, and refunds, which are subtracted from them. */
+const spendAndRefunds = () =>
+  sql.join(
+    [...SPEND_ENTRIES, 'refund'].map((k) => sql`${k}`),
+    sql`, `,
+  );
 
 /** Reads of the credit ledger for the credits page (server/services/credits-history.service.ts). */
 export const creditHistoryRepository = {
-  /** Up to `limit` lines of the user, newest first, of one kind or all, after `end` (keyset on created_at, id). */
-  async page(db: Executor, userId: string, opts: { entry?: LedgerEntry; end?: PageEnd; limit: number }): Promise<HistoryRow[]> {
-    const where = [sql`${l.userId} = ${userId}::uuid`];
-    if (opts.entry) where.push(sql`${l.entry} = ${opts.entry}`);
-    if (opts.end) where.push(pastPageEnd(l.createdAt, l.id, '<', opts.end));
+  /**
+   * Up to `limit` lines of the user from the credit_history view (the one definition of a line and its link, which
+   * the hosted SPA reads too), newest first, of one kind or all, after `end` (keyset on created_at, id).
+   */
+  async page(db: Executor, userId: string, opts: { entry?: LedgerEntry; end?: PageEnd; limit: number }): Promise<HistoryRecord[]> {
+    const where = [sql`${h.userId} = ${userId}::uuid`];
+    if (opts.entry) where.push(sql`${h.entry} = ${opts.entry}`);
+    if (opts.end) where.push(pastPageEnd(h.createdAt, h.id, '<', opts.end));
     const result = await db.execute(sql`
-      with page as (
-        select ${l.id} as "id", ${createdAtText(l.createdAt)} as "at", ${l.entry} as "entry", ${l.reason} as "reason",
-          ${l.delta} as "delta", ${l.balanceAfter} as "balanceAfter", ${l.idempotencyKey} as "key",
-          ${l.createdAt} as "createdAt"
-        from ${l}
-        where ${sql.join(where, sql` and `)}
-        order by ${l.createdAt} desc, ${l.id} desc
-        limit ${opts.limit})
-      select "id", "at", "entry", "reason", "delta", "balanceAfter", ${linkColumns(sql`"key"`)}
-      from page order by "createdAt" desc, "id" desc`);
-    return rowsOf<HistoryRow>(result).map((r) => ({ ...r, delta: Number(r.delta), balanceAfter: Number(r.balanceAfter) }));
+      select ${h.id} as "id", ${createdAtText(h.createdAt)} as "created_at", ${h.entry} as "entry", ${h.reason} as "reason",
+        ${h.delta} as "delta", ${h.balanceAfter} as "balance_after", ${h.linkType} as "link_type", ${h.linkId} as "link_id"
+      from ${h}
+      where ${sql.join(where, sql` and `)}
+      order by ${h.createdAt} desc, ${h.id} desc
+      limit ${opts.limit}`);
+    return rowsOf<HistoryRecord>(result);
   },
 
-  /** Credits spent per kind since `from` (debits of the spending kinds), and the refunds given back since then. */
   /** The user's newest spending line (a paid action's debit): what it was and what it cost. */
   async lastSpend(db: Executor, userId: string): Promise<{ entry: SpendEntry; cost: number } | undefined> {
     const kinds = sql.join(
@@ -84,16 +52,27 @@ export const creditHistoryRepository = {
     return row && { entry: row.entry, cost: Number(row.cost) };
   },
 
+  /**
+   * Credits spent per kind since `from` (debits of the spending kinds), and the refunds given back since then: the
+   * whole UTC days after `from`'s day from credit_ledger_days, and the part of `from`'s own day from the ledger (a
+   * period starts at any moment; at most one day of lines, on credit_ledger_user_history_idx).
+   */
   async spendByKind(db: Executor, userId: string, from: Date): Promise<{ byKind: Map<SpendEntry, number>; refunded: number }> {
-    const kinds = sql.join(
-      [...SPEND_ENTRIES, 'refund'].map((k) => sql`${k}`),
-      sql`, `,
-    );
+    const start = sql`${from.toISOString()}::timestamptz`;
+    const startDay = sql`(${start} at time zone 'UTC')::date`;
     const result = await db.execute(sql`
-      select ${l.entry} as "entry", sum(${l.delta})::bigint as "sum"
-      from ${l}
-      where ${l.userId} = ${userId}::uuid and ${l.createdAt} >= ${from.toISOString()}::timestamptz and ${l.entry} in (${kinds})
-      group by ${l.entry}`);
+      select "entry", sum("delta")::bigint as "sum"
+      from (
+        select ${d.entry} as "entry", ${d.delta} as "delta"
+        from ${d}
+        where ${d.userId} = ${userId}::uuid and ${d.day} > ${startDay} and ${d.entry} in (${spendAndRefunds()})
+        union all
+        select ${l.entry}, ${l.delta}
+        from ${l}
+        where ${l.userId} = ${userId}::uuid and ${l.createdAt} >= ${start}
+          and ${l.createdAt} < ((${startDay} + 1)::timestamp at time zone 'UTC') and ${l.entry} in (${spendAndRefunds()})
+      ) as spent
+      group by "entry"`);
     const byKind = new Map<SpendEntry, number>();
     let refunded = 0;
     for (const row of rowsOf<{ entry: LedgerEntry; sum: string }>(result)) {
@@ -105,24 +84,20 @@ export const creditHistoryRepository = {
 
   /**
    * Credits spent per UTC day over the last `days` days (today included), refunds subtracted, oldest first; a day
-   * without spending is there with 0.
+   * without spending is there with 0. From credit_ledger_days: at most `days` × 7 rows, whatever the history.
    */
   async spendPerDay(db: Executor, userId: string, days: number): Promise<{ day: string; credits: number }[]> {
-    const kinds = sql.join(
-      [...SPEND_ENTRIES, 'refund'].map((k) => sql`${k}`),
-      sql`, `,
-    );
     const result = await db.execute(sql`
-      with bounds as (select (date_trunc('day', now() at time zone 'UTC') - make_interval(days => ${days - 1}::int)) as first_day),
+      with bounds as (select (now() at time zone 'UTC')::date - ${days - 1}::int as first_day),
       spent as (
-        select date_trunc('day', ${l.createdAt} at time zone 'UTC') as day, -sum(${l.delta})::bigint as credits
-        from ${l}, bounds
-        where ${l.userId} = ${userId}::uuid and ${l.createdAt} >= (bounds.first_day at time zone 'UTC') and ${l.entry} in (${kinds})
+        select ${d.day} as day, -sum(${d.delta})::bigint as credits
+        from ${d}, bounds
+        where ${d.userId} = ${userId}::uuid and ${d.day} >= bounds.first_day and ${d.entry} in (${spendAndRefunds()})
         group by 1)
-      select to_char(d.day, 'YYYY-MM-DD') as "day", coalesce(spent.credits, 0)::bigint as "credits"
-      from bounds, generate_series(bounds.first_day, bounds.first_day + make_interval(days => ${days - 1}::int), interval '1 day') as d(day)
-      left join spent on spent.day = d.day
-      order by d.day`);
+      select to_char(series.day, 'YYYY-MM-DD') as "day", coalesce(spent.credits, 0)::bigint as "credits"
+      from bounds, generate_series(bounds.first_day::timestamp, (bounds.first_day + ${days - 1}::int)::timestamp, interval '1 day') as series(day)
+      left join spent on spent.day = series.day::date
+      order by series.day`);
     return rowsOf<{ day: string; credits: string }>(result).map((r) => ({ day: r.day, credits: Number(r.credits) }));
   },
 };

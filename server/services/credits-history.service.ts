@@ -1,17 +1,17 @@
 import {
-  encodeHistoryCursor,
   HISTORY_PAGE_SIZE,
+  historyPageOf,
   LEDGER_ENTRY_LABELS,
   SPEND_ENTRIES,
+  toLedgerLine,
   type HistoryPage,
   type HistoryQuery,
   type LedgerEntry,
-  type LedgerLine,
   type SpendRange,
   type SpendSummary,
 } from '@common/credits.ts';
 import type { Db, Executor } from '../db/index.ts';
-import { creditHistoryRepository as repo, type HistoryRow } from '../repositories/credit-history.repository.ts';
+import { creditHistoryRepository as repo } from '../repositories/credit-history.repository.ts';
 import { subscriptionsRepository as subs } from '../repositories/subscriptions.repository.ts';
 
 export type CreditsHistoryService = ReturnType<typeof createCreditsHistoryService>;
@@ -20,16 +20,6 @@ export type CreditsHistoryService = ReturnType<typeof createCreditsHistoryServic
 const IN_FORCE = new Set(['active', 'scheduled_cancel', 'past_due']);
 /** Lines read per statement while a CSV streams: a bounded amount in memory whatever the account's size. */
 const CSV_BATCH = 1000;
-
-const lineOf = (r: HistoryRow): LedgerLine => ({
-  id: r.id,
-  created_at: new Date(r.at).toISOString(),
-  kind: r.entry,
-  reason: r.reason,
-  amount: r.delta,
-  balance_after: r.balanceAfter,
-  link: r.linkType && r.linkId ? { type: r.linkType, id: r.linkId } : null,
-});
 
 /** A CSV field: quoted when it must be, and text a spreadsheet would run as a formula made inert. */
 function csvField(value: string | number): string {
@@ -56,19 +46,18 @@ export function createCreditsHistoryService(deps: { db: Db; publicUrl?: string }
   const { db } = deps;
 
   async function page(userId: string, query: HistoryQuery, limit = HISTORY_PAGE_SIZE): Promise<HistoryPage> {
-    const rows = await repo.page(db, userId, { entry: query.kind, end: query.cursor, limit: limit + 1 });
-    const more = rows.length > limit;
-    const shown = more ? rows.slice(0, limit) : rows;
-    const last = shown.at(-1);
-    return { lines: shown.map(lineOf), next_cursor: more && last ? encodeHistoryCursor({ at: last.at, id: last.id }) : null };
+    return historyPageOf(await repo.page(db, userId, { entry: query.kind, end: query.cursor, limit: limit + 1 }), limit);
   }
 
   return {
     page,
 
     async spend(userId: string, days: SpendRange, now = new Date()): Promise<SpendSummary> {
-      const from = await periodStartOf(db, userId, now);
-      const [{ byKind, refunded }, perDay] = await Promise.all([repo.spendByKind(db, userId, from), repo.spendPerDay(db, userId, days)]);
+      // The chart does not depend on the period: it is read while the period's start is looked up.
+      const [{ from, byKind, refunded }, perDay] = await Promise.all([
+        periodStartOf(db, userId, now).then(async (start) => ({ from: start, ...(await repo.spendByKind(db, userId, start)) })),
+        repo.spendPerDay(db, userId, days),
+      ]);
       return {
         period_start: from.toISOString(),
         by_kind: SPEND_ENTRIES.map((kind) => ({ kind, credits: byKind.get(kind) ?? 0 })),
@@ -89,14 +78,14 @@ export function createCreditsHistoryService(deps: { db: Db; publicUrl?: string }
         const rows = await repo.page(db, userId, { entry: kind, end: cursor, limit: CSV_BATCH });
         let text = '';
         for (const r of rows) {
-          const line = lineOf(r);
+          const line = toLedgerLine(r);
           const link = line.link ? `${line.link.type}:${line.link.id}` : '';
           text += `${[line.created_at, LEDGER_ENTRY_LABELS[line.kind], line.reason, line.amount, line.balance_after, link].map(csvField).join(',')}\r\n`;
         }
         if (text) yield text;
         if (rows.length < CSV_BATCH) return;
         const last = rows[rows.length - 1];
-        cursor = { at: last.at, id: last.id };
+        cursor = { at: last.created_at, id: last.id };
       }
     },
   };

@@ -2,6 +2,7 @@ import type { GenerationCharacter, GenerationView } from '@common/generation';
 import type { ExploreFilterOptions, ExploreFilters, ExploreItem, ExplorePage, LibraryPage } from '@common/library';
 import type { TrainingView } from '@common/training';
 import type { PackView, ShootSummary, ShootView } from '@common/photo-shoots';
+import type { HistoryPage, LedgerEntry } from '@common/credits';
 
 /**
  * What the SPA needs from its backend, in the product's words. Features call these operations and never
@@ -107,6 +108,11 @@ export interface DataPort {
   shoots(opts: { running?: boolean }, signal?: AbortSignal): Promise<ShootSummary[]>;
   /** One of the user's shoots and its photos (an ApiError 404 when it is not theirs). */
   shoot(id: string, signal?: AbortSignal): Promise<ShootView>;
+  /**
+   * The credits page's history: a page of the user's ledger lines (of one kind, or all), newest first, after the
+   * page `cursor` (the previous page's next_cursor) ended.
+   */
+  creditHistory(query: { kind?: LedgerEntry; cursor: string | null }, signal?: AbortSignal): Promise<HistoryPage>;
 }
 
 /** What a change notification is about; it carries no data: the listener refetches. */

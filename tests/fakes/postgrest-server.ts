@@ -13,13 +13,14 @@
  *
  * What it understands (the encoding of the installed @supabase/postgrest-js, read in its dist/index.mjs):
  *   tables   users, generations, lora_trainings, explore_gallery, user_public_meta, photo_packs, photo_pack_prompts,
- *            photo_shoots, shoot_photos; the views explore_filter_options and shoot_photo_views
+ *            photo_shoots, shoot_photos; the views explore_filter_options, shoot_photo_views and credit_history
  *   methods  GET, HEAD (select), POST (insert, object or array body), PATCH (update); OPTIONS (CORS)
  *   select   `*`, columns, `alias:column`, one level of embedding `table(cols)` / `alias:table(cols)` along a
  *            single-column foreign key: many-to-one → one object or null, one-to-many → an array ([] for none),
  *            in no promised order (PostgREST orders embedded rows only when asked, `<table>.order`, which is
  *            not supported); no relationship → 400 PGRST200, more than one → 300 PGRST201, as PostgREST
- *   filters  eq, neq, is (null|true|false), in.(…), each optionally under not. (`not.is.null`)
+ *   filters  eq, neq, lt, lte, gt, gte, is (null|true|false), in.(…), each optionally under not. (`not.is.null`);
+ *            or=(…) of such filters, one level (no and(…)/or(…) inside), values double-quoted where they hold , . : ( )
  *   modifiers order=col[.asc|.desc][.nullsfirst|.nullslast],… · limit · offset (what .range(a,b) sends)
  *   Prefer   return=representation|minimal, count=exact (→ Content-Range a-b/total, 206 for a part)
  *   Accept   application/json, application/vnd.pgrst.object+json (.single(): one row or 406 PGRST116)
@@ -90,6 +91,7 @@ export const SERVED_TABLES = [
   'photo_shoots',
   'shoot_photos',
   'shoot_photo_views',
+  'credit_history',
 ] as const;
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
@@ -209,13 +211,18 @@ function parseSelect(text: string, nested: boolean): SelectItem[] {
   });
 }
 
-interface Filter {
+const COMPARISONS = { eq: '=', neq: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
+type Comparison = keyof typeof COMPARISONS;
+
+interface Condition {
   column: string;
   negate: boolean;
-  op: 'eq' | 'neq' | 'is' | 'in';
-  /** eq/neq: the value; is: null|true|false; in: the list. */
+  op: Comparison | 'is' | 'in';
+  /** eq, neq, lt…: the value; is: null|true|false; in: the list. */
   value: string | string[];
 }
+/** A column's filter, or `or=(…)`: any of its conditions. */
+type Filter = Condition | { any: Condition[] };
 
 /** PostgREST's list syntax for in.(…): comma-separated, double quotes around values holding , ( or ). */
 function parseList(text: string): string[] {
@@ -240,7 +247,48 @@ function parseList(text: string): string[] {
   return values;
 }
 
-function parseFilter(column: string, expression: string): Filter {
+/** A value inside or=(…): double quotes (with backslash escapes) around one that holds a reserved character. */
+function unquote(text: string): string {
+  if (!text.startsWith('"')) return text;
+  if (!text.endsWith('"') || text.length < 2) throw new RestError(400, 'PGRST100', `"failed to parse logic tree (${text})"`);
+  return text.slice(1, -1).replace(/\\(.)/g, '$1');
+}
+
+/** or=(a.eq.1,b.lt."x,y"): its conditions, split on commas outside quotes and parentheses. */
+function parseOr(expression: string): Filter {
+  const list = /^\((.*)\)$/.exec(expression);
+  if (!list) throw new RestError(400, 'PGRST100', `"failed to parse logic tree (${expression})"`);
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  const text = list[1];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '\\') i++;
+      else if (c === '"') quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return {
+    any: parts.map((part) => {
+      if (/^(not\.)?(and|or)\(/.test(part)) throw unsupported(`nested logic "${part}" in or=${expression}`);
+      const dot = part.indexOf('.');
+      const column = part.slice(0, dot);
+      if (dot === -1 || !IDENT.test(column)) throw unsupported(`the condition "${part}" in or=${expression}`);
+      return parseFilter(column, part.slice(dot + 1), true);
+    }),
+  };
+}
+
+function parseFilter(column: string, expression: string, inLogicTree = false): Condition {
   let rest = expression;
   const negate = rest.startsWith('not.');
   if (negate) rest = rest.slice(4);
@@ -250,7 +298,11 @@ function parseFilter(column: string, expression: string): Filter {
   switch (op) {
     case 'eq':
     case 'neq':
-      return { column, negate, op, value: operand };
+    case 'lt':
+    case 'lte':
+    case 'gt':
+    case 'gte':
+      return { column, negate, op, value: inLogicTree ? unquote(operand) : operand };
     case 'is':
       if (!['null', 'true', 'false'].includes(operand)) throw unsupported(`the operand "is.${operand}" in ${column}=${expression}`);
       return { column, negate, op, value: operand };
@@ -373,18 +425,17 @@ function selectList(cache: SchemaCache, table: string, items: SelectItem[]): str
 
 function whereClause(cache: SchemaCache, table: string, filters: Filter[], sql: SqlBuilder): string {
   if (filters.length === 0) return 'true';
-  return filters
-    .map((f) => {
-      requireColumn(cache, table, f.column);
-      const col = `${q(table)}.${q(f.column)}`;
-      let expr: string;
-      if (f.op === 'eq') expr = `${col} = ${sql.param(f.value)}`;
-      else if (f.op === 'neq') expr = `${col} <> ${sql.param(f.value)}`;
-      else if (f.op === 'in') expr = `${col} = any(${sql.param(f.value)})`;
-      else expr = `${col} is ${f.value === 'null' ? 'null' : f.value === 'true' ? 'true' : 'false'}`;
-      return f.negate ? `not (${expr})` : expr;
-    })
-    .join(' and ');
+  const condition = (f: Condition) => {
+    requireColumn(cache, table, f.column);
+    const col = `${q(table)}.${q(f.column)}`;
+    let expr: string;
+    if (f.op === 'in') expr = `${col} = any(${sql.param(f.value)})`;
+    else if (f.op === 'is') expr = `${col} is ${f.value === 'null' ? 'null' : f.value === 'true' ? 'true' : 'false'}`;
+    // Compared as the column's type, as PostgREST sends values (unknown-typed literals).
+    else expr = `${col} ${COMPARISONS[f.op]} ${sql.param(f.value)}`;
+    return f.negate ? `not (${expr})` : expr;
+  };
+  return filters.map((f) => ('any' in f ? `(${f.any.map(condition).join(' or ')})` : condition(f))).join(' and ');
 }
 
 function orderClause(cache: SchemaCache, table: string, order: OrderTerm[]): string {
@@ -448,7 +499,11 @@ function parseRequest(method: string, url: URL, headers: IncomingMessage['header
     if (READ_PARAMS.has(key)) continue;
     if (key === 'columns' && method === 'POST') continue;
     // `or`/`and` are logical operators, not columns; anything else not shaped like a column is unknown too.
-    if (key === 'or' || key === 'and' || !IDENT.test(key)) throw unsupported(`the query parameter "${key}"`);
+    if (key === 'or') {
+      filters.push(parseOr(value));
+      continue;
+    }
+    if (key === 'and' || !IDENT.test(key)) throw unsupported(`the query parameter "${key}"`);
     filters.push(parseFilter(key, value));
   }
   if (url.searchParams.getAll('select').length > 1) throw unsupported('several select parameters');

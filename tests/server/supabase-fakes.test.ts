@@ -257,6 +257,28 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       expect(beyond).toMatchObject({ status: 416, error: { code: 'PGRST103' } });
     });
 
+    it('compares with lt, lte, gt and gte, and takes or=(…) with quoted values, as PostgREST does (a keyset page)', async () => {
+      const supabase = as(a);
+      const ids = (result: { data: { id: string }[] | null; error: unknown }) => {
+        expect(result.error).toBeNull();
+        return result.data!.map((g) => g.id);
+      };
+      const newestFirst = () =>
+        supabase.from('generations').select('id').eq('user_id', a.id).eq('status', 'ACTIVE').order('created_at', { ascending: false });
+      // PostgREST's text of a timestamptz: ISO, microseconds included, with a ':' and a '.', reserved in or=(…).
+      const { data } = await supabase.from('generations').select('created_at').eq('id', a.active[2]).single();
+      const at = (data as { created_at: string }).created_at;
+      expect(at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+00:00$/);
+      expect(ids(await newestFirst().lt('created_at', at))).toEqual(a.active.slice(3));
+      expect(ids(await newestFirst().lte('created_at', at))).toEqual(a.active.slice(2));
+      expect(ids(await newestFirst().gt('created_at', at))).toEqual(a.active.slice(0, 2));
+      expect(ids(await newestFirst().gte('created_at', at))).toEqual(a.active.slice(0, 3));
+      expect(ids(await newestFirst().or(`created_at.gt."${at}",id.eq.${a.active[4]}`))).toEqual([...a.active.slice(0, 2), a.active[4]]);
+      expect(decodeURIComponent(lastRequest().path)).toContain(`or=(created_at.gt."${at}",id.eq.${a.active[4]})`);
+      // Row-level security still decides: Ben's rows do not come back through an or.
+      expect(ids(await supabase.from('generations').select('id').or(`id.eq.${b.active[0]},id.eq.${a.active[0]}`))).toEqual([a.active[0]]);
+    });
+
     it('another person’s generations are invisible: an empty page with count 0', async () => {
       const { data, count, error } = await page(as(a), b.id, 0, 39);
       expect({ data, count, error }).toEqual({ data: [], count: 0, error: null });
@@ -449,7 +471,7 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
   describe('anything the SPA does not ask is 501, naming it', () => {
     it.each([
       ['another table', (s: SupabaseClient) => s.from('credit_ledger').select('*'), 'the resource "/credit_ledger"'],
-      ['another operator', (s: SupabaseClient) => s.from('generations').select('id').gte('created_at', '2026-01-01'), 'the operator "gte"'],
+      ['another operator', (s: SupabaseClient) => s.from('generations').select('id').ilike('prompt', '%ana%'), 'the operator "ilike"'],
       ['another method', (s: SupabaseClient) => s.from('generations').delete().eq('id', randomUUID()), 'the method DELETE'],
       ['another media type', (s: SupabaseClient) => s.from('generations').select('id').csv(), 'the media type "Accept: text/csv"'],
       [
@@ -459,9 +481,9 @@ describe('Supabase test fakes driven by the real supabase-js (postgres)', () => 
       ],
       ['a cast in select', (s: SupabaseClient) => s.from('generations').select('seed::int'), 'the select item "seed::int"'],
       [
-        'an or filter',
-        (s: SupabaseClient) => s.from('generations').select('id').or('status.eq.ACTIVE,is_favorite.eq.true'),
-        'the query parameter "or"',
+        'logic nested in an or filter',
+        (s: SupabaseClient) => s.from('generations').select('id').or('status.eq.DELETED,and(is_favorite.eq.true,seed.eq.1)'),
+        'nested logic "and(is_favorite.eq.true,seed.eq.1)"',
       ],
     ])('%s', async (_name, query, named) => {
       const { status, error } = await query(as(a));

@@ -21,6 +21,7 @@ import {
 /** Postgres' "insufficient privilege" (no grant, or a row-level security check that failed). */
 const DENIED = { code: '42501' };
 const SERVER_ONLY = [
+  'credit_ledger_days',
   'payment_events',
   'subscriptions',
   'uploads',
@@ -503,9 +504,12 @@ describe('Supabase row-level security (postgres)', () => {
           .map((r) => r.table)
           .sort(),
       ).toEqual([
+        'credit_history',
         'credit_ledger',
         'explore_filter_options',
         'explore_gallery',
+        // Of one's own jobs, the id and the image made (the credits history's links): supabase/migrations/…_credit_history_security.sql.
+        'generation_jobs',
         'generations',
         'lora_trainings',
         'photo_pack_prompts',
@@ -565,6 +569,59 @@ describe('Supabase row-level security (postgres)', () => {
       await expect(as(a.claims, 'select idempotency_key from credit_ledger')).rejects.toMatchObject(DENIED);
       await expect(as(a.claims, 'update credit_ledger set delta = 5000')).rejects.toMatchObject(DENIED);
       await expect(as(a.claims, 'delete from credit_ledger')).rejects.toMatchObject(DENIED);
+    });
+
+    it('lists one’s own history with its links from credit_history, never another’s lines, links or keys', async () => {
+      const q = (text: string, values: unknown[]) => db.owner.query(text, values);
+      // A paid generation of each person (its job made their first image), and a promo line of Ana's.
+      const jobOf = async (p: Person) =>
+        (
+          await q(
+            `insert into generation_jobs (user_id, input, provider, status, generation_id) values ($1, '{"prompt":"secret"}', 'builtin', 'SUCCEEDED', $2) returning id`,
+            [p.id, p.generations.active[0]],
+          )
+        ).rows[0].id as string;
+      const line = (p: Person, delta: number, key: string, minutesAgo: number) =>
+        q(
+          `insert into credit_ledger (user_id, delta, kind, reason, idempotency_key, balance_after, created_at) values ($1, $2, 'debit', 'Image generation', $3, 0, now() - make_interval(mins => $4))`,
+          [p.id, delta, key, minutesAgo],
+        );
+      const anaJob = await jobOf(a);
+      const benJob = await jobOf(b);
+      await line(a, -10, `generation:${anaJob}`, 3);
+      await line(a, 25, `promo:RLSSECRET:${a.id}`, 2);
+      // A line of Ana's naming Ben's job (no writer makes one; if one did, Ben's image would still not show).
+      await line(a, 10, `refund:generation:${benJob}`, 1);
+      await line(b, -10, `generation:${benJob}`, 1);
+
+      const columns = 'user_id, entry, delta, link_type, link_id';
+      const mine = await as(
+        a.claims,
+        `select ${columns} from credit_history where entry <> 'adjustment' order by created_at desc, id desc`,
+      );
+      expect(mine.rows).toEqual([
+        { user_id: a.id, entry: 'refund', delta: 10, link_type: 'image', link_id: null },
+        { user_id: a.id, entry: 'promo', delta: 25, link_type: null, link_id: null },
+        { user_id: a.id, entry: 'generation', delta: -10, link_type: 'image', link_id: a.generations.active[0] },
+      ]);
+      expect((await as(b.claims, `select ${columns} from credit_history where entry = 'generation'`)).rows).toEqual([
+        { user_id: b.id, entry: 'generation', delta: -10, link_type: 'image', link_id: b.generations.active[0] },
+      ]);
+      expect((await as(a.claims, 'select id from credit_history where user_id = $1', [b.id])).rows).toEqual([]);
+      // No key in the view, none readable from the ledger; of a job, only its id and image, and only one's own.
+      const everything = await as(a.claims, 'select * from credit_history');
+      expect(everything.fields.map((f) => f.name)).not.toContain('idempotency_key');
+      expect(JSON.stringify(everything.rows)).not.toContain('RLSSECRET');
+      await expect(as(a.claims, 'select idempotency_key from credit_ledger')).rejects.toMatchObject(DENIED);
+      await expect(as(a.claims, 'select input from generation_jobs')).rejects.toMatchObject(DENIED);
+      expect((await as(a.claims, 'select id, generation_id from generation_jobs where id = any($1)', [[anaJob, benJob]])).rows).toEqual([
+        { id: anaJob, generation_id: a.generations.active[0] },
+      ]);
+      await expect(as(a.claims, 'update generation_jobs set generation_id = null')).rejects.toMatchObject(DENIED);
+      await expect(as(ANON, 'select id from credit_history')).rejects.toMatchObject(DENIED);
+      await expect(as(ANON, 'select id from generation_jobs')).rejects.toMatchObject(DENIED);
+      // The spend sums stay the server's.
+      await expect(as(a.claims, 'select * from credit_ledger_days')).rejects.toMatchObject(DENIED);
     });
   });
 

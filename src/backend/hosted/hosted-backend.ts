@@ -60,6 +60,7 @@ export function createHostedBackend(clerk: ClerkLike, config: HostedConfig, scri
       photoPacks: (signal) => withData((d) => d.photoPacks(signal)),
       shoots: (opts, signal) => withData((d) => d.shoots(opts, signal)),
       shoot: (id, signal) => withData((d) => d.shoot(id, signal)),
+      creditHistory: (query, signal) => withData((d) => d.creditHistory(query, signal)),
     },
     live: {
       watchBalance: (onCredits) => watch((live) => live.watchBalance(onCredits)),

@@ -1,4 +1,5 @@
 import type { PostgrestError, SupabaseClient } from '@supabase/supabase-js';
+import { decodeHistoryCursor, HISTORY_PAGE_SIZE, HISTORY_RECORD_COLUMNS, historyPageOf, type HistoryRecord } from '@common/credits';
 import { toGenerationView, type GenerationRecord } from '@common/generation';
 import { isUuid } from '@common/ids';
 import {
@@ -38,6 +39,8 @@ import { activeTeamId } from '../space';
  * - recentGenerations: `limit` rows (LIMITS.recentGenerations, 6). exploreFeatured: LIMITS.featuredLimit (12).
  * - exploreFilterOptions: one row of the explore_filter_options view, four lists of distinct values; curation
  *   accepts only the words of EXPLORE_VOCABULARY, so 24 values in all, whatever the gallery's size.
+ * - creditHistory: one page of the credit_history view, HISTORY_PAGE_SIZE (50) lines and one more to know whether
+ *   another page follows, by keyset (created_at, id) as the server pages it.
  * - trainings, characters: the person's own trainings, not paged (product §2 shows them all). Each costs 500
  *   credits, so the largest plan pays for 20 a month; a person would need over four years of it to reach
  *   PostgREST's 1,000.
@@ -381,6 +384,32 @@ export function createSupabaseData(
           return { ...photo, image_url: photo.image_url ? media(photo.image_url) : null };
         }),
       };
+    },
+
+    async creditHistory({ kind, cursor }, signal) {
+      // The view the local server reads too (migration 0027): the lines and their links, without the idempotency key.
+      let query = supabase.from('credit_history').select(HISTORY_RECORD_COLUMNS).eq('user_id', ownId());
+      if (kind) query = query.eq('entry', kind);
+      if (cursor) {
+        // Our own previous page's end (PostgREST's created_at, microseconds included): lines before it in (created_at,
+        // id) order. PostgREST has no row comparison; "at or before it, and before it or of a smaller id" is the same
+        // set, and its first half bounds the index scan.
+        const end = decodeHistoryCursor(cursor);
+        if (!end)
+          throw new ApiError(
+            400,
+            JSON.stringify({ code: 'bad_request', message: 'cursor: is not a page of this list' }),
+            'cursor: is not a page of this list',
+            'bad_request',
+          );
+        query = query.lte('created_at', end.at).or(`created_at.lt."${end.at}",id.lt.${end.id}`);
+      }
+      const result = await query
+        .order('created_at', { ascending: false })
+        .order('id', { ascending: false })
+        .limit(HISTORY_PAGE_SIZE + 1)
+        .abortSignal(abortable(signal));
+      return historyPageOf(rowsOf(result as Result<HistoryRecord[]>));
     },
 
     async balance(signal) {

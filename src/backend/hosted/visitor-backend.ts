@@ -28,6 +28,7 @@ export function createVisitorBackend(config: HostedConfig): Backend {
     photoPacks: signedOut,
     shoots: signedOut,
     shoot: signedOut,
+    creditHistory: signedOut,
   };
   const never = () => () => {};
   return {

@@ -2,6 +2,7 @@ import type { GenerationView } from '@common/generation';
 import type { ExploreFilterOptions, ExploreItem, ExplorePage, LibraryPage } from '@common/library';
 import type { TrainingView } from '@common/training';
 import type { PackView, ShootSummary, ShootView } from '@common/photo-shoots';
+import type { HistoryPage } from '@common/credits';
 import type { ApiPort, Character, DataPort, Me } from '../port';
 import { spaceParam } from '../space';
 import { askedAtOnce } from './asked-at-once';
@@ -60,5 +61,13 @@ export function createLocalData(api: ApiPort, { syncAtOnce = false } = {}): Data
       ).items,
 
     shoot: (id, signal) => api.request<ShootView>(`/api/shoots/${encodeURIComponent(id)}`, { signal }),
+
+    creditHistory({ kind, cursor }, signal) {
+      const params = new URLSearchParams();
+      if (kind) params.set('kind', kind);
+      if (cursor) params.set('cursor', cursor);
+      const query = params.toString();
+      return api.request<HistoryPage>(`/api/credits/history${query ? `?${query}` : ''}`, { signal });
+    },
   };
 }

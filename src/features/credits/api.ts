@@ -1,9 +1,8 @@
 import { useCallback, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { HistoryPage, LedgerEntry, LowBalanceStatus, SpendRange, SpendSummary } from '@common/credits';
+import type { LedgerEntry, LowBalanceStatus, SpendRange, SpendSummary } from '@common/credits';
 import type { TopUpPackId } from '@common/plans';
 import { useBackend } from '@/backend/backend-context';
-import type { ApiPort } from '@/backend/port';
 import { downloadFile } from '@/lib/download-file';
 import { redirectTo } from '@/lib/redirect';
 import { failureMessage } from './lib/messages';
@@ -20,20 +19,13 @@ const kindParam = (kind: LedgerEntry | undefined) => (kind ? `kind=${kind}` : ''
 
 // ---- The ledger's history, newest first, a page (50 lines) at a time ----------------------------------------
 
-export function fetchHistoryPage(api: ApiPort, kind: LedgerEntry | undefined, cursor: string | null, signal?: AbortSignal) {
-  const params = new URLSearchParams();
-  if (kind) params.set('kind', kind);
-  if (cursor) params.set('cursor', cursor);
-  const query = params.toString();
-  return api.request<HistoryPage>(`/api/credits/history${query ? `?${query}` : ''}`, { signal });
-}
-
+/** Our server's API locally; Supabase under row-level security in hosted mode (the backend's DataPort). */
 export function useCreditHistory(kind: LedgerEntry | undefined) {
-  const { api } = useBackend();
+  const { data } = useBackend();
   return useInfiniteQuery({
     queryKey: creditsKeys.history(kind),
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => fetchHistoryPage(api, kind, pageParam, signal),
+    queryFn: ({ pageParam, signal }) => data.creditHistory({ kind, cursor: pageParam }, signal),
     getNextPageParam: (last) => last.next_cursor,
   });
 }
