@@ -165,8 +165,9 @@ export const loraTrainings = pgTable(
     index('lora_trainings_files_to_remove_idx')
       .on(t.deletedAt)
       .where(sql`${t.deletedAt} is not null and ${t.filesRemovedAt} is null`),
+    // created_at: a member's newest team training is the first step down the index (the lead's dashboard).
     index('lora_trainings_team_user_idx')
-      .on(t.teamId, t.userId)
+      .on(t.teamId, t.userId, t.createdAt)
       .where(sql`${t.teamId} is not null`),
   ],
 );
@@ -358,8 +359,9 @@ export const photoShoots = pgTable(
     index('photo_shoots_running_idx')
       .on(t.userId)
       .where(sql`${t.status} = 'RUNNING'`),
+    // created_at: a member's newest team shoot is the first step down the index (the lead's dashboard).
     index('photo_shoots_team_user_idx')
-      .on(t.teamId, t.userId)
+      .on(t.teamId, t.userId, t.createdAt)
       .where(sql`${t.teamId} is not null`),
   ],
 );

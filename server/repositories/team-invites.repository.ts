@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { teamInvites } from '../db/schema.ts';
 
@@ -43,6 +43,27 @@ export const teamInvitesRepository = {
       .from(teamInvites)
       .where(and(eq(teamInvites.teamId, teamId), isNull(teamInvites.usedAt)))
       .orderBy(desc(teamInvites.createdAt), desc(teamInvites.id));
+  },
+
+  /**
+   * Personal invites still open (not used, revoked or expired): the people the dashboard shows as 'invited',
+   * newest first.
+   */
+  openPersonal(db: Executor, teamId: string) {
+    const t = teamInvites;
+    return db
+      .select({ id: t.id, email: t.email, name: t.name, title: t.title, sentAt: t.sentAt })
+      .from(t)
+      .where(
+        and(
+          eq(t.teamId, teamId),
+          eq(t.kind, 'personal'),
+          isNull(t.usedAt),
+          isNull(t.revokedAt),
+          or(isNull(t.expiresAt), gt(t.expiresAt, sql`now()`)),
+        ),
+      )
+      .orderBy(desc(t.createdAt), desc(t.id));
   },
 
   /** Addresses with a pending personal invite, lower-cased. */

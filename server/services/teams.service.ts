@@ -170,10 +170,8 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
     async members(userId: string, teamId: string, filter?: { status?: string }): Promise<TeamMemberView[]> {
       await requireMembership(db, userId, teamId, 'lead');
       const rows = await repo.dashboard(db, teamId);
-      const urls = new Map<string, string[]>();
-      for (const p of await repo.submittedPhotos(db, teamId)) urls.set(p.userId, [...(urls.get(p.userId) ?? []), p.imageUrl]);
       const views = rows.map((r): TeamMemberView => ({
-        submission_urls: urls.get(r.userId) ?? [],
+        submission_urls: r.submissionUrls,
         user_id: r.userId,
         role: r.role,
         name: r.name,
@@ -184,20 +182,18 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
         last_reminded_at: r.lastRemindedAt?.toISOString() ?? null,
       }));
       // People invited by a personal link who have not joined yet: 'invited' (re-send or revoke them from the invites).
-      const now = new Date();
-      for (const i of await teamInvitesRepository.list(db, teamId))
-        if (i.kind === 'personal' && !i.revokedAt && (!i.expiresAt || i.expiresAt > now))
-          views.push({
-            user_id: `invite:${i.id}`,
-            role: 'member',
-            name: i.name,
-            title: i.title,
-            email: i.email,
-            status: 'invited',
-            submission: [],
-            submission_urls: [],
-            last_reminded_at: null,
-          });
+      for (const i of await teamInvitesRepository.openPersonal(db, teamId))
+        views.push({
+          user_id: `invite:${i.id}`,
+          role: 'member',
+          name: i.name,
+          title: i.title,
+          email: i.email,
+          status: 'invited',
+          submission: [],
+          submission_urls: [],
+          last_reminded_at: null,
+        });
       return filter?.status ? views.filter((v) => v.status === filter.status) : views;
     },
 
