@@ -543,9 +543,12 @@ export const topUpPurchases = pgTable(
     orderId: text('order_id').notNull(),
     /** The payment a refund or chargeback names; null until the webhook tells it (the return page does not). */
     transactionId: text('transaction_id'),
+    /** Who paid: the account credited, or the owner who bought for `teamId`. */
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** A pack bought for this team (issue 49, migration 0028): granted to the team's ledger, not the payer's. */
+    teamId: uuid('team_id').references((): AnyPgColumn => teams.id, { onDelete: 'cascade' }),
     pack: text('pack').notNull(),
     credits: integer('credits').notNull(),
     createdAt: createdAt(),
@@ -558,6 +561,9 @@ export const topUpPurchases = pgTable(
     check('top_up_purchases_credits_positive', sql`${t.credits} > 0`),
     index('top_up_purchases_user_idx').on(t.userId),
     index('top_up_purchases_transaction_idx').on(t.provider, t.transactionId),
+    index('top_up_purchases_team_idx')
+      .on(t.teamId)
+      .where(sql`${t.teamId} is not null`),
   ],
 );
 
