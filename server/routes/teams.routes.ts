@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { topUpReturnSchema } from '@common/credits.ts';
 import {
   createTeamSchema,
   inviteListSchema,
@@ -65,6 +66,12 @@ export function teamsRoutes(deps: {
     const successUrl = `${spaUrlOf(c.req.raw, deps)}/app/teams/${encodeURIComponent(id)}?purchase=done`;
     const addresses = { successUrl, serverUrl: serverUrlOf(c.req.raw, deps.publicUrl) };
     return c.json(await deps.teamPurchases.checkout(c.var.userId, id, pack, addresses));
+  });
+  // The owner back from the checkout with the provider's signed return address: grants the order now if its webhook
+  // has not (once in all, whichever comes first).
+  app.post('/teams/:id/credits/return', auth, async (c) => {
+    const params = parseOrThrow(topUpReturnSchema, await readJson(c.req.raw));
+    return c.json(await deps.teamPurchases.confirmReturn(c.var.userId, c.req.param('id'), params));
   });
   app.get('/teams/:id/credits', auth, async (c) => c.json(await deps.teams.credits(c.var.userId, c.req.param('id')), 200, noStore));
 

@@ -5,6 +5,7 @@ import type { Db, Executor } from '../db/index.ts';
 import type { EventBus } from '../realtime/event-bus.ts';
 import type { Logger } from '../logger.ts';
 import type { PaymentEvent, PaymentProvider } from '../providers/payments/index.ts';
+import { AppError, badRequest } from '../domain/errors.ts';
 import { teamCreditsRepository } from '../repositories/team-credits.repository.ts';
 import { teamsRepository } from '../repositories/teams.repository.ts';
 import { topUpsRepository } from '../repositories/top-ups.repository.ts';
@@ -98,6 +99,24 @@ export function createTeamPurchasesService(deps: { db: Db; events: EventBus; pay
       }
       await credit(tx, { teamId, userId, orderId, transactionId: event.transactionId ?? idOf(checkout.order?.transaction) ?? null, pack });
       return true;
+    },
+
+    /**
+     * The owner is back on the team page with the provider's signed return address: grants the order now if its
+     * webhook has not yet (same key: once in all). The request id must name this team (the server set it).
+     */
+    async confirmReturn(
+      userId: string,
+      teamId: string,
+      params: Record<string, string | undefined>,
+    ): Promise<{ credited: boolean; credits: number; balance: number }> {
+      await requireMembership(db, userId, teamId, 'owner');
+      const returned = payments.verifyReturn?.(params);
+      const pack = returned && payments.packForProduct?.(returned.productId);
+      if (!returned || !pack) throw badRequest(TEAM_TEXTS.purchaseBadReturn, 'bad_return');
+      if (teamOfRequestId(returned.requestId) !== teamId) throw new AppError(403, 'not_this_team', TEAM_TEXTS.purchaseOtherTeam);
+      const result = await db.transaction((tx) => credit(tx, { teamId, userId, orderId: returned.orderId, transactionId: null, pack }));
+      return { credited: result.applied, credits: topUpPackById(pack).credits, balance: result.balance };
     },
 
     /**

@@ -149,4 +149,50 @@ describe.each(testDatabases())('team credits purchase (%s)', (database) => {
     expect(await ts.rt.credits.balance(owner.userId)).toBe(100);
     expect(await ts.rt.credits.ledgerSum(owner.userId)).toBe(100);
   });
+
+  it('the owner’s signed return grants the team’s order once, with the webhook and its replays in any order; other teams, members and forgeries are refused', async () => {
+    const owner = await ts.signUp();
+    const team = (await (await owner.client.post('/api/teams', { name: 'Returned' })).json()) as TeamView;
+    const res = await owner.client.post(`/api/teams/${team.id}/credits/checkout`, { pack: 'PACK_500' });
+    const id = new URL(((await res.json()) as { checkout_url: string }).checkout_url).pathname.split('/').pop()!;
+    const checkout = sandbox.readTopUpCheckout(id)!;
+    // The signed return address and event the sandbox's Pay makes, delivered here by the test in any order.
+    let event: { body: string; signature: string } | undefined;
+    const captured = { ...sandbox, deliver: async (_url: string, e: { body: string; signature: string }) => void (event = e) };
+    const { createSandboxTopUpsService } = await import('../../server/services/sandbox-top-ups.service.ts');
+    const back = new URL(await createSandboxTopUpsService({ sandbox: captured }).pay(checkout, ''), ts.url);
+    expect(back.pathname).toBe(`/app/teams/${team.id}`);
+    const params = Object.fromEntries(back.searchParams);
+
+    // Another team's owner, a member of this team, and an altered address: refused, nothing granted.
+    const other = await ts.signUp();
+    const otherTeam = (await (await other.client.post('/api/teams', { name: 'Other' })).json()) as TeamView;
+    expect((await other.client.post(`/api/teams/${otherTeam.id}/credits/return`, params)).status).toBe(403);
+    expect((await other.client.post(`/api/teams/${team.id}/credits/return`, params)).status).toBe(404);
+    const member = await ts.signUp();
+    await owner.client.post(`/api/teams/${team.id}/invites`, { text: member.email, send: true });
+    const token = decodeURIComponent((await ts.mailedLink(member.email, '/join/')).split('/join/')[1]);
+    expect((await member.client.post(`/api/team-invites/${token}/accept`)).status).toBe(200);
+    expect((await member.client.post(`/api/teams/${team.id}/credits/return`, params)).status).toBe(403);
+    const altered = await owner.client.post(`/api/teams/${team.id}/credits/return`, { ...params, order_id: 'ord_other' });
+    expect(altered.status).toBe(400);
+    expect(await teamBalance(team.id)).toBe(0);
+    expect(await teamBalance(otherTeam.id)).toBe(0);
+
+    const results = await Promise.all([
+      owner.client.post(`/api/teams/${team.id}/credits/return`, params),
+      webhook(event!),
+      webhook(event!),
+      owner.client.post(`/api/teams/${team.id}/credits/return`, params),
+      webhook(event!),
+    ]);
+    for (const r of results) expect(r.status).toBe(200);
+    const answers = await Promise.all([results[0], results[3]].map((r) => r.json()));
+    expect(answers.filter((a) => a.credited).length).toBeLessThanOrEqual(1);
+    for (const a of answers) expect(a).toMatchObject({ credits: 500, balance: 500 });
+    expect(await teamBalance(team.id)).toBe(500);
+    // The webhook told the order's transaction (the return does not): a refund can find it.
+    expect(await teamOrder(team.id)).toMatchObject({ pack: 'PACK_500', credits: 500, transactionId: expect.stringMatching(/^tran_sbx_/) });
+    expect(await ts.rt.credits.balance(owner.userId)).toBe(0);
+  });
 });
