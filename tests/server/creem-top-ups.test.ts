@@ -45,6 +45,17 @@ describe.each(testDatabases())('credit packs at Creem (%s)', (database) => {
     await creem?.stop();
   });
 
+  /** Pays a one-time checkout on the fake's page: its checkout.completed is delivered twice; answers the redirect. */
+  async function pay(checkoutUrl: string): Promise<URL> {
+    const paid = await fetch(`${checkoutUrl}/pay`, { method: 'POST', redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    expect(creem.payments.at(-1)!.deliveries).toEqual([
+      { type: 'checkout.completed', status: 200 },
+      { type: 'checkout.completed', status: 200 },
+    ]);
+    return new URL(paid.headers.get('location')!);
+  }
+
   it('buys a pack through its one-time product: credited once by the replayed webhook and the signed return together', async () => {
     const { client, userId, email } = await ts.signUp();
     const res = await client.post('/api/credits/top-ups', { pack: 'PACK_1500' });
@@ -60,13 +71,7 @@ describe.each(testDatabases())('credit packs at Creem (%s)', (database) => {
     expect(String(asked.request_id)).toMatch(new RegExp(`^top_${userId}_`));
 
     // Pay: checkout.completed of the order, delivered twice, then back with the signed redirect.
-    const paid = await fetch(`${checkout_url}/pay`, { method: 'POST', redirect: 'manual' });
-    expect(paid.status).toBe(303);
-    expect(creem.payments.at(-1)!.deliveries).toEqual([
-      { type: 'checkout.completed', status: 200 },
-      { type: 'checkout.completed', status: 200 },
-    ]);
-    const back = new URL(paid.headers.get('location')!);
+    const back = await pay(checkout_url);
     expect(back.pathname).toBe('/app/credits');
     const params = Object.fromEntries(back.searchParams);
     expect(params).toMatchObject({ product_id: packs.PACK_1500, request_id: asked.request_id });
@@ -133,13 +138,7 @@ describe.each(testDatabases())('credit packs at Creem (%s)', (database) => {
     expect(String(asked.request_id)).toMatch(new RegExp(`^team_${team.id.replace(/-/g, '')}_`));
 
     // Pay: checkout.completed delivered twice, then back on the team page with the signed redirect.
-    const paid = await fetch(`${checkout_url}/pay`, { method: 'POST', redirect: 'manual' });
-    expect(paid.status).toBe(303);
-    expect(creem.payments.at(-1)!.deliveries).toEqual([
-      { type: 'checkout.completed', status: 200 },
-      { type: 'checkout.completed', status: 200 },
-    ]);
-    const back = new URL(paid.headers.get('location')!);
+    const back = await pay(checkout_url);
     expect(back.pathname).toBe(`/app/teams/${team.id}`);
     expect(back.searchParams.get('purchase')).toBe('done');
     const params = Object.fromEntries(back.searchParams);

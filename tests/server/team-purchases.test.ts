@@ -7,6 +7,7 @@ import { SIGNATURE_HEADER } from '../../server/providers/payments/index.ts';
 import { isSandboxProvider, type SandboxProvider } from '../../server/providers/payments/sandbox.ts';
 import { teamCreditsRepository } from '../../server/repositories/team-credits.repository.ts';
 import { applyTeamChange } from '../../server/services/team-credits.service.ts';
+import { payCapturingEvent } from '../helpers/sandbox-pay.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
 /** Issue 49 item 2: team credits bought by the owner through the sandbox's one-time checkout, granted to the team once. */
@@ -109,10 +110,13 @@ describe.each(testDatabases())('team credits purchase (%s)', (database) => {
     expect(order.transactionId).toMatch(/^tran_sbx_/);
     await spend(team.id, 1000);
 
+    // A refund names the payment and its order (Creem's refund object carries both).
     const refund = sandbox.signedEvent('refund.created', {
       id: 'ref_team',
       object: 'refund',
-      transaction: order.transactionId,
+      status: 'succeeded',
+      transaction: { id: order.transactionId, object: 'transaction' },
+      order: { id: order.orderId, object: 'order' },
       mode: 'sandbox',
     });
     expect((await webhook(refund)).status).toBe(200);
@@ -154,13 +158,8 @@ describe.each(testDatabases())('team credits purchase (%s)', (database) => {
     const owner = await ts.signUp();
     const team = (await (await owner.client.post('/api/teams', { name: 'Returned' })).json()) as TeamView;
     const res = await owner.client.post(`/api/teams/${team.id}/credits/checkout`, { pack: 'PACK_500' });
-    const id = new URL(((await res.json()) as { checkout_url: string }).checkout_url).pathname.split('/').pop()!;
-    const checkout = sandbox.readTopUpCheckout(id)!;
     // The signed return address and event the sandbox's Pay makes, delivered here by the test in any order.
-    let event: { body: string; signature: string } | undefined;
-    const captured = { ...sandbox, deliver: async (_url: string, e: { body: string; signature: string }) => void (event = e) };
-    const { createSandboxTopUpsService } = await import('../../server/services/sandbox-top-ups.service.ts');
-    const back = new URL(await createSandboxTopUpsService({ sandbox: captured }).pay(checkout, ''), ts.url);
+    const { back, event } = await payCapturingEvent(sandbox, ts.url, ((await res.json()) as { checkout_url: string }).checkout_url);
     expect(back.pathname).toBe(`/app/teams/${team.id}`);
     const params = Object.fromEntries(back.searchParams);
 
@@ -181,10 +180,10 @@ describe.each(testDatabases())('team credits purchase (%s)', (database) => {
 
     const results = await Promise.all([
       owner.client.post(`/api/teams/${team.id}/credits/return`, params),
-      webhook(event!),
-      webhook(event!),
+      webhook(event),
+      webhook(event),
       owner.client.post(`/api/teams/${team.id}/credits/return`, params),
-      webhook(event!),
+      webhook(event),
     ]);
     for (const r of results) expect(r.status).toBe(200);
     const answers = await Promise.all([results[0], results[3]].map((r) => r.json()));
