@@ -202,6 +202,20 @@ export const TOP_UP_RETURN_FIELDS = [
 ] as const;
 
 /**
+ * The signed return address's fields, when a page was opened by a payer coming back from a pack's checkout (the
+ * credits page for a person's top-up, the team page for a team's); null otherwise.
+ */
+export function topUpReturnOf(params: URLSearchParams): Record<string, string> | null {
+  if (!params.get('signature') || !params.get('order_id')) return null;
+  const fields: Record<string, string> = {};
+  for (const field of TOP_UP_RETURN_FIELDS) {
+    const value = params.get(field);
+    if (value !== null) fields[field] = value;
+  }
+  return fields;
+}
+
+/**
  * POST /api/credits/top-ups/return: the signed return address's fields, as the payer came back with them. Only
  * these are read (and signed over); anything else is dropped before the signature is checked.
  */

@@ -34,6 +34,10 @@ export const TEAM_TEXTS = {
     `This needs ${required} team credits; the team has ${available}. Ask your team lead to buy more.`,
   purchaseUnavailable: 'Credit packs are not on sale here yet.',
   purchaseReason: (credits: number) => `Team credits bought: ${credits.toLocaleString('en-US')}`,
+  purchaseReversed: (how: 'refunded' | 'charged back', credits: number) =>
+    `Team credits ${how}: ${credits.toLocaleString('en-US')} unspent credits removed`,
+  purchaseBadReturn: 'This payment confirmation could not be checked. If you paid, the team’s credits arrive within a minute.',
+  purchaseOtherTeam: 'This payment confirmation belongs to another team.',
 } as const;
 
 /** Why an invite link cannot be used (the welcome page says so and how to get a new one). */

@@ -167,8 +167,9 @@ export const loraTrainings = pgTable(
     index('lora_trainings_files_to_remove_idx')
       .on(t.deletedAt)
       .where(sql`${t.deletedAt} is not null and ${t.filesRemovedAt} is null`),
+    // created_at: a member's newest team training is the first step down the index (the lead's dashboard).
     index('lora_trainings_team_user_idx')
-      .on(t.teamId, t.userId)
+      .on(t.teamId, t.userId, t.createdAt)
       .where(sql`${t.teamId} is not null`),
   ],
 );
@@ -360,8 +361,9 @@ export const photoShoots = pgTable(
     index('photo_shoots_running_idx')
       .on(t.userId)
       .where(sql`${t.status} = 'RUNNING'`),
+    // created_at: a member's newest team shoot is the first step down the index (the lead's dashboard).
     index('photo_shoots_team_user_idx')
-      .on(t.teamId, t.userId)
+      .on(t.teamId, t.userId, t.createdAt)
       .where(sql`${t.teamId} is not null`),
   ],
 );
@@ -587,9 +589,12 @@ export const topUpPurchases = pgTable(
     orderId: text('order_id').notNull(),
     /** The payment a refund or chargeback names; null until the webhook tells it (the return page does not). */
     transactionId: text('transaction_id'),
+    /** Who paid: the account credited, or the owner who bought for `teamId`. */
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** A pack bought for this team (issue 49, migration 0028): granted to the team's ledger, not the payer's. */
+    teamId: uuid('team_id').references((): AnyPgColumn => teams.id, { onDelete: 'cascade' }),
     pack: text('pack').notNull(),
     credits: integer('credits').notNull(),
     createdAt: createdAt(),
@@ -602,6 +607,9 @@ export const topUpPurchases = pgTable(
     check('top_up_purchases_credits_positive', sql`${t.credits} > 0`),
     index('top_up_purchases_user_idx').on(t.userId),
     index('top_up_purchases_transaction_idx').on(t.provider, t.transactionId),
+    index('top_up_purchases_team_idx')
+      .on(t.teamId)
+      .where(sql`${t.teamId} is not null`),
   ],
 );
 

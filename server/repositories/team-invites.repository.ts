@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { teamInvites } from '../db/schema.ts';
 
@@ -43,6 +43,47 @@ export const teamInvitesRepository = {
       .from(teamInvites)
       .where(and(eq(teamInvites.teamId, teamId), isNull(teamInvites.usedAt)))
       .orderBy(desc(teamInvites.createdAt), desc(teamInvites.id));
+  },
+
+  /**
+   * Personal invites still open (not used, revoked or expired): the people the dashboard shows as 'invited',
+   * newest first.
+   */
+  openPersonal(db: Executor, teamId: string) {
+    const t = teamInvites;
+    return db
+      .select({ id: t.id, email: t.email, name: t.name, title: t.title, sentAt: t.sentAt })
+      .from(t)
+      .where(
+        and(
+          eq(t.teamId, teamId),
+          eq(t.kind, 'personal'),
+          isNull(t.usedAt),
+          isNull(t.revokedAt),
+          or(isNull(t.expiresAt), gt(t.expiresAt, sql`now()`)),
+        ),
+      )
+      .orderBy(desc(t.createdAt), desc(t.id));
+  },
+
+  /**
+   * 'Remind' for people invited who never joined: each of these open personal invites (`tokens`: invite id → the
+   * new token's hash) not mailed in the last `hours` gets its new link and expiry, in one statement, so two clicks
+   * or two leads never re-send anyone's invite twice in a day. Answers the invites changed, with their address.
+   */
+  async renewForReminder(tx: Executor, teamId: string, tokens: Map<string, string>, expiresAt: Date, hours: number) {
+    if (tokens.size === 0) return [];
+    const t = teamInvites;
+    const ids = [...tokens.keys()];
+    const hashes = ids.map((id) => tokens.get(id)!);
+    const result = await tx.execute<{ id: string; email: string }>(sql`
+      update ${t} set token_hash = v.hash, expires_at = ${expiresAt.toISOString()}::timestamptz, sent_at = now()
+      from unnest(${`{${ids.join(',')}}`}::uuid[], ${`{${hashes.join(',')}}`}::text[]) as v(id, hash)
+      where ${t.id} = v.id and ${t.teamId} = ${teamId}::uuid and ${t.kind} = 'personal' and ${t.email} is not null
+        and ${t.usedAt} is null and ${t.revokedAt} is null and (${t.expiresAt} is null or ${t.expiresAt} > now())
+        and (${t.sentAt} is null or ${t.sentAt} < now() - make_interval(hours => ${hours}))
+      returning ${t.id} as id, ${t.email} as email`);
+    return (result as unknown as { rows: { id: string; email: string }[] }).rows.map((r) => ({ id: String(r.id), email: r.email }));
   },
 
   /** Addresses with a pending personal invite, lower-cased. */

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { generations, loraTrainings, photoShoots, shootPhotos, teamMembers, teams, users } from '../db/schema.ts';
+import { preparedStatement } from './prepared.ts';
 
 export type TeamRow = typeof teams.$inferSelect;
 export type TeamMemberRow = typeof teamMembers.$inferSelect;
@@ -16,10 +17,42 @@ export interface DashboardRow {
   joinedAt: Date;
   submissionStatus: TeamMemberRow['submissionStatus'];
   submission: string[] | null;
+  /** The images of a submitted or approved pick, in the member's order (empty otherwise). */
+  submissionUrls: string[];
   lastRemindedAt: Date | null;
   training: string | null;
   shoot: string | null;
 }
+
+/**
+ * The lead's dashboard (`oneMember`: only the member `userId`): each member with the status of their newest team
+ * training and team shoot. Each is one step down lora_trainings_team_user_idx / photo_shoots_team_user_idx
+ * (team, person, created_at): the newest row comes first, with nothing to sort, whatever the planner knows of the
+ * tables (migration 0028).
+ */
+function dashboardStatement(oneMember: boolean) {
+  const p = sql.placeholder;
+  return sql`
+    select m.user_id, m.role, m.name, m.title, coalesce(m.email, u.verified_email, u.email) as email, m.joined_at,
+           m.submission_status, m.submission, m.last_reminded_at,
+           (select t.status from ${loraTrainings} t
+             where t.team_id = m.team_id and t.user_id = m.user_id and t.deleted_at is null
+             order by t.created_at desc limit 1) as training,
+           (select s.status from ${photoShoots} s
+             where s.team_id = m.team_id and s.user_id = m.user_id
+             order by s.created_at desc limit 1) as shoot
+    from ${teamMembers} m join ${users} u on u.id = m.user_id
+    where m.team_id = ${p('teamId')}::uuid ${oneMember ? sql`and m.user_id = ${p('userId')}::uuid` : sql``}
+    order by lower(coalesce(m.name, m.email, u.email, '')), m.user_id`;
+}
+const teamDashboardStatement = preparedStatement('likeness_team_dashboard', () => dashboardStatement(false));
+const memberDashboardStatement = preparedStatement('likeness_team_member_dashboard', () => dashboardStatement(true));
+/** The images of the generations `ids` that are ACTIVE (a dashboard's submitted picks), by primary key. */
+const pickImagesStatement = preparedStatement(
+  'likeness_team_pick_images',
+  () => sql`select g.id, g.user_id, g.image_url from ${generations} g
+    where g.id = any(${sql.placeholder('ids')}::uuid[]) and g.status = 'ACTIVE'`,
+);
 
 /** Queries of teams and their members (server/services/teams.service.ts decides what they may do). */
 export const teamsRepository = {
@@ -159,24 +192,16 @@ export const teamsRepository = {
   },
 
   /**
-   * Every member with the status of their newest team training and team shoot: two index lookups per member
-   * (lora_trainings_team_user_idx, photo_shoots_team_user_idx), so the dashboard stays fast for large teams.
+   * Every member (or only `onlyUserId`) with the status of their newest team training and team shoot and the
+   * images of their submitted pick: two prepared statements for the whole team, however large (the images by
+   * the generations' primary key, all at once), instead of statements per member
+   * (docs/decisions/029-team-dashboard-and-team-packs.md).
    */
   async dashboard(db: Executor, teamId: string, onlyUserId?: string): Promise<DashboardRow[]> {
-    const m = teamMembers;
-    const result = await db.execute<Record<string, unknown>>(sql`
-      select m.user_id, m.role, m.name, m.title, coalesce(m.email, u.verified_email, u.email) as email, m.joined_at,
-             m.submission_status, m.submission, m.last_reminded_at,
-             (select t.status from ${loraTrainings} t
-               where t.team_id = m.team_id and t.user_id = m.user_id and t.deleted_at is null
-               order by t.created_at desc limit 1) as training,
-             (select s.status from ${photoShoots} s
-               where s.team_id = m.team_id and s.user_id = m.user_id
-               order by s.created_at desc limit 1) as shoot
-      from ${m} m join ${users} u on u.id = m.user_id
-      where m.team_id = ${teamId}::uuid ${onlyUserId ? sql`and m.user_id = ${onlyUserId}::uuid` : sql``}
-      order by lower(coalesce(m.name, m.email, u.email, '')), m.user_id`);
-    return (result as unknown as { rows: Record<string, unknown>[] }).rows.map((r) => ({
+    const rows = onlyUserId
+      ? await memberDashboardStatement<Record<string, unknown>>(db, { teamId, userId: onlyUserId })
+      : await teamDashboardStatement<Record<string, unknown>>(db, { teamId });
+    const members = rows.map((r) => ({
       userId: String(r.user_id),
       role: r.role as TeamRole,
       name: (r.name as string | null) ?? null,
@@ -188,6 +213,22 @@ export const teamsRepository = {
       lastRemindedAt: r.last_reminded_at ? new Date(r.last_reminded_at as string) : null,
       training: (r.training as string | null) ?? null,
       shoot: (r.shoot as string | null) ?? null,
+    }));
+    const submitted = (m: (typeof members)[number]) => m.submissionStatus === 'submitted' || m.submissionStatus === 'approved';
+    const ids = members.filter(submitted).flatMap((m) => m.submission ?? []);
+    const images = new Map<string, { userId: string; imageUrl: string }>();
+    if (ids.length > 0)
+      for (const g of await pickImagesStatement<{ id: string; user_id: string; image_url: string }>(db, { ids: `{${ids.join(',')}}` }))
+        images.set(g.id, { userId: g.user_id, imageUrl: g.image_url });
+    return members.map((m) => ({
+      ...m,
+      // A pick's own ACTIVE photos only, in the member's order (a deleted one drops out).
+      submissionUrls: submitted(m)
+        ? (m.submission ?? []).flatMap((id) => {
+            const image = images.get(id);
+            return image && image.userId === m.userId ? [image.imageUrl] : [];
+          })
+        : [],
     }));
   },
 

@@ -4,7 +4,10 @@ import { topUpPurchases, users } from '../db/schema.ts';
 
 export type TopUpPurchaseRow = typeof topUpPurchases.$inferSelect;
 
-/** Top-up purchases (server/services/top-ups.service.ts decides what they grant). */
+/**
+ * Credit-pack orders: a person's top-ups and the packs an owner buys for a team (`teamId`; their services,
+ * top-ups.service.ts and team-purchases.service.ts, decide what they grant and take back).
+ */
 export const topUpsRepository = {
   /**
    * Records an order once; a second report of it (a replayed event, the return page after the webhook) only fills
@@ -12,7 +15,15 @@ export const topUpsRepository = {
    */
   async record(
     tx: Executor,
-    row: { provider: string; orderId: string; transactionId: string | null; userId: string; pack: string; credits: number },
+    row: {
+      provider: string;
+      orderId: string;
+      transactionId: string | null;
+      userId: string;
+      teamId?: string;
+      pack: string;
+      credits: number;
+    },
   ): Promise<TopUpPurchaseRow> {
     await tx
       .insert(topUpPurchases)
@@ -29,7 +40,7 @@ export const topUpsRepository = {
     return stored;
   },
 
-  /** The purchase a refund or chargeback names (its transaction, or its order), locked; undefined when none. */
+  /** The order a refund or chargeback names (its transaction, or its order), locked; undefined when none. */
   async findForReversal(tx: Executor, provider: string, ids: { transactionId?: string; orderId?: string }) {
     const conditions = [
       ids.transactionId ? eq(topUpPurchases.transactionId, ids.transactionId) : undefined,

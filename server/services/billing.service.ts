@@ -33,7 +33,7 @@ export function createBillingService(deps: {
   /** One-off credit packs: their checkouts, refunds and chargebacks (issue 50). */
   topUps?: Pick<TopUpsService, 'applyCheckout' | 'applyReversal' | 'userOfPayment'>;
   /** Packs bought for a team (issue 49). */
-  teamPurchases?: Pick<TeamPurchasesService, 'applyCheckout'>;
+  teamPurchases?: Pick<TeamPurchasesService, 'applyCheckout' | 'applyReversal'>;
 }) {
   const { db, payments, logger } = deps;
   const provider = payments.name;

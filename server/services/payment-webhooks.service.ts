@@ -61,8 +61,8 @@ export function createPaymentWebhooks(deps: {
   logger: Logger;
   /** One-off credit packs: their checkouts, refunds and chargebacks (issue 50). */
   topUps?: Pick<TopUpsService, 'applyCheckout' | 'applyReversal' | 'userOfPayment'>;
-  /** Packs bought for a team (issue 49): granted to the team's ledger. */
-  teamPurchases?: Pick<TeamPurchasesService, 'applyCheckout'>;
+  /** Packs bought for a team (issue 49): granted to the team's ledger, taken back from it on a refund or chargeback. */
+  teamPurchases?: Pick<TeamPurchasesService, 'applyCheckout' | 'applyReversal'>;
 }) {
   const { db, payments, logger } = deps;
   const provider = payments.name;
@@ -232,8 +232,12 @@ export function createPaymentWebhooks(deps: {
   }
 
   async function apply(tx: Executor, userId: string, event: PaymentEvent): Promise<void> {
-    // A pack bought for a team is the team's; a credit pack's purchase, refund or chargeback the top-ups service's.
-    if (await deps.teamPurchases?.applyCheckout(tx, userId, event)) return;
+    // A pack bought for a team, and its refund or chargeback, is the team's; a person's credit pack the top-ups service's.
+    if (
+      deps.teamPurchases &&
+      ((await deps.teamPurchases.applyCheckout(tx, userId, event)) || (await deps.teamPurchases.applyReversal(tx, event)))
+    )
+      return;
     if (deps.topUps && ((await deps.topUps.applyCheckout(tx, userId, event)) || (await deps.topUps.applyReversal(tx, userId, event))))
       return;
     switch (event.type) {

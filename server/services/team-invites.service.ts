@@ -23,9 +23,9 @@ import { usersRepository } from '../repositories/users.repository.ts';
 import { enqueueTeamMail } from './mail.service.ts';
 import { requireMembership } from './team-access.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const newToken = () => randomBytes(24).toString('base64url');
+export const newToken = () => randomBytes(24).toString('base64url');
 /** Only a token's hash is looked up (and, for personal invites, kept): a leaked table holds no usable link. */
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const noSuchInvite = () => notFound('There is no such invite.');

@@ -1,4 +1,5 @@
 import {
+  INVITE_DAYS,
   memberStatus,
   NOT_DONE,
   REMIND_HOURS,
@@ -26,6 +27,7 @@ import { enqueueTeamMail } from './mail.service.ts';
 import { refundWork } from './team-credits.service.ts';
 import { finishTrainingIn } from './trainings.service.ts';
 import { isUuid, ownerOnly, requireMembership, teamPackId } from './team-access.ts';
+import { DAY_MS, newToken, tokenHash } from './team-invites.service.ts';
 
 const noSuchMember = () => notFound('That person is not in this team.');
 export const REMOVED_FROM_TEAM = 'Cancelled: you were removed from the team. The team’s credits have been refunded.';
@@ -170,10 +172,8 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
     async members(userId: string, teamId: string, filter?: { status?: string }): Promise<TeamMemberView[]> {
       await requireMembership(db, userId, teamId, 'lead');
       const rows = await repo.dashboard(db, teamId);
-      const urls = new Map<string, string[]>();
-      for (const p of await repo.submittedPhotos(db, teamId)) urls.set(p.userId, [...(urls.get(p.userId) ?? []), p.imageUrl]);
       const views = rows.map((r): TeamMemberView => ({
-        submission_urls: urls.get(r.userId) ?? [],
+        submission_urls: r.submissionUrls,
         user_id: r.userId,
         role: r.role,
         name: r.name,
@@ -184,20 +184,18 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
         last_reminded_at: r.lastRemindedAt?.toISOString() ?? null,
       }));
       // People invited by a personal link who have not joined yet: 'invited' (re-send or revoke them from the invites).
-      const now = new Date();
-      for (const i of await teamInvitesRepository.list(db, teamId))
-        if (i.kind === 'personal' && !i.revokedAt && (!i.expiresAt || i.expiresAt > now))
-          views.push({
-            user_id: `invite:${i.id}`,
-            role: 'member',
-            name: i.name,
-            title: i.title,
-            email: i.email,
-            status: 'invited',
-            submission: [],
-            submission_urls: [],
-            last_reminded_at: null,
-          });
+      for (const i of await teamInvitesRepository.openPersonal(db, teamId))
+        views.push({
+          user_id: `invite:${i.id}`,
+          role: 'member',
+          name: i.name,
+          title: i.title,
+          email: i.email,
+          status: 'invited',
+          submission: [],
+          submission_urls: [],
+          last_reminded_at: null,
+        });
       return filter?.status ? views.filter((v) => v.status === filter.status) : views;
     },
 
@@ -223,11 +221,16 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
       };
     },
 
-    /** 'Remind': mails every member not done who was not reminded in the last 24 hours; answers how many. */
+    /**
+     * 'Remind': mails every member not done, and re-sends their invite to everyone invited who never joined (a new
+     * link for another 7 days, as 'Re-send' does: only the token's hash is kept) — each person at most once in
+     * REMIND_HOURS (a member by their last reminder, an invite by when it was last mailed). Answers how many.
+     */
     async remind(userId: string, teamId: string): Promise<{ reminded: number }> {
       await requireMembership(db, userId, teamId, 'lead');
       const team = (await repo.findTeam(db, teamId))!;
       const due = (await repo.dashboard(db, teamId)).filter((r) => NOT_DONE.includes(memberStatus(r)) && r.userId !== userId && r.email);
+      const invited = await teamInvitesRepository.openPersonal(db, teamId);
       const reminded = await db.transaction(async (tx) => {
         const marked = new Set(
           await repo.markReminded(
@@ -240,7 +243,17 @@ export function createTeamsService(deps: { db: Db; events: EventBus; credits: Cr
         for (const r of due.filter((d) => marked.has(d.userId))) {
           await enqueueTeamMail(tx, r.email!, 'team-reminder', { teamId, team: team.name, dueDate: team.dueDate }, { userId: r.userId });
         }
-        return marked.size;
+        const tokens = new Map(invited.filter((i) => i.email).map((i) => [i.id, newToken()]));
+        const renewed = await teamInvitesRepository.renewForReminder(
+          tx,
+          teamId,
+          new Map([...tokens].map(([id, token]) => [id, tokenHash(token)])),
+          new Date(Date.now() + INVITE_DAYS * DAY_MS),
+          REMIND_HOURS,
+        );
+        for (const i of renewed)
+          await enqueueTeamMail(tx, i.email, 'team-invite', { token: tokens.get(i.id)!, team: team.name, dueDate: team.dueDate });
+        return marked.size + renewed.length;
       });
       return { reminded };
     },

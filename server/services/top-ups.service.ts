@@ -38,8 +38,8 @@ export function createTopUpsService(deps: { db: Db; credits: CreditsService; pay
   async function credit(tx: Executor, order: { userId: string; orderId: string; transactionId: string | null; pack: TopUpPackId }) {
     const pack = topUpPackById(order.pack);
     const row = await repo.record(tx, { provider, ...order, pack: pack.id, credits: pack.credits });
-    if (row.userId !== order.userId) {
-      logger.error({ orderId: order.orderId }, 'a top-up order reported for two accounts; credited to the first only');
+    if (row.userId !== order.userId || row.teamId) {
+      logger.error({ orderId: order.orderId }, 'a top-up order reported for two accounts or a team; credited to the first only');
       return { applied: false };
     }
     return deps.credits.applyIn(tx, {
@@ -95,7 +95,7 @@ export function createTopUpsService(deps: { db: Db; credits: CreditsService; pay
       return { credited: result.applied, credits: topUpPackById(pack).credits, balance: await deps.credits.balance(user.id) };
     },
 
-    /** The account a refunded or disputed top-up belongs to (billing resolves an event's user with it). */
+    /** Who paid for a refunded or disputed pack, a person's or a team's (billing resolves an event's user with it). */
     async userOfPayment(tx: Executor, event: PaymentEvent): Promise<string | undefined> {
       const object = isObj(event.payload.object) ? event.payload.object : undefined;
       const row = await repo.findForReversal(tx, provider, { transactionId: event.transactionId, orderId: idOf(object?.order) });
@@ -110,7 +110,8 @@ export function createTopUpsService(deps: { db: Db; credits: CreditsService; pay
       if (event.type !== 'refund.created' && event.type !== 'dispute.created') return false;
       const object = isObj(event.payload.object) ? event.payload.object : undefined;
       const row = await repo.findForReversal(tx, provider, { transactionId: event.transactionId, orderId: idOf(object?.order) });
-      if (!row || row.userId !== userId) return false;
+      // A team's order (team-purchases.service.ts) is taken back from the team's balance, never the payer's.
+      if (!row || row.userId !== userId || row.teamId) return false;
       if (row.reversedAt) return true;
       const amount = Math.min(row.credits, await repo.lockedBalance(tx, userId));
       if (amount > 0) {

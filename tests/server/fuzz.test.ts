@@ -300,6 +300,13 @@ describe('fuzzing every endpoint with hostile input', () => {
     },
     // Team credits for a team the fuzzer is not in, with a pack that does not exist (issue 49).
     { method: 'POST', path: `/api/teams/${randomUUID()}/credits/checkout`, body: () => ({ pack: 'no-such-pack' }), fields: ['pack'] },
+    // The signed return of a team pack's checkout, for a team the fuzzer is not in (issue 49): nothing is granted.
+    {
+      method: 'POST',
+      path: `/api/teams/${randomUUID()}/credits/return`,
+      body: () => ({ order_id: 'ord_x', product_id: 'prod_x', signature: '0'.repeat(64) }),
+      fields: ['order_id', 'product_id', 'signature', 'request_id'],
+    },
     // A pack that does not exist. (The return address's and the promo code's answers are the person's own texts:
     // they are probed with malformed bodies below.)
     { method: 'POST', path: '/api/credits/top-ups', body: () => ({ pack: 'no-such-pack' }), fields: ['pack'] },

@@ -180,6 +180,58 @@ describe.each(testDatabases())('teams (%s)', (database) => {
     expect(members.items.map((m) => m.user_id).sort()).toEqual([owner.userId, a.userId, c.userId].sort());
   }, 120_000);
 
+  it('Remind re-sends the invite of people invited who never joined, with a new link, at most once a day per person', async () => {
+    const owner = await ts.signUp();
+    const team = await newTeam(owner, 'Nudge Ltd');
+    const [fresh, stale, withdrawn, joined] = ['fresh', 'stale', 'withdrawn', 'joined'].map(
+      (w) => `${w}-${randomUUID().slice(0, 6)}@nudge.test`,
+    );
+    const joiner = await ts.signUp({ email: joined });
+    await json(
+      await owner.client.post(`/api/teams/${team.id}/invites`, { text: [fresh, stale, withdrawn, joined].join('\n'), send: true }),
+    );
+    const firstLink = tokenOf(await ts.mailedLink(stale, '/join/'));
+    await json(await joiner.client.post(`/api/team-invites/${tokenOf(await ts.mailedLink(joined, '/join/'))}/accept`));
+    const invites = await ts.rt.db.select().from(teamInvites).where(eq(teamInvites.teamId, team.id));
+    const idOf = (email: string) => invites.find((i) => i.email === email)!.id;
+    await json(await owner.client.post(`/api/teams/${team.id}/invites/${idOf(withdrawn)}/revoke`));
+    // Mailed more than a day ago: the stale and the withdrawn invites. The fresh one was mailed just now.
+    await ts.rt.db
+      .update(teamInvites)
+      .set({ sentAt: sql`now() - interval '25 hours'` })
+      .where(eq(teamInvites.teamId, team.id));
+    await ts.rt.db
+      .update(teamInvites)
+      .set({ sentAt: new Date() })
+      .where(eq(teamInvites.id, idOf(fresh)));
+    const invitesTo = async (email: string) =>
+      (await ts.rt.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'team-invite'))).filter((m) => m.toAddress === email).length;
+    const before = { fresh: await invitesTo(fresh), withdrawn: await invitesTo(withdrawn), joined: await invitesTo(joined) };
+
+    // The joined member (nothing done yet) is reminded, and the stale invite re-sent; twice in a row, or by two
+    // clicks at once, nobody more.
+    const clicks = await Promise.all([1, 2].map(() => owner.client.post(`/api/teams/${team.id}/remind`)));
+    const counts = await Promise.all(clicks.map((r) => json<{ reminded: number }>(r)));
+    expect(counts.map((c) => c.reminded).sort()).toEqual([0, 2]);
+    expect(await json(await owner.client.post(`/api/teams/${team.id}/remind`))).toEqual({ reminded: 0 });
+    expect(await invitesTo(stale)).toBe(2);
+    expect({ fresh: await invitesTo(fresh), withdrawn: await invitesTo(withdrawn), joined: await invitesTo(joined) }).toEqual(before);
+
+    // The re-sent mail carries a new link that works for another 7 days; the first one no longer does.
+    const newLink = await waitFor('the re-sent invite', async () => {
+      const t = tokenOf(await ts.mailedLink(stale, '/join/'));
+      return t !== firstLink && t;
+    });
+    const [renewed] = await ts.rt.db
+      .select()
+      .from(teamInvites)
+      .where(eq(teamInvites.id, idOf(stale)));
+    expect(renewed.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 6.9 * 24 * 3600 * 1000);
+    const late = await ts.signUp({ email: stale });
+    expect((await late.client.post(`/api/team-invites/${firstLink}/accept`)).status).toBe(404);
+    expect(await json(await late.client.post(`/api/team-invites/${newLink}/accept`))).toEqual({ team_id: team.id });
+  }, 120_000);
+
   it('the team ledger stays exact under 20 parallel spends, and a refund happens once', async () => {
     const owner = await ts.signUp();
     const team = await newTeam(owner);

@@ -5,6 +5,7 @@ import { TOP_UP_PACKS } from '@common/plans.ts';
 import { topUpPurchases } from '../../server/db/schema.ts';
 import { SIGNATURE_HEADER } from '../../server/providers/payments/index.ts';
 import { isSandboxProvider, type SandboxProvider } from '../../server/providers/payments/sandbox.ts';
+import { payCapturingEvent } from '../helpers/sandbox-pay.ts';
 import { startTestServer, testDatabases, type TestClient, type TestServer } from '../helpers/server.ts';
 
 /** Issue 50 item 2: one-off credit packs through the sandbox's one-time checkout, credited exactly once. */
@@ -67,21 +68,16 @@ describe.each(testDatabases())('top-ups (%s)', (database) => {
   it('credits once when the return page comes first and the webhook and its replays arrive together', async () => {
     const { client, userId } = await ts.signUp();
     const res = await client.post('/api/credits/top-ups', { pack: 'PACK_500' });
-    const id = new URL(((await res.json()) as { checkout_url: string }).checkout_url).pathname.split('/').pop()!;
-    const checkout = sandbox.readTopUpCheckout(id)!;
     // The signed return address and event the sandbox's Pay makes, delivered here by the test in any order.
-    let event: { body: string; signature: string } | undefined;
-    const captured = { ...sandbox, deliver: async (_url: string, e: { body: string; signature: string }) => void (event = e) };
-    const { createSandboxTopUpsService } = await import('../../server/services/sandbox-top-ups.service.ts');
-    const back = new URL(await createSandboxTopUpsService({ sandbox: captured }).pay(checkout, ''), ts.url);
+    const { back, event } = await payCapturingEvent(sandbox, ts.url, ((await res.json()) as { checkout_url: string }).checkout_url);
     const params = Object.fromEntries(back.searchParams);
 
     const results = await Promise.all([
       client.post('/api/credits/top-ups/return', params),
-      webhook(event!),
-      webhook(event!),
+      webhook(event),
+      webhook(event),
       client.post('/api/credits/top-ups/return', params),
-      webhook(event!),
+      webhook(event),
     ]);
     for (const r of results) expect(r.status).toBe(200);
     expect(await balance(userId)).toBe(500);

@@ -163,9 +163,10 @@ export function createSandboxProvider(opts: { webhookSecret: string; publicUrl?:
 
     signedReturnUrl(successUrl, params) {
       const url = new URL(successUrl, 'http://placeholder');
-      const all = { ...Object.fromEntries(url.searchParams), ...params };
       for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-      url.searchParams.set('signature', signReturnParams(all, returnKey));
+      // Over the order's own fields only, as Creem signs its redirect: the success address's own query (the team
+      // page's `purchase=done`) is the product's, and the return endpoints read only the signed fields.
+      url.searchParams.set('signature', signReturnParams(params, returnKey));
       return /^https?:/.test(successUrl) ? url.toString() : `${url.pathname}${url.search}`;
     },
 

@@ -84,6 +84,9 @@ export const acceptInvite = (api: ApiPort, token: string) =>
 /** 'Buy team credits' (owner): the checkout address of a credit pack for the team. */
 export const buyTeamCredits = (api: ApiPort, id: string, pack: TopUpPackId) =>
   api.request<{ checkout_url: string }>(`${t(id)}/credits/checkout`, { method: 'POST', body: { pack } }).then((r) => r.checkout_url);
+/** The owner back from a team pack's checkout: grants the order now unless its webhook already has (once in all). */
+export const confirmTeamPurchase = (api: ApiPort, id: string, fields: Record<string, string>) =>
+  api.request<{ credited: boolean; credits: number; balance: number }>(`${t(id)}/credits/return`, { method: 'POST', body: fields });
 export const teamArchivePath = (id: string) => `${t(id)}/archive`;
 
 /** Words of a member's status on the dashboard. */

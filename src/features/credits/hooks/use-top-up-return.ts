@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { useConfirmTopUp } from '../api';
-import { topUpReturnOf } from '../lib/format';
+import { topUpReturnOf } from '@common/credits';
 
 /**
  * A payer back from a pack's checkout lands here with a signed address: it is confirmed once (the server credits

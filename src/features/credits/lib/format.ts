@@ -1,4 +1,4 @@
-import { TOP_UP_RETURN_FIELDS, type SpendEntry } from '@common/credits';
+import type { SpendEntry } from '@common/credits';
 
 const number = new Intl.NumberFormat('en-US');
 const signed = new Intl.NumberFormat('en-US', { signDisplay: 'exceptZero' });
@@ -15,17 +15,6 @@ const dayLong = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric
 const dayShort = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 export const formatDay = (day: string) => dayLong.format(new Date(`${day}T00:00:00Z`));
 export const formatDayShort = (day: string) => dayShort.format(new Date(`${day}T00:00:00Z`));
-
-/** The signed return address's fields, when the page was opened by a payer coming back from a top-up checkout. */
-export function topUpReturnOf(params: URLSearchParams): Record<string, string> | null {
-  if (!params.get('signature') || !params.get('order_id')) return null;
-  const fields: Record<string, string> = {};
-  for (const field of TOP_UP_RETURN_FIELDS) {
-    const value = params.get(field);
-    if (value !== null) fields[field] = value;
-  }
-  return fields;
-}
 
 const ACTION_WORDS: Record<SpendEntry, string> = {
   generation: 'image',

@@ -6,16 +6,19 @@ import { errorMessage } from '@/backend/api-error';
 import { useBackend } from '@/backend/backend-context';
 import { Button } from '@/components/ui/button';
 import { buyTeamCredits } from '../api';
+import { useTeamPurchaseReturn } from '../hooks/use-team-purchase-return';
 
 /**
  * 'Buy team credits' (owner, issue 49 item 2): a credit pack through the usual one-time checkout (the sandbox
- * locally, Creem when configured); the webhook grants it to the team's balance, which updates live here.
+ * locally, Creem when configured); the webhook, or the signed return address the owner comes back with, grants it
+ * to the team's balance once, which updates live here.
  */
 export function TeamCredits({ teamId, credits }: { teamId: string; credits: number }) {
   const { api } = useBackend();
   const [busy, setBusy] = useState<TopUpPackId | null>(null);
   const [error, setError] = useState<string | null>(null);
   const back = useSearchParams()[0].get('purchase') === 'done';
+  useTeamPurchaseReturn(teamId);
 
   const buy = async (pack: TopUpPackId) => {
     setBusy(pack);
