@@ -233,13 +233,9 @@ export function createPaymentWebhooks(deps: {
 
   async function apply(tx: Executor, userId: string, event: PaymentEvent): Promise<void> {
     // A pack bought for a team, and its refund or chargeback, is the team's; a person's credit pack the top-ups service's.
-    if (
-      deps.teamPurchases &&
-      ((await deps.teamPurchases.applyCheckout(tx, userId, event)) || (await deps.teamPurchases.applyReversal(tx, event)))
-    )
-      return;
-    if (deps.topUps && ((await deps.topUps.applyCheckout(tx, userId, event)) || (await deps.topUps.applyReversal(tx, userId, event))))
-      return;
+    const { teamPurchases: team, topUps } = deps;
+    if (team && ((await team.applyCheckout(tx, userId, event)) || (await team.applyReversal(tx, event)))) return;
+    if (topUps && ((await topUps.applyCheckout(tx, userId, event)) || (await topUps.applyReversal(tx, userId, event)))) return;
     switch (event.type) {
       case 'checkout.completed':
       case 'subscription.paid': {
