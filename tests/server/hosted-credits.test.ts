@@ -5,50 +5,13 @@
  * links included, with lines that share a timestamp to the microsecond; nobody reads another person's lines.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeHistoryCursor, type HistoryPage, type LedgerEntry, type LedgerLine } from '@common/credits';
-import { openSupabaseSession } from '@/backend/hosted/supabase-session';
-import { openDatabase, type Database } from '../../server/db/index.ts';
-import { createLogger } from '../../server/logger.ts';
 import { createCreditsHistoryService } from '../../server/services/credits-history.service.ts';
-import { startSupabaseFakes, type SupabaseFakes } from '../fakes/supabase-stack.ts';
-import { createClerkTestKeys, type ClerkTestKeys } from '../helpers/clerk.ts';
-import { createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
-import { sessionUser } from '../support/fake-backend.ts';
+import { useHostedStack } from '../helpers/hosted-stack.ts';
 
 describe('credits history in hosted mode (postgres + RLS, PostgREST fake)', () => {
-  let db: SupabaseTestDatabase;
-  let clerk: ClerkTestKeys;
-  let fakes: SupabaseFakes;
-  let server: Database;
-  const sessions: { close(): void }[] = [];
-
-  beforeAll(async () => {
-    db = await createSupabaseDatabase();
-    clerk = createClerkTestKeys();
-    fakes = await startSupabaseFakes({ databaseUrl: db.url, jwtKey: clerk.publicKeyPem });
-    // The server's own connection to the same database (as the tables' owner), as in production.
-    server = await openDatabase({ databaseUrl: db.url, dataDir: '/nonexistent', logger: createLogger('silent') });
-  }, 60_000);
-  afterAll(async () => {
-    for (const s of sessions) s.close();
-    await server?.close();
-    await fakes?.stop();
-    await db?.drop();
-  });
-
-  async function signedIn() {
-    const clerkId = `user_credits_${randomUUID().slice(0, 8)}`;
-    const session = openSupabaseSession(
-      { publishableKey: 'pk_test_x', supabaseUrl: fakes.url, supabaseAnonKey: fakes.anonKey, apiUrl: '' },
-      () => clerk.mint({ sub: clerkId }),
-    );
-    sessions.push(session);
-    const me = await session.data.syncUser(
-      sessionUser({ id: clerkId, fullName: 'Credits', primaryEmailAddress: { emailAddress: `${clerkId}@example.com` } }),
-    );
-    return { me, session };
-  }
+  const stack = useHostedStack('Credits');
 
   /** Every page, first to last, as `read` answers them: the lines of each page and how many pages there were. */
   async function allPages(read: (cursor: string | null) => Promise<HistoryPage>): Promise<LedgerLine[][]> {
@@ -63,8 +26,8 @@ describe('credits history in hosted mode (postgres + RLS, PostgREST fake)', () =
   }
 
   it('pages the same lines and links as the server, of all kinds or one, and shows nobody else’s', async () => {
-    const { me, session } = await signedIn();
-    const q = (text: string, values: unknown[]) => db.owner.query(text, values);
+    const { me, session } = await stack.signedIn();
+    const q = (text: string, values: unknown[]) => stack.db.owner.query(text, values);
     // What lines link to: an image made by a paid job, a job that made none, a shoot's photo, a character.
     const {
       rows: [image],
@@ -124,16 +87,16 @@ describe('credits history in hosted mode (postgres + RLS, PostgREST fake)', () =
       );
     }
 
-    const service = createCreditsHistoryService({ db: server.db });
+    const service = createCreditsHistoryService({ db: stack.server.db });
     for (const kind of [undefined, 'refund', 'generation', 'promo'] as (LedgerEntry | undefined)[]) {
-      const before = fakes.rest.requests.length;
+      const before = stack.fakes.rest.requests.length;
       const hosted = await allPages((cursor) => session.data.creditHistory({ kind, cursor }));
       const onServer = await allPages((cursor) => service.page(me.id, { kind, cursor: cursor ? decodeHistoryCursor(cursor)! : undefined }));
       expect(hosted, `kind ${kind ?? 'all'}`).toEqual(onServer);
       expect(hosted.flat().length).toBeGreaterThan(0);
       if (!kind) expect(hosted.map((p) => p.length)).toEqual([50, 50, 30]);
       // Read through supabase-js from the view, never from our server.
-      const asked = fakes.rest.requests.slice(before);
+      const asked = stack.fakes.rest.requests.slice(before);
       expect(asked.length).toBe(hosted.length);
       expect(asked.every((r) => r.path.startsWith('/credit_history?') && r.role === 'authenticated' && r.status === 200)).toBe(true);
     }
@@ -151,7 +114,7 @@ describe('credits history in hosted mode (postgres + RLS, PostgREST fake)', () =
     expect(JSON.stringify(all)).not.toContain('SECRET:');
 
     // Someone else, signed in, lists none of these.
-    const other = await signedIn();
+    const other = await stack.signedIn();
     expect((await other.session.data.creditHistory({ cursor: null })).lines).toEqual([]);
   }, 120_000);
 });

@@ -8,59 +8,23 @@
  *   none missing.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPLORE_VOCABULARY, LISTS } from '@common/library';
 import { LIMITS } from '@common/product';
-import { openSupabaseSession } from '@/backend/hosted/supabase-session';
-import { openDatabase, type Database } from '../../server/db/index.ts';
-import { createLogger } from '../../server/logger.ts';
 import { exploreRepository } from '../../server/repositories/explore.repository.ts';
 import { libraryRepository } from '../../server/repositories/library.repository.ts';
-import { startSupabaseFakes, type SupabaseFakes } from '../fakes/supabase-stack.ts';
-import { createClerkTestKeys, type ClerkTestKeys } from '../helpers/clerk.ts';
-import { ANON, createSupabaseDatabase, type SupabaseTestDatabase } from '../helpers/supabase-db.ts';
-import { sessionUser } from '../support/fake-backend.ts';
+import { ANON } from '../helpers/supabase-db.ts';
 
 const EXPLORE_ROWS = 100_000;
 const sorted = (values: readonly string[]) => [...values].sort();
+import { useHostedStack } from '../helpers/hosted-stack.ts';
 
 describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake)', () => {
-  let db: SupabaseTestDatabase;
-  let clerk: ClerkTestKeys;
-  let fakes: SupabaseFakes;
-  let server: Database;
-  const sessions: { close(): void }[] = [];
-
-  beforeAll(async () => {
-    db = await createSupabaseDatabase();
-    clerk = createClerkTestKeys();
-    fakes = await startSupabaseFakes({ databaseUrl: db.url, jwtKey: clerk.publicKeyPem });
-    // The server's own connection to the same database (as the tables' owner), as in production.
-    server = await openDatabase({ databaseUrl: db.url, dataDir: '/nonexistent', logger: createLogger('silent') });
-  }, 60_000);
-  afterAll(async () => {
-    for (const s of sessions) s.close();
-    await server?.close();
-    await fakes?.stop();
-    await db?.drop();
-  });
-
-  async function signedIn() {
-    const clerkId = `user_lists_${randomUUID().slice(0, 8)}`;
-    const session = openSupabaseSession(
-      { publishableKey: 'pk_test_x', supabaseUrl: fakes.url, supabaseAnonKey: fakes.anonKey, apiUrl: '' },
-      () => clerk.mint({ sub: clerkId }),
-    );
-    sessions.push(session);
-    const me = await session.data.syncUser(
-      sessionUser({ id: clerkId, fullName: 'Lists', primaryEmailAddress: { emailAddress: `${clerkId}@example.com` } }),
-    );
-    return { me, session };
-  }
+  const stack = useHostedStack('Lists');
 
   describe('Explore filter options from the database, at 100,000 rows', () => {
     beforeAll(async () => {
-      await db.owner.query('delete from explore_gallery');
+      await stack.db.owner.query('delete from explore_gallery');
       // Every value of the vocabulary but the rarest ones, cycling; then one row each for values that appear
       // only once, far past the first 1,000 rows a read returns.
       const common = {
@@ -69,7 +33,7 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
         ethnicity: EXPLORE_VOCABULARY.ethnicity.slice(0, 6),
         style: EXPLORE_VOCABULARY.style.slice(0, 6),
       };
-      await db.owner.query(
+      await stack.db.owner.query(
         `insert into explore_gallery (image_url, prompt, width, height, gender, hair_color, ethnicity, style, created_at)
          select '/media/explore/' || i || '.jpeg', 'prompt ' || i, 512, 512,
                 ($1::text[])[1 + i % cardinality($1::text[])], ($2::text[])[1 + i % cardinality($2::text[])],
@@ -78,17 +42,17 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
            from generate_series(1, $5::int - 1) i`,
         [common.gender, common.hair_color, common.ethnicity, common.style, EXPLORE_ROWS],
       );
-      await db.owner.query(
+      await stack.db.owner.query(
         `insert into explore_gallery (image_url, prompt, width, height, gender, hair_color, ethnicity, style, created_at)
          values ('/media/explore/rare.jpeg', 'rare', 512, 512, 'other', 'other', 'mixed', 'street', now() - interval '1 year')`,
       );
-      await db.owner.query('analyze explore_gallery');
+      await stack.db.owner.query('analyze explore_gallery');
     }, 120_000);
 
     it('are complete for visitors and signed-in people, in one read of one row', async () => {
-      expect((await db.owner.query('select count(*)::int as n from explore_gallery')).rows[0].n).toBe(EXPLORE_ROWS);
-      const { session } = await signedIn();
-      const before = fakes.rest.requests.length;
+      expect((await stack.db.owner.query('select count(*)::int as n from explore_gallery')).rows[0].n).toBe(EXPLORE_ROWS);
+      const { session } = await stack.signedIn();
+      const before = stack.fakes.rest.requests.length;
       const options = await session.data.exploreFilterOptions();
       expect(options).toEqual({
         gender: sorted(EXPLORE_VOCABULARY.gender),
@@ -96,19 +60,21 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
         ethnicity: sorted(EXPLORE_VOCABULARY.ethnicity),
         style: sorted(EXPLORE_VOCABULARY.style),
       });
-      const asked = fakes.rest.requests.slice(before);
+      const asked = stack.fakes.rest.requests.slice(before);
       expect(asked.map((r) => `${r.method} ${decodeURIComponent(r.path)} ${r.status}`)).toEqual([
         'GET /explore_filter_options?select=gender,hair_color,ethnicity,style 200',
       ]);
       // Visitors (anon) read the same lists.
-      expect((await db.asClaims(ANON, 'select gender, hair_color, ethnicity, style from explore_filter_options')).rows).toEqual([options]);
+      expect((await stack.db.asClaims(ANON, 'select gender, hair_color, ethnicity, style from explore_filter_options')).rows).toEqual([
+        options,
+      ]);
       // The server's Explore reads the same view.
-      expect(await exploreRepository.filterOptions(server.db)).toEqual(options);
+      expect(await exploreRepository.filterOptions(stack.server.db)).toEqual(options);
     });
 
     it('would be incomplete read from the table: Supabase returns 1,000 rows of 100,000 (what the adapter used to do)', async () => {
-      const res = await fetch(`${fakes.url}/rest/v1/explore_gallery?select=gender,hair_color,ethnicity,style`, {
-        headers: { apikey: fakes.anonKey, authorization: `Bearer ${await clerk.mint({ sub: 'user_reader' })}` },
+      const res = await fetch(`${stack.fakes.url}/rest/v1/explore_gallery?select=gender,hair_color,ethnicity,style`, {
+        headers: { apikey: stack.fakes.anonKey, authorization: `Bearer ${await stack.clerk.mint({ sub: 'user_reader' })}` },
       });
       const rows = (await res.json()) as { gender: string }[];
       expect(rows).toHaveLength(1000);
@@ -118,7 +84,7 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
     it('answers in under 20 ms at 100,000 rows (Postgres execution time, median of 7, as the anon role)', async () => {
       const times: number[] = [];
       for (let i = 0; i < 7; i++) {
-        const plan = await db.withClaims(
+        const plan = await stack.db.withClaims(
           ANON,
           (client) => client.query('explain (analyze, format json) select * from explore_filter_options'),
           { readOnly: true },
@@ -137,7 +103,7 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
     beforeAll(async () => {
       // The order must come from the queries, not from whichever index a plan happens to walk (the list
       // indexes end with id too): without them Postgres sorts, and ties come in whatever order it holds them.
-      await db.owner.query(
+      await stack.db.owner.query(
         'drop index generations_user_active_created_idx, generations_user_favorite_created_idx, explore_gallery_order_idx',
       );
     });
@@ -161,7 +127,7 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
       Array.from({ length: Math.ceil(ids.length / LIMITS.pageSize) }, (_, i) => ids.slice(i * LIMITS.pageSize, (i + 1) * LIMITS.pageSize));
 
     it('My Generations and Favorites: the server’s repository and the hosted adapter give the same pages', async () => {
-      const { me, session } = await signedIn();
+      const { me, session } = await stack.signedIn();
       // 95 generations in 10 timestamps (so every page boundary falls inside a group), inserted in random
       // order so that neither insertion nor physical order matches the id order.
       const verdicts = ['strong', 'weak', 'no_face', null] as const;
@@ -173,7 +139,7 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
       }));
       rows.sort(() => Math.random() - 0.5);
       for (const r of rows) {
-        await db.owner.query(
+        await stack.db.owner.query(
           `insert into generations (id, user_id, prompt, width, height, image_url, is_favorite, likeness_verdict, likeness, created_at) values ($1, $2, 'p', 512, 512, $3, $4, $6, $7, timestamptz '2026-11-01T00:00:00Z' - make_interval(mins => $5))`,
           [r.id, me.id, `/media/generations/${me.id}/${r.id}.jpeg`, r.favorite, r.group, r.verdict, r.verdict ? 50 : null],
         );
@@ -184,7 +150,7 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
         [true, false],
         [false, true],
       ] as const) {
-        const { rows: stored } = await db.owner.query(
+        const { rows: stored } = await stack.db.owner.query(
           `select id, created_at from generations where user_id = $1 and status = 'ACTIVE' ${favorites ? 'and is_favorite' : ''} ${weak ? `and likeness_verdict in ('weak', 'no_face')` : ''}`,
           [me.id],
         );
@@ -194,20 +160,20 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
           async (page) => (await session.data.generationsPage({ page, favorites, weakLikeness: weak })).items,
         );
         const onServer = await pages(stored.length, async (page) =>
-          (await libraryRepository.listPage(server.db, me.id, favorites, page, weak, null)).map((r) => r.generation),
+          (await libraryRepository.listPage(stack.server.db, me.id, favorites, page, weak, null)).map((r) => r.generation),
         );
         const what = favorites ? 'favorites' : weak ? 'weak likeness' : 'my generations';
         expect(hosted, `${what} (hosted)`).toEqual(expected);
         expect(onServer, `${what} (server)`).toEqual(expected);
         expect(new Set(hosted.flat()).size).toBe(stored.length);
         // What the adapter asks PostgREST for is the common definition, term by term.
-        const asked = fakes.rest.requests.filter((r) => r.path.startsWith('/generations?')).at(-1)!;
+        const asked = stack.fakes.rest.requests.filter((r) => r.path.startsWith('/generations?')).at(-1)!;
         expect(new URL(asked.path, 'http://x').searchParams.get('order')).toBe('created_at.desc,id.desc');
       }
     });
 
     it('Explore, with and without filters: the same pages on both sides', async () => {
-      await db.owner.query('delete from explore_gallery');
+      await stack.db.owner.query('delete from explore_gallery');
       const rows = Array.from({ length: 130 }, (_, i) => ({
         id: randomUUID(),
         group: i % 6,
@@ -216,30 +182,30 @@ describe('hosted lists at scale and in one order (postgres + RLS, PostgREST fake
       }));
       rows.sort(() => Math.random() - 0.5);
       for (const r of rows) {
-        await db.owner.query(
+        await stack.db.owner.query(
           `insert into explore_gallery (id, image_url, prompt, width, height, gender, is_featured, created_at) values ($1, $2, 'p', 512, 512, $3, $4, timestamptz '2026-11-01T00:00:00Z' - make_interval(mins => $5))`,
           [r.id, `/media/explore/${r.id}.jpeg`, r.gender, r.featured, r.group],
         );
       }
-      const { session } = await signedIn();
+      const { session } = await stack.signedIn();
       for (const filters of [{}, { gender: 'female' }]) {
-        const { rows: stored } = await db.owner.query(
+        const { rows: stored } = await stack.db.owner.query(
           `select id, is_featured, created_at from explore_gallery ${'gender' in filters ? `where gender = 'female'` : ''}`,
         );
         const expected = chunks(inListOrder(stored, LISTS.explore.order).map((r) => r.id as string));
         const hosted = await pages(stored.length, async (page) => (await session.data.explorePage(filters, page)).items);
         expect(hosted, JSON.stringify(filters)).toEqual(expected);
         for (const few of [false, true]) {
-          const onServer = await pages(stored.length, (page) => exploreRepository.listPage(server.db, filters, page, few));
+          const onServer = await pages(stored.length, (page) => exploreRepository.listPage(stack.server.db, filters, page, few));
           expect(onServer, `${JSON.stringify(filters)} few=${few}`).toEqual(expected);
         }
       }
       const featured = inListOrder(
-        (await db.owner.query('select id, created_at from explore_gallery where is_featured')).rows,
+        (await stack.db.owner.query('select id, created_at from explore_gallery where is_featured')).rows,
         LISTS.exploreFeatured.order,
       ).map((r) => r.id);
       expect((await session.data.exploreFeatured()).map((e) => e.id)).toEqual(featured.slice(0, LIMITS.featuredLimit));
-      expect((await exploreRepository.featured(server.db, LIMITS.featuredLimit)).map((e) => e.id)).toEqual(
+      expect((await exploreRepository.featured(stack.server.db, LIMITS.featuredLimit)).map((e) => e.id)).toEqual(
         featured.slice(0, LIMITS.featuredLimit),
       );
     });
